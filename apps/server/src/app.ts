@@ -1,0 +1,140 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppConfig } from './config'
+import type { Database, Db } from './db/client'
+import { createTokenSigner } from './lib/tokens'
+import { authPlugin } from './plugins/app/auth'
+import { errorHandlerPlugin } from './plugins/app/error-handler'
+import { securityPlugin } from './plugins/external/security'
+import { docsPlugin } from './plugins/external/docs'
+import { spaPlugin } from './plugins/external/spa'
+import healthRoutes from './modules/health/health.routes'
+import authRoutes from './modules/auth/auth.routes'
+import { createAuthService } from './modules/auth/auth.service'
+import type { DEFAULT_THROTTLE } from './modules/auth/login-throttle'
+import { createLoginThrottle } from './modules/auth/login-throttle'
+import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
+import { createUsersService } from './modules/users/users.service'
+import activityRoutes from './modules/activity-logs/activity.routes'
+// ---- issue #3: SCORM Cloud mirror sync and postbacks ----
+import { registerSync } from './modules/sync/sync.module'
+import webhookRoutes from './modules/webhooks/webhooks.routes'
+// ---- end issue #3 ----
+// ---- issue #4: dispatches and reports ----
+import dispatchesRoutes from './modules/dispatches/dispatches.routes'
+import { createDispatchesService } from './modules/dispatches/dispatches.service'
+import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
+import reportsRoutes from './modules/reports/reports.routes'
+import { createReportsService } from './modules/reports/reports.service'
+// ---- end issue #4 ----
+// ---- issue #6: companies, activity logs (list + CSV export in activity.routes), user activity ----
+import companiesRoutes from './modules/companies/companies.routes'
+import { createCompaniesService } from './modules/companies/companies.service'
+import userActivityRoutes from './modules/activity-logs/user-activity.routes'
+// ---- end issue #6 ----
+// ---- issue #5: courses and course requests ----
+import coursesRoutes from './modules/courses/courses.routes'
+import { createCoursesService } from './modules/courses/courses.service'
+import { createCourseEditService } from './modules/courses/course-edit.service'
+import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
+import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
+// ---- end issue #5 ----
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig
+    database: Database
+    db: Db
+    closing: boolean
+  }
+}
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
+
+/** Tokens and passwords never reach the request log. */
+const REDACT = ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie']
+
+/** One set of Fastify options for the server and for the tests (STYLE.md, fastify/demo). */
+export function serverOptions(config: AppConfig, logger: FastifyServerOptions['logger'] = undefined) {
+  return {
+    logger: logger ?? { level: config.logLevel, redact: REDACT },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false as const,
+    ajv: {
+      customOptions: {
+        removeAdditional: 'all' as const,
+        coerceTypes: 'array' as const,
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  } satisfies FastifyServerOptions
+}
+
+export interface AppOptions {
+  config: AppConfig
+  database: Database
+  logger?: FastifyServerOptions['logger']
+  throttle?: typeof DEFAULT_THROTTLE
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options
+  const app = Fastify(serverOptions(config, options.logger)).withTypeProvider<TypeBoxTypeProvider>()
+  app.decorate('config', config)
+  app.decorate('database', database)
+  app.decorate('db', database.db)
+  app.decorate('closing', false)
+  app.addHook('preClose', async () => {
+    app.closing = true
+  })
+
+  const signer = createTokenSigner(config.jwtSecret)
+  await app.register(errorHandlerPlugin)
+  await app.register(securityPlugin, { config })
+  await app.register(authPlugin, { signer })
+  await app.register(docsPlugin)
+
+  const throttle = createLoginThrottle(database.db, options.throttle)
+  const auth = createAuthService({ db: database.db, signer, throttle, sessionMaxHours: config.sessionMaxHours })
+  const users = createUsersService(database.db)
+
+  await app.register(healthRoutes, { prefix: '/api' })
+  await app.register(authRoutes, { prefix: '/api/auth', auth })
+  await app.register(usersRoutes, { prefix: '/api/users', users })
+  await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
+  await app.register(activityRoutes, { prefix: '/api/logs' })
+  // ---- issue #3: SCORM Cloud client, mirror sync (routes, scheduler; app.sync) and postbacks ----
+  await registerSync(app, { config, database })
+  await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud' })
+  // ---- end issue #3 ----
+  // ---- issue #4: dispatches and reports (after issue #3: the edit uses its app.scormCloud) ----
+  const dispatches = createDispatchesService(database.db)
+  const dispatchUpdates = createDispatchUpdateService({
+    db: database.db,
+    dispatches,
+    client: () => app.scormCloud ?? null,
+  })
+  await app.register(dispatchesRoutes, { prefix: '/api/dispatches', dispatches, updates: dispatchUpdates })
+  await app.register(reportsRoutes, { prefix: '/api/reports', reports: createReportsService(database.db, dispatches) })
+  // ---- end issue #4 ----
+  // ---- issue #6: companies (its sync button is issue #3's GET /api/admin/companies/sync) ----
+  await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(database.db) })
+  await app.register(userActivityRoutes, { prefix: '/api/users' })
+  // ---- end issue #6 ----
+  // ---- issue #5: courses (GET /api/dispatches/courses is static: it wins over /api/dispatches/:id) ----
+  const courses = createCoursesService(database.db)
+  const courseEdits = createCourseEditService({ db: database.db, courses })
+  await app.register(coursesRoutes, { prefix: '/api', courses, edits: courseEdits })
+  await app.register(courseRequestsRoutes, {
+    prefix: '/api/course-requests',
+    requests: createCourseRequestsService(database.db),
+  })
+  // ---- end issue #5 ----
+
+  await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })
+  return app
+}

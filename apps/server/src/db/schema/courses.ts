@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { appUser } from './users'
+import { company } from './companies'
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * Provider-owned fields are refreshed by sync; portal-owned fields (DECISIONS.md) are never
+ * written by it. The two groups are kept apart below.
+ */
+export const course = pgTable(
+  'course',
+  {
+    id: text('id').primaryKey(),
+    // provider-owned
+    title: text('title').notNull(),
+    version: integer('version'),
+    providerCreated: tz('provider_created'),
+    providerUpdated: tz('provider_updated'),
+    registrationCount: integer('registration_count').notNull().default(0),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    learningStandard: text('learning_standard'),
+    appSource: text('app_source'),
+    removedAt: tz('removed_at'),
+    syncedAt: tz('synced_at'),
+    // portal-owned
+    /**
+     * An admin's title (issue #5). `title` is provider-owned and the sync refreshes it, so the
+     * edit form writes here; screens show title_override ?? title.
+     */
+    titleOverride: text('title_override'),
+    isVisible: boolean('is_visible').notNull().default(false),
+    isRequestable: boolean('is_requestable').notNull().default(true),
+    summary: text('summary').notNull().default(''),
+    description: text('description').notNull().default(''),
+    imageUrl: text('image_url'),
+    duration: text('duration').notNull().default(''),
+    level: text('level').notNull().default(''),
+    demoUrl: text('demo_url'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('course_title_idx').on(sql`lower(${t.title})`),
+    index('course_is_visible_idx').on(t.isVisible),
+    check('course_level_check', sql`${t.level} in ('', 'Beginner', 'Intermediate', 'Advanced')`),
+  ],
+)
+
+export const courseRequest = pgTable(
+  'course_request',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => course.id),
+    courseTitle: text('course_title').notNull(),
+    userId: uuid('user_id').references(() => appUser.id, { onDelete: 'set null' }),
+    companyId: text('company_id').references(() => company.id, { onDelete: 'set null' }),
+    /** Kept on the row so a request stays readable after its requestor is deleted. */
+    requestorName: text('requestor_name').notNull(),
+    requestorEmail: text('requestor_email').notNull(),
+    licenses: integer('licenses').notNull().default(1),
+    notes: text('notes').notNull().default(''),
+    status: text('status').notNull().default('PENDING'),
+    adminNotes: text('admin_notes').notNull().default(''),
+    demoUrl: text('demo_url'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('course_request_user_id_idx').on(t.userId, t.createdAt),
+    index('course_request_company_id_idx').on(t.companyId, t.courseId),
+    index('course_request_course_id_idx').on(t.courseId),
+    index('course_request_created_at_idx').on(t.createdAt),
+    check('course_request_licenses_check', sql`${t.licenses} >= 1`),
+    check('course_request_status_check', sql`${t.status} in ('PENDING','PROCESSED','COMPLETED')`),
+  ],
+)

@@ -1,0 +1,6 @@
+export * from './users'
+export * from './companies'
+export * from './courses'
+export * from './dispatches'
+export * from './activity'
+export * from './sync'

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm'
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { company } from './companies'
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+export const appUser = pgTable(
+  'app_user',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    name: text('name'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull(),
+    companyId: text('company_id').references(() => company.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('active'),
+    /** Bumped on password or role change: access tokens carry it, so old ones stop working. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+    lastLogin: tz('last_login'),
+  },
+  (t) => [
+    uniqueIndex('app_user_email_key').on(sql`lower(${t.email})`),
+    index('app_user_company_id_idx').on(t.companyId),
+    index('app_user_role_idx').on(t.role),
+    check('app_user_role_check', sql`${t.role} in ('admin','internal','sales','client')`),
+    check('app_user_status_check', sql`${t.status} in ('active','suspended')`),
+  ],
+)
+
+/** One sign-in: the family of rotated refresh tokens. Revoking it ends the session everywhere. */
+export const authSession = pgTable(
+  'auth_session',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => appUser.id, { onDelete: 'cascade' }),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    /** Absolute session limit: no refresh extends a session past it. */
+    expiresAt: tz('expires_at').notNull(),
+    revokedAt: tz('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('auth_session_user_id_idx').on(t.userId)],
+)
+
+export const refreshToken = pgTable(
+  'refresh_token',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSession.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token: a database leak gives no usable token. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    expiresAt: tz('expires_at').notNull(),
+    usedAt: tz('used_at'),
+    replacedBy: uuid('replaced_by'),
+  },
+  (t) => [
+    uniqueIndex('refresh_token_token_hash_key').on(t.tokenHash),
+    index('refresh_token_session_id_idx').on(t.sessionId),
+  ],
+)
+
+/** Failed sign-ins per account and per IP, shared by every server process. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: tz('window_started_at').notNull().defaultNow(),
+  blockedUntil: tz('blocked_until'),
+})

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { LogActionBodySchema, LogNavigationBodySchema, OkResponseSchema } from '@portal/shared'
+import { recordActivity } from './activity.repository'
+import { actorOf } from '../../plugins/app/auth'
+import logsRoutes from './logs.routes'
+
+/**
+ * UI events only (DECISIONS.md): the action list is closed by the schema, and the user and IP
+ * are stamped here, never taken from the browser.
+ */
+const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/action',
+    {
+      config: { permission: 'activity.write' },
+      schema: {
+        tags: ['activity-logs'],
+        body: LogActionBodySchema,
+        response: { 201: OkResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await recordActivity(app.db, {
+        action: request.body.action,
+        actor: actorOf(request),
+        details: request.body.details ?? null,
+        ipAddress: request.ip,
+      })
+      return reply.code(201).send({ message: 'Logged' })
+    },
+  )
+
+  app.post(
+    '/navigation',
+    {
+      config: { permission: 'activity.write' },
+      schema: {
+        tags: ['activity-logs'],
+        body: LogNavigationBodySchema,
+        response: { 201: OkResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await recordActivity(app.db, {
+        action: 'NAVIGATION_LOGGED',
+        actor: actorOf(request),
+        details: { pathname: request.body.pathname },
+        ipAddress: request.ip,
+      })
+      return reply.code(201).send({ message: 'Logged' })
+    },
+  )
+
+  // Issue #6: the log list and its CSV export (GET /api/logs, GET /api/logs/export.csv).
+  await app.register(logsRoutes)
+}
+
+export default activityRoutes

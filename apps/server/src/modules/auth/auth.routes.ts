@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  AuthConfigSchema,
+  ErrorResponseSchema,
+  LoginBodySchema,
+  OkResponseSchema,
+  RefreshBodySchema,
+  SessionResponseSchema,
+  UserOptionListSchema,
+  UserSchema,
+  displayName,
+} from '@portal/shared'
+import { requireUser } from '../../plugins/app/auth'
+import { createUsersRepository } from '../users/users.repository'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../demo/demo-accounts'
+import type { AuthService } from './auth.service'
+
+const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 429: ErrorResponseSchema }
+
+const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  const clientOf = (request: { ip: string; headers: Record<string, unknown> }) => ({
+    ip: request.ip,
+    userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 300) : null,
+  })
+
+  app.post(
+    '/login',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: LoginBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+    },
+    async (request) => auth.login(request.body.email, request.body.password, clientOf(request)),
+  )
+
+  app.post(
+    '/refresh-token',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: RefreshBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+    },
+    async (request) => auth.refresh(request.body.refreshToken, clientOf(request)),
+  )
+
+  app.post(
+    '/revoke-token',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: RefreshBodySchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await auth.revoke(request.body.refreshToken, clientOf(request))
+      return { message: 'Signed out' }
+    },
+  )
+
+  app.get(
+    '/me',
+    {
+      config: { permission: 'session.read' },
+      schema: { tags: ['auth'], response: { 200: UserSchema, 401: ErrorResponseSchema } },
+    },
+    async (request) => auth.me(requireUser(request).id),
+  )
+
+  app.get(
+    '/users',
+    {
+      config: { permission: 'user.list' },
+      schema: {
+        tags: ['auth'],
+        response: { 200: UserOptionListSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
+      },
+    },
+    async () => {
+      const rows = await createUsersRepository(app.db).listOptions()
+      return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email }))
+    },
+  )
+
+  app.get(
+    '/config',
+    { config: { public: true }, schema: { tags: ['auth'], response: { 200: AuthConfigSchema } } },
+    async () => ({
+      demoMode: app.config.demoMode,
+      demoAccounts: app.config.demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
+      demoPassword: app.config.demoMode ? DEMO_PASSWORD : null,
+      supportEmail: app.config.supportEmail,
+    }),
+  )
+}
+
+export default authRoutes

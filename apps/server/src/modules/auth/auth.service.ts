@@ -1,0 +1,149 @@
+import type { SessionResponse, User } from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords'
+import { hashToken, type TokenSigner } from '../../lib/tokens'
+import { recordActivity } from '../activity-logs/activity.repository'
+import { createUsersRepository } from '../users/users.repository'
+import { toUser } from '../users/users.mapper'
+import { createAuthRepository } from './auth.repository'
+import type { LoginThrottle } from './login-throttle'
+
+/** One answer for an unknown email and a wrong password (DECISIONS.md). */
+export const INVALID_CREDENTIALS = 'Invalid email or password.'
+const INVALID_REFRESH = 'Your session has expired. Please sign in again.'
+
+export interface ClientInfo {
+  ip: string
+  userAgent: string | null
+}
+
+export function createAuthService(deps: {
+  db: Db
+  signer: TokenSigner
+  throttle: LoginThrottle
+  sessionMaxHours: number
+}) {
+  const { db, signer, throttle } = deps
+  const users = createUsersRepository(db)
+  const auth = createAuthRepository(db)
+
+  async function loadUser(id: string): Promise<User> {
+    const row = await users.findById(id)
+    if (!row) throw new AppError('UNAUTHENTICATED', INVALID_REFRESH)
+    return toUser(row)
+  }
+
+  return {
+    async login(email: string, password: string, client: ClientInfo): Promise<SessionResponse> {
+      const wait = await throttle.retryAfter(email, client.ip)
+      if (wait > 0) {
+        throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts. Please try again later.', {
+          retryAfterSeconds: wait,
+        })
+      }
+      const found = await users.findCredentialsByEmail(email)
+      const passwordOk = found ? await verifyPassword(found.passwordHash, password) : await burnPasswordCheck(password)
+      if (!found || !passwordOk || found.status !== 'active') {
+        await throttle.recordFailure(email, client.ip)
+        await recordActivity(db, {
+          action: 'LOGIN_FAILED',
+          actor: found ? { id: found.id, name: found.name ?? found.username, email: found.email } : null,
+          details: {
+            email: email.slice(0, 254),
+            reason: !found ? 'unknown email' : !passwordOk ? 'wrong password' : 'account suspended',
+          },
+          ipAddress: client.ip,
+        })
+        throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS)
+      }
+      await throttle.recordSuccess(email)
+      const expiresAt = new Date(Date.now() + deps.sessionMaxHours * 3_600_000)
+      const tokens = await db.transaction(async (tx) => {
+        const sessionId = await auth.createSession(
+          { userId: found.id, expiresAt, ipAddress: client.ip, userAgent: client.userAgent },
+          tx,
+        )
+        const refresh = await signer.signRefresh({ sub: found.id, sid: sessionId }, expiresAt)
+        await auth.insertRefreshToken({ sessionId, tokenHash: hashToken(refresh), expiresAt }, tx)
+        await auth.touchLastLogin(found.id, tx)
+        await recordActivity(tx, {
+          action: 'LOGIN_SUCCESS',
+          actor: { id: found.id, name: found.name ?? found.username, email: found.email },
+          details: { message: 'User signed in' },
+          ipAddress: client.ip,
+        })
+        const access = await signer.signAccess({ sub: found.id, sid: sessionId, ver: found.tokenVersion })
+        return { accessToken: access, refreshToken: refresh }
+      })
+      return { ...tokens, user: await loadUser(found.id) }
+    },
+
+    /** Single use and rotated (RFC 9700 §4.14): a reused token revokes its whole family. */
+    async refresh(token: string, client: ClientInfo): Promise<SessionResponse> {
+      const claims = await signer.verifyRefresh(token)
+      if (!claims) throw new AppError('UNAUTHENTICATED', INVALID_REFRESH)
+      const stored = await auth.findRefreshToken(hashToken(token))
+      if (!stored || stored.sessionId !== claims.sid) throw new AppError('UNAUTHENTICATED', INVALID_REFRESH)
+      const actor = { id: stored.userId, name: stored.userName ?? stored.userUsername, email: stored.userEmail }
+      const reuse = async () => {
+        await db.transaction(async (tx) => {
+          await auth.revokeSession(stored.sessionId, 'refresh token reuse', tx)
+          await recordActivity(tx, {
+            action: 'TOKEN_REUSE_DETECTED',
+            actor,
+            details: { message: 'A spent refresh token was presented again; the session was revoked.' },
+            ipAddress: client.ip,
+          })
+        })
+        return new AppError('UNAUTHENTICATED', INVALID_REFRESH)
+      }
+      if (stored.usedAt) throw await reuse()
+      const now = new Date()
+      if (
+        stored.sessionRevokedAt ||
+        stored.sessionExpiresAt <= now ||
+        stored.tokenExpiresAt <= now ||
+        stored.userStatus !== 'active'
+      ) {
+        throw new AppError('UNAUTHENTICATED', INVALID_REFRESH)
+      }
+      const refresh = await signer.signRefresh({ sub: stored.userId, sid: stored.sessionId }, stored.sessionExpiresAt)
+      const spent = await db
+        .transaction(async (tx) => {
+          const newId = await auth.insertRefreshToken(
+            { sessionId: stored.sessionId, tokenHash: hashToken(refresh), expiresAt: stored.sessionExpiresAt },
+            tx,
+          )
+          const ok = await auth.spendRefreshToken(stored.tokenId, newId, tx)
+          if (!ok) tx.rollback()
+          return ok
+        })
+        .catch((error: unknown) => {
+          if ((error as Error).name === 'TransactionRollbackError') return false
+          throw error
+        })
+      if (!spent) throw await reuse()
+      const access = await signer.signAccess({ sub: stored.userId, sid: stored.sessionId, ver: stored.tokenVersion })
+      return { accessToken: access, refreshToken: refresh, user: await loadUser(stored.userId) }
+    },
+
+    /** Logout: ends the whole session. Unknown tokens get the same answer (no oracle). */
+    async revoke(token: string, client: ClientInfo): Promise<void> {
+      const stored = await auth.findRefreshToken(hashToken(token))
+      if (!stored || stored.sessionRevokedAt) return
+      await db.transaction(async (tx) => {
+        await auth.revokeSession(stored.sessionId, 'logout', tx)
+        await recordActivity(tx, {
+          action: 'LOGOUT',
+          actor: { id: stored.userId, name: stored.userName ?? stored.userUsername, email: stored.userEmail },
+          details: { message: 'User signed out' },
+          ipAddress: client.ip,
+        })
+      })
+    },
+
+    me: loadUser,
+  }
+}
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  CompanyDetailSchema,
+  CompanyListSchema,
+  CompanySchema,
+  ErrorResponseSchema,
+  IdParamsSchema,
+  UpdateCompanyBodySchema,
+} from '@portal/shared'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { CompaniesService } from './companies.service'
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+}
+
+/**
+ * /api/admin/companies (SPEC §7). The sync button's GET /api/admin/companies/sync belongs to
+ * the sync module; find-my-way matches that static path before `/:id`.
+ */
+const companiesRoutes: FastifyPluginAsyncTypebox<{ companies: CompaniesService }> = async (app, { companies }) => {
+  app.get(
+    '/',
+    {
+      config: { permission: 'company.read' },
+      schema: { tags: ['companies'], response: { 200: CompanyListSchema, ...errors } },
+    },
+    async (request) => companies.list(requireUser(request).role),
+  )
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: 'company.read' },
+      schema: { tags: ['companies'], params: IdParamsSchema, response: { 200: CompanyDetailSchema, ...errors } },
+    },
+    async (request) => companies.detail(request.params.id, requireUser(request).role),
+  )
+
+  app.put(
+    '/:id',
+    {
+      config: { permission: 'company.update' },
+      schema: {
+        tags: ['companies'],
+        params: IdParamsSchema,
+        body: UpdateCompanyBodySchema,
+        response: { 200: CompanySchema, ...errors },
+      },
+    },
+    async (request) => companies.update(request.params.id, request.body, { actor: actorOf(request), ip: request.ip }),
+  )
+}
+
+export default companiesRoutes

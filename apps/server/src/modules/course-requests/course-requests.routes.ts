@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import {
+  CourseRequestListQuerySchema,
+  CourseRequestListSchema,
+  CourseRequestSchema,
+  CreateCourseRequestSchema,
+  ErrorResponseSchema,
+  UpdateCourseRequestStatusSchema,
+  IdParamsSchema,
+} from '@portal/shared'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { CourseRequestsService, RequestContext } from './course-requests.service'
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+}
+
+const contextOf = (request: FastifyRequest): RequestContext => ({ actor: actorOf(request), ip: request.ip })
+
+/** /api/course-requests (SPEC §7, issue #5). */
+const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequestsService }> = async (
+  app,
+  { requests },
+) => {
+  app.get(
+    '/',
+    {
+      // Admin and sales read all, a client its own, internal nothing: no single permission of
+      // SPEC §6 spans those three roles, so the route admits signed-in users (course.read) and
+      // the service applies courseRequest.readAll / courseRequest.readOwn, answering 403 otherwise.
+      config: { permission: 'course.read' },
+      schema: {
+        tags: ['course-requests'],
+        querystring: CourseRequestListQuerySchema,
+        response: { 200: CourseRequestListSchema, ...errors },
+      },
+    },
+    async (request) => requests.list(requireUser(request), request.query),
+  )
+
+  app.post(
+    '/',
+    {
+      config: { permission: 'courseRequest.create' },
+      schema: {
+        tags: ['course-requests'],
+        body: CreateCourseRequestSchema,
+        response: { 201: CourseRequestSchema, ...errors, 409: ErrorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await requests.create(requireUser(request), request.body, contextOf(request))
+      return reply.code(201).send(created)
+    },
+  )
+
+  app.put(
+    '/:id/status',
+    {
+      config: { permission: 'courseRequest.updateStatus' },
+      schema: {
+        tags: ['course-requests'],
+        params: IdParamsSchema,
+        body: UpdateCourseRequestStatusSchema,
+        response: { 200: CourseRequestSchema, ...errors },
+      },
+    },
+    async (request) => requests.updateStatus(requireUser(request), request.params.id, request.body, contextOf(request)),
+  )
+}
+
+export default courseRequestsRoutes

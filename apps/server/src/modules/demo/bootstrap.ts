@@ -1,0 +1,59 @@
+import { asc, eq, isNull, sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppConfig } from '../../config'
+import type { Db } from '../../db/client'
+import { appUser, company } from '../../db/schema'
+import { hashPassword, passwordPolicyError } from '../../lib/passwords'
+import { createUsersRepository } from '../users/users.repository'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts'
+
+export const DEMO_COMPANY = { id: 'demo-company', name: 'Demo Company' }
+
+/** ADMIN_EMAIL / ADMIN_PASSWORD create the first admin, only while no admin exists. */
+export async function ensureFirstAdmin(db: Db, config: AppConfig, log: FastifyBaseLogger) {
+  if (!config.adminEmail || !config.adminPassword) return
+  const [existing] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.role, 'admin')).limit(1)
+  if (existing) return
+  const policy = passwordPolicyError(config.adminPassword)
+  if (policy) throw new Error(`Invalid configuration: ADMIN_PASSWORD ${policy}`)
+  await createUsersRepository(db).insert({
+    email: config.adminEmail,
+    username: config.adminEmail.split('@')[0]!,
+    name: null,
+    passwordHash: await hashPassword(config.adminPassword),
+    role: 'admin',
+    companyId: null,
+  })
+  log.info({ email: config.adminEmail }, 'first admin created')
+}
+
+/**
+ * Demo mode only: the four demo accounts. The client belongs to the first company the
+ * mirror holds (one of the simulated companies, with dispatches) or to a placeholder.
+ */
+export async function ensureDemoAccounts(db: Db) {
+  const [first] = await db
+    .select({ id: company.id })
+    .from(company)
+    .where(isNull(company.removedAt))
+    .orderBy(asc(sql`(select count(*) from dispatch d where d.destination_id = ${company.id}) = 0`), asc(company.name))
+    .limit(1)
+  let companyId = first?.id
+  if (!companyId) {
+    await db.insert(company).values(DEMO_COMPANY).onConflictDoNothing()
+    companyId = DEMO_COMPANY.id
+  }
+  const users = createUsersRepository(db)
+  const passwordHash = await hashPassword(DEMO_PASSWORD)
+  for (const account of DEMO_ACCOUNTS) {
+    if (await users.emailTaken(account.email)) continue
+    await users.insert({
+      email: account.email,
+      username: account.email.split('@')[0]!,
+      name: account.name,
+      passwordHash,
+      role: account.role,
+      companyId: account.role === 'client' ? companyId : null,
+    })
+  }
+}

@@ -1,0 +1,169 @@
+import type { UpdateDispatchSchema as ProviderUpdate } from '@portal/scorm-cloud-sim'
+import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { mapDispatch } from '../sync/sync.mapper'
+import { toDispatch, type DispatchRow } from './dispatches.mapper'
+import { createDispatchesRepository, type MirrorUpdate } from './dispatches.repository'
+import type { Viewer } from './dispatches.scope'
+import type { DispatchesService } from './dispatches.service'
+
+export interface EditContext {
+  viewer: Viewer
+  actor: Actor | null
+  ip: string
+}
+
+/** The admin's edit after validation: only the fields that were sent. */
+interface Edit {
+  enabled?: boolean
+  registrationCap?: number
+  /** null clears the expiry. */
+  expirationDate?: Date | null
+  notes?: string
+  tags?: string[]
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+/** A date-time must carry its zone: a bare local time would depend on the server's zone. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+export const EDIT_MESSAGES = {
+  nothingToUpdate: 'Nothing to update.',
+  invalidExpiration: 'Invalid expiration date. Use YYYY-MM-DD or an ISO date-time.',
+  notConfigured: 'SCORM Cloud is not configured.',
+} as const
+
+const invalid = (message: string) => new AppError('RULE_VIOLATION', message)
+
+/** YYYY-MM-DD (midnight UTC of that day) or an ISO date-time with a zone; a real calendar date. */
+export function parseExpiration(raw: string): Date {
+  const value = raw.trim()
+  const ms = DAY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) : DATE_TIME.test(value) ? Date.parse(value) : NaN
+  // Date.parse rolls 2026-02-30 over to March: the round trip catches it.
+  if (Number.isNaN(ms) || (DAY.test(value) && new Date(ms).toISOString().slice(0, 10) !== value)) {
+    throw invalid(EDIT_MESSAGES.invalidExpiration)
+  }
+  return new Date(ms)
+}
+
+export function parseEdit(body: UpdateDispatchBody): Edit {
+  const edit: Edit = {}
+  if (body.enabled !== undefined) edit.enabled = body.enabled
+  if (body.registrationCap !== undefined) edit.registrationCap = body.registrationCap
+  if (body.expirationDate !== undefined) {
+    // null clears; so does "": the server's Ajv (coerceTypes) turns a null sent for the
+    // String|Null union into "" before the handler sees it, and an emptied date field means the same.
+    const raw = body.expirationDate?.trim() ?? ''
+    edit.expirationDate = raw === '' ? null : parseExpiration(raw)
+  }
+  if (body.notes !== undefined) edit.notes = body.notes
+  if (body.tags !== undefined) edit.tags = [...new Set(body.tags.map((t) => t.trim()).filter(Boolean))]
+  if (Object.keys(edit).length === 0) throw invalid(EDIT_MESSAGES.nothingToUpdate)
+  return edit
+}
+
+/** The SCORM Cloud calls an edit needs, in order; nothing is sent before all input is valid. */
+async function sendToProvider(client: ScormCloudClient, row: DispatchRow, edit: Edit): Promise<void> {
+  const update: ProviderUpdate = {}
+  if (edit.registrationCap !== undefined) update.registrationCap = edit.registrationCap
+  // Reference §6.2: "none" clears the expiry.
+  if (edit.expirationDate !== undefined) update.expirationDate = edit.expirationDate?.toISOString() ?? 'none'
+  if (edit.notes !== undefined) update.notes = edit.notes
+  if (Object.keys(update).length > 0) {
+    if (edit.enabled !== undefined) update.enabled = edit.enabled
+    await client.updateDispatch(row.id, update)
+  } else if (edit.enabled !== undefined) {
+    await client.setDispatchEnabled(row.id, edit.enabled)
+  }
+  if (edit.tags) {
+    // Against the tags the admin was shown (the mirror): a tag added upstream since the last
+    // sync, which the admin never saw, is not removed behind their back.
+    const wanted = new Set(edit.tags)
+    const shown = new Set(row.tags)
+    const added = edit.tags.filter((t) => !shown.has(t))
+    const removed = row.tags.filter((t) => !wanted.has(t))
+    if (added.length > 0) await client.addDispatchTags(row.id, added)
+    if (removed.length > 0) await client.removeDispatchTags(row.id, removed)
+  }
+}
+
+type Audited = Pick<DispatchRow, 'enabled' | 'registrationCap' | 'expirationDate' | 'notes' | 'tags'>
+const AUDITED = ['enabled', 'registrationCap', 'expirationDate', 'notes', 'tags'] as const
+const comparable = (v: Audited[keyof Audited]) => (v instanceof Date ? v.toISOString() : v)
+
+/** DISPATCH_UPDATED details: each field whose mirror value changed, before and after. */
+function changesOf(before: Audited, after: Audited) {
+  const changes: Record<string, { before: unknown; after: unknown }> = {}
+  for (const key of AUDITED) {
+    const [b, a] = [comparable(before[key]), comparable(after[key])]
+    if (JSON.stringify(b) !== JSON.stringify(a)) changes[key] = { before: b, after: a }
+  }
+  return changes
+}
+
+/**
+ * The admin dispatch controls (DECISIONS.md): SCORM Cloud first, then the mirror. A provider
+ * refusal (ScormCloudError, 502 with its message) leaves the mirror and the log untouched. If a
+ * later call of a multi-call edit fails, the provider may hold part of the edit; the next sync
+ * brings the mirror level with it.
+ */
+export function createDispatchUpdateService(deps: {
+  db: Db
+  dispatches: DispatchesService
+  /** Read at call time: the client is wired by the sync module and may be absent (no credentials). */
+  client: () => ScormCloudClient | null
+}) {
+  const repository = createDispatchesRepository(deps.db)
+
+  return {
+    async update(id: string, body: UpdateDispatchBody, ctx: EditContext): Promise<Dispatch> {
+      const edit = parseEdit(body)
+      const row = await deps.dispatches.requireVisible(ctx.viewer, id)
+      const client = deps.client()
+      if (!client) throw new AppError('NOT_READY', EDIT_MESSAGES.notConfigured)
+
+      await sendToProvider(client, row, edit)
+      const fresh = await client.getDispatch(id)
+      const mapped = mapDispatch({
+        id,
+        data: {
+          ...fresh,
+          courseId: fresh.courseId || row.courseId,
+          destinationId: fresh.destinationId || row.destinationId,
+        },
+      })
+      if (!mapped) throw new AppError('UPSTREAM_FAILED', 'SCORM Cloud sent a dispatch the portal cannot read.')
+
+      const values: MirrorUpdate = {
+        enabled: mapped.enabled,
+        allowNewRegistrations: mapped.allowNewRegistrations,
+        instanced: mapped.instanced,
+        registrationCount: mapped.registrationCount,
+        registrationCap: mapped.registrationCap,
+        expirationDate: mapped.expirationDate,
+        tags: mapped.tags,
+        notes: mapped.notes,
+        ...(mapped.providerUpdated ? { providerUpdated: mapped.providerUpdated } : {}),
+      }
+      await deps.db.transaction(async (tx) => {
+        await repository.updateMirror(id, values, tx)
+        await recordActivity(tx, {
+          action: 'DISPATCH_UPDATED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: {
+            dispatchId: id,
+            courseTitle: row.courseTitle,
+            destinationName: row.destinationName,
+            changes: changesOf(row, mapped),
+          },
+        })
+      })
+      return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
+    },
+  }
+}
+export type DispatchUpdateService = ReturnType<typeof createDispatchUpdateService>

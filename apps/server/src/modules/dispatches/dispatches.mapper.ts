@@ -1,0 +1,85 @@
+import { can, usagePercent, type Dispatch, type DispatchSummary, type Pagination, type Role } from '@portal/shared'
+
+/** A mirror dispatch row as the repository selects it (with its course's app source). */
+export interface DispatchRow {
+  id: string
+  courseId: string
+  courseTitle: string
+  destinationId: string
+  destinationName: string
+  enabled: boolean
+  registrationCount: number
+  registrationCap: number
+  expirationDate: Date | null
+  tags: string[]
+  notes: string
+  providerCreated: Date | null
+  providerUpdated: Date | null
+  appSource: string | null
+}
+
+export interface SummaryRow {
+  totalDispatches: number
+  activeDispatches: number
+  registrations: number
+  cappedRegistrations: number
+  cappedCapacity: number
+  unlimitedActive: number
+  activeRegistrations: number
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** The one place a dispatch row becomes the SPEC §3 dispatch; tags and notes only for admin and internal. */
+export function toDispatch(row: DispatchRow, role: Role): Dispatch {
+  const dispatch: Dispatch = {
+    id: row.id,
+    courseId: row.courseId,
+    courseTitle: row.courseTitle,
+    destinationId: row.destinationId,
+    destinationName: row.destinationName,
+    enabled: row.enabled,
+    registrationCount: row.registrationCount,
+    registrationCap: row.registrationCap,
+    created: iso(row.providerCreated),
+    updated: iso(row.providerUpdated),
+    expirationDate: iso(row.expirationDate),
+    appSource: row.appSource,
+  }
+  // SPEC §6: the keys are left out, not emptied, so sales and clients cannot tell "no tags" apart.
+  if (can(role, 'dispatch.readNotes')) {
+    dispatch.tags = row.tags
+    dispatch.notes = row.notes
+  }
+  return dispatch
+}
+
+export function toSummary(row: SummaryRow, role: Role): DispatchSummary {
+  const summary: DispatchSummary = {
+    totalDispatches: row.totalDispatches,
+    activeDispatches: row.activeDispatches,
+    registrations: row.registrations,
+    cappedRegistrations: row.cappedRegistrations,
+    cappedCapacity: row.cappedCapacity,
+    usagePercent: usagePercent(row.cappedRegistrations, row.cappedCapacity),
+    unlimitedActive: row.unlimitedActive,
+  }
+  // SPEC §6: the active registration count is for admin, internal and sales (as the count endpoint).
+  if (can(role, 'report.readCount')) summary.activeRegistrations = row.activeRegistrations
+  return summary
+}
+
+export const EMPTY_SUMMARY: SummaryRow = {
+  totalDispatches: 0,
+  activeDispatches: 0,
+  registrations: 0,
+  cappedRegistrations: 0,
+  cappedCapacity: 0,
+  unlimitedActive: 0,
+  activeRegistrations: 0,
+}
+
+/** totalPages is 0 for an empty set: there is no page to show. */
+export function toPagination(totalItems: number, page: number, pageSize: number): Pagination {
+  return { totalItems, page, pageSize, totalPages: Math.ceil(totalItems / pageSize) }
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  DestinationListSchema,
+  DispatchListQuerySchema,
+  DispatchListResponseSchema,
+  DispatchSchema,
+  ErrorResponseSchema,
+  IdParamsSchema,
+  UpdateDispatchBodySchema,
+} from '@portal/shared'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { DispatchUpdateService } from './dispatch-update.service'
+import type { DispatchesService } from './dispatches.service'
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+}
+
+/**
+ * /api/dispatches (SPEC §7, issue #4). `/destinations` is a static route: find-my-way matches
+ * static segments before `/:id`, whichever plugin registers them (so does a colleague's
+ * `/courses`); dispatches.routes.test.ts checks it.
+ */
+const dispatchesRoutes: FastifyPluginAsyncTypebox<{
+  dispatches: DispatchesService
+  updates: DispatchUpdateService
+}> = async (app, { dispatches, updates }) => {
+  app.get(
+    '/',
+    {
+      config: { permission: 'dispatch.read' },
+      schema: {
+        tags: ['dispatches'],
+        querystring: DispatchListQuerySchema,
+        response: { 200: DispatchListResponseSchema, ...errors },
+      },
+    },
+    async (request) => dispatches.list(requireUser(request), request.query),
+  )
+
+  app.get(
+    '/destinations',
+    {
+      config: { permission: 'destination.read' },
+      schema: { tags: ['dispatches'], response: { 200: DestinationListSchema, ...errors } },
+    },
+    async () => dispatches.destinations(),
+  )
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: 'dispatch.read' },
+      schema: { tags: ['dispatches'], params: IdParamsSchema, response: { 200: DispatchSchema, ...errors } },
+    },
+    async (request) => dispatches.get(requireUser(request), request.params.id),
+  )
+
+  app.put(
+    '/:id',
+    {
+      config: { permission: 'dispatch.update' },
+      schema: {
+        tags: ['dispatches'],
+        params: IdParamsSchema,
+        body: UpdateDispatchBodySchema,
+        response: { 200: DispatchSchema, ...errors, 502: ErrorResponseSchema, 503: ErrorResponseSchema },
+      },
+    },
+    async (request) =>
+      updates.update(request.params.id, request.body, {
+        viewer: requireUser(request),
+        actor: actorOf(request),
+        ip: request.ip,
+      }),
+  )
+}
+
+export default dispatchesRoutes

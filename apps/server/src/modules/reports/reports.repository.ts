@@ -1,0 +1,101 @@
+import { and, asc, eq, gte, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import type { CompletionStatus } from '@portal/shared'
+import type { DbOrTx } from '../../db/client'
+import { dispatch, registration } from '../../db/schema'
+import { containsPattern } from '../dispatches/dispatches.repository'
+
+export interface RegistrationFilter {
+  dispatchId: string
+  search?: string | undefined
+  status?: CompletionStatus | undefined
+  /** Last access at or after this instant. */
+  from?: Date | undefined
+  /** Last access strictly before this instant (the day after the inclusive end day). */
+  before?: Date | undefined
+}
+
+export interface RegistrationRow {
+  id: string
+  learnerFirstName: string
+  learnerLastName: string
+  learnerEmail: string
+  completionStatus: string
+  successStatus: string
+  scoreScaled: number | null
+  totalSecondsTracked: number
+  lastAccessDate: Date | null
+}
+
+function whereOf(filter: RegistrationFilter): SQL {
+  const conditions = [eq(registration.dispatchId, filter.dispatchId), isNull(registration.removedAt)]
+  const term = filter.search?.trim()
+  if (term) {
+    const pattern = containsPattern(term)
+    conditions.push(
+      or(
+        ilike(registration.learnerFirstName, pattern),
+        ilike(registration.learnerLastName, pattern),
+        ilike(sql`${registration.learnerFirstName} || ' ' || ${registration.learnerLastName}`, pattern),
+        ilike(registration.learnerEmail, pattern),
+      )!,
+    )
+  }
+  if (filter.status) conditions.push(eq(registration.completionStatus, filter.status))
+  if (filter.from) conditions.push(gte(registration.lastAccessDate, filter.from))
+  if (filter.before) conditions.push(lt(registration.lastAccessDate, filter.before))
+  return and(...conditions)!
+}
+
+/**
+ * One learner: the email, case-insensitively, when the provider sent one, else the learner id.
+ * The prefixes keep an id from ever equalling an email.
+ */
+const learnerKey = sql`case when ${registration.learnerEmail} <> '' then 'e:' || lower(${registration.learnerEmail}) else 'i:' || ${registration.learnerId} end`
+
+export function createReportsRepository(db: DbOrTx) {
+  return {
+    /** Newest last access first, never-accessed last, then id (index registration_dispatch_last_access_idx). */
+    async page(filter: RegistrationFilter, limit: number, offset: number): Promise<RegistrationRow[]> {
+      return db
+        .select({
+          id: registration.id,
+          learnerFirstName: registration.learnerFirstName,
+          learnerLastName: registration.learnerLastName,
+          learnerEmail: registration.learnerEmail,
+          completionStatus: registration.completionStatus,
+          successStatus: registration.successStatus,
+          scoreScaled: registration.scoreScaled,
+          totalSecondsTracked: registration.totalSecondsTracked,
+          lastAccessDate: registration.lastAccessDate,
+        })
+        .from(registration)
+        .where(whereOf(filter))
+        .orderBy(sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id))
+        .limit(limit)
+        .offset(offset)
+    },
+
+    async totals(filter: RegistrationFilter): Promise<{ total: number; distinctLearners: number }> {
+      const [row] = await db
+        .select({
+          total: sql<number>`count(*)::bigint`.mapWith(Number),
+          distinctLearners: sql<number>`count(distinct ${learnerKey})::bigint`.mapWith(Number),
+        })
+        .from(registration)
+        .where(whereOf(filter))
+      return row!
+    },
+
+    /**
+     * Non-removed registration rows, from the trigger-kept per-dispatch counters (migration
+     * 0002): every registration has a dispatch row (foreign key), removed dispatches included.
+     */
+    async countRegistrations(): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`coalesce(sum(${dispatch.activeRegistrationCount}), 0)::bigint`.mapWith(Number) })
+        .from(dispatch)
+      return row?.n ?? 0
+    },
+  }
+}
+export type ReportsRepository = ReturnType<typeof createReportsRepository>

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  ErrorResponseSchema,
+  IdParamsSchema,
+  RegistrationCountSchema,
+  ReportQuerySchema,
+  ReportResponseSchema,
+} from '@portal/shared'
+import { requireUser } from '../../plugins/app/auth'
+import type { ReportsService } from './reports.service'
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+}
+
+/** /api/reports (SPEC §7, issue #4). */
+const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
+  app.get(
+    '/registrations/count',
+    {
+      config: { permission: 'report.readCount' },
+      schema: { tags: ['reports'], response: { 200: RegistrationCountSchema, ...errors } },
+    },
+    async () => reports.registrationCount(),
+  )
+
+  app.get(
+    '/dispatch/:id',
+    {
+      config: { permission: 'report.read' },
+      schema: {
+        tags: ['reports'],
+        params: IdParamsSchema,
+        querystring: ReportQuerySchema,
+        response: { 200: ReportResponseSchema, ...errors },
+      },
+    },
+    async (request) => reports.dispatchReport(requireUser(request), request.params.id, request.query),
+  )
+}
+
+export default reportsRoutes

@@ -1,0 +1,77 @@
+import type { ReportQuery, ReportRegistration, ReportResponse } from '@portal/shared'
+import type { DbOrTx } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { toDispatch, toPagination } from '../dispatches/dispatches.mapper'
+import type { Viewer } from '../dispatches/dispatches.scope'
+import type { DispatchesService } from '../dispatches/dispatches.service'
+import { createReportsRepository, type RegistrationFilter, type RegistrationRow } from './reports.repository'
+
+export const REPORT_MESSAGES = {
+  endBeforeStart: 'End date cannot be before start date.',
+  invalidDate: 'Invalid date. Use YYYY-MM-DD.',
+} as const
+
+const DAY_MS = 86_400_000
+
+/** A YYYY-MM-DD day as its first instant in UTC; a day that does not exist (02-30) is refused. */
+function dayStart(day: string): Date {
+  const date = new Date(`${day}T00:00:00.000Z`)
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
+    throw new AppError('RULE_VIOLATION', REPORT_MESSAGES.invalidDate)
+  }
+  return date
+}
+
+/** Units per DECISIONS.md: score 0..1 (the provider's scaled score is 0..100), whole seconds. */
+export function toReportRegistration(row: RegistrationRow): ReportRegistration {
+  return {
+    id: row.id,
+    learnerFirstName: row.learnerFirstName,
+    learnerLastName: row.learnerLastName,
+    learnerEmail: row.learnerEmail,
+    completionStatus: row.completionStatus,
+    successStatus: row.successStatus,
+    score: row.scoreScaled === null ? null : row.scoreScaled / 100,
+    totalTimeTracked: Math.round(row.totalSecondsTracked),
+    lastAccessDate: row.lastAccessDate?.toISOString() ?? null,
+  }
+}
+
+/**
+ * The completion report of one dispatch (SPEC §2 dispatch details) and the registration count.
+ * Days are UTC days: the mirror stores instants, and the report has no user time zone.
+ */
+export function createReportsService(db: DbOrTx, dispatches: DispatchesService) {
+  const reports = createReportsRepository(db)
+
+  function filterOf(dispatchId: string, query: ReportQuery): RegistrationFilter {
+    const start = query.startDate || undefined
+    const end = query.endDate || undefined
+    const filter: RegistrationFilter = { dispatchId, search: query.search, status: query.status || undefined }
+    if (start) filter.from = dayStart(start)
+    if (end) filter.before = new Date(dayStart(end).getTime() + DAY_MS)
+    // ISO days compare as strings.
+    if (start && end && end < start) throw new AppError('RULE_VIOLATION', REPORT_MESSAGES.endBeforeStart)
+    return filter
+  }
+
+  return {
+    async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportResponse> {
+      const filter = filterOf(dispatchId, query)
+      const row = await dispatches.requireVisible(viewer, dispatchId)
+      const offset = (query.page - 1) * query.pageSize
+      const [rows, totals] = await Promise.all([reports.page(filter, query.pageSize, offset), reports.totals(filter)])
+      return {
+        dispatch: toDispatch(row, viewer.role),
+        registrations: rows.map(toReportRegistration),
+        pagination: toPagination(totals.total, query.page, query.pageSize),
+        distinctLearners: totals.distinctLearners,
+      }
+    },
+
+    async registrationCount(): Promise<{ databaseCount: number }> {
+      return { databaseCount: await reports.countRegistrations() }
+    },
+  }
+}
+export type ReportsService = ReturnType<typeof createReportsService>

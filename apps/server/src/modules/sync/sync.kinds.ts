@@ -1,0 +1,113 @@
+import type { SyncKind } from '@portal/shared'
+import type { Tx } from '../../db/client'
+import type { ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { mapCourses, mapDestinations, mapDispatches, mapRegistrations } from './sync.mapper'
+import { syncRepository as repo, type UpsertCounts } from './sync.repository'
+
+export interface PageResult extends UpsertCounts {
+  errors: number
+  /** Provider ids on the page, for the removal check of a full run. */
+  ids: string[]
+  /** Registrations whose dispatch is not in the mirror (counted in `skipped` too). */
+  orphans: number
+}
+
+/** How one kind is listed from SCORM Cloud and how one page of it is written. */
+export interface KindHandler {
+  list(client: ScormCloudClient, window: ListWindow): AsyncGenerator<unknown[]>
+  write(tx: Tx, items: unknown[]): Promise<PageResult>
+  /** Whether a full run marks unseen rows removed. */
+  removable: boolean
+}
+
+const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
+  items.flatMap((item) => {
+    const id = item && typeof item === 'object' ? get(item as { id?: unknown }) : null
+    return typeof id === 'string' && id ? [id] : []
+  })
+
+const courses: KindHandler = {
+  list: (client, window) => client.courses(window),
+  removable: true,
+  async write(tx, items) {
+    const mapped = mapCourses(items as Parameters<typeof mapCourses>[0])
+    const counts = await repo.upsertCourses(tx, mapped.rows)
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+  },
+}
+
+const destinations: KindHandler = {
+  list: (client, window) => client.destinations(window),
+  removable: true,
+  async write(tx, items) {
+    const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
+    const counts = await repo.upsertCompanies(tx, mapped.rows)
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+  },
+}
+
+const dispatches: KindHandler = {
+  list: (client, window) => client.dispatches(window),
+  removable: true,
+  async write(tx, items) {
+    const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])
+    // Reference mapping fallbacks: course title → course mirror → id; destination name →
+    // company mirror → id. The mirror stands in for a per-item provider call.
+    const titles = await repo.courseTitles(
+      tx,
+      mapped.rows.filter((r) => !r.courseTitle).map((r) => r.courseId),
+    )
+    const names = await repo.companyNames(
+      tx,
+      mapped.rows.filter((r) => !r.destinationName).map((r) => r.destinationId),
+    )
+    const rows = mapped.rows.map((r) => ({
+      ...r,
+      courseTitle: r.courseTitle ?? titles.get(r.courseId) ?? r.courseId,
+      destinationName: r.destinationName ?? names.get(r.destinationId) ?? r.destinationId,
+    }))
+    // Foreign keys must hold even when the course or destination is not mirrored yet.
+    await repo.ensureCourseStubs(
+      tx,
+      rows.map((r) => ({ id: r.courseId, title: r.courseTitle })),
+    )
+    await repo.ensureCompanyStubs(
+      tx,
+      rows.map((r) => ({ id: r.destinationId, name: r.destinationName })),
+    )
+    const counts = await repo.upsertDispatches(tx, rows)
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+  },
+}
+
+const registrations: KindHandler = {
+  list: (client, window) => client.registrations(window),
+  // Not removal-checked: the check needs every registration id of the account in memory at
+  // once (a million and more), and a registration is a learner's history, which the
+  // completion report keeps even when its dispatch goes away upstream.
+  removable: false,
+  async write(tx, items) {
+    const mapped = mapRegistrations(items as Parameters<typeof mapRegistrations>[0])
+    const known = await repo.dispatchCourses(
+      tx,
+      mapped.rows.map((r) => r.dispatchId),
+    )
+    const rows = mapped.rows.flatMap((r) => {
+      const courseId = known.get(r.dispatchId)
+      return courseId === undefined ? [] : [{ ...r, courseId: r.courseId ?? courseId }]
+    })
+    const orphans = mapped.rows.length - rows.length
+    const counts = await repo.upsertRegistrations(tx, rows)
+    return {
+      ...counts,
+      // Without a dispatchId (not the portal's) or with an unknown dispatch: deliberately skipped.
+      skipped: counts.skipped + mapped.ignored + orphans,
+      errors: mapped.errors,
+      ids: [],
+      orphans,
+    }
+  },
+}
+
+/** Run order of a full sync: a dispatch needs its course and destination, a registration its dispatch. */
+export const KIND_HANDLERS: Record<SyncKind, KindHandler> = { courses, destinations, dispatches, registrations }

@@ -1,0 +1,218 @@
+import { and, inArray, isNull, sql } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import type { DbOrTx } from '../../db/client'
+import { company, course, dispatch, registration } from '../../db/schema'
+import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
+import { changeOnly, chunked, count, inserted, uniqueById, type UpsertCounts } from './sync.sql'
+
+export type { UpsertCounts } from './sync.sql'
+
+// The columns each sync owns, compared and overwritten; every other column is left alone.
+const COURSE_KEYS = [
+  'title',
+  'version',
+  'providerCreated',
+  'providerUpdated',
+  'registrationCount',
+  'tags',
+  'learningStandard',
+  'removedAt',
+] as const
+const COMPANY_KEYS = ['name', 'providerCreated', 'providerUpdated', 'removedAt'] as const
+const DISPATCH_KEYS = [
+  'courseId',
+  'courseTitle',
+  'destinationId',
+  'destinationName',
+  'enabled',
+  'allowNewRegistrations',
+  'instanced',
+  'registrationCount',
+  'registrationCap',
+  'expirationDate',
+  'tags',
+  'notes',
+  'providerCreated',
+  'providerUpdated',
+  'removedAt',
+] as const
+const REGISTRATION_KEYS = [
+  'instance',
+  'dispatchId',
+  'courseId',
+  'learnerId',
+  'learnerFirstName',
+  'learnerLastName',
+  'learnerEmail',
+  'completionStatus',
+  'successStatus',
+  'scoreScaled',
+  'totalSecondsTracked',
+  'firstAccessDate',
+  'lastAccessDate',
+  'completedDate',
+  'createdDate',
+  'providerUpdated',
+] as const
+
+/** Positive when `a` is newer by (instance, provider updated); a missing date is the oldest. */
+const updatedMs = (r: RegistrationRow) => r.providerUpdated?.getTime() ?? Number.MIN_SAFE_INTEGER
+const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instance || updatedMs(a) - updatedMs(b)
+
+/**
+ * Mirror writes by provider id. Each method takes the page's transaction; a row seen again
+ * clears `removed_at` (the item came back upstream). Portal-owned course columns are never
+ * in an INSERT column list or a SET: they keep their defaults or the admin's values.
+ */
+export const syncRepository = {
+  async upsertCourses(tx: DbOrTx, rows: CourseRow[]): Promise<UpsertCounts> {
+    const { set, differs } = changeOnly(course, COURSE_KEYS)
+    return chunked(uniqueById(rows), async (part) => {
+      const returned = await tx
+        .insert(course)
+        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
+        .onConflictDoUpdate({
+          target: course.id,
+          set: { ...set, syncedAt: sql`now()`, updatedAt: sql`now()` },
+          setWhere: differs,
+        })
+        .returning({ inserted })
+      return count(part.length, returned)
+    })
+  },
+
+  async upsertCompanies(tx: DbOrTx, rows: CompanyRow[]): Promise<UpsertCounts> {
+    const { set, differs } = changeOnly(company, COMPANY_KEYS)
+    return chunked(uniqueById(rows), async (part) => {
+      const returned = await tx
+        .insert(company)
+        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
+        .onConflictDoUpdate({
+          target: company.id,
+          set: { ...set, syncedAt: sql`now()`, updatedAt: sql`now()` },
+          setWhere: differs,
+        })
+        .returning({ inserted })
+      return count(part.length, returned)
+    })
+  },
+
+  /** Rows must carry their final course title and destination name (see the service's fallbacks). */
+  async upsertDispatches(
+    tx: DbOrTx,
+    rows: (DispatchRow & { courseTitle: string; destinationName: string })[],
+  ): Promise<UpsertCounts> {
+    const { set, differs } = changeOnly(dispatch, DISPATCH_KEYS)
+    return chunked(uniqueById(rows), async (part) => {
+      const returned = await tx
+        .insert(dispatch)
+        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
+        .onConflictDoUpdate({ target: dispatch.id, set: { ...set, syncedAt: sql`now()` }, setWhere: differs })
+        .returning({ inserted })
+      return count(part.length, returned)
+    })
+  },
+
+  /**
+   * Keeps the newest state per registration (ARCHITECTURE.md "Postback webhook"): the stored
+   * row is replaced only when the incoming (instance, updated) is newer or equal AND some
+   * content differs, so a repeated or older copy (sync or postback) changes nothing.
+   */
+  async upsertRegistrations(tx: DbOrTx, rows: (RegistrationRow & { courseId: string })[]): Promise<UpsertCounts> {
+    const { set, differs } = changeOnly(registration, REGISTRATION_KEYS)
+    const notOlder = sql`(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
+      >= (${registration.instance}, coalesce(${registration.providerUpdated}, '-infinity'::timestamptz))`
+    return chunked(
+      uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
+      async (part) => {
+        const returned = await tx
+          .insert(registration)
+          .values(part.map((r) => ({ ...r, syncedAt: new Date() })))
+          .onConflictDoUpdate({
+            target: registration.id,
+            set: { ...set, syncedAt: sql`now()` },
+            setWhere: and(notOlder, differs),
+          })
+          .returning({ inserted })
+        return count(part.length, returned)
+      },
+    )
+  },
+
+  /**
+   * Placeholder rows so a dispatch's foreign keys hold before its course or destination is
+   * mirrored; the next course or destination sync fills them in. Existing rows are untouched.
+   */
+  async ensureCourseStubs(tx: DbOrTx, stubs: { id: string; title: string }[]): Promise<void> {
+    if (stubs.length === 0) return
+    await tx.insert(course).values(uniqueById(stubs)).onConflictDoNothing({ target: course.id })
+  },
+
+  async ensureCompanyStubs(tx: DbOrTx, stubs: { id: string; name: string }[]): Promise<void> {
+    if (stubs.length === 0) return
+    await tx.insert(company).values(uniqueById(stubs)).onConflictDoNothing({ target: company.id })
+  },
+
+  async courseTitles(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await tx.select({ id: course.id, title: course.title }).from(course).where(inArray(course.id, ids))
+    return new Map(rows.map((r) => [r.id, r.title]))
+  },
+
+  async companyNames(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await tx.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids))
+    return new Map(rows.map((r) => [r.id, r.name]))
+  },
+
+  /** Course id of each mirrored dispatch among `ids` (removed ones included: their history stays). */
+  async dispatchCourses(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await tx
+      .select({ id: dispatch.id, courseId: dispatch.courseId })
+      .from(dispatch)
+      .where(inArray(dispatch.id, [...new Set(ids)]))
+    return new Map(rows.map((r) => [r.id, r.courseId]))
+  },
+
+  /**
+   * After a complete full listing: rows of the kind not seen upstream get `removed_at`. The
+   * seen ids travel as one JSON parameter, whatever their number.
+   */
+  async markRemoved(tx: DbOrTx, kind: 'courses' | 'destinations' | 'dispatches', seen: Set<string>): Promise<number> {
+    const ids = JSON.stringify([...seen])
+    const unseen = (id: PgColumn) => sql`${id} not in (select jsonb_array_elements_text(${ids}::jsonb))`
+    if (kind === 'courses') {
+      const rows = await tx
+        .update(course)
+        .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(isNull(course.removedAt), unseen(course.id)))
+        .returning({ id: course.id })
+      return rows.length
+    }
+    if (kind === 'destinations') {
+      const rows = await tx
+        .update(company)
+        .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(isNull(company.removedAt), unseen(company.id)))
+        .returning({ id: company.id })
+      return rows.length
+    }
+    const rows = await tx
+      .update(dispatch)
+      .set({ removedAt: sql`now()` })
+      .where(and(isNull(dispatch.removedAt), unseen(dispatch.id)))
+      .returning({ id: dispatch.id })
+    return rows.length
+  },
+
+  /** SPEC §7 courseCount: courses in the mirror, visible or not, not removed upstream. */
+  async countCourses(db: DbOrTx): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(course)
+      .where(isNull(course.removedAt))
+    return row?.n ?? 0
+  },
+}
+export type SyncRepository = typeof syncRepository

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import {
+  CompanySyncResponseSchema,
+  CourseSyncResponseSchema,
+  ErrorResponseSchema,
+  SyncStatusResponseSchema,
+} from '@portal/shared'
+import { AppError } from '../../lib/app-error'
+import { actorOf } from '../../plugins/app/auth'
+import type { AdminContext, SyncAdminService } from './sync-admin.service'
+
+const errors = {
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+}
+
+const contextOf = (request: FastifyRequest): AdminContext => ({ actor: actorOf(request), ip: request.ip })
+
+/**
+ * Sync endpoints of SPEC §7 plus the status screen's call, registered under /api. Without SCORM
+ * Cloud credentials they still exist and answer 503, so the browser gets a clear message.
+ */
+const syncRoutes: FastifyPluginAsyncTypebox<{ admin: SyncAdminService | null }> = async (app, { admin }) => {
+  const service = (): SyncAdminService => {
+    if (!admin) throw new AppError('NOT_READY', 'SCORM Cloud is not configured.')
+    return admin
+  }
+
+  app.get(
+    '/dispatches/courses/sync',
+    {
+      config: { permission: 'course.sync' },
+      schema: { tags: ['sync'], response: { 200: CourseSyncResponseSchema, ...errors } },
+    },
+    async (request) => service().syncCourses(contextOf(request)),
+  )
+
+  app.get(
+    '/admin/companies/sync',
+    {
+      config: { permission: 'company.sync' },
+      schema: { tags: ['sync'], response: { 200: CompanySyncResponseSchema, ...errors } },
+    },
+    async (request) => service().syncCompanies(contextOf(request)),
+  )
+
+  app.get(
+    '/admin/sync/status',
+    {
+      config: { permission: 'sync.read' },
+      schema: { tags: ['sync'], response: { 200: SyncStatusResponseSchema, ...errors } },
+    },
+    async () => service().status(),
+  )
+}
+
+export default syncRoutes

@@ -1,0 +1,78 @@
+import { asc } from 'drizzle-orm'
+import { startSimulator, type Simulator, type SimulatorOptionsInput } from '@portal/scorm-cloud-sim'
+import type { Database, DbOrTx } from '../../db/client'
+import { company, course, dispatch, registration, syncRun } from '../../db/schema'
+import { createTestDatabase } from '../../test/test-database'
+import { createScormCloudClient, type ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import type { TransportOptions } from '../scorm-cloud/http-transport'
+import { createSyncService, type SyncService } from './sync.service'
+
+/** Small sizes and a page of 7, so every list needs several pages (test support, not a test). */
+export const SMALL_SIZES = {
+  courses: 9,
+  destinations: 5,
+  dispatches: 16,
+  registrations: 80,
+  bigDispatchRegistrations: 0,
+}
+
+export const startTestSimulator = (input: SimulatorOptionsInput = {}) =>
+  startSimulator({ sizes: SMALL_SIZES, pageSize: 7, ...input })
+
+/** A client with tiny backoffs so failure paths take milliseconds. */
+export function testClient(sim: Simulator, overrides: Partial<TransportOptions> = {}): ScormCloudClient {
+  return createScormCloudClient({
+    baseUrl: sim.url,
+    appId: sim.appId,
+    secretKey: sim.secretKey,
+    requestTimeoutMs: 2_000,
+    maxAttempts: 3,
+    backoffBaseMs: 1,
+    backoffCapMs: 5,
+    maxRetryAfterMs: 2_000,
+    breaker: { failureThreshold: 5, openMs: 100 },
+    ...overrides,
+  })
+}
+
+export interface SyncFixture {
+  database: Database
+  client: ScormCloudClient
+  sync: SyncService
+  close(): Promise<void>
+}
+
+export async function syncFixture(
+  sim: Simulator,
+  clientOverrides: Partial<TransportOptions> = {},
+): Promise<SyncFixture> {
+  const database = await createTestDatabase()
+  const client = testClient(sim, clientOverrides)
+  const sync = createSyncService({ database, client })
+  return {
+    database,
+    client,
+    sync,
+    async close() {
+      await sync.close()
+      await client.close()
+      await database.close()
+    },
+  }
+}
+
+/** Every mirror row, ordered; `volatile: false` drops the columns a clean run sets to "now". */
+export async function mirrorRows(db: DbOrTx, { volatile = true } = {}) {
+  const strip = <T extends Record<string, unknown>>(rows: T[]) =>
+    volatile ? rows : rows.map(({ syncedAt: _s, createdAt: _c, updatedAt: _u, removedAt: _r, ...rest }) => rest)
+  return {
+    courses: strip(await db.select().from(course).orderBy(asc(course.id))),
+    companies: strip(await db.select().from(company).orderBy(asc(company.id))),
+    dispatches: strip(await db.select().from(dispatch).orderBy(asc(dispatch.id))),
+    registrations: strip(await db.select().from(registration).orderBy(asc(registration.id))),
+  }
+}
+
+export const syncRuns = (db: DbOrTx) => db.select().from(syncRun).orderBy(asc(syncRun.id))
+
+export const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

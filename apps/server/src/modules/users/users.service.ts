@@ -1,0 +1,206 @@
+import {
+  USER_FORM_MESSAGES as M,
+  companyIdForRole,
+  defaultUsername,
+  displayName,
+  isEmail,
+  type CreateUser,
+  type Role,
+  type UpdateUser,
+  type User,
+  type UserStatus,
+} from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { hashPassword, passwordPolicyError } from '../../lib/passwords'
+import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import { toUser } from './users.mapper'
+import { createUsersRepository } from './users.repository'
+
+export interface AdminContext {
+  actor: Actor
+  actorId: string
+  ip: string
+}
+
+const rule = (message: string) => new AppError('RULE_VIOLATION', message)
+
+/** SPEC §5 user rules and DECISIONS.md password and token rules, for the admin's user screen. */
+export function createUsersService(db: Db) {
+  const users = createUsersRepository(db)
+
+  async function requireUser(id: string) {
+    const row = await users.findById(id)
+    if (!row) throw new AppError('NOT_FOUND', M.userNotFound)
+    return row
+  }
+
+  async function resolveCompany(role: Role, body: { companyId?: string | null; destinationId?: string | null }) {
+    const companyId = companyIdForRole(role, body.companyId ?? body.destinationId)
+    if (role === 'client' && !companyId) throw rule(M.clientRequiresCompany)
+    if (companyId && !(await users.companyExists(companyId))) throw rule(M.companyNotFound)
+    return companyId
+  }
+
+  /** Records the failure with its reason, then lets the error reach the admin unchanged. */
+  async function auditFailure(
+    action: 'ADMIN_USER_CREATE_FAILED' | 'ADMIN_USER_UPDATE_FAILED',
+    ctx: AdminContext,
+    details: Record<string, unknown>,
+    error: unknown,
+  ): Promise<never> {
+    if (error instanceof AppError && error.statusCode < 500) {
+      await recordActivity(db, {
+        action,
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        details: { ...details, error: error.message },
+      })
+    }
+    throw error
+  }
+
+  return {
+    async list(): Promise<User[]> {
+      return (await users.list()).map(toUser)
+    },
+
+    async get(id: string): Promise<User> {
+      return toUser(await requireUser(id))
+    },
+
+    async create(body: CreateUser, ctx: AdminContext): Promise<User> {
+      const email = body.email.trim()
+      try {
+        if (!email || !body.password) throw rule(M.emailAndPasswordRequired)
+        if (!isEmail(email)) throw rule(M.invalidEmail)
+        const policy = passwordPolicyError(body.password)
+        if (policy) throw rule(policy)
+        const companyId = await resolveCompany(body.role, body)
+        if (await users.emailTaken(email)) throw new AppError('CONFLICT', M.emailInUse)
+        const passwordHash = await hashPassword(body.password)
+        const id = await db.transaction(async (tx) => {
+          const newId = await users.insert(
+            {
+              email,
+              username: body.username?.trim() || defaultUsername(email),
+              name: body.name?.trim() || null,
+              passwordHash,
+              role: body.role,
+              companyId,
+            },
+            tx,
+          )
+          await recordActivity(tx, {
+            action: 'ADMIN_USER_CREATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { userId: newId, email, role: body.role, companyId },
+          })
+          return newId
+        })
+        return toUser((await users.findById(id))!)
+      } catch (error) {
+        return auditFailure('ADMIN_USER_CREATE_FAILED', ctx, { email, role: body.role }, error)
+      }
+    },
+
+    async update(id: string, body: UpdateUser, ctx: AdminContext): Promise<User> {
+      const current = await requireUser(id)
+      try {
+        const email = body.email?.trim() ?? current.email
+        if (!isEmail(email)) throw rule(M.invalidEmail)
+        if (email.toLowerCase() !== current.email.toLowerCase() && (await users.emailTaken(email, id))) {
+          throw new AppError('CONFLICT', M.emailInUse)
+        }
+        const role = body.role ?? (current.role as Role)
+        const companyGiven = body.companyId !== undefined || body.destinationId !== undefined
+        const companyId = await resolveCompany(role, companyGiven ? body : { companyId: current.companyId })
+        // SPEC §5: a blank password on edit means "keep the current one".
+        const password = body.password ? body.password : null
+        if (password) {
+          const policy = passwordPolicyError(password)
+          if (policy) throw rule(policy)
+        }
+        const roleChanged = role !== current.role
+        const changed = Object.entries({
+          email: email !== current.email,
+          username:
+            body.username !== undefined && (body.username?.trim() || defaultUsername(email)) !== current.username,
+          name: body.name !== undefined && (body.name?.trim() || null) !== current.name,
+          role: roleChanged,
+          companyId: companyId !== current.companyId,
+          password: Boolean(password),
+        })
+          .filter(([, v]) => v)
+          .map(([k]) => k)
+        const passwordHash = password ? await hashPassword(password) : undefined
+        await db.transaction(async (tx) => {
+          await users.update(
+            id,
+            {
+              email,
+              ...(body.username !== undefined ? { username: body.username?.trim() || defaultUsername(email) } : {}),
+              ...(body.name !== undefined ? { name: body.name?.trim() || null } : {}),
+              role,
+              companyId,
+              ...(passwordHash ? { passwordHash } : {}),
+            },
+            roleChanged || Boolean(password),
+            tx,
+          )
+          // DECISIONS.md: a password or role change ends every session of the user.
+          if (roleChanged || password) {
+            await users.revokeSessions(id, password ? 'password changed' : 'role changed', tx)
+          }
+          await recordActivity(tx, {
+            action: 'ADMIN_USER_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { userId: id, email, changed },
+          })
+        })
+        return toUser((await users.findById(id))!)
+      } catch (error) {
+        return auditFailure('ADMIN_USER_UPDATE_FAILED', ctx, { userId: id, email: current.email }, error)
+      }
+    },
+
+    async setStatus(id: string, status: UserStatus, ctx: AdminContext): Promise<User> {
+      if (id === ctx.actorId) throw rule(M.cannotChangeOwnStatus)
+      const current = await requireUser(id)
+      await db.transaction(async (tx) => {
+        await users.update(id, { status }, false, tx)
+        if (status === 'suspended') await users.revokeSessions(id, 'suspended', tx)
+        await recordActivity(tx, {
+          action: status === 'suspended' ? 'ADMIN_USER_SUSPENDED' : 'ADMIN_USER_ACTIVATED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: { userId: id, email: current.email, previousStatus: current.status },
+        })
+      })
+      return toUser((await users.findById(id))!)
+    },
+
+    async remove(id: string, ctx: AdminContext): Promise<void> {
+      if (id === ctx.actorId) throw rule(M.cannotDeleteSelf)
+      const current = await requireUser(id)
+      await db.transaction(async (tx) => {
+        await users.delete(id, tx)
+        await recordActivity(tx, {
+          action: 'ADMIN_USER_DELETED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: { userId: id, email: current.email, role: current.role },
+        })
+      })
+    },
+
+    /** SPEC §6: only sales users can be account managers. */
+    async listSales() {
+      const rows = await users.listByRole('sales')
+      return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email }))
+    },
+  }
+}
+export type UsersService = ReturnType<typeof createUsersService>

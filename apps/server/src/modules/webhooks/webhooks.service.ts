@@ -1,0 +1,47 @@
+import type { PostbackRegistration } from '@portal/shared'
+import type { RegistrationSchema } from '@portal/scorm-cloud-sim'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { mapRegistration, toDate } from '../sync/sync.mapper'
+import { syncRepository } from '../sync/sync.repository'
+
+const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedDate', 'createdDate'] as const
+
+/**
+ * Registration postbacks (reference §9): SCORM Cloud retries and reorders them, so the store
+ * keeps the newest state per registration by the same rule as the sync (sync.repository's
+ * upsertRegistrations), and a repeated or older postback changes nothing.
+ */
+export function createWebhooksService(db: Db) {
+  return {
+    async storeRegistration(body: PostbackRegistration): Promise<{ message: string }> {
+      // The schema checked the shapes; a date we cannot read would silently become "none".
+      for (const field of DATE_FIELDS) {
+        const value = body[field]
+        if (value !== undefined && value !== '' && toDate(value) === null) {
+          throw new AppError('VALIDATION_FAILED', `${field} is not a valid date.`, {
+            details: [{ field, message: 'must be an ISO 8601 date' }],
+          })
+        }
+      }
+      const row = mapRegistration(body as RegistrationSchema)
+      if (row === null) throw new AppError('VALIDATION_FAILED', 'The registration has no id.')
+      if (row === 'ignore') {
+        return { message: `Ignored: registration ${body.id} has no dispatchId, so it is not a dispatch registration.` }
+      }
+      return db.transaction(async (tx) => {
+        const courseId = (await syncRepository.dispatchCourses(tx, [row.dispatchId])).get(row.dispatchId)
+        if (courseId === undefined) {
+          // Answered 200 so SCORM Cloud stops retrying: the dispatch's next sync run also reads
+          // this registration, which changed after that run's cursor.
+          return { message: `Ignored: dispatch ${row.dispatchId} is not in the mirror yet; the next sync brings it.` }
+        }
+        const counts = await syncRepository.upsertRegistrations(tx, [{ ...row, courseId: row.courseId ?? courseId }])
+        if (counts.created > 0) return { message: 'Registration stored.' }
+        if (counts.updated > 0) return { message: 'Registration updated.' }
+        return { message: 'Unchanged: this state or a newer one is already stored.' }
+      })
+    },
+  }
+}
+export type WebhooksService = ReturnType<typeof createWebhooksService>

@@ -1,0 +1,117 @@
+import fp from 'fastify-plugin'
+import type { FastifyRequest, RouteOptions } from 'fastify'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import { can, type Permission, type Role } from '@portal/shared'
+import { AppError } from '../../lib/app-error'
+import type { TokenSigner } from '../../lib/tokens'
+import { appUser, authSession } from '../../db/schema'
+import type { Actor } from '../../modules/activity-logs/activity.repository'
+
+export interface AuthUser {
+  id: string
+  email: string
+  name: string | null
+  username: string
+  role: Role
+  companyId: string | null
+  sessionId: string
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission this route needs (SPEC §6 via @portal/shared); or `public: true`. */
+    permission?: Permission
+    public?: boolean
+  }
+  interface FastifyRequest {
+    user: AuthUser | null
+  }
+}
+
+export const ACCESS_TOKEN_HEADER = 'x-auth-token'
+
+/** The signed-in user, for handlers of gated routes (the hook guarantees one). */
+export function requireUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError('UNAUTHENTICATED')
+  return request.user
+}
+
+export function actorOf(request: FastifyRequest): Actor | null {
+  const u = request.user
+  return u ? { id: u.id, name: u.name ?? u.username, email: u.email } : null
+}
+
+/**
+ * Deny by default (STYLE.md, immich's guard): every route declares a permission or `public`;
+ * a route that declares neither stops the server at start, and this hook enforces the rest.
+ */
+export const authPlugin = fp<{ signer: TokenSigner }>(
+  async (app, { signer }) => {
+    const routes: RouteOptions[] = []
+    app.decorateRequest('user', null)
+    app.addHook('onRoute', (route) => {
+      routes.push(route)
+    })
+    app.decorate('undeclaredRoutes', () =>
+      routes.filter((r) => !r.config?.public && !r.config?.permission).map((r) => `${String(r.method)} ${r.url}`),
+    )
+    app.addHook('onReady', async () => {
+      const undeclared = app.undeclaredRoutes()
+      if (undeclared.length > 0) {
+        throw new Error(`Routes without a permission or public flag: ${undeclared.join(', ')}`)
+      }
+    })
+
+    async function authenticate(request: FastifyRequest): Promise<AuthUser> {
+      const header = request.headers[ACCESS_TOKEN_HEADER]
+      const token = Array.isArray(header) ? header[0] : header
+      if (!token) throw new AppError('UNAUTHENTICATED')
+      const claims = await signer.verifyAccess(token)
+      if (!claims) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
+      // One indexed look-up: a suspended, deleted or signed-out user, or a token from before
+      // a password or role change, fails on the very next call.
+      const [row] = await app.db
+        .select({
+          id: appUser.id,
+          email: appUser.email,
+          name: appUser.name,
+          username: appUser.username,
+          role: appUser.role,
+          companyId: appUser.companyId,
+        })
+        .from(authSession)
+        .innerJoin(appUser, eq(appUser.id, authSession.userId))
+        .where(
+          and(
+            eq(authSession.id, claims.sid),
+            eq(appUser.id, claims.sub),
+            isNull(authSession.revokedAt),
+            gt(authSession.expiresAt, new Date()),
+            eq(appUser.status, 'active'),
+            eq(appUser.tokenVersion, claims.ver),
+          ),
+        )
+        .limit(1)
+      if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
+      return { ...row, role: row.role as Role, sessionId: claims.sid }
+    }
+
+    app.addHook('onRequest', async (request) => {
+      if (!request.routeOptions.url) return // unknown path: the not-found handler answers
+      const config = request.routeOptions.config
+      if (config.public) return
+      const user = await authenticate(request)
+      request.user = user
+      if (!config.permission || !can(user.role, config.permission)) {
+        throw new AppError('FORBIDDEN')
+      }
+    })
+  },
+  { name: 'auth' },
+)
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    undeclaredRoutes(): string[]
+  }
+}

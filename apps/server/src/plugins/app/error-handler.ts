@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin'
+import type { FastifyError } from 'fastify'
+import { AppError } from '../../lib/app-error'
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown (pg_terminate_backend)
+  '57P02',
+  '57P03', // cannot_connect_now
+])
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) {
+    return true
+  }
+  const message = (error as Error).message ?? ''
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    message,
+  )
+}
+
+/**
+ * One place shapes every error as `{ code, message }` (STYLE.md §6): 4xx keep their text,
+ * 5xx are logged with the request id and answered with a generic text.
+ */
+export const errorHandlerPlugin = fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (error instanceof AppError) {
+        if (error.extra.retryAfterSeconds) {
+          void reply.header('retry-after', String(error.extra.retryAfterSeconds))
+        }
+        return reply.code(error.statusCode).send({
+          code: error.code,
+          message: error.message,
+          ...(error.extra.details ? { details: error.extra.details } : {}),
+        })
+      }
+      const fe = error as FastifyError
+      if (fe.validation) {
+        const details = fe.validation.map((v) => ({
+          field: String(v.instancePath || v.params?.missingProperty || '').replace(/^\//, ''),
+          message: v.message ?? 'is invalid',
+        }))
+        return reply.code(400).send({ code: 'VALIDATION_FAILED', message: fe.message, details })
+      }
+      if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' })
+      }
+      if (fe.statusCode === 429) {
+        return reply.code(429).send({ code: 'TOO_MANY_REQUESTS', message: fe.message })
+      }
+      if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+        return reply.code(fe.statusCode).send({ code: 'VALIDATION_FAILED', message: fe.message })
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable')
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({ code: 'NOT_READY', message: 'The service is not ready. Please try again shortly.' })
+      }
+      request.log.error({ err: error }, 'unhandled error')
+      return reply.code(500).send({ code: 'INTERNAL', message: 'Something went wrong. Please try again.' })
+    })
+  },
+  { name: 'error-handler' },
+)

@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin'
+import helmet from '@fastify/helmet'
+import cors from '@fastify/cors'
+import rateLimit from '@fastify/rate-limit'
+import type { AppConfig } from '../../config'
+
+/**
+ * DECISIONS.md: a strict CSP (no inline script, object-src 'none', base-uri 'none',
+ * frame-ancestors 'none'), nosniff, Referrer-Policy, HSTS (browsers honour it only over TLS),
+ * and CORS closed unless origins are configured.
+ */
+export const securityPlugin = fp<{ config: AppConfig }>(
+  async (app, { config }) => {
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+        },
+      },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+      crossOriginEmbedderPolicy: false,
+    })
+    if (config.corsOrigins.length > 0) {
+      await app.register(cors, { origin: config.corsOrigins, credentials: false })
+    }
+    await app.register(rateLimit, { global: false })
+  },
+  { name: 'security' },
+)

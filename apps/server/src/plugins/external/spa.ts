@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import fp from 'fastify-plugin'
+import fastifyStatic from '@fastify/static'
+
+/**
+ * Serves the built web app: hashed assets cached for a year, index.html for every other
+ * non-API path so the browser router can answer (ARCHITECTURE.md "API server").
+ */
+export const spaPlugin = fp<{ distDir: string | null }>(
+  async (app, { distDir }) => {
+    const indexFile = distDir == null ? null : path.join(distDir, 'index.html')
+    // Read once: every browser route answers the same small page.
+    const indexHtml = indexFile && existsSync(indexFile) ? readFileSync(indexFile) : null
+    if (indexHtml && distDir) {
+      await app.register(async (assets) => {
+        assets.addHook('onRoute', (route) => {
+          route.config = { ...(route.config ?? {}), public: true }
+        })
+        await assets.register(fastifyStatic, {
+          root: distDir,
+          wildcard: false,
+          index: false,
+          setHeaders(reply, filePath) {
+            void reply.header(
+              'cache-control',
+              filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+            )
+          },
+        })
+      })
+    }
+
+    app.setNotFoundHandler(
+      { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) },
+      async (request, reply) => {
+        const wantsPage = request.method === 'GET' && !request.url.startsWith('/api')
+        if (wantsPage && indexHtml) {
+          return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+        }
+        return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found.' })
+      },
+    )
+  },
+  { name: 'spa', dependencies: ['security'] },
+)

@@ -1,0 +1,48 @@
+import { createInterface } from 'node:readline/promises'
+import { parseArgs } from 'node:util'
+import { isEmail } from '@portal/shared'
+import { ConfigError, loadConfig } from '../config'
+import { createDatabase } from '../db/client'
+import { hashPassword, passwordPolicyError } from '../lib/passwords'
+import { createUsersRepository } from '../modules/users/users.repository'
+
+/** `npm run create-admin -- --email a@b.c --password ...`, or asks for what is missing. */
+async function main() {
+  const { values } = parseArgs({
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+  })
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  const email = (values.email ?? (await rl.question('Admin email: '))).trim()
+  const password = values.password ?? (await rl.question('Password (12-128 characters): '))
+  rl.close()
+  if (!isEmail(email)) throw new Error('Please enter a valid email address.')
+  const policy = passwordPolicyError(password)
+  if (policy) throw new Error(policy)
+  const config = loadConfig()
+  const database = await createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? null : `${config.dataDir}/pglite`,
+  })
+  try {
+    const users = createUsersRepository(database.db)
+    if (await users.emailTaken(email)) throw new Error(`A user with the email ${email} already exists.`)
+    await users.insert({
+      email,
+      username: email.split('@')[0]!,
+      name: values.name?.trim() || null,
+      passwordHash: await hashPassword(password),
+      role: 'admin',
+      companyId: null,
+    })
+    console.log(`Admin ${email} created.`)
+  } finally {
+    await database.close()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    error instanceof ConfigError ? error.message : `Could not create the admin: ${(error as Error).message}`,
+  )
+  process.exit(1)
+})

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { createDatabase, type Database } from '../db/client'
+
+const TEMPLATE_DB = 'portal_test_template'
+
+let pgliteTemplate: Promise<PGlite> | null = null
+
+/** One migrated PGlite per worker; every test database is a clone of it (STACK.md). */
+async function migratedPglite(): Promise<PGlite> {
+  pgliteTemplate ??= (async () => {
+    const template = new PGlite()
+    const database = await createDatabase({ pglite: template })
+    void database
+    return template
+  })()
+  return pgliteTemplate
+}
+
+export const usingPostgres = () => process.env.TEST_DB_KIND === 'postgres'
+
+/** A fresh, migrated, empty database for one test file or suite. Close it when done. */
+export async function createTestDatabase(): Promise<Database> {
+  if (!usingPostgres()) {
+    const clone = (await (await migratedPglite()).clone()) as PGlite
+    return createDatabase({ pglite: clone, migrate: false })
+  }
+  const url = process.env.TEST_DATABASE_URL!
+  const name = `portal_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    await admin.query(`create database ${name} template ${TEMPLATE_DB}`)
+  } finally {
+    await admin.end()
+  }
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  const database = await createDatabase({ databaseUrl: target.toString(), migrate: false, poolSize: 5 })
+  return {
+    ...database,
+    async close() {
+      await database.close()
+      const dropper = new pg.Client({ connectionString: url })
+      await dropper.connect()
+      try {
+        await dropper.query(`drop database if exists ${name} with (force)`)
+      } finally {
+        await dropper.end()
+      }
+    },
+  }
+}

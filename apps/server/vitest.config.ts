@@ -1,0 +1,15 @@
+import { defineProject } from 'vitest/config'
+
+// Route and service tests on in-memory PGlite; the root config runs them again on
+// PostgreSQL (project server-pg) when TEST_DATABASE_URL is set.
+export default defineProject({
+  test: {
+    name: 'server',
+    root: import.meta.dirname,
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { TEST_DB_KIND: 'pglite' },
+  },
+})

@@ -1,0 +1,19 @@
+import { useParams } from 'react-router'
+import { logAction } from '@/features/activity/api/log-action'
+import { useUser } from '@/features/auth/components/auth-context'
+import { DispatchDetails } from '@/features/dispatches/components/dispatch-details'
+import type { UiEventHandler } from '@/features/dispatches/types'
+import { CompletionReport } from '@/features/reports/components/completion-report'
+
+const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
+
+/** SPEC §2 /dispatches/{id}: the dispatch's details with its completion report below. */
+export default function DispatchRoute() {
+  const { id = '' } = useParams()
+  const user = useUser()
+  return (
+    <DispatchDetails key={id} id={id} role={user.role} onEvent={recordUiEvent}>
+      <CompletionReport dispatchId={id} />
+    </DispatchDetails>
+  )
+}

@@ -1,0 +1,23 @@
+import { Navigate, useSearchParams } from 'react-router'
+import { ContentLayout } from '@/components/layouts/content-layout'
+import { paths } from '@/config/paths'
+import { logAction } from '@/features/activity/api/log-action'
+import { useUser } from '@/features/auth/components/auth-context'
+import { Authorization } from '@/features/auth/components/authorization'
+import { UserManagement } from '@/features/users/components/user-management'
+import type { UiAction } from '@portal/shared'
+
+const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
+
+/** SPEC §2 Settings (admins; others go to /dashboard). `?edit={userId}` opens that user's form. */
+export default function SettingsRoute() {
+  const user = useUser()
+  const [params] = useSearchParams()
+  return (
+    <Authorization permission="user.manage" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>
+      <ContentLayout title="Settings">
+        <UserManagement currentUserId={user.id} editUserId={params.get('edit')} onEvent={recordUiEvent} />
+      </ContentLayout>
+    </Authorization>
+  )
+}

@@ -1,0 +1,16 @@
+import { useParams } from 'react-router'
+import { AccessDenied } from '@/components/errors/access-denied'
+import { useUser } from '@/features/auth/components/auth-context'
+import { Authorization } from '@/features/auth/components/authorization'
+import { UserProfile } from '@/features/users/components/user-profile'
+
+/** DECISIONS.md /admin/users/{id}: an admin page for one user; others see Access Denied. */
+export default function UserRoute() {
+  const { id = '' } = useParams()
+  const user = useUser()
+  return (
+    <Authorization permission="user.manage" forbidden={<AccessDenied />}>
+      <UserProfile key={id} id={id} currentUserId={user.id} />
+    </Authorization>
+  )
+}

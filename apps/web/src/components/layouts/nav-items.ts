@@ -1,0 +1,30 @@
+import { can, type Role } from '@portal/shared'
+import {
+  BookOpen,
+  Building2,
+  ClipboardList,
+  LayoutDashboard,
+  ScrollText,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react'
+import { paths } from '@/config/paths'
+
+export type NavItem = { name: string; to: string; icon: LucideIcon }
+
+/** SPEC §2 nav items, decided by the shared permission table (SPEC §6). */
+export function navItemsFor(role: Role): NavItem[] {
+  const items: NavItem[] = [
+    { name: 'Dashboard', to: paths.dashboard.getHref(), icon: LayoutDashboard },
+    { name: 'Courses', to: paths.courses.getHref(), icon: BookOpen },
+  ]
+  if (can(role, 'courseRequest.readAll')) {
+    items.push({ name: 'Course Requests', to: paths.adminCourseRequests.getHref(), icon: ClipboardList })
+  } else if (can(role, 'courseRequest.readOwn')) {
+    items.push({ name: 'Course Requests', to: paths.courseRequests.getHref(), icon: ClipboardList })
+  }
+  if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
+  if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
+  if (can(role, 'user.manage')) items.push({ name: 'Settings', to: paths.settings.getHref(), icon: Settings })
+  return items
+}

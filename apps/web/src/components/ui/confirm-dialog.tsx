@@ -1,0 +1,94 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { Button } from './button'
+
+/**
+ * A modal question with Confirm and Cancel. Focus moves to Cancel (the safe choice) on open
+ * and back to where it was on close; Escape cancels; Tab stays inside.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy = false,
+  tone = 'primary',
+  onConfirm,
+  onCancel,
+}: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  busy?: boolean
+  tone?: 'primary' | 'danger'
+  onConfirm: () => void
+  onCancel: () => void
+}) {
+  const titleId = useId()
+  const bodyId = useId()
+  const dialog = useRef<HTMLDivElement>(null)
+  const cancel = useRef<HTMLButtonElement>(null)
+  const cancelHandler = useRef(onCancel)
+  useEffect(() => {
+    cancelHandler.current = onCancel
+  }, [onCancel])
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    cancel.current?.focus()
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation()
+        cancelHandler.current()
+      } else if (event.key === 'Tab') {
+        trapTab(event, dialog.current)
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      previous?.focus()
+    }
+  }, [])
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
+      <div
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl"
+      >
+        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        <div id={bodyId} className="mt-2 text-sm text-slate-700">
+          {children}
+        </div>
+        <div className="mt-6 flex justify-end gap-2">
+          <Button ref={cancel} variant="secondary" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant={tone} onClick={onConfirm} disabled={busy}>
+            {confirmLabel}
+          </Button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function trapTab(event: KeyboardEvent, container: HTMLElement | null) {
+  const buttons = [...(container?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])]
+  const first = buttons.at(0)
+  const last = buttons.at(-1)
+  if (!first || !last) return
+  const outside = !container?.contains(document.activeElement)
+  if (event.shiftKey && (document.activeElement === first || outside)) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && (document.activeElement === last || outside)) {
+    event.preventDefault()
+    first.focus()
+  }
+}

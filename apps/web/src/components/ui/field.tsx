@@ -1,0 +1,61 @@
+import { useId, type ReactNode } from 'react'
+
+/**
+ * A form control with its label, an optional hint and an optional error, wired with
+ * aria-describedby and aria-invalid. `children` receives the props to spread on the control.
+ */
+export function Field({
+  label,
+  hint,
+  error,
+  required = false,
+  children,
+}: {
+  label: string
+  hint?: ReactNode
+  error?: string | null
+  required?: boolean
+  children: (control: {
+    id: string
+    'aria-describedby'?: string
+    'aria-invalid'?: boolean
+    required?: boolean
+  }) => ReactNode
+}) {
+  const id = useId()
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
+        {required && (
+          <span aria-hidden="true" className="text-red-700">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {children({
+        id,
+        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+        ...(error ? { 'aria-invalid': true } : {}),
+        ...(required ? { required: true } : {}),
+      })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export const controlClass =
+  'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100'

@@ -1,0 +1,95 @@
+import { X } from 'lucide-react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { cn } from './cn'
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/**
+ * An accessible modal dialog: role="dialog" with aria-modal, named by its title. Focus moves
+ * into it on open (the first field or button) and back where it was on close; Tab stays
+ * inside; Escape and the close button call onClose.
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+  className,
+}: {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  footer?: ReactNode
+  className?: string
+}) {
+  const titleId = useId()
+  const dialog = useRef<HTMLDivElement>(null)
+  const closeHandler = useRef(onClose)
+  useEffect(() => {
+    closeHandler.current = onClose
+  }, [onClose])
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const focusables = () => [...(dialog.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
+    // The body's first control, else the close button.
+    const first = focusables().find((el) => !el.dataset.modalClose) ?? focusables()[0]
+    ;(first ?? dialog.current)?.focus()
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation()
+        closeHandler.current()
+        return
+      }
+      if (event.key !== 'Tab') return
+      const items = focusables()
+      const head = items.at(0)
+      const tail = items.at(-1)
+      if (!head || !tail) return
+      const outside = !dialog.current?.contains(document.activeElement)
+      if (event.shiftKey && (document.activeElement === head || outside)) {
+        event.preventDefault()
+        tail.focus()
+      } else if (!event.shiftKey && (document.activeElement === tail || outside)) {
+        event.preventDefault()
+        head.focus()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      previous?.focus()
+    }
+  }, [])
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className={cn('flex max-h-[90vh] w-full max-w-lg flex-col rounded-lg bg-white shadow-xl', className)}
+      >
+        <div className="flex items-center justify-between gap-4 border-b border-slate-200 px-6 py-4">
+          <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            {title}
+          </h2>
+          <button
+            type="button"
+            data-modal-close="true"
+            aria-label="Close dialog"
+            onClick={onClose}
+            className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        </div>
+        <div className="overflow-y-auto px-6 py-4">{children}</div>
+        {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 px-6 py-4">{footer}</div>}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import type { PageItem } from '@portal/shared'
+import { ChevronLeft, ChevronRight } from 'lucide-react'
+import { cn } from './cn'
+
+const pageButton =
+  'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border px-3 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50'
+
+/**
+ * Previous / page numbers / Next. The caller decides which numbers show (a window, or first
+ * and last with "..." for gaps); the current page carries aria-current.
+ */
+export function Pagination({
+  page,
+  totalPages,
+  items,
+  onPageChange,
+  label = 'Pagination',
+}: {
+  page: number
+  totalPages: number
+  items: readonly PageItem[]
+  onPageChange: (page: number) => void
+  label?: string
+}) {
+  return (
+    <nav aria-label={label}>
+      <ul className="flex flex-wrap items-center gap-1">
+        <li>
+          <button
+            type="button"
+            className={cn(pageButton, 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50')}
+            disabled={page <= 1}
+            onClick={() => onPageChange(page - 1)}
+          >
+            <ChevronLeft aria-hidden="true" className="size-4" />
+            Previous
+          </button>
+        </li>
+        {items.map((item, index) =>
+          item === '...' ? (
+            <li key={`gap-${index}`} className="px-2 text-slate-500">
+              ...
+            </li>
+          ) : (
+            <li key={item}>
+              <button
+                type="button"
+                aria-label={`Page ${item}`}
+                aria-current={item === page ? 'page' : undefined}
+                className={cn(
+                  pageButton,
+                  item === page
+                    ? 'border-blue-700 bg-blue-700 text-white'
+                    : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50',
+                )}
+                onClick={() => item !== page && onPageChange(item)}
+              >
+                {item}
+              </button>
+            </li>
+          ),
+        )}
+        <li>
+          <button
+            type="button"
+            className={cn(pageButton, 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50')}
+            disabled={page >= totalPages}
+            onClick={() => onPageChange(page + 1)}
+          >
+            Next
+            <ChevronRight aria-hidden="true" className="size-4" />
+          </button>
+        </li>
+      </ul>
+    </nav>
+  )
+}

@@ -1,0 +1,38 @@
+import { useId, type ComponentProps } from 'react'
+import { cn } from './cn'
+
+export type SelectOption = { value: string; label: string }
+
+/** A native select with its visible label. */
+export function Select({
+  label,
+  options,
+  className,
+  id,
+  ...props
+}: Omit<ComponentProps<'select'>, 'children'> & { label: string; options: readonly SelectOption[] }) {
+  const generated = useId()
+  const selectId = id ?? generated
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        id={selectId}
+        className={cn(
+          'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs',
+          'focus:border-blue-600 disabled:bg-slate-100',
+          className,
+        )}
+        {...props}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}

@@ -1,0 +1,24 @@
+import { useSyncExternalStore } from 'react'
+
+/** SPEC §9: tables from 1024 px up; narrower screens get cards. */
+export const WIDE_LAYOUT_MIN_PX = 1024
+const QUERY = `(min-width: ${WIDE_LAYOUT_MIN_PX}px)`
+
+const mediaQuery = () => (typeof window.matchMedia === 'function' ? window.matchMedia(QUERY) : null)
+
+function subscribe(onChange: () => void): () => void {
+  const list = mediaQuery()
+  list?.addEventListener('change', onChange)
+  window.addEventListener('resize', onChange)
+  return () => {
+    list?.removeEventListener('change', onChange)
+    window.removeEventListener('resize', onChange)
+  }
+}
+
+const isWide = () => mediaQuery()?.matches ?? window.innerWidth >= WIDE_LAYOUT_MIN_PX
+
+/** True at 1024 px and wider (a shared twin of the dispatches feature's own hook). */
+export function useIsWideScreen(): boolean {
+  return useSyncExternalStore(subscribe, isWide)
+}

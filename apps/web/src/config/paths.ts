@@ -1,0 +1,23 @@
+/** Every route string of SPEC §2, in one place. Screens link with getHref, the router uses path. */
+const id = (value: string) => encodeURIComponent(value)
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
+  dispatch: { path: '/dispatches/:id', getHref: (dispatchId: string) => `/dispatches/${id(dispatchId)}` },
+  courses: { path: '/courses', getHref: () => '/courses' },
+  course: {
+    path: '/courses/:id',
+    /** SPEC §2: `request=true` opens the request form at once. */
+    getHref: (courseId: string, options?: { request?: boolean }) =>
+      `/courses/${id(courseId)}${options?.request ? '?request=true' : ''}`,
+  },
+  courseRequests: { path: '/course-requests', getHref: () => '/course-requests' },
+  adminCourseRequests: { path: '/admin/course-requests', getHref: () => '/admin/course-requests' },
+  companies: { path: '/admin/companies', getHref: () => '/admin/companies' },
+  company: { path: '/admin/companies/:id', getHref: (companyId: string) => `/admin/companies/${id(companyId)}` },
+  user: { path: '/admin/users/:id', getHref: (userId: string) => `/admin/users/${id(userId)}` },
+  settings: { path: '/settings', getHref: () => '/settings' },
+  logs: { path: '/logs', getHref: () => '/logs' },
+} as const

@@ -1,0 +1,150 @@
+import { ACTIVITY_ACTIONS } from '@portal/shared'
+import { Download, RotateCcw, Search, X } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Field, controlClass } from '@/components/ui/field'
+import type { LogUserOption } from '../api/get-log-users'
+
+export type LogFilterValues = { startDate: string; endDate: string; userId: string; action: string; search: string }
+export const EMPTY_FILTERS: LogFilterValues = { startDate: '', endDate: '', userId: '', action: '', search: '' }
+
+type Props = {
+  values: LogFilterValues
+  users: readonly LogUserOption[]
+  dateError: string | null
+  busy: boolean
+  onChange: (changes: Partial<LogFilterValues>) => void
+  onReset: () => void
+  onDownload: () => void
+}
+
+function DateInput({
+  label,
+  value,
+  min,
+  max,
+  error,
+  onChange,
+}: {
+  label: string
+  value: string
+  min?: string
+  max?: string
+  error?: string | null
+  onChange: (value: string) => void
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(control) => (
+        <div className="flex gap-1">
+          <input
+            {...control}
+            type="date"
+            value={value}
+            min={min || undefined}
+            max={max || undefined}
+            onChange={(event) => onChange(event.target.value)}
+            className={`${controlClass} min-w-0 flex-1`}
+          />
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-10"
+            aria-label={`Clear ${label}`}
+            disabled={!value}
+            onClick={() => onChange('')}
+          >
+            <X aria-hidden="true" className="size-4" />
+          </Button>
+        </div>
+      )}
+    </Field>
+  )
+}
+
+/** SPEC §2 Activity Logs filters, reset and CSV download. */
+export function LogFilters({ values, users, dateError, busy, onChange, onReset, onDownload }: Props) {
+  return (
+    <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+        <DateInput
+          label="Start Date"
+          value={values.startDate}
+          max={values.endDate}
+          onChange={(startDate) => onChange({ startDate })}
+        />
+        <DateInput
+          label="End Date"
+          value={values.endDate}
+          min={values.startDate}
+          error={dateError}
+          onChange={(endDate) => onChange({ endDate })}
+        />
+        <Field label="User">
+          {(control) => (
+            <select
+              {...control}
+              value={values.userId}
+              onChange={(e) => onChange({ userId: e.target.value })}
+              className={controlClass}
+            >
+              <option value="">All Users</option>
+              {users.map((user) => (
+                <option key={user.id} value={user.id}>
+                  {user.name ? `${user.name} (${user.email})` : user.email}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Action">
+          {(control) => (
+            <select
+              {...control}
+              value={values.action}
+              onChange={(e) => onChange({ action: e.target.value })}
+              className={controlClass}
+            >
+              <option value="">All Actions</option>
+              {ACTIVITY_ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {action}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <div className="flex flex-col gap-3 md:flex-row md:items-end">
+        <div className="flex-1">
+          <Field label="Search">
+            {(control) => (
+              <div className="relative">
+                <Search
+                  aria-hidden="true"
+                  className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400"
+                />
+                <input
+                  {...control}
+                  type="search"
+                  value={values.search}
+                  maxLength={200}
+                  placeholder="Search details, IP, user..."
+                  onChange={(e) => onChange({ search: e.target.value })}
+                  className={`${controlClass} w-full pl-10`}
+                />
+              </div>
+            )}
+          </Field>
+        </div>
+        <Button variant="secondary" onClick={onReset} disabled={busy}>
+          <RotateCcw aria-hidden="true" className="size-4" />
+          Reset Filters
+        </Button>
+        <Button onClick={onDownload} disabled={busy || Boolean(dateError)}>
+          <Download aria-hidden="true" className="size-4" />
+          {busy ? 'Downloading...' : 'Download CSV'}
+        </Button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,17 @@
+import type { Company, UpdateCompanyBody } from '@portal/shared'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { companyKeys } from './query-keys'
+
+/** PUT /api/admin/companies/{id}: the list sends name and manager, the detail screen the name only (SPEC §7). */
+export function updateCompany(id: string, body: UpdateCompanyBody): Promise<Company> {
+  return api.put<Company>(`/api/admin/companies/${encodeURIComponent(id)}`, body)
+}
+
+export function useUpdateCompany() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateCompanyBody }) => updateCompany(id, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKeys.all }),
+  })
+}

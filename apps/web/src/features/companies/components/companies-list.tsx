@@ -1,0 +1,116 @@
+import {
+  COMPANY_MESSAGES,
+  can,
+  companyMatches,
+  companyNameError,
+  showingCompaniesText,
+  type Company,
+  type Role,
+} from '@portal/shared'
+import { Search } from 'lucide-react'
+import { useId, useState } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { EmptyState } from '@/components/ui/empty-state'
+import { Spinner } from '@/components/ui/spinner'
+import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
+import { errorMessage } from '@/lib/api-error'
+import { useCompanies } from '../api/get-companies'
+import { useSalesUsers } from '../api/get-sales-users'
+import { useUpdateCompany } from '../api/update-company'
+import { CompanyCards } from './company-cards'
+import { draftOf, type CompanyDraft } from './company-edit-controls'
+import { CompanySync } from './company-sync'
+import { CompanyTable } from './company-table'
+
+/** SPEC §2 Companies: admins view, edit and sync; sales view only (the server enforces the same). */
+export function CompaniesList({ role }: { role: Role }) {
+  const canEdit = can(role, 'company.update')
+  const canSync = can(role, 'company.sync')
+  const searchId = useId()
+  const wide = useIsWideScreen()
+  const { data, error, isPending } = useCompanies()
+  const salesUsers = useSalesUsers(canEdit)
+  const update = useUpdateCompany()
+  const [search, setSearch] = useState('')
+  const [draft, setDraft] = useState<CompanyDraft | null>(null)
+  const [updateError, setUpdateError] = useState<string | null>(null)
+
+  const companies = data ?? []
+  const shown = companies.filter((company) => companyMatches(company, search))
+
+  const save = () => {
+    if (!draft) return
+    const invalid = companyNameError(draft.name)
+    if (invalid) return setDraft({ ...draft, error: invalid })
+    const manager = salesUsers.data?.find((u) => u.email === draft.managerEmail)
+    setUpdateError(null)
+    update.mutate(
+      {
+        id: draft.id,
+        body: {
+          name: draft.name.trim(),
+          accountManagerName: draft.managerEmail ? (manager?.name ?? null) : null,
+          accountManagerEmail: draft.managerEmail || null,
+        },
+      },
+      {
+        onSuccess: () => setDraft(null),
+        onError: (failure) => setUpdateError(errorMessage(failure, COMPANY_MESSAGES.updateFailed)),
+      },
+    )
+  }
+
+  const editing = {
+    draft,
+    salesUsers: salesUsers.data ?? [],
+    saving: update.isPending,
+    onChange: setDraft,
+    onSave: save,
+    onCancel: () => {
+      setDraft(null)
+      setUpdateError(null)
+    },
+  }
+  const onEdit = (company: Company) => {
+    setUpdateError(null)
+    setDraft(draftOf(company))
+  }
+  const listProps = { companies: shown, showManager: canEdit, canEdit, editing, onEdit }
+
+  return (
+    <div className="space-y-6">
+      {canSync && <CompanySync />}
+      <div className="relative max-w-md">
+        <label htmlFor={searchId} className="sr-only">
+          Search companies
+        </label>
+        <Search aria-hidden="true" className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400" />
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder={canEdit ? 'Search by name, account manager or ID...' : 'Search by name or ID...'}
+          maxLength={200}
+          className="h-10 w-full rounded-md border border-slate-300 bg-white pr-3 pl-10 text-sm shadow-xs placeholder:text-slate-500 focus:border-blue-600"
+        />
+      </div>
+      {error && <Banner variant="error">{errorMessage(error, COMPANY_MESSAGES.fetchFailed)}</Banner>}
+      {updateError && <Banner variant="error">{updateError}</Banner>}
+      {isPending ? (
+        <Spinner label="Loading companies..." />
+      ) : shown.length === 0 ? (
+        data && <EmptyState title="No companies found" description="Try adjusting your search." />
+      ) : wide ? (
+        <CompanyTable {...listProps} />
+      ) : (
+        <CompanyCards {...listProps} />
+      )}
+      {data && (
+        <p className="text-sm text-slate-700" aria-live="polite">
+          {showingCompaniesText(shown.length, companies.length)}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,57 @@
+import type { Company } from '@portal/shared'
+import { EditActions, ManagerCell, ManagerSelect, NameInput, type EditProps } from './company-edit-controls'
+import { CompanyRowActions } from './company-row-actions'
+
+type Props = {
+  companies: readonly Company[]
+  showManager: boolean
+  canEdit: boolean
+  editing: Omit<EditProps, 'draft'> & { draft: EditProps['draft'] | null }
+  onEdit: (company: Company) => void
+}
+
+/** SPEC §2: below 1024 px the companies are cards, with the same inline edit. */
+export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: Props) {
+  const { draft } = editing
+  return (
+    <ul aria-label="Companies" className="grid gap-4 sm:grid-cols-2">
+      {companies.map((company) => {
+        const edit = draft?.id === company.id ? { ...editing, draft } : null
+        return (
+          <li key={company.id} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+            {edit ? (
+              <NameInput draft={edit.draft} onChange={edit.onChange} />
+            ) : (
+              <h3 className="font-medium text-slate-900">{company.name}</h3>
+            )}
+            {showManager && (
+              <div className="text-sm">
+                <span className="text-slate-600">Account Manager: </span>
+                {edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />}
+              </div>
+            )}
+            <dl className="grid grid-cols-3 gap-2 text-sm">
+              <div>
+                <dt className="text-slate-600">Users</dt>
+                <dd className="tabular-nums">{company.counts.users}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Course Requests</dt>
+                <dd className="tabular-nums">{company.counts.courseRequests}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Dispatches</dt>
+                <dd className="tabular-nums">{company.counts.dispatches}</dd>
+              </div>
+            </dl>
+            {edit ? (
+              <EditActions {...edit} />
+            ) : (
+              <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
+            )}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}

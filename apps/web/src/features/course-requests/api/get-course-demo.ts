@@ -1,0 +1,17 @@
+import type { CourseDetails } from '@portal/shared'
+import { useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { courseRequestKeys } from './query-keys'
+
+/**
+ * The course's demo URL as its details hold it (SPEC §2 modal: "taken from the course
+ * details"), read through GET /api/courses/{id}/details, which gives admins the demoUrl.
+ */
+export async function getCourseDemoUrl(courseId: string): Promise<string | null> {
+  const details = await api.get<Pick<CourseDetails, 'demoUrl'>>(`/api/courses/${encodeURIComponent(courseId)}/details`)
+  return details.demoUrl || null
+}
+
+export function useCourseDemoUrl(courseId: string) {
+  return useQuery({ queryKey: courseRequestKeys.courseDemo(courseId), queryFn: () => getCourseDemoUrl(courseId) })
+}

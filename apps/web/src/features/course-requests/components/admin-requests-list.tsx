@@ -1,0 +1,111 @@
+import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/shared'
+import { Pencil } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { DemoCell, RequestStatusBadge } from './request-bits'
+
+export const NO_DEMO = 'No demo'
+const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
+const COLUMNS = ['Course', 'Requestor', 'Company', 'Licenses', 'Status', 'Date', 'Demo', 'Actions']
+
+type Props = { requests: CourseRequest[]; canEdit: boolean; onEdit: (request: CourseRequest) => void }
+
+function Requestor({ request }: { request: CourseRequest }) {
+  return (
+    <>
+      <div className="text-slate-900">{request.userName || request.userEmail || NOT_AVAILABLE}</div>
+      {request.userName && request.userEmail && <div className="text-xs text-slate-600">{request.userEmail}</div>}
+    </>
+  )
+}
+
+/** SPEC §2 Course Requests table (admin and sales); admins edit, sales only view. */
+export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">Course requests</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((label) => (
+              <th key={label} scope="col" className={th}>
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {requests.map((r) => (
+            <tr key={r.id}>
+              <td className="px-4 py-3 font-medium text-slate-900">{r.courseTitle}</td>
+              <td className="px-4 py-3">
+                <Requestor request={r} />
+              </td>
+              <td className="px-4 py-3 text-slate-700">{r.companyName || NOT_AVAILABLE}</td>
+              <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
+              <td className="px-4 py-3">
+                <RequestStatusBadge status={r.status} />
+              </td>
+              <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
+              <td className="px-4 py-3">
+                <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO} />
+              </td>
+              <td className="px-4 py-3">
+                {canEdit ? (
+                  <Button size="sm" variant="secondary" onClick={() => onEdit(r)} aria-label={`Edit: ${r.courseTitle}`}>
+                    <Pencil aria-hidden="true" className="size-4" />
+                    Edit
+                  </Button>
+                ) : (
+                  <span className="text-slate-500">View Only</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** Small screens: cards with the requestor's notes, and Edit Request for admins. */
+export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
+  return (
+    <ul className="space-y-3" aria-label="Course requests">
+      {requests.map((r) => (
+        <li key={r.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+          <div className="flex items-start justify-between gap-2">
+            <h3 className="font-medium text-slate-900">{r.courseTitle}</h3>
+            <RequestStatusBadge status={r.status} />
+          </div>
+          <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
+            <dt className="text-slate-600">Requestor</dt>
+            <dd>
+              <Requestor request={r} />
+            </dd>
+            <dt className="text-slate-600">Company</dt>
+            <dd className="text-slate-900">{r.companyName || NOT_AVAILABLE}</dd>
+            <dt className="text-slate-600">Licenses</dt>
+            <dd className="text-slate-900">{r.licenses}</dd>
+            <dt className="text-slate-600">Date</dt>
+            <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
+          </dl>
+          {r.notes && (
+            <p className="mt-2 text-sm text-slate-700">
+              <span className="font-medium">Notes: </span>
+              {r.notes}
+            </p>
+          )}
+          <div className="mt-3 flex items-center justify-between gap-2 text-sm">
+            <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO} />
+            {canEdit && (
+              <Button size="sm" variant="secondary" onClick={() => onEdit(r)}>
+                <Pencil aria-hidden="true" className="size-4" />
+                Edit Request
+              </Button>
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,79 @@
+import { formatDateTime, type CourseRequest } from '@portal/shared'
+import { DemoCell, RequestStatusBadge } from './request-bits'
+
+export const NO_DEMO_AVAILABLE = 'No demo available'
+const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
+
+function AdminNotes({ notes }: { notes: string }) {
+  if (!notes) return null
+  return (
+    <p className="mt-1 text-xs text-slate-600">
+      <span className="font-medium text-slate-700">Admin notes: </span>
+      {notes}
+    </p>
+  )
+}
+
+/** SPEC §2 My Course Requests table: Course (with its status and the admin's notes), Licenses, Request Date, Demo. */
+export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">My course requests</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {['Course', 'Licenses', 'Request Date', 'Demo'].map((label) => (
+              <th key={label} scope="col" className={th}>
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {requests.map((r) => (
+            <tr key={r.id}>
+              <td className="px-4 py-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium text-slate-900">{r.courseTitle}</span>
+                  <RequestStatusBadge status={r.status} />
+                </div>
+                <AdminNotes notes={r.adminNotes} />
+              </td>
+              <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
+              <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
+              <td className="px-4 py-3">
+                <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** The same rows as cards on small screens. */
+export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
+  return (
+    <ul className="space-y-3" aria-label="My course requests">
+      {requests.map((r) => (
+        <li key={r.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+          <div className="flex items-start justify-between gap-2">
+            <h3 className="font-medium text-slate-900">{r.courseTitle}</h3>
+            <RequestStatusBadge status={r.status} />
+          </div>
+          <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
+            <dt className="text-slate-600">Licenses</dt>
+            <dd className="text-slate-900">{r.licenses}</dd>
+            <dt className="text-slate-600">Request Date</dt>
+            <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
+          </dl>
+          <AdminNotes notes={r.adminNotes} />
+          <div className="mt-3 text-sm">
+            <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,10 @@
+import type { CourseRequestStatus } from '@portal/shared'
+
+export type StatusFilter = 'all' | CourseRequestStatus
+
+/** SPEC §2: status labels of the filters, badges and summary cards. */
+export const STATUS_LABELS: Record<CourseRequestStatus, string> = {
+  PENDING: 'Pending',
+  PROCESSED: 'Processed',
+  COMPLETED: 'Completed',
+}

@@ -1,0 +1,25 @@
+import type { CourseAccess } from '@portal/shared'
+import { Badge } from '@/components/ui/badge'
+
+/** SPEC §2 "Your Access" for a client with dispatches of the course. */
+export function CourseAccessCard({ access }: { access: CourseAccess }) {
+  return (
+    <section aria-labelledby="your-access" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
+      <h2 id="your-access" className="text-lg font-semibold text-slate-900">
+        Your Access
+      </h2>
+      <dl className="mt-3 space-y-2 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Your Registrations</dt>
+          <dd className="font-medium text-slate-900 tabular-nums">{access.registrations.toLocaleString('en-US')}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Access Status</dt>
+          <dd>
+            <Badge tone={access.status === 'Active' ? 'green' : 'neutral'}>{access.status}</Badge>
+          </dd>
+        </div>
+      </dl>
+    </section>
+  )
+}

@@ -1,0 +1,96 @@
+import { can, formatDateTime, pageWindow, type Role } from '@portal/shared'
+import { SearchX } from 'lucide-react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { EmptyState } from '@/components/ui/empty-state'
+import { Pagination } from '@/components/ui/pagination'
+import { errorMessage } from '@/lib/api-error'
+import { useCourses } from '../api/get-courses'
+import { useCatalogueParams } from '../hooks/use-catalogue-params'
+import type { UiEventHandler } from '../types'
+import { applyCatalogueQuery, showingCoursesText } from '../utils/catalogue'
+import { CourseCard } from './course-card'
+import { CourseFilters } from './course-filters'
+import { CourseGridSkeleton } from './course-grid-skeleton'
+import { SyncCoursesButton } from './sync-courses-button'
+
+export const FETCH_COURSES_FAILED = 'Failed to fetch courses'
+
+/** SPEC §2 "Courses screen": the catalogue, filtered, sorted and paged in the browser (SPEC §5). */
+export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEventHandler }) {
+  const { data, error, isPending } = useCourses()
+  const { query, update } = useCatalogueParams()
+  // SPEC §6: the visibility filter and the sync button are for admins.
+  const isAdmin = can(role, 'course.sync')
+
+  const viewed = useRef(false)
+  useEffect(() => {
+    if (viewed.current) return
+    viewed.current = true
+    onEvent('COURSE_OVERVIEW_VIEWED')
+  }, [onEvent])
+
+  const onSearch = useCallback(
+    (search: string) => {
+      update({ search })
+      if (search.trim()) onEvent('COURSE_SEARCH_PERFORMED', { search: search.trim() })
+    },
+    [update, onEvent],
+  )
+
+  const result = useMemo(
+    () => (data ? applyCatalogueQuery(data.courses, query, isAdmin) : null),
+    [data, query, isAdmin],
+  )
+
+  if (error) {
+    return <Banner variant="error">{errorMessage(error, FETCH_COURSES_FAILED)}</Banner>
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col justify-between gap-3 md:flex-row md:items-start">
+        <p className="text-sm text-slate-600">
+          {data?.lastSyncedAt
+            ? `Catalogue last synced: ${formatDateTime(data.lastSyncedAt)}`
+            : data
+              ? 'Catalogue not synced yet'
+              : '\u00a0'}
+        </p>
+        {isAdmin && <SyncCoursesButton />}
+      </div>
+      <CourseFilters query={query} showVisibility={isAdmin} onChange={update} onSearch={onSearch} />
+      {isPending || !result ? (
+        <CourseGridSkeleton />
+      ) : result.total === 0 ? (
+        <EmptyState
+          icon={SearchX}
+          title="No courses found"
+          description="Try adjusting your search or filter criteria."
+        />
+      ) : (
+        <>
+          <div className="grid gap-6 sm:grid-cols-2 xl:grid-cols-3">
+            {result.items.map((course) => (
+              <CourseCard key={course.id} course={course} role={role} />
+            ))}
+          </div>
+          <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
+            <p className="text-sm text-slate-700" aria-live="polite">
+              {showingCoursesText(result.page, query.pageSize, result.total)}
+            </p>
+            {result.totalPages > 1 && (
+              <Pagination
+                label="Course pages"
+                page={result.page}
+                totalPages={result.totalPages}
+                items={pageWindow(result.page, result.totalPages)}
+                onPageChange={(page) => update({ page })}
+              />
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  )
+}

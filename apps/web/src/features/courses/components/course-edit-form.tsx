@@ -1,0 +1,145 @@
+import {
+  COURSE_LEVELS,
+  DESCRIPTION_MAX_BYTES,
+  DESCRIPTION_TOO_LARGE,
+  type CourseDetails,
+  type CourseLevel,
+  type UpdateCourseDetails,
+} from '@portal/shared'
+import { lazy, Suspense, useState, type FormEvent } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Select } from '@/components/ui/select'
+import { Spinner } from '@/components/ui/spinner'
+import { Textarea } from '@/components/ui/textarea'
+import { errorMessage } from '@/lib/api-error'
+import { useUpdateCourseDetails } from '../api/update-course-details'
+
+/** Quill and its CSS load in their own chunk, only when an admin opens this form. */
+const RichTextEditor = lazy(() => import('./rich-text-editor'))
+
+export const EDIT_TEXTS = {
+  success: 'Course details updated successfully!',
+  failed: 'Failed to update course details. Please try again.',
+  noCourse: 'Course data is not available.',
+} as const
+
+const LEVEL_OPTIONS = [{ value: '', label: 'Not specified' }, ...COURSE_LEVELS.map((l) => ({ value: l, label: l }))]
+
+const formOf = (course: CourseDetails): Required<UpdateCourseDetails> => ({
+  title: course.title,
+  imageUrl: course.imageUrl ?? '',
+  summary: course.summary,
+  description: course.description,
+  duration: course.duration,
+  level: (COURSE_LEVELS as readonly string[]).includes(course.level) ? (course.level as CourseLevel) : '',
+  isRequestable: course.isRequestable,
+  demoUrl: course.demoUrl ?? '',
+})
+
+/** SPEC §2 edit form (admin). The server sanitises the description again and checks the URLs. */
+export function CourseEditForm({
+  course,
+  onSaved,
+  onCancel,
+}: {
+  course: CourseDetails | undefined
+  onSaved: () => void
+  onCancel: () => void
+}) {
+  const [form, setForm] = useState(() => (course ? formOf(course) : null))
+  const [error, setError] = useState<string | null>(null)
+  const update = useUpdateCourseDetails(course?.id ?? '')
+  const set = <K extends keyof UpdateCourseDetails>(key: K, value: Required<UpdateCourseDetails>[K]) =>
+    setForm((current) => (current ? { ...current, [key]: value } : current))
+
+  if (!course?.id || !form) return <Banner variant="error">{EDIT_TEXTS.noCourse}</Banner>
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    if (new TextEncoder().encode(form.description).length > DESCRIPTION_MAX_BYTES) {
+      setError(DESCRIPTION_TOO_LARGE)
+      return
+    }
+    update.mutate(form, {
+      onSuccess: onSaved,
+      onError: (e) => setError(errorMessage(e, EDIT_TEXTS.failed)),
+    })
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-labelledby="edit-course"
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
+    >
+      <h2 id="edit-course" className="text-lg font-semibold text-slate-900">
+        Edit Course
+      </h2>
+      {error && <Banner variant="error">{error}</Banner>}
+      <Input label="Title" value={form.title} maxLength={500} onChange={(e) => set('title', e.target.value)} />
+      <Input
+        label="Image URL"
+        type="url"
+        value={form.imageUrl}
+        maxLength={2048}
+        placeholder="https://"
+        onChange={(e) => set('imageUrl', e.target.value)}
+      />
+      <Textarea
+        label="Summary"
+        value={form.summary}
+        maxLength={5000}
+        onChange={(e) => set('summary', e.target.value)}
+      />
+      <Suspense fallback={<Spinner label="Loading editor..." />}>
+        <RichTextEditor
+          label="Description"
+          initialValue={course.description}
+          onChange={(html) => set('description', html)}
+        />
+      </Suspense>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Input
+          label="Duration"
+          value={form.duration}
+          maxLength={200}
+          onChange={(e) => set('duration', e.target.value)}
+        />
+        <Select
+          label="Level"
+          value={form.level}
+          options={LEVEL_OPTIONS}
+          onChange={(e) => set('level', e.target.value as CourseLevel)}
+        />
+      </div>
+      <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+        <input
+          type="checkbox"
+          checked={form.isRequestable}
+          onChange={(e) => set('isRequestable', e.target.checked)}
+          className="size-4 rounded border-slate-300"
+        />
+        Requestable by clients
+      </label>
+      <Input
+        label="Demo URL"
+        type="url"
+        value={form.demoUrl}
+        maxLength={2048}
+        placeholder="https://"
+        onChange={(e) => set('demoUrl', e.target.value)}
+      />
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending ? 'Saving...' : 'Save Changes'}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,59 @@
+import { can, formatDate, type CourseDetails, type Role } from '@portal/shared'
+import { Pencil } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Button } from '@/components/ui/button'
+import { CourseVisibilityControl } from './course-visibility-control'
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 py-2">
+      <dt className="shrink-0 text-slate-600">{label}</dt>
+      <dd className="text-right font-medium break-all text-slate-900 tabular-nums">{children}</dd>
+    </div>
+  )
+}
+
+/**
+ * SPEC §2 side panel for admin, sales and internal: id, created date and the dispatch
+ * figures; admins also get the visibility switch, Edit Course and the hosting app.
+ */
+export function CourseSidePanel({
+  course,
+  role,
+  onEdit,
+  editing,
+}: {
+  course: CourseDetails
+  role: Role
+  onEdit: () => void
+  editing: boolean
+}) {
+  const stats = course.stats
+  const admin = can(role, 'course.edit')
+  return (
+    <section aria-labelledby="course-info" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
+      <h2 id="course-info" className="text-lg font-semibold text-slate-900">
+        Course Information
+      </h2>
+      <dl className="mt-3 divide-y divide-slate-100 text-sm">
+        <Fact label="Course ID">{course.id}</Fact>
+        <Fact label="Created">{formatDate(course.created)}</Fact>
+        <Fact label="Total Registrations">{(stats?.totalRegistrations ?? 0).toLocaleString('en-US')}</Fact>
+        <Fact label="Active Dispatches">{stats?.activeDispatches ?? 0}</Fact>
+        <Fact label="Total Dispatches">{stats?.totalDispatches ?? 0}</Fact>
+        {admin && <Fact label="Hosting App">{course.appSource ? `App ${course.appSource}` : 'N/A'}</Fact>}
+      </dl>
+      {admin && (
+        <div className="mt-4 space-y-4 border-t border-slate-200 pt-4">
+          <CourseVisibilityControl courseId={course.id} isVisible={course.isVisible} />
+          {!editing && (
+            <Button variant="secondary" className="w-full" onClick={onEdit}>
+              <Pencil aria-hidden="true" className="size-4" />
+              Edit Course
+            </Button>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}

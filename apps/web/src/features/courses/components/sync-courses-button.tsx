@@ -1,0 +1,42 @@
+import { RefreshCw } from 'lucide-react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { useTimedMessage } from '@/components/ui/use-timed-message'
+import { errorMessage } from '@/lib/api-error'
+import { useSyncCourses } from '../api/sync-courses'
+
+/** SPEC §9: the sync message clears after 5 s. */
+export const SYNC_MESSAGE_MS = 5000
+export const SYNC_TEXTS = {
+  success: 'Courses synced successfully!',
+  unexpected: 'Sync completed but returned an unexpected response',
+  failed: 'Failed to sync courses. Please try again.',
+} as const
+
+/** SPEC §2 / §8 admin Sync Courses: the server's message first, the SPEC texts otherwise. */
+export function SyncCoursesButton() {
+  const sync = useSyncCourses()
+  const { message, show } = useTimedMessage(SYNC_MESSAGE_MS)
+
+  const run = () =>
+    sync.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result && typeof result === 'object' && result.success === true) {
+          show(result.message || SYNC_TEXTS.success)
+        } else {
+          show(SYNC_TEXTS.unexpected, 'error')
+        }
+      },
+      onError: (error) => show(errorMessage(error, SYNC_TEXTS.failed), 'error'),
+    })
+
+  return (
+    <div className="flex flex-col items-end gap-2">
+      <Button onClick={run} disabled={sync.isPending}>
+        <RefreshCw aria-hidden="true" className={sync.isPending ? 'size-4 animate-spin' : 'size-4'} />
+        {sync.isPending ? 'Syncing...' : 'Sync Courses'}
+      </Button>
+      {message && <Banner variant={message.variant}>{message.text}</Banner>}
+    </div>
+  )
+}

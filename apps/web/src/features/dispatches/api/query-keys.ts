@@ -1,0 +1,8 @@
+import type { DispatchListQuery } from '@portal/shared'
+
+/** Every dispatch query starts with 'dispatches', so one invalidation refreshes them all. */
+export const dispatchKeys = {
+  all: ['dispatches'] as const,
+  list: (query: DispatchListQuery) => ['dispatches', 'list', query] as const,
+  detail: (id: string) => ['dispatches', 'detail', id] as const,
+}

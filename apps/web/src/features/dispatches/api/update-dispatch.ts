@@ -1,0 +1,21 @@
+import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { dispatchKeys } from './query-keys'
+
+/** DECISIONS.md admin dispatch controls: the provider is written first; a refusal changes nothing. */
+export function updateDispatch(id: string, body: UpdateDispatchBody): Promise<Dispatch> {
+  return api.put<Dispatch>(`/api/dispatches/${encodeURIComponent(id)}`, body)
+}
+
+export function useUpdateDispatch(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: UpdateDispatchBody) => updateDispatch(id, body),
+    onSuccess: (dispatch) => {
+      queryClient.setQueryData(dispatchKeys.detail(id), dispatch)
+      // Lists and summaries count enabled dispatches and caps: refresh them too.
+      void queryClient.invalidateQueries({ queryKey: dispatchKeys.all })
+    },
+  })
+}

@@ -1,0 +1,72 @@
+import { can, type Role } from '@portal/shared'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { Breadcrumb } from '@/components/ui/breadcrumb'
+import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { Spinner } from '@/components/ui/spinner'
+import { APP_NAME } from '@/config/app'
+import { paths } from '@/config/paths'
+import { errorMessage } from '@/lib/api-error'
+import { useDispatch } from '../api/get-dispatch'
+import type { UiEventHandler } from '../types'
+import { DispatchAdminControls } from './dispatch-admin-controls'
+import { GeneralInformationCard } from './general-information-card'
+
+export const DEFAULT_TITLE = 'Dispatch Details'
+
+/** SPEC §8: "Error fetching dispatch details: {message}", the server's message first. */
+export const detailsErrorText = (error: unknown) =>
+  `Error fetching dispatch details: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
+
+/**
+ * SPEC §2 "Dispatch details screen": breadcrumb, title, General Information, the admin
+ * controls (DECISIONS.md) and, once the dispatch is loaded, `children` (the completion report).
+ */
+export function DispatchDetails({
+  id,
+  role,
+  onEvent,
+  children,
+}: {
+  id: string
+  role: Role
+  onEvent: UiEventHandler
+  children?: ReactNode
+}) {
+  const { data: dispatch, error, isFetching, refetch } = useDispatch(id)
+  const title = dispatch?.courseTitle || DEFAULT_TITLE
+  const shownError = useStickyError(error, dispatch !== undefined)
+
+  const reported = useRef<string | null>(null)
+  useEffect(() => {
+    if (!dispatch || reported.current === dispatch.id) return
+    reported.current = dispatch.id
+    onEvent('DISPATCH_DETAILS_LOADED', { dispatchId: dispatch.id, courseId: dispatch.courseId })
+  }, [dispatch, onEvent])
+
+  return (
+    <>
+      <title>{`${title} | ${APP_NAME}`}</title>
+      <div className="mx-auto w-full max-w-7xl">
+        <Breadcrumb items={[{ label: 'Dashboard', href: paths.dashboard.getHref() }, { label: title }]} />
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        <div className="mt-6 space-y-6">
+          {dispatch ? (
+            <>
+              <GeneralInformationCard dispatch={dispatch} role={role} />
+              {can(role, 'dispatch.update') && <DispatchAdminControls dispatch={dispatch} />}
+              {children}
+            </>
+          ) : shownError ? (
+            <ErrorState
+              message={detailsErrorText(shownError)}
+              onRefresh={() => void refetch()}
+              refreshing={isFetching}
+            />
+          ) : (
+            <Spinner label="Loading dispatch details..." className="py-12" />
+          )}
+        </div>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,139 @@
+import { toDateInputValue, type Dispatch, type UpdateDispatchBody } from '@portal/shared'
+import { useId, useState, type FormEvent } from 'react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+
+const MAX_CAP = 10_000_000
+
+export const parseTags = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+]
+
+type Draft = { cap: string; expiry: string; tags: string; notes: string }
+
+const draftOf = (d: Dispatch): Draft => ({
+  cap: String(d.registrationCap),
+  expiry: toDateInputValue(d.expirationDate),
+  tags: (d.tags ?? []).join(', '),
+  notes: d.notes ?? '',
+})
+
+/** Only the fields that changed go to the provider (DECISIONS.md: provider first, then mirror). */
+function changes(dispatch: Dispatch, draft: Draft): UpdateDispatchBody {
+  const before = draftOf(dispatch)
+  const body: UpdateDispatchBody = {}
+  if (draft.cap.trim() !== before.cap) body.registrationCap = Number(draft.cap)
+  if (draft.expiry !== before.expiry) body.expirationDate = draft.expiry || null
+  const tags = parseTags(draft.tags)
+  if (tags.join(',') !== parseTags(before.tags).join(',')) body.tags = tags
+  if (draft.notes !== before.notes) body.notes = draft.notes
+  return body
+}
+
+/** DECISIONS.md admin controls: registration cap (0 = unlimited), expiry date, tags and notes. */
+export function DispatchEditForm({
+  dispatch,
+  saving,
+  onSave,
+  onCancel,
+}: {
+  dispatch: Dispatch
+  saving: boolean
+  onSave: (body: UpdateDispatchBody) => void
+  onCancel: () => void
+}) {
+  const id = useId()
+  const [draft, setDraft] = useState(() => draftOf(dispatch))
+  const [invalid, setInvalid] = useState<string | null>(null)
+  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }))
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const cap = Number(draft.cap)
+    if (draft.cap.trim() === '' || !Number.isInteger(cap) || cap < 0 || cap > MAX_CAP) {
+      setInvalid('Registration cap must be a whole number from 0 to 10,000,000.')
+      return
+    }
+    setInvalid(null)
+    const body = changes(dispatch, draft)
+    if (Object.keys(body).length === 0) onCancel()
+    else onSave(body)
+  }
+
+  return (
+    <form onSubmit={submit} aria-label="Edit dispatch" className="mt-4 grid gap-4 md:grid-cols-2" noValidate>
+      <div>
+        <Input
+          label="Registration cap"
+          type="number"
+          min={0}
+          max={MAX_CAP}
+          step={1}
+          value={draft.cap}
+          onChange={(e) => set('cap')(e.target.value)}
+          aria-describedby={`${id}-cap`}
+          aria-invalid={invalid ? true : undefined}
+        />
+        <p id={`${id}-cap`} className="mt-1 text-xs text-slate-600">
+          0 means unlimited.
+        </p>
+      </div>
+      <div className="flex items-end gap-2">
+        <div className="flex-1">
+          <Input
+            label="SCORM Expiry Date"
+            type="date"
+            value={draft.expiry}
+            onChange={(e) => set('expiry')(e.target.value)}
+          />
+        </div>
+        <Button variant="secondary" onClick={() => set('expiry')('')} disabled={!draft.expiry}>
+          Clear date
+        </Button>
+      </div>
+      <div className="md:col-span-2">
+        <Input
+          label="Tags"
+          value={draft.tags}
+          maxLength={2000}
+          onChange={(e) => set('tags')(e.target.value)}
+          aria-describedby={`${id}-tags`}
+        />
+        <p id={`${id}-tags`} className="mt-1 text-xs text-slate-600">
+          Separate tags with commas.
+        </p>
+      </div>
+      <div className="flex flex-col gap-1.5 md:col-span-2">
+        <label htmlFor={`${id}-notes`} className="text-sm font-medium text-slate-800">
+          Notes
+        </label>
+        <textarea
+          id={`${id}-notes`}
+          rows={4}
+          maxLength={5000}
+          value={draft.notes}
+          onChange={(e) => set('notes')(e.target.value)}
+          className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs focus:border-blue-600"
+        />
+      </div>
+      {invalid && (
+        <p role="alert" className="text-sm text-red-700 md:col-span-2">
+          {invalid}
+        </p>
+      )}
+      <div className="flex gap-2 md:col-span-2">
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Changes'}
+        </Button>
+        <Button variant="secondary" onClick={onCancel} disabled={saving}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,111 @@
+import { can, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
+import { Inbox } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Pagination } from '@/components/ui/pagination'
+import { errorMessage } from '@/lib/api-error'
+import { useDispatches } from '../api/get-dispatches'
+import { useDispatchListParams } from '../hooks/use-dispatch-list-params'
+import { useIsWideScreen } from '../hooks/use-is-wide-screen'
+import type { UiEventHandler } from '../types'
+import { DispatchCards } from './dispatch-cards'
+import { DispatchFilters } from './dispatch-filters'
+import { DispatchListSkeleton } from './dispatch-list-skeleton'
+import { DispatchSummaryCards } from './dispatch-summary-cards'
+import { DispatchTable } from './dispatch-table'
+
+/** SPEC §2 "Dispatch list screen" (DECISIONS.md: it is the dashboard). */
+export function DispatchList({ role, onEvent }: { role: Role; onEvent: UiEventHandler }) {
+  const { query, update } = useDispatchListParams()
+  const { data, error, isPending, isPlaceholderData } = useDispatches(query)
+  const wide = useIsWideScreen()
+  // SPEC §6: the Client column and the active registration count are for staff.
+  const staff = can(role, 'destination.read')
+
+  const viewed = useRef(false)
+  useEffect(() => {
+    if (viewed.current) return
+    viewed.current = true
+    onEvent('DASHBOARD_VIEWED', { page: query.page, status: query.status })
+  }, [onEvent, query.page, query.status])
+
+  const onSort = (sort: DispatchSort) =>
+    update({ sort, order: sort === query.sort && query.order === 'asc' ? 'desc' : 'asc' })
+
+  const pagination = data?.pagination
+  const totalPages = pagination?.totalPages ?? 0
+
+  // A page past the end (an old link, or rows removed meanwhile) moves to the last page.
+  const pastEnd = !isPlaceholderData && totalPages > 0 && query.page > totalPages
+  useEffect(() => {
+    if (pastEnd) update({ page: totalPages }, { replace: true })
+  }, [pastEnd, totalPages, update])
+
+  return (
+    <div className="space-y-6">
+      {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch dispatches')}</Banner>}
+      {isPending ? (
+        <DispatchListSkeleton />
+      ) : (
+        data && <DispatchSummaryCards summary={data.summary} showActive={staff} />
+      )}
+      <DispatchFilters
+        search={query.search ?? ''}
+        status={query.status}
+        pageSize={query.pageSize}
+        onSearch={(search) => {
+          update({ search })
+          onEvent('DISPATCH_SEARCH_PERFORMED', { search })
+        }}
+        onStatusChange={(status) => {
+          update({ status })
+          onEvent('DISPATCH_STATUS_FILTER_CHANGED', { status })
+        }}
+        onPageSizeChange={(pageSize) => {
+          update({ pageSize })
+          onEvent('DISPATCH_ITEMS_PER_PAGE_CHANGED', { pageSize })
+        }}
+      />
+      {data && (
+        <div aria-busy={isPlaceholderData} className={isPlaceholderData ? 'opacity-60' : undefined}>
+          {data.dispatches.length === 0 ? (
+            <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+              <Inbox aria-hidden="true" className="mx-auto size-10 text-slate-400" />
+              <h2 className="mt-3 text-base font-semibold text-slate-900">No dispatches found</h2>
+              <p className="mt-1 text-sm text-slate-600">Get started by creating a new dispatch</p>
+            </div>
+          ) : wide ? (
+            <DispatchTable
+              dispatches={data.dispatches}
+              showClient={staff}
+              sort={query.sort}
+              order={query.order}
+              onSort={onSort}
+            />
+          ) : (
+            <DispatchCards dispatches={data.dispatches} showClient={staff} />
+          )}
+        </div>
+      )}
+      {pagination && pagination.totalItems > 0 && (
+        <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
+          <p className="text-sm text-slate-700" aria-live="polite">
+            {showingDispatchesText(pagination.page, pagination.pageSize, pagination.totalItems)}
+          </p>
+          {totalPages > 1 && (
+            <Pagination
+              label="Dispatch pages"
+              page={pagination.page}
+              totalPages={totalPages}
+              items={pageWindow(pagination.page, totalPages)}
+              onPageChange={(page) => {
+                update({ page })
+                onEvent('DISPATCH_PAGINATION_CHANGED', { page })
+              }}
+            />
+          )}
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,73 @@
+import { formatRegistrations, type Dispatch, type DispatchListQuery, type DispatchSort } from '@portal/shared'
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
+import { DispatchStatusBadge } from './dispatch-status-badge'
+import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+
+type SortProps = { sort: DispatchSort; order: DispatchListQuery['order']; onSort: (sort: DispatchSort) => void }
+
+/** SPEC §2: Client, Course, Status and Registrations sort on click, with an arrow for the direction. */
+function SortHeader({ column, label, sort, order, onSort }: SortProps & { column: DispatchSort; label: string }) {
+  const active = sort === column
+  const Arrow = !active ? ArrowUpDown : order === 'asc' ? ArrowUp : ArrowDown
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className="px-4 py-3 text-left"
+    >
+      <button
+        type="button"
+        onClick={() => onSort(column)}
+        className="inline-flex items-center gap-1 rounded text-xs font-semibold tracking-wide text-slate-700 uppercase hover:text-slate-900"
+      >
+        {label}
+        <Arrow aria-hidden="true" className={active ? 'size-4 text-blue-700' : 'size-4 text-slate-400'} />
+      </button>
+    </th>
+  )
+}
+
+export function DispatchTable({
+  dispatches,
+  showClient,
+  ...sortProps
+}: SortProps & { dispatches: Dispatch[]; showClient: boolean }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">Dispatches</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {showClient && <SortHeader column="client" label="Client" {...sortProps} />}
+            <SortHeader column="course" label="Course" {...sortProps} />
+            <SortHeader column="status" label="Status" {...sortProps} />
+            <SortHeader column="registrations" label="Registrations" {...sortProps} />
+            <th
+              scope="col"
+              className="px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase"
+            >
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {dispatches.map((dispatch) => (
+            <tr key={dispatch.id} className="hover:bg-slate-50">
+              {showClient && <td className="px-4 py-3 text-slate-900">{clientName(dispatch)}</td>}
+              <td className="px-4 py-3 font-medium text-slate-900">{courseName(dispatch)}</td>
+              <td className="px-4 py-3">
+                <DispatchStatusBadge enabled={dispatch.enabled} />
+              </td>
+              <td className="px-4 py-3 text-slate-700 tabular-nums">
+                {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
+              </td>
+              <td className="px-4 py-3">
+                <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

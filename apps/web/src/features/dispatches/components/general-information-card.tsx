@@ -1,0 +1,106 @@
+import {
+  can,
+  formatDate,
+  formatDateTime,
+  formatRegistrations,
+  isUnlimited,
+  usagePercent,
+  type Dispatch,
+  type Role,
+} from '@portal/shared'
+import type { ReactNode } from 'react'
+import { Badge } from '@/components/ui/badge'
+import { DispatchStatusBadge } from './dispatch-status-badge'
+import { OverusedBadge, UsageBar } from './usage-bar'
+import { clientName, courseName } from './view-details-link'
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="mt-1 text-sm text-slate-900">{children}</dd>
+    </div>
+  )
+}
+
+const muted = (text: string) => <span className="text-slate-500 italic">{text}</span>
+
+/** SPEC §2 "General Information" card of the dispatch details screen. */
+export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch; role: Role }) {
+  const client = clientName(dispatch)
+  const percent = isUnlimited(dispatch.registrationCap)
+    ? null
+    : usagePercent(dispatch.registrationCount, dispatch.registrationCap)
+  const tags = dispatch.tags ?? []
+
+  return (
+    <section
+      aria-labelledby="general-information"
+      className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="general-information" className="text-lg font-semibold text-slate-900">
+          General Information
+        </h2>
+        <DispatchStatusBadge enabled={dispatch.enabled} />
+      </div>
+      <dl className="mt-6 grid gap-6 md:grid-cols-2">
+        <Field label="Client">
+          <span className="flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className="flex size-8 items-center justify-center rounded-full bg-blue-100 font-semibold text-blue-800"
+            >
+              {client.charAt(0).toUpperCase()}
+            </span>
+            {client}
+          </span>
+        </Field>
+        <Field label="Course">{courseName(dispatch)}</Field>
+        <Field label="Registrations">
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="tabular-nums">
+              {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
+            </span>{' '}
+            <span className="text-slate-600">{percent === null ? 'Unlimited' : `${percent}%`}</span>{' '}
+            <OverusedBadge percent={percent} />
+          </span>
+          {percent !== null && (
+            <div className="mt-2 max-w-xs">
+              <UsageBar percent={percent} label="Registrations used" />
+            </div>
+          )}
+        </Field>
+        <Field label="SCORM Expiry Date">
+          {dispatch.expirationDate ? formatDate(dispatch.expirationDate) : muted('No expiry date')}
+        </Field>
+        <Field label="Created">{formatDateTime(dispatch.created)}</Field>
+        <Field label="Last Updated">{formatDateTime(dispatch.updated)}</Field>
+        {can(role, 'dispatch.readNotes') && (
+          <>
+            <Field label="Tags">
+              {tags.length === 0 ? (
+                muted('No tags')
+              ) : (
+                <span className="flex flex-wrap gap-1">
+                  {tags.map((tag) => (
+                    <Badge key={tag} tone="blue">
+                      {tag}
+                    </Badge>
+                  ))}
+                </span>
+              )}
+            </Field>
+            <Field label="Notes">
+              {dispatch.notes?.trim() ? (
+                <span className="whitespace-pre-wrap">{dispatch.notes}</span>
+              ) : (
+                muted('No notes')
+              )}
+            </Field>
+          </>
+        )}
+      </dl>
+    </section>
+  )
+}

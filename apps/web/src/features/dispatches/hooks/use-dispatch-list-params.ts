@@ -1,0 +1,59 @@
+import { DISPATCH_DEFAULT_PAGE_SIZE, DISPATCH_PAGE_SIZES, DISPATCH_SORTS, type DispatchListQuery } from '@portal/shared'
+import { useCallback, useMemo } from 'react'
+import { useSearchParams } from 'react-router'
+
+/** SPEC §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
+export const DEFAULT_LIST_QUERY: DispatchListQuery = {
+  page: 1,
+  pageSize: DISPATCH_DEFAULT_PAGE_SIZE,
+  search: '',
+  status: 'all',
+  sort: 'client',
+  order: 'asc',
+}
+
+const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
+  values.includes(value as T) ? (value as T) : fallback
+
+/** Reads the list state from the URL; anything unknown falls back to the default. */
+export function parseListQuery(params: URLSearchParams): DispatchListQuery {
+  const page = Number(params.get('page'))
+  const d = DEFAULT_LIST_QUERY
+  return {
+    page: Number.isInteger(page) && page >= 1 ? page : d.page,
+    pageSize: oneOf(DISPATCH_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
+    search: (params.get('search') ?? '').trim(),
+    status: oneOf(['all', 'enabled', 'disabled'] as const, params.get('status'), d.status),
+    sort: oneOf(DISPATCH_SORTS, params.get('sort'), d.sort),
+    order: oneOf(['asc', 'desc'] as const, params.get('order'), d.order),
+  }
+}
+
+function toSearchParams(query: DispatchListQuery): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const key of Object.keys(DEFAULT_LIST_QUERY) as Array<keyof DispatchListQuery>) {
+    const value = query[key]
+    if (value !== undefined && value !== DEFAULT_LIST_QUERY[key]) params.set(key, String(value))
+  }
+  return params
+}
+
+/**
+ * Page, filters and sort live in the URL, so back/forward and reload keep them. Any change
+ * other than the page itself starts again at page 1 (SPEC §2).
+ */
+export function useDispatchListParams() {
+  const [searchParams, setSearchParams] = useSearchParams()
+  const query = useMemo(() => parseListQuery(searchParams), [searchParams])
+
+  const update = useCallback(
+    (changes: Partial<DispatchListQuery>, options?: { replace?: boolean }) => {
+      setSearchParams((current) => toSearchParams({ ...parseListQuery(current), page: 1, ...changes }), {
+        replace: options?.replace ?? false,
+      })
+    },
+    [setSearchParams],
+  )
+
+  return { query, update }
+}

@@ -1,0 +1,123 @@
+import {
+  pageItemsWithGaps,
+  REPORT_DEFAULT_PAGE_SIZE,
+  REPORT_PAGE_SIZES,
+  showingRecordsText,
+  type ReportQuery,
+} from '@portal/shared'
+import { useState } from 'react'
+import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { Pagination } from '@/components/ui/pagination'
+import { Select } from '@/components/ui/select'
+import { Spinner } from '@/components/ui/spinner'
+import { errorMessage } from '@/lib/api-error'
+import { useDispatchReport } from '../api/get-dispatch-report'
+import { hasFilters, NO_FILTERS, ReportFilters, type ReportFilterValues } from './report-filters'
+import { ReportTable } from './report-table'
+
+type PageSize = ReportQuery['pageSize']
+const PAGE_SIZE_OPTIONS = REPORT_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+
+/** SPEC §8: "Error fetching registrations: {message}", the server's message first. */
+export const registrationsErrorText = (error: unknown) =>
+  `Error fetching registrations: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
+
+const DATES_OUT_OF_ORDER = 'Last Access To cannot be before Last Access From.'
+
+/** SPEC §2 "Completion Report" of the dispatch details screen. */
+export function CompletionReport({ dispatchId }: { dispatchId: string }) {
+  const [draft, setDraft] = useState<ReportFilterValues>(NO_FILTERS)
+  const [applied, setApplied] = useState<ReportFilterValues>(NO_FILTERS)
+  const [invalid, setInvalid] = useState<string | null>(null)
+  const [page, setPage] = useState(1)
+  // DECISIONS.md: 100 by default.
+  const [pageSize, setPageSize] = useState<PageSize>(REPORT_DEFAULT_PAGE_SIZE)
+
+  const query: ReportQuery = { page, pageSize, ...applied, search: applied.search.trim() }
+  const { data, error, isFetching, isPlaceholderData, refetch } = useDispatchReport(dispatchId, query)
+  const shownError = useStickyError(error, data !== undefined)
+
+  // SPEC §9: the page goes back to 1 on any filter or size change.
+  const apply = (filters: ReportFilterValues) => {
+    if (filters.startDate && filters.endDate && filters.endDate < filters.startDate) {
+      setInvalid(DATES_OUT_OF_ORDER)
+      return
+    }
+    setInvalid(null)
+    setApplied(filters)
+    setPage(1)
+  }
+
+  const pagination = data?.pagination
+
+  return (
+    <section aria-labelledby="completion-report" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
+      <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
+        Completion Report
+      </h2>
+      <div className="mt-4 space-y-4">
+        <ReportFilters
+          draft={draft}
+          invalid={invalid}
+          showClear={hasFilters(applied) || hasFilters(draft)}
+          onChange={setDraft}
+          onApply={() => apply(draft)}
+          onClear={() => {
+            setDraft(NO_FILTERS)
+            apply(NO_FILTERS)
+          }}
+        />
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <p className="text-sm text-slate-700" aria-live="polite">
+            {pagination && pagination.totalItems > 0 && (
+              <>
+                {showingRecordsText(pagination.page, pagination.pageSize, pagination.totalItems)}
+                <span className="text-slate-500">
+                  {' '}
+                  · {data.distinctLearners} {data.distinctLearners === 1 ? 'learner' : 'learners'}
+                </span>
+              </>
+            )}
+          </p>
+          <Select
+            label="Records per page"
+            value={String(pageSize)}
+            options={PAGE_SIZE_OPTIONS}
+            onChange={(e) => {
+              setPageSize(Number(e.target.value) as PageSize)
+              setPage(1)
+            }}
+          />
+        </div>
+        {data ? (
+          data.registrations.length === 0 ? (
+            <p className="rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center text-slate-600">
+              No registrations found
+            </p>
+          ) : (
+            <div aria-busy={isPlaceholderData} className={isPlaceholderData ? 'opacity-60' : undefined}>
+              <ReportTable registrations={data.registrations} />
+            </div>
+          )
+        ) : shownError ? (
+          <ErrorState
+            message={registrationsErrorText(shownError)}
+            onRefresh={() => void refetch()}
+            refreshing={isFetching}
+          />
+        ) : (
+          <Spinner label="Loading registrations..." className="py-8" />
+        )}
+        {pagination && pagination.totalPages > 1 && (
+          <Pagination
+            label="Report pages"
+            page={pagination.page}
+            totalPages={pagination.totalPages}
+            items={pageItemsWithGaps(pagination.page, pagination.totalPages)}
+            onPageChange={setPage}
+          />
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,199 @@
+import {
+  PASSWORD_LENGTH_MESSAGE,
+  USER_FORM_MESSAGES as M,
+  companyIdForRole,
+  isEmail,
+  passwordLengthError,
+  type CreateUser,
+  type Destination,
+  type Role,
+} from '@portal/shared'
+import { useState, type FormEvent } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { Field, controlClass } from '@/components/ui/field'
+import { errorMessage } from '@/lib/api-error'
+import type { User } from '@/types/api'
+import { useSaveUser } from '../api/save-user'
+import { ROLE_OPTIONS } from './user-badges'
+
+type Values = { email: string; username: string; password: string; role: Role; companyId: string }
+
+const valuesOf = (user: User | null): Values => ({
+  email: user?.email ?? '',
+  username: user?.username ?? '',
+  password: '',
+  // SPEC §9: a new user form starts with role client.
+  role: user?.role ?? 'client',
+  companyId: user?.companyId ?? '',
+})
+
+/** SPEC §5, with the shared rules the server applies too. */
+export function validateUserForm(values: Values, creating: boolean): string | null {
+  const email = values.email.trim()
+  if (creating && (!email || !values.password)) return M.emailAndPasswordRequired
+  if (!isEmail(email)) return M.invalidEmail
+  if (values.role === 'client' && !companyIdForRole('client', values.companyId)) return M.clientRequiresCompany
+  if (values.password) return passwordLengthError(values.password)
+  return null
+}
+
+/** SPEC §2 Settings: Create New User / Edit User. A blank New Password keeps the current one. */
+export function UserForm({
+  user,
+  destinations,
+  onCancel,
+  onSaved,
+}: {
+  user: User | null
+  destinations: readonly Destination[]
+  onCancel: () => void
+  onSaved: () => void
+}) {
+  const creating = user === null
+  const [values, setValues] = useState<Values>(() => valuesOf(user))
+  const [error, setError] = useState<string | null>(null)
+  const save = useSaveUser()
+  const set = (changes: Partial<Values>) => setValues((current) => ({ ...current, ...changes }))
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const invalid = validateUserForm(values, creating)
+    if (invalid) return setError(invalid)
+    setError(null)
+    const companyId = companyIdForRole(values.role, values.companyId)
+    const body: CreateUser = {
+      email: values.email.trim(),
+      username: values.username.trim() || null,
+      role: values.role,
+      destinationId: companyId,
+      companyId,
+      ...(values.password ? { password: values.password } : {}),
+    }
+    save.mutate(creating ? { id: null, body } : { id: user.id, body }, {
+      onSuccess: onSaved,
+      onError: (failure) =>
+        setError(errorMessage(failure, creating ? 'Failed to create user.' : 'Failed to update user.')),
+    })
+  }
+
+  const title = creating ? 'Create New User' : 'Edit User'
+  return (
+    <form
+      noValidate
+      aria-labelledby="user-form-title"
+      onSubmit={submit}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <h3 id="user-form-title" className="text-lg font-semibold text-slate-900">
+        {title}
+      </h3>
+      {error && <Banner variant="error">{error}</Banner>}
+      <div className="grid gap-4 md:grid-cols-2">
+        <Field label="Email" required>
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="off"
+              value={values.email}
+              maxLength={254}
+              onChange={(e) => set({ email: e.target.value })}
+              className={controlClass}
+            />
+          )}
+        </Field>
+        <Field label="Username">
+          {(control) => (
+            <input
+              {...control}
+              placeholder="Optional"
+              value={values.username}
+              maxLength={100}
+              onChange={(e) => set({ username: e.target.value })}
+              className={controlClass}
+            />
+          )}
+        </Field>
+        <Field
+          label={creating ? 'Password' : 'New Password'}
+          required={creating}
+          hint={
+            creating
+              ? PASSWORD_LENGTH_MESSAGE
+              : `Only enter a value if you want to change the user's password. ${PASSWORD_LENGTH_MESSAGE}`
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              placeholder={creating ? undefined : 'Leave blank to keep current password'}
+              value={values.password}
+              onChange={(e) => set({ password: e.target.value })}
+              className={controlClass}
+            />
+          )}
+        </Field>
+        <Field label="Role" required>
+          {(control) => (
+            <select
+              {...control}
+              value={values.role}
+              onChange={(e) => set({ role: e.target.value as Role })}
+              className={controlClass}
+            >
+              {ROLE_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {values.role === 'client' && (
+          <Field
+            label="Client"
+            required
+            hint={
+              <>
+                This will determine which dispatches and registrations the user can access.
+                <span className="mt-0.5 block">{`${destinations.length} clients available`}</span>
+              </>
+            }
+          >
+            {(control) => (
+              <select
+                {...control}
+                value={values.companyId}
+                disabled={destinations.length === 0 && !values.companyId}
+                onChange={(e) => set({ companyId: e.target.value })}
+                className={controlClass}
+              >
+                <option value="">{destinations.length === 0 ? 'No clients available' : 'Select a client'}</option>
+                {/* A client whose company is not (or no longer) in the list keeps it selectable. */}
+                {values.companyId && !destinations.some((d) => d.id === values.companyId) && (
+                  <option value={values.companyId}>{user?.destinationName ?? values.companyId}</option>
+                )}
+                {destinations.map((destination) => (
+                  <option key={destination.id} value={destination.id}>
+                    {destination.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending}>
+          {creating ? 'Create User' : 'Update User'}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,53 @@
+/** SPEC §5 / §8: the text for a login or refresh response that lacks a token or the user. */
+export const INVALID_SERVER_RESPONSE = 'Invalid server response'
+
+type ApiErrorInit = {
+  status: number
+  code?: string | undefined
+  serverMessage?: string | undefined
+  retryAfterSeconds?: number | undefined
+  message?: string
+}
+
+/** Every failed call becomes one of these (STYLE.md §6). status 0 means the network failed. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  readonly status: number
+  readonly code: string | undefined
+  /** The server's own `message`: screens show it first (SPEC §8). */
+  readonly serverMessage: string | undefined
+  readonly retryAfterSeconds: number | undefined
+
+  constructor(init: ApiErrorInit) {
+    super(init.serverMessage ?? init.message ?? `Request failed with status ${init.status}`)
+    this.status = init.status
+    this.code = init.code
+    this.serverMessage = init.serverMessage
+    this.retryAfterSeconds = init.retryAfterSeconds
+  }
+}
+
+export class InvalidResponseError extends Error {
+  override readonly name = 'InvalidResponseError'
+  constructor() {
+    super(INVALID_SERVER_RESPONSE)
+  }
+}
+
+/** SPEC §8: "a server message is used first where present", else the screen's own text. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage
+  if (error instanceof InvalidResponseError) return error.message
+  return fallback
+}
+
+/** 4xx answers will not change on a retry (408 and 429 are about timing, so they may). */
+export function isClientError(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  )
+}

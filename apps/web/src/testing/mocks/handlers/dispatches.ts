@@ -1,0 +1,90 @@
+import type { Dispatch, DispatchListResponse, DispatchSummary, UpdateDispatchBody } from '@portal/shared'
+import { http, HttpResponse } from 'msw'
+
+export function makeDispatch(overrides: Partial<Dispatch> = {}): Dispatch {
+  return {
+    id: 'd-1',
+    courseId: 'course-1',
+    courseTitle: 'Workplace Safety Basics',
+    destinationId: 'company-1',
+    destinationName: 'Acme Learning',
+    enabled: true,
+    registrationCount: 42,
+    registrationCap: 100,
+    created: '2026-01-10T09:30:00.000Z',
+    updated: '2026-02-14T16:45:00.000Z',
+    expirationDate: '2026-12-31',
+    appSource: '1',
+    tags: ['safety', 'onboarding'],
+    notes: 'Renewal due in December.',
+    ...overrides,
+  }
+}
+
+export function makeSummary(overrides: Partial<DispatchSummary> = {}): DispatchSummary {
+  return {
+    totalDispatches: 3,
+    activeDispatches: 2,
+    registrations: 1234,
+    cappedRegistrations: 60,
+    cappedCapacity: 100,
+    usagePercent: 60,
+    unlimitedActive: 1,
+    activeRegistrations: 1234,
+    ...overrides,
+  }
+}
+
+export const dispatchFixtures: Dispatch[] = [
+  makeDispatch(),
+  makeDispatch({
+    id: 'd-2',
+    courseId: 'course-2',
+    courseTitle: 'Data Protection Essentials',
+    destinationId: 'company-2',
+    destinationName: 'Globex Training',
+    enabled: false,
+    registrationCount: 7,
+    registrationCap: 0,
+  }),
+  makeDispatch({
+    id: 'd-3',
+    courseId: 'course-3',
+    courseTitle: 'Leadership Foundations',
+    destinationId: 'company-3',
+    destinationName: 'Initech Academy',
+    registrationCount: 18,
+    registrationCap: 20,
+  }),
+]
+
+/** A list answer; page and pageSize echo the request so tests can follow them. */
+export function makeDispatchList(
+  request: Request,
+  overrides: { dispatches?: Dispatch[]; totalItems?: number; summary?: Partial<DispatchSummary> } = {},
+): DispatchListResponse {
+  const url = new URL(request.url)
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const pageSize = Number(url.searchParams.get('pageSize') ?? 50)
+  const dispatches = overrides.dispatches ?? dispatchFixtures
+  const totalItems = overrides.totalItems ?? dispatches.length
+  return {
+    dispatches,
+    pagination: { page, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
+    summary: makeSummary(overrides.summary),
+  }
+}
+
+/** /api/dispatches/courses and /destinations belong to other handlers: fall through to them. */
+const OTHER_ROUTES = new Set(['courses', 'destinations'])
+
+export const dispatchHandlers = [
+  http.get('/api/dispatches', ({ request }) => HttpResponse.json(makeDispatchList(request))),
+  http.get<{ id: string }>('/api/dispatches/:id', ({ params }) => {
+    if (OTHER_ROUTES.has(params.id)) return undefined
+    return HttpResponse.json(makeDispatch({ id: params.id }))
+  }),
+  http.put<{ id: string }, UpdateDispatchBody>('/api/dispatches/:id', async ({ params, request }) =>
+    HttpResponse.json(makeDispatch({ id: params.id, ...(await request.json()) })),
+  ),
+]

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineProject } from 'vitest/config'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+
+export default defineProject({
+  root: here,
+  plugins: [react()],
+  resolve: {
+    alias: { '@': `${here}src` },
+  },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    setupFiles: ['./src/testing/setup-tests.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+})

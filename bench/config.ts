@@ -1,0 +1,56 @@
+/**
+ * Everything the bench can be told through the environment, in one place, with the bounds that
+ * keep a whole run near 15 minutes on the 2-core reference machine (docs/performance.md).
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const RESULTS_DIR = path.join(ROOT, 'bench', 'results')
+export const DOC_FILE = path.join(ROOT, 'docs', 'performance.md')
+
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
+  return value
+}
+
+/** The server under test is told the admin URL; the bench database is always this name. */
+export const BENCH_DB_NAME = 'portal_bench'
+export const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** Same database server, database `portal_bench` (dropped and created afresh each run). */
+export function benchDatabaseUrl(): string {
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${BENCH_DB_NAME}`
+  return url.toString()
+}
+
+export const settings = {
+  /** Simulator items per list page: SCORM Cloud chooses its own and it is unconfirmed (reference §2). */
+  simPageSize: num('BENCH_SIM_PAGE_SIZE', 100),
+  simSeed: num('BENCH_SIM_SEED', 2026),
+  logRows: num('BENCH_LOG_ROWS', 2_000_000),
+  /** Seconds of warm-up and of measurement per row; each row also stops after maxRequests. */
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
+  durationSeconds: num('BENCH_DURATION_SECONDS', 6),
+  maxRequests: num('BENCH_MAX_REQUESTS', 20_000),
+  /** Sign-in rows are few and slow (argon2): a shorter window. */
+  loginSeconds: num('BENCH_LOGIN_SECONDS', 5),
+  exportRows: num('BENCH_EXPORT_ROWS', 1_000_000),
+  /** 0 skips the PGlite part. Logs seeded into PGlite (its generate_series runs in WASM). */
+  pgliteLogRows: num('BENCH_PGLITE_LOG_ROWS', 2_000_000),
+  pglite: process.env.BENCH_PGLITE !== '0',
+  /** LOG_LEVEL of the server under test: its default (info) logs every request, as in production. */
+  serverLogLevel: process.env.BENCH_SERVER_LOG_LEVEL || 'info',
+  /** The whole run aborts past this, whatever it is doing. */
+  hardLimitMinutes: num('BENCH_HARD_LIMIT_MINUTES', 25),
+} as const
+
+/** Fixed so the sync worker, the server and the token-minting helpers agree. */
+export const JWT_SECRET = 'bench-jwt-secret-long-enough-for-hs256-signing-0123456789'
+export const BENCH_PASSWORD = 'bench-portal-pass-7Qx'
+export const ADMIN_EMAIL = 'bench-admin@bench.local'
+export const CLIENT_EMAIL = 'bench-client@bench.local'

@@ -1,0 +1,78 @@
+/**
+ * How much of the machine something else used while a row ran: the machine's busy CPU time
+ * (/proc/stat) minus the CPU time of the bench's own processes (this process, its children, and
+ * the PostgreSQL processes serving portal_bench, plus PostgreSQL's shared writers). On a shared
+ * 2-core machine a test suite started by someone else shows up here, and the report flags the
+ * rows it may have slowed.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { BENCH_DB_NAME } from './config'
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const TICKS_PER_SECOND = 100
+const SHARED_PG = /postgres: .*(walwriter|checkpointer|background writer|logical replication launcher|autovacuum launcher)/
+
+function busyTicks(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!
+  const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number)
+  return user! + nice! + system! + irq! + softirq! + (steal ?? 0)
+}
+
+interface Proc {
+  ppid: number
+  ticks: number
+  cmdline: string
+}
+
+function processes(): Map<number, Proc> {
+  const out = new Map<number, Proc>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // Fields after the command name, which may itself hold spaces and parentheses.
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ')
+      out.set(Number(entry), { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]), cmdline })
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return out
+}
+
+function ours(procs: Map<number, Proc>): Set<number> {
+  const mine = new Set<number>()
+  // Our ancestors (npm, the tsx wrapper) are idle; our descendants do the work.
+  const isDescendant = (pid: number): boolean => {
+    for (let p: number | undefined = pid, hops = 0; p && hops < 20; p = procs.get(p)?.ppid, hops += 1) {
+      if (p === process.pid) return true
+    }
+    return false
+  }
+  for (const [pid, proc] of procs) {
+    if (isDescendant(pid) || proc.cmdline.includes(` ${BENCH_DB_NAME} `) || SHARED_PG.test(proc.cmdline)) mine.add(pid)
+  }
+  return mine
+}
+
+export function startCpuShare() {
+  const busy = busyTicks()
+  const before = processes()
+  const started = performance.now()
+  return {
+    /** Cores' worth of CPU used by other work on the machine during the window (0 = none). */
+    stop(): number {
+      const after = processes()
+      const mine = ours(after)
+      let ourTicks = 0
+      for (const pid of mine) {
+        const now = after.get(pid)!
+        ourTicks += now.ticks - (before.get(pid)?.ticks ?? 0)
+      }
+      const seconds = (performance.now() - started) / 1000
+      const foreign = Math.max(0, busyTicks() - busy - ourTicks) / TICKS_PER_SECOND
+      return seconds > 0 ? Math.round((foreign / seconds) * 100) / 100 : 0
+    },
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * One load row: autocannon against the server on 127.0.0.1, a warm-up first (JIT, connection
+ * pools, PostgreSQL's buffer cache), then a measurement bounded in time and in request count.
+ * Latencies come from every response (autocannon's own summary has no p95).
+ */
+import autocannon, { type Result } from 'autocannon'
+import { settings } from './config'
+import { startCpuShare } from './cpu-share'
+
+export interface LoadSpec {
+  url: string
+  connections: number
+  headers?: Record<string, string>
+  method?: 'GET' | 'POST'
+  body?: string
+  /** Defaults from config.ts. */
+  durationSeconds?: number
+  warmupSeconds?: number
+  maxRequests?: number
+}
+
+export interface LoadResult {
+  connections: number
+  requests: number
+  seconds: number
+  rps: number
+  p50: number
+  p95: number
+  p99: number
+  max: number
+  errors: number
+  non2xx: number
+  statuses: Record<string, number>
+  /** Cores' worth of CPU other work on the machine used meanwhile (cpu-share.ts). */
+  otherCores: number
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return 0
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[index]!
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
+
+async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promise<LoadResult> {
+  const latencies: number[] = []
+  const share = startCpuShare()
+  const started = performance.now()
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: seconds,
+        maxOverallRequests: maxRequests,
+        method: spec.method ?? 'GET',
+        headers: spec.headers ?? {},
+        ...(spec.body ? { body: spec.body } : {}),
+        timeout: 30,
+      },
+      (error, res) => (error ? reject(error) : resolve(res)),
+    )
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms))
+  })
+  const elapsed = (performance.now() - started) / 1000
+  const otherCores = share.stop()
+  const sorted = Float64Array.from(latencies).sort()
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]))
+  return {
+    connections: spec.connections,
+    requests: latencies.length,
+    seconds: round(elapsed, 2),
+    rps: round(latencies.length / elapsed, 0),
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.length ? sorted[sorted.length - 1]! : 0),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statuses,
+    otherCores,
+  }
+}
+
+export async function measureLoad(spec: LoadSpec): Promise<LoadResult> {
+  const warmup = spec.warmupSeconds ?? settings.warmupSeconds
+  if (warmup > 0) await fire(spec, warmup, Math.ceil((spec.maxRequests ?? settings.maxRequests) / 4))
+  return fire(spec, spec.durationSeconds ?? settings.durationSeconds, spec.maxRequests ?? settings.maxRequests)
+}

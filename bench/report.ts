@@ -1,0 +1,182 @@
+/**
+ * Results: the console table, bench/results/<date>-<db>.json, and the generated section of
+ * docs/performance.md (between its bench markers; the prose around it is written by hand).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { DOC_FILE, RESULTS_DIR } from './config'
+import type { ExportResult } from './csv-export'
+import type { LoadResult } from './measure'
+import type { SyncMeasurement } from './seed-sync'
+import type { SqlResult } from './sql-baselines'
+import type { TargetCheck } from './targets'
+
+export interface RowResult {
+  id: string
+  label: string
+  /** The request, as sent (the bench's ids and dates). */
+  path: string
+  group: string
+  connections: number
+  endpoint: LoadResult | null
+  sql: SqlResult | null
+  /** Endpoint p50 / SQL p50 at the same concurrency: how much of a request is above the database. */
+  latencyRatio: number | null
+  skipped?: string
+}
+
+export interface DbRun {
+  database: 'postgres' | 'pglite'
+  dataSet: string
+  rows: RowResult[]
+  export: ExportResult | { skipped: string }
+  login: LoadResult | null
+  notes: string[]
+}
+
+export interface BenchReport {
+  startedAt: string
+  finishedAt: string
+  machine: Record<string, string | number>
+  settings: Record<string, unknown>
+  seed: Record<string, unknown>
+  sync: { full: SyncMeasurement; incremental: SyncMeasurement } | null
+  run: DbRun
+  targets: TargetCheck[]
+}
+
+const fmt = (n: number | null | undefined, digits = 1) =>
+  n === null || n === undefined ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: digits })
+
+/** One line per row, fixed columns, for the terminal. */
+export function rowLine(row: RowResult): string {
+  if (row.skipped) return `${row.label.slice(0, 44).padEnd(44)} ${String(row.connections).padStart(4)}  ${row.skipped}`
+  const e = row.endpoint
+  const s = row.sql
+  const cells = [
+    row.label.slice(0, 44).padEnd(44),
+    String(row.connections).padStart(4),
+    fmt(e?.p50).padStart(8),
+    fmt(e?.p95).padStart(8),
+    fmt(e?.p99).padStart(8),
+    fmt(e?.rps, 0).padStart(7),
+    String(e?.errors ?? '-').padStart(6),
+    String(e?.non2xx ?? '-').padStart(6),
+    fmt(s?.p50, 2).padStart(8),
+    fmt(s?.p95, 2).padStart(8),
+    fmt(s?.rps, 0).padStart(7),
+    (row.latencyRatio === null ? '-' : `${fmt(row.latencyRatio, 1)}x`).padStart(6),
+    fmt(e?.otherCores, 2).padStart(6),
+  ]
+  return cells.join(' ')
+}
+
+export const ROW_HEADER = [
+  'row'.padEnd(44),
+  'conn'.padStart(4),
+  'p50 ms'.padStart(8),
+  'p95 ms'.padStart(8),
+  'p99 ms'.padStart(8),
+  'req/s'.padStart(7),
+  'errors'.padStart(6),
+  'non2xx'.padStart(6),
+  'SQL p50'.padStart(8),
+  'SQL p95'.padStart(8),
+  'SQL/s'.padStart(7),
+  'ratio'.padStart(6),
+  'other'.padStart(6),
+].join(' ')
+
+export function writeJson(report: BenchReport): string {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const file = path.join(RESULTS_DIR, `${report.startedAt.slice(0, 10)}-${report.run.database}.json`)
+  writeFileSync(file, JSON.stringify(report, null, 2) + '\n')
+  return file
+}
+
+function markdownRows(run: DbRun): string[] {
+  const lines = [
+    '| row | conn | p50 ms | p95 ms | p99 ms | req/s | errors | non-2xx | SQL p50 ms | SQL p95 ms | SQL runs/s | endpoint / SQL (p50) | other load |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ]
+  for (const row of run.rows) {
+    if (row.skipped) {
+      lines.push(`| ${row.label} | ${row.connections} | ${row.skipped} | | | | | | | | | | |`)
+      continue
+    }
+    const e = row.endpoint!
+    const s = row.sql
+    lines.push(
+      `| ${row.label} | ${row.connections} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.p99)} | ${fmt(e.rps, 0)} | ${e.errors} | ${e.non2xx} | ${fmt(s?.p50, 2)} | ${fmt(s?.p95, 2)} | ${fmt(s?.rps, 0)} | ${row.latencyRatio === null ? '-' : `${fmt(row.latencyRatio, 1)}×`} | ${fmt(e.otherCores, 2)} |`,
+    )
+  }
+  if (run.login) {
+    const l = run.login
+    lines.push(
+      `| POST /api/auth/login (argon2id m=19 MiB, t=2) | ${l.connections} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${fmt(l.p99)} | ${fmt(l.rps, 0)} | ${l.errors} | ${l.non2xx} | | | | | ${fmt(l.otherCores, 2)} |`,
+    )
+  }
+  return lines
+}
+
+function exportLine(run: DbRun): string {
+  if ('skipped' in run.export) return `CSV export: ${run.export.skipped}`
+  const x = run.export
+  return `CSV export (GET /api/logs/export.csv): ${x.rows.toLocaleString('en-US')} rows, ${x.megabytes} MB, first byte ${x.ttfbMs} ms, total ${(x.totalMs / 1000).toFixed(1)} s, ${x.rowsPerSecond.toLocaleString('en-US')} rows/s, server RSS ${x.rss.startMb} → peak ${x.rss.peakMb} MB (growth ${x.rss.growthMb} MB); other load ${x.otherCores} cores.`
+}
+
+export function markdownSection(reports: BenchReport[]): string {
+  const out: string[] = []
+  const first = reports[0]!
+  out.push(
+    `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}. Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
+    '',
+    '"other load": cores\' worth of CPU that other work on this shared machine used while the row ran (busy time in /proc/stat minus the bench\'s own processes and portal_bench\'s PostgreSQL backends); anything above about 0.2 makes that row pessimistic.',
+    '',
+  )
+  const pgReport = reports.find((r) => r.run.database === 'postgres')
+  if (pgReport) {
+    out.push('#### Targets (PostgreSQL)', '', '| target | measured | met |', '| --- | --- | --- |')
+    for (const t of pgReport.targets) out.push(`| ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'met' : '**not met**'} |`)
+    out.push('')
+  }
+  if (pgReport?.sync) {
+    const { full, incremental } = pgReport.sync
+    out.push('#### Sync (PostgreSQL, simulator at bench size)', '', '| run | duration | process CPU | peak RSS | rows written (pg_stat_user_tables) | other load |', '| --- | ---: | ---: | ---: | --- | ---: |')
+    for (const s of [full, incremental]) {
+      const writes = Object.entries(s.writes)
+        .map(([t, w]) => `${t} +${w.inserted}/~${w.updated}/-${w.deleted}`)
+        .join(', ')
+      out.push(`| ${s.mode} | ${(s.durationMs / 1000).toFixed(1)} s | ${(s.cpuMs / 1000).toFixed(1)} s | ${s.rss.peakMb} MB | ${writes || 'none'} | ${s.otherCores} |`)
+    }
+    out.push('', '(+inserted / ~updated / -deleted; the mirror tables are course, company, dispatch, registration.)', '')
+  }
+  for (const report of reports) {
+    const run = report.run
+    out.push(`#### Reads on ${run.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}`, '', run.dataSet, '')
+    out.push(...markdownRows(run), '', exportLine(run), '')
+    const paths = new Map(run.rows.map((r) => [r.label, r.path]))
+    out.push('Requests:', '')
+    for (const [label, requestPath] of paths) out.push(`- ${label}: \`${requestPath}\``)
+    out.push('')
+    for (const note of run.notes) out.push(`- ${note}`)
+    if (run.notes.length) out.push('')
+  }
+  return out.join('\n')
+}
+
+const BEGIN = '<!-- bench:results:begin (written by npm run bench) -->'
+const END = '<!-- bench:results:end -->'
+
+/** Replaces the generated section of docs/performance.md, keeping everything around it. */
+export function writeMarkdown(section: string): void {
+  const block = `${BEGIN}\n\n${section}\n${END}`
+  const doc = existsSync(DOC_FILE) ? readFileSync(DOC_FILE, 'utf8') : '# Performance\n'
+  const start = doc.indexOf(BEGIN)
+  const end = doc.indexOf(END)
+  const next =
+    start >= 0 && end > start
+      ? doc.slice(0, start) + block + doc.slice(end + END.length)
+      : `${doc.trimEnd()}\n\n## Latest bench figures\n\n${block}\n`
+  writeFileSync(DOC_FILE, next)
+}

@@ -1,0 +1,260 @@
+/**
+ * `npm run bench` (issue #7): seeds PostgreSQL through the real sync path and the activity log
+ * in SQL, measures the read endpoints of the real server with autocannon next to their SQL, the
+ * CSV export and sign-in, repeats the read part on PGlite, and writes bench/results/*.json and
+ * the generated section of docs/performance.md. Bounded: every load row stops after a fixed
+ * time or request count, and the whole run aborts past BENCH_HARD_LIMIT_MINUTES.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { PGlite } from '@electric-sql/pglite'
+import { killChildren } from './child-process'
+import { ADMIN_URL, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
+import { recreateBenchDatabase, withClient } from './pg-admin'
+import { runReads, type ReadInputs } from './read-phase'
+import { markdownSection, writeJson, writeMarkdown, type BenchReport, type DbRun } from './report'
+import { startServer } from './run-server'
+import { exportStartDay, seedActivityLogs } from './seed-logs'
+import { seedPglite } from './seed-pglite'
+import { measureSync } from './seed-sync'
+import { findFixtures, seedUsers } from './seed-users'
+import { startBenchSimulator, type RunningSimulator } from './simulator'
+import { pgliteTarget, postgresTarget } from './sql-baselines'
+import { pgRunner, pgliteRunner } from './sql-runner'
+import { checkTargets } from './targets'
+
+const began = Date.now()
+const progress = (line: string) => {
+  const s = Math.round((Date.now() - began) / 1000)
+  console.log(`[${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}] ${line}`)
+}
+
+// Children (simulator, sync worker, server) never outlive the bench, however it ends.
+process.on('exit', killChildren)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killChildren()
+    process.exit(130)
+  })
+}
+setTimeout(() => {
+  console.error(`The bench passed its hard limit of ${settings.hardLimitMinutes} minutes: stopping.`)
+  killChildren()
+  process.exit(2)
+}, settings.hardLimitMinutes * 60_000).unref()
+
+async function machine(url: string): Promise<Record<string, string | number>> {
+  const version = await withClient(url, (c) => c.query<{ v: string }>('select version() as v'))
+  const cpus = os.cpus()
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown CPU',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.versions.node,
+    postgres: version.rows[0]?.v.split(' on ')[0] ?? 'PostgreSQL',
+  }
+}
+
+async function postgresPart(sim: RunningSimulator, startedAt: string, info: Record<string, string | number>) {
+  const url = benchDatabaseUrl()
+  progress('full sync through the real sync service (simulator at bench size)...')
+  const full = await measureSync('full', url, sim, progress)
+  progress(`  full sync: ${(full.durationMs / 1000).toFixed(1)} s, peak RSS ${full.rss.peakMb} MB, ok ${full.ok}`)
+  progress('incremental sync with nothing new...')
+  const incremental = await measureSync('incremental', url, sim, progress)
+  progress(`  incremental: ${Math.round(incremental.durationMs)} ms, mirror rows written ${incremental.mirrorRowsWritten}`)
+
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows: bloat } = await client.query<{ live: string; dead: string; mb: string }>(
+      `select n_live_tup as live, n_dead_tup as dead, round(pg_relation_size('dispatch') / 1048576.0, 1) as mb
+       from pg_stat_user_tables where relname = 'dispatch'`,
+    )
+    progress(`activity_log: ${settings.logRows.toLocaleString('en-US')} rows with generate_series...`)
+    const logs = await seedActivityLogs(pgRunner(client), settings.logRows, progress, { maintenanceWorkMem: '512MB' })
+    const runner = pgRunner(client)
+    const fixtures = await findFixtures(runner)
+    await seedUsers(runner, fixtures)
+    // The steady state autovacuum reaches on its own: visibility map set, statistics current.
+    progress('vacuum analyze...')
+    const vacuumStarted = performance.now()
+    await client.query('vacuum analyze')
+    const vacuumMs = Math.round(performance.now() - vacuumStarted)
+    const { rows: sizes } = await client.query<{ dispatches: number; registrations: number }>(
+      `select (select count(*)::int from dispatch) as dispatches, (select count(*)::int from registration) as registrations`,
+    )
+    const n = (value: number | undefined) => (value ?? 0).toLocaleString('en-US')
+    const { rows: range } = await client.query<{ start: string; end: string }>(
+      `select to_char(percentile_disc(0.5) within group (order by last_access_date) at time zone 'UTC', 'YYYY-MM-DD') as start,
+              to_char(max(last_access_date) at time zone 'UTC', 'YYYY-MM-DD') as end
+       from registration where dispatch_id = $1 and completion_status = 'completed'`,
+      [fixtures.bigDispatchId],
+    )
+    const inputs: ReadInputs = {
+      fixtures,
+      report: { status: 'completed', startDate: range[0]!.start, endDate: range[0]!.end },
+      exportStartDate: await exportStartDay(runner, settings.exportRows),
+    }
+    const seed = {
+      logs,
+      vacuumMs,
+      dispatchAfterFullSync: bloat[0],
+      fixtures,
+      report: inputs.report,
+      exportStartDate: inputs.exportStartDate,
+    }
+
+    progress('starting the server on PostgreSQL...')
+    const server = await startServer({ databaseUrl: url }, sim)
+    let run: DbRun
+    try {
+      const reads = await runReads(server, inputs, progress)
+      const target = postgresTarget(url)
+      try {
+        await reads.baselines(target, progress)
+      } finally {
+        await target.close()
+      }
+      run = {
+        database: 'postgres',
+        dataSet: `PostgreSQL database \`portal_bench\`: ${fixtures.bigDispatchRegistrations.toLocaleString('en-US')} registrations in the big dispatch, ${n(sizes[0]?.registrations)} registrations and ${n(sizes[0]?.dispatches)} dispatches from the full sync, ${settings.logRows.toLocaleString('en-US')} activity_log rows; the client belongs to the big dispatch's company (${fixtures.clientCompanyDispatches} dispatches).`,
+        rows: reads.rows,
+        export: reads.export,
+        login: reads.login,
+        notes: [
+          `After the full sync, before VACUUM: dispatch had ${bloat[0]?.live} live and ${bloat[0]?.dead} dead row versions in ${bloat[0]?.mb} MB (the registration counter trigger updates a dispatch row per registration page).`,
+        ],
+      }
+    } finally {
+      await server.stop()
+    }
+    const report: BenchReport = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine: info,
+      settings: { ...settings },
+      seed,
+      sync: { full, incremental },
+      run,
+      targets: [],
+    }
+    report.targets = checkTargets(run, report.sync)
+    return { report, inputs }
+  } finally {
+    await client.end()
+  }
+}
+
+async function pglitePart(
+  sim: RunningSimulator,
+  startedAt: string,
+  info: Record<string, string | number>,
+  pgInputs: ReadInputs,
+): Promise<BenchReport> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-pglite-'))
+  try {
+    const source = new pg.Client({ connectionString: benchDatabaseUrl() })
+    await source.connect()
+    const seeded = await seedPglite(source, dataDir, pgInputs.fixtures, settings.pgliteLogRows, progress).finally(() =>
+      source.end(),
+    )
+    // The export filter for this data set (its logs were made at a slightly different now()).
+    let db = new PGlite(path.join(dataDir, 'pglite'))
+    const exportStartDate = await exportStartDay(pgliteRunner(db), Math.min(settings.exportRows, settings.pgliteLogRows))
+    await db.close()
+    const inputs: ReadInputs = { ...pgInputs, exportStartDate }
+
+    progress('starting the server on PGlite (DATA_DIR)...')
+    const server = await startServer({ dataDir }, sim)
+    let reads: Awaited<ReturnType<typeof runReads>>
+    try {
+      reads = await runReads(server, inputs, progress)
+    } finally {
+      await server.stop()
+    }
+    // Only one process may open the folder: the baselines run once the server has closed it.
+    db = new PGlite(path.join(dataDir, 'pglite'))
+    try {
+      await reads.baselines(pgliteTarget(db), progress)
+    } finally {
+      await db.close()
+    }
+    const run: DbRun = {
+      database: 'pglite',
+      dataSet: `PGlite data folder (the server with DATA_DIR): the same ${seeded.copied.course} courses, ${seeded.copied.company} companies and ${seeded.copied.dispatch?.toLocaleString('en-US')} dispatches (copied from PostgreSQL), only the big dispatch's ${seeded.copied.registration?.toLocaleString('en-US')} registrations, and ${settings.pgliteLogRows.toLocaleString('en-US')} activity_log rows from the same generate_series SQL.`,
+      rows: reads.rows,
+      export: reads.export,
+      login: reads.login,
+      notes: [
+        'PGlite runs PostgreSQL in WebAssembly inside the server process: one query at a time, on the same thread as the HTTP handling, so concurrency only queues; the SQL column is PGlite in the bench process, one statement at a time.',
+        'No pg_trgm in PGlite (migration 0005 skips the trigram index): log search scans; not measured here.',
+        `Seeding the PGlite folder took ${(seeded.ms / 1000).toFixed(0)} s.`,
+      ],
+    }
+    return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine: info,
+      settings: { ...settings },
+      seed: { copied: seeded.copied, logRows: seeded.logRows, exportStartDate },
+      sync: null,
+      run,
+      targets: [],
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** `--report-only [date]`: rewrites docs/performance.md from saved results, without measuring. */
+function reportOnly(date: string) {
+  const reports = (['postgres', 'pglite'] as const)
+    .map((db) => path.join(RESULTS_DIR, `${date}-${db}.json`))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport)
+  if (reports.length === 0) throw new Error(`no bench/results/${date}-*.json`)
+  writeMarkdown(markdownSection(reports))
+  progress(`docs/performance.md rewritten from ${reports.length} result file(s) of ${date}`)
+}
+
+async function main() {
+  const only = process.argv.indexOf('--report-only')
+  if (only >= 0) return reportOnly(process.argv[only + 1] ?? new Date().toISOString().slice(0, 10))
+  const startedAt = new Date().toISOString()
+  progress(`PostgreSQL at ${new URL(ADMIN_URL).host}: fresh database portal_bench`)
+  await recreateBenchDatabase()
+  const info = await machine(benchDatabaseUrl())
+  progress('starting the simulator at bench size...')
+  const sim = await startBenchSimulator()
+  const reports: BenchReport[] = []
+  try {
+    const { report, inputs } = await postgresPart(sim, startedAt, info)
+    reports.push(report)
+    progress(`wrote ${writeJson(report)}`)
+    if (settings.pglite) {
+      progress('PGlite part...')
+      const pglite = await pglitePart(sim, startedAt, info, inputs)
+      reports.push(pglite)
+      progress(`wrote ${writeJson(pglite)}`)
+    }
+  } finally {
+    await sim.process.stop()
+  }
+  writeMarkdown(markdownSection(reports))
+  progress('docs/performance.md updated. Targets (PostgreSQL):')
+  for (const t of reports[0]!.targets) {
+    progress(`  ${t.met === null ? 'n/a    ' : t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured}`)
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+    killChildren()
+    process.exit(1)
+  },
+)

@@ -1,0 +1,163 @@
+/**
+ * The database's share of an endpoint: the very statements the endpoint runs, captured by
+ * calling the server's own services and repositories on a Drizzle instance with a logging hook
+ * (nothing copied from the repositories, so the baseline follows their code), then replayed as
+ * plain SQL (pg or PGlite, no ORM mapping) in the service's order (parallel where the service
+ * uses Promise.all), with the same concurrency through a pool the size of the server's.
+ */
+import type { PGlite } from '@electric-sql/pglite'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import pg from 'pg'
+import type { Db } from '../apps/server/src/db/client'
+import * as schema from '../apps/server/src/db/schema'
+import { decodeJwt } from 'jose'
+import { startCpuShare } from './cpu-share'
+import { percentile } from './measure'
+
+export interface Statement {
+  text: string
+  params: unknown[]
+}
+
+/** Runs one statement; the result is read to the end and dropped. */
+export type Executor = (statement: Statement) => Promise<unknown>
+
+export interface SqlTarget {
+  /** A Drizzle instance that records every statement instead of caring about results. */
+  capturingDb(record: (statement: Statement) => void): Db
+  execute: Executor
+  close(): Promise<void>
+}
+
+/** The server's pool size (db/client.ts createPostgres default). */
+export const SERVER_POOL_SIZE = 10
+
+export function postgresTarget(url: string): SqlTarget {
+  const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE })
+  return {
+    capturingDb: (record) =>
+      drizzlePg({ client: pool, schema, logger: { logQuery: (text, params) => record({ text, params }) } }) as unknown as Db,
+    execute: (s) => pool.query(s.text, s.params),
+    close: () => pool.end(),
+  }
+}
+
+export function pgliteTarget(db: PGlite): SqlTarget {
+  return {
+    capturingDb: (record) =>
+      drizzlePglite({ client: db, schema, logger: { logQuery: (text, params) => record({ text, params }) } }) as unknown as Db,
+    execute: (s) => db.query(s.text, s.params),
+    close: async () => {},
+  }
+}
+
+/**
+ * The per-request session check of plugins/app/auth.ts (its authenticate()), rebuilt here with
+ * the same Drizzle calls because it lives inside the plugin: every endpoint below runs it first.
+ */
+export async function sessionCheck(db: Db, accessToken: string): Promise<unknown> {
+  // The claims only: the token may have expired by the time the baselines run (PGlite runs them last).
+  const claims = decodeJwt(accessToken) as { sub: string; sid: string; ver: number }
+  const { appUser, authSession } = schema
+  return db
+    .select({
+      id: appUser.id,
+      email: appUser.email,
+      name: appUser.name,
+      username: appUser.username,
+      role: appUser.role,
+      companyId: appUser.companyId,
+    })
+    .from(authSession)
+    .innerJoin(appUser, eq(appUser.id, authSession.userId))
+    .where(
+      and(
+        eq(authSession.id, claims.sid),
+        eq(appUser.id, claims.sub),
+        isNull(authSession.revokedAt),
+        gt(authSession.expiresAt, new Date()),
+        eq(appUser.status, 'active'),
+        eq(appUser.tokenVersion, claims.ver),
+      ),
+    )
+    .limit(1)
+}
+
+/**
+ * Runs `work` against a capturing instance and splits what it issued into sequential steps of
+ * the given sizes (statements of one step ran together, under Promise.all).
+ */
+export async function captureSteps(
+  target: SqlTarget,
+  steps: number[],
+  work: (db: Db) => Promise<unknown>,
+): Promise<Statement[][]> {
+  const statements: Statement[] = []
+  await work(target.capturingDb((s) => statements.push(s)))
+  const expected = steps.reduce((a, b) => a + b, 0)
+  if (statements.length !== expected) {
+    throw new Error(
+      `expected ${expected} statements, captured ${statements.length}: the service changed, update its steps in bench/scenarios.ts`,
+    )
+  }
+  const out: Statement[][] = []
+  let at = 0
+  for (const size of steps) {
+    out.push(statements.slice(at, at + size))
+    at += size
+  }
+  return out
+}
+
+export interface SqlResult {
+  concurrency: number
+  iterations: number
+  seconds: number
+  rps: number
+  p50: number
+  p95: number
+  p99: number
+  otherCores: number
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
+
+/** `iterations` runs of the steps by `concurrency` workers, stopping early at `maxSeconds`. */
+export async function timeSteps(
+  execute: Executor,
+  steps: Statement[][],
+  options: { iterations: number; concurrency: number; maxSeconds: number; warmupIterations?: number },
+): Promise<SqlResult> {
+  const once = async () => {
+    for (const step of steps) await Promise.all(step.map(execute))
+  }
+  for (let i = 0; i < (options.warmupIterations ?? 20); i += 1) await once()
+  const latencies: number[] = []
+  const share = startCpuShare()
+  let issued = 0
+  const started = performance.now()
+  const deadline = started + options.maxSeconds * 1000
+  const worker = async () => {
+    while (issued < options.iterations && performance.now() < deadline) {
+      issued += 1
+      const t = performance.now()
+      await once()
+      latencies.push(performance.now() - t)
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency }, worker))
+  const seconds = (performance.now() - started) / 1000
+  const sorted = Float64Array.from(latencies).sort()
+  return {
+    concurrency: options.concurrency,
+    iterations: latencies.length,
+    seconds: round(seconds, 2),
+    rps: round(latencies.length / seconds, 0),
+    p50: round(percentile(sorted, 50), 2),
+    p95: round(percentile(sorted, 95), 2),
+    p99: round(percentile(sorted, 99), 2),
+    otherCores: share.stop(),
+  }
+}

@@ -1,0 +1,116 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import importPlugin from 'eslint-plugin-import'
+import checkFile from 'eslint-plugin-check-file'
+import reactHooks from 'eslint-plugin-react-hooks'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import globals from 'globals'
+
+const webFeatures = [
+  'auth',
+  'activity',
+  'dispatches',
+  'reports',
+  'courses',
+  'course-requests',
+  'companies',
+  'users',
+  'activity-logs',
+  'settings',
+]
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'bench/results/**',
+      'playwright-report/**',
+      'test-results/**',
+      '**/migrations/meta/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { import: importPlugin, 'check-file': checkFile },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+      'import/no-duplicates': 'error',
+      // STYLE.md §8: kebab-case files and folders.
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '{apps,packages}/*/src/**/': 'KEBAB_CASE' }],
+    },
+  },
+  // packages/shared runs on both sides: no Node or DOM APIs, no imports from apps.
+  {
+    files: ['packages/shared/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', '@portal/server', '@portal/web', '**/apps/**'] }],
+    },
+  },
+  // The server: nothing but the scorm-cloud module speaks to SCORM Cloud (ARCHITECTURE.md).
+  {
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './apps/server/src', from: './apps/web' },
+            { target: './apps/server/src/db', from: './apps/server/src/modules' },
+            { target: './apps/server/src/lib', from: './apps/server/src/modules' },
+          ],
+        },
+      ],
+    },
+  },
+  // The web app (bulletproof-react): shared → features → app; features never import each other.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.configs.recommended.rules,
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...webFeatures.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
+            })),
+            { target: './apps/web/src/features', from: './apps/web/src/app' },
+            {
+              target: [
+                './apps/web/src/components',
+                './apps/web/src/hooks',
+                './apps/web/src/lib',
+                './apps/web/src/types',
+                './apps/web/src/utils',
+                './apps/web/src/config',
+              ],
+              from: ['./apps/web/src/features', './apps/web/src/app'],
+            },
+            { target: './apps/web/src', from: './apps/server' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.{ts,tsx}', 'e2e/**/*.ts', 'scripts/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+)

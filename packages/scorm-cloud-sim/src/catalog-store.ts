@@ -1,0 +1,172 @@
+/**
+ * Courses, destinations and dispatches as seen through the API: the frozen generated
+ * records plus an overlay of copies for the ones changed at run time (PUT, test helpers,
+ * live mode). Reads return the overlay copy when there is one.
+ */
+import type { CourseRecord, DestinationRecord, DispatchRecord } from './records'
+import type { World } from './world'
+
+export class CatalogStore {
+  private readonly courseOverlay = new Map<number, CourseRecord>()
+  private readonly destinationOverlay = new Map<number, DestinationRecord>()
+  private readonly extraDestinations: DestinationRecord[] = []
+  private readonly dispatchOverlay = new Map<number, DispatchRecord>()
+  private readonly removed = new Set<number>()
+  private readonly courseIds = new Map<string, number>()
+  private readonly destinationIds = new Map<string, number>()
+  private readonly dispatchIds = new Map<string, number>()
+  private readonly dispatchesPerCourse: Int32Array
+  private readonly dispatchesPerDestination: number[]
+  /** Changes on every write; list caches key on it. */
+  version = 0
+
+  constructor(
+    private readonly world: World,
+    private readonly clock: () => number,
+  ) {
+    world.courses.forEach((c) => this.courseIds.set(c.id, c.idx))
+    world.destinations.forEach((d) => this.destinationIds.set(d.id, d.idx))
+    this.dispatchesPerCourse = new Int32Array(world.courses.length)
+    this.dispatchesPerDestination = new Array<number>(world.destinations.length).fill(0)
+    for (const d of world.dispatches) {
+      if (this.dispatchIds.has(d.id)) throw new Error(`duplicate generated dispatch id ${d.id}`)
+      this.dispatchIds.set(d.id, d.idx)
+      this.dispatchesPerCourse[d.courseIdx] = (this.dispatchesPerCourse[d.courseIdx] ?? 0) + 1
+      this.dispatchesPerDestination[d.destinationIdx] = (this.dispatchesPerDestination[d.destinationIdx] ?? 0) + 1
+    }
+  }
+
+  /** A strictly newer `updated` than before, even if the clock is coarse or behind. */
+  bump(previousMs: number): number {
+    return Math.max(this.clock(), previousMs + 1)
+  }
+
+  course(idx: number): CourseRecord {
+    const c = this.courseOverlay.get(idx) ?? this.world.courses[idx]
+    if (!c) throw new Error(`no course #${idx}`)
+    return c
+  }
+
+  courses(): CourseRecord[] {
+    return this.world.courses.map((c) => this.courseOverlay.get(c.idx) ?? c)
+  }
+
+  findCourse(id: string): number | undefined {
+    return this.courseIds.get(id)
+  }
+
+  courseDispatched(idx: number): boolean {
+    return (this.dispatchesPerCourse[idx] ?? 0) > 0
+  }
+
+  updateCourse(idx: number, patch: Partial<Pick<CourseRecord, 'title' | 'version' | 'tags'>>): CourseRecord {
+    const current = this.course(idx)
+    const next: CourseRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
+    next.updatedMs = this.bump(current.updatedMs)
+    this.courseOverlay.set(idx, next)
+    this.version++
+    return next
+  }
+
+  destination(idx: number): DestinationRecord {
+    const d =
+      this.destinationOverlay.get(idx) ??
+      this.world.destinations[idx] ??
+      this.extraDestinations[idx - this.world.destinations.length]
+    if (!d) throw new Error(`no destination #${idx}`)
+    return d
+  }
+
+  destinations(): DestinationRecord[] {
+    const all = [...this.world.destinations, ...this.extraDestinations]
+    return all.map((d) => this.destinationOverlay.get(d.idx) ?? d)
+  }
+
+  findDestination(id: string): number | undefined {
+    return this.destinationIds.get(id)
+  }
+
+  dispatchCountOfDestination(idx: number): number {
+    return this.dispatchesPerDestination[idx] ?? 0
+  }
+
+  /** PUT /dispatch/destinations/{id}: creates (name required) or changes the given fields. */
+  upsertDestination(
+    id: string,
+    patch: Partial<Pick<DestinationRecord, 'name' | 'tags' | 'email' | 'notes' | 'launchAuth'>>,
+  ): DestinationRecord {
+    const idx = this.findDestination(id)
+    if (idx === undefined) {
+      if (!patch.name) throw new Error('name is required to create a destination')
+      const now = this.clock()
+      const created: DestinationRecord = {
+        idx: this.world.destinations.length + this.extraDestinations.length,
+        id,
+        name: patch.name,
+        createdMs: now,
+        updatedMs: now,
+        tags: [...(patch.tags ?? [])],
+        email: patch.email ?? 'owner@learning-provider.example',
+        domain: `${id.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'company'}.example`,
+      }
+      if (patch.notes !== undefined) created.notes = patch.notes
+      if (patch.launchAuth !== undefined) created.launchAuth = patch.launchAuth
+      this.extraDestinations.push(created)
+      this.destinationIds.set(id, created.idx)
+      this.dispatchesPerDestination.push(0)
+      this.version++
+      return created
+    }
+    const current = this.destination(idx)
+    const next: DestinationRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
+    next.updatedMs = this.bump(current.updatedMs)
+    this.destinationOverlay.set(idx, next)
+    this.version++
+    return next
+  }
+
+  dispatch(idx: number): DispatchRecord {
+    const d = this.dispatchOverlay.get(idx) ?? this.world.dispatches[idx]
+    if (!d) throw new Error(`no dispatch #${idx}`)
+    return d
+  }
+
+  /** Dispatches still present upstream, in generation order. */
+  dispatches(): DispatchRecord[] {
+    const out: DispatchRecord[] = []
+    for (const d of this.world.dispatches) if (!this.removed.has(d.idx)) out.push(this.dispatchOverlay.get(d.idx) ?? d)
+    return out
+  }
+
+  /** Index of a dispatch that still exists, else undefined. */
+  findDispatch(id: string): number | undefined {
+    const idx = this.dispatchIds.get(id)
+    return idx === undefined || this.removed.has(idx) ? undefined : idx
+  }
+
+  /** Copy-on-write change; `touch` also bumps `updated` (API writes and helpers do, counters may not). */
+  updateDispatch(idx: number, patch: Partial<DispatchRecord>, touch = true): DispatchRecord {
+    const current = this.dispatch(idx)
+    const next: DispatchRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
+    if (touch) next.updatedMs = this.bump(current.updatedMs)
+    this.dispatchOverlay.set(idx, next)
+    this.version++
+    return next
+  }
+
+  /** Deleted upstream; its registrations stay, as registrations of the course. */
+  removeDispatch(idx: number): boolean {
+    if (this.removed.has(idx) || !this.world.dispatches[idx]) return false
+    const d = this.dispatch(idx)
+    this.removed.add(idx)
+    this.dispatchesPerCourse[d.courseIdx] = (this.dispatchesPerCourse[d.courseIdx] ?? 1) - 1
+    this.dispatchesPerDestination[d.destinationIdx] = (this.dispatchesPerDestination[d.destinationIdx] ?? 1) - 1
+    this.version++
+    return true
+  }
+}
+
+/** Drops undefined values so a partial patch never erases a field by accident. */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>
+}

@@ -1,0 +1,140 @@
+/** CLI flags and SIM_* environment variables -> SimulatorOptionsInput (flags win over env). */
+import { parseArgs } from 'node:util'
+import { SIZE_PRESETS, type LiveOptions, type SimulatorOptionsInput, type SimulatorSizes } from './options'
+
+/** flag name -> [environment variable, help text]. */
+export const CLI_FLAGS = {
+  port: ['SIM_PORT', 'port to listen on (0 = random; default 0)'],
+  host: ['SIM_HOST', 'interface to bind (default 127.0.0.1)'],
+  seed: ['SIM_SEED', 'data seed (default 1)'],
+  size: ['SIM_SIZE', 'demo | bench (default demo)'],
+  courses: ['SIM_COURSES', 'number of courses (overrides --size)'],
+  destinations: ['SIM_DESTINATIONS', 'number of destinations / companies'],
+  dispatches: ['SIM_DISPATCHES', 'number of dispatches'],
+  registrations: ['SIM_REGISTRATIONS', 'number of registrations'],
+  'big-dispatch': ['SIM_BIG_DISPATCH', 'registrations of the one large dispatch'],
+  'page-size': ['SIM_PAGE_SIZE', 'items per list page (default 100)'],
+  'app-id': ['SIM_APP_ID', 'Basic auth user = app id (default sim-app)'],
+  'secret-key': ['SIM_SECRET_KEY', 'Basic auth password = secret key (default sim-secret)'],
+  epoch: ['SIM_EPOCH', 'generated data lies before this ISO instant (default 2026-01-01T00:00:00Z)'],
+  live: ['SIM_LIVE', 'move learner progress forward over time (true/false)'],
+  'live-interval-ms': ['SIM_LIVE_INTERVAL_MS', 'live tick period (default 5000)'],
+  'live-batch': ['SIM_LIVE_BATCH', 'registrations changed per tick (default 5)'],
+  'postback-url': ['SIM_POSTBACK_URL', 'where changed registrations are POSTed'],
+  'postback-user': ['SIM_POSTBACK_USER', 'Basic auth user for postbacks'],
+  'postback-password': ['SIM_POSTBACK_PASSWORD', 'Basic auth password for postbacks'],
+  'postback-auth': ['SIM_POSTBACK_AUTH', 'httpbasic | form (default httpbasic)'],
+  'error-rate': ['SIM_ERROR_RATE', 'share of requests answered 500/503 (0..1)'],
+  'latency-ms': ['SIM_LATENCY_MS', 'delay added to every request'],
+  'stall-rate': ['SIM_STALL_RATE', 'share of requests that hang for --stall-ms (0..1)'],
+  'stall-ms': ['SIM_STALL_MS', 'how long stalled requests hang (default 30000)'],
+  'rate-limit': ['SIM_RATE_LIMIT', '429 bursts as every:length:retryAfterSeconds, e.g. 20:3:2'],
+} as const
+
+export type CliFlag = keyof typeof CLI_FLAGS
+
+export function usage(): string {
+  const lines = Object.entries(CLI_FLAGS).map(
+    ([flag, [env, help]]) => `  --${flag.padEnd(18)} ${env.padEnd(22)} ${help}`,
+  )
+  return [
+    'Usage: tsx src/cli.ts [flags]   (each flag can also be set by its environment variable)',
+    ...lines,
+    '  --help',
+  ].join('\n')
+}
+
+function number(name: string, value: string): number {
+  const n = Number(value)
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${value}"`)
+  return n
+}
+
+/** Parses argv (without node and script) and env; throws with a readable message on bad input. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: SimulatorOptionsInput; help: boolean } {
+  const spec = Object.fromEntries(
+    Object.keys(CLI_FLAGS).map((flag) => [
+      flag,
+      flag === 'live' ? { type: 'boolean' as const } : { type: 'string' as const },
+    ]),
+  )
+  const parsed = parseArgs({ args: argv, options: { ...spec, help: { type: 'boolean' } }, strict: true })
+  const values = parsed.values as Record<string, string | boolean | undefined>
+  const get = (flag: CliFlag): string | undefined => {
+    const v = values[flag]
+    if (typeof v === 'boolean') return String(v)
+    return v ?? env[CLI_FLAGS[flag][0]]
+  }
+  const options: SimulatorOptionsInput = {}
+  const num = (flag: CliFlag): number | undefined => {
+    const v = get(flag)
+    return v === undefined || v === '' ? undefined : number(flag, v)
+  }
+  const size = get('size')
+  if (size !== undefined && size !== 'demo' && size !== 'bench')
+    throw new Error(`--size must be demo or bench, got "${size}"`)
+  const sizes: Partial<SimulatorSizes> = size === 'bench' ? { ...SIZE_PRESETS.bench } : {}
+  const sizeFlags = [
+    ['courses', 'courses'],
+    ['destinations', 'destinations'],
+    ['dispatches', 'dispatches'],
+    ['registrations', 'registrations'],
+    ['big-dispatch', 'bigDispatchRegistrations'],
+  ] as const
+  for (const [flag, key] of sizeFlags) {
+    const v = num(flag)
+    if (v !== undefined) sizes[key] = v
+  }
+  options.sizes = sizes
+  const assign = <K extends keyof SimulatorOptionsInput>(key: K, value: SimulatorOptionsInput[K] | undefined) => {
+    if (value !== undefined) options[key] = value
+  }
+  assign('port', num('port'))
+  assign('host', get('host'))
+  assign('seed', num('seed'))
+  assign('pageSize', num('page-size'))
+  assign('appId', get('app-id'))
+  assign('secretKey', get('secret-key'))
+  assign('epoch', get('epoch'))
+
+  const faults: NonNullable<SimulatorOptionsInput['faults']> = {}
+  const errorRate = num('error-rate')
+  if (errorRate !== undefined) faults.errorRate = errorRate
+  const latency = num('latency-ms')
+  if (latency !== undefined) faults.latencyMs = latency
+  const stallRate = num('stall-rate')
+  if (stallRate !== undefined) faults.stallRate = stallRate
+  const stallMs = num('stall-ms')
+  if (stallMs !== undefined) faults.stallMs = stallMs
+  const rateLimit = get('rate-limit')
+  if (rateLimit) {
+    const [every, length, retry] = rateLimit.split(':').map((part) => number('rate-limit', part))
+    if (every === undefined || length === undefined)
+      throw new Error('--rate-limit must look like every:length[:retryAfterSeconds]')
+    faults.rateLimitBurst = { every, length, retryAfterSeconds: retry ?? 1 }
+  }
+  options.faults = faults
+
+  // A postback URL implies live mode: without it nothing would ever be posted.
+  const liveValue = get('live')
+  const postbackUrl = get('postback-url')
+  if ((liveValue !== undefined && liveValue !== 'false' && liveValue !== '0') || postbackUrl) {
+    const live: Partial<LiveOptions> = {}
+    const interval = num('live-interval-ms')
+    if (interval !== undefined) live.intervalMs = interval
+    const batch = num('live-batch')
+    if (batch !== undefined) live.batchSize = batch
+    if (postbackUrl) live.postbackUrl = postbackUrl
+    const user = get('postback-user')
+    if (user !== undefined) live.postbackUser = user
+    const password = get('postback-password')
+    if (password !== undefined) live.postbackPassword = password
+    const auth = get('postback-auth')
+    if (auth !== undefined) {
+      if (auth !== 'httpbasic' && auth !== 'form') throw new Error('--postback-auth must be httpbasic or form')
+      live.postbackAuthType = auth
+    }
+    options.live = live
+  }
+  return { options, help: values.help === true }
+}

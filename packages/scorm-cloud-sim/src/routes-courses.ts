@@ -1,0 +1,50 @@
+/** GET /courses and GET /courses/{courseId} (reference §4). */
+import { HttpError, ok } from './http-util'
+import { memoryList } from './memory-list'
+import { parseBool } from './paging'
+import type { CourseRecord } from './records'
+import type { Route } from './router'
+
+export const courseRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/courses',
+    handler: (rc) => {
+      const { store } = rc.sim
+      return memoryList<CourseRecord>(rc, {
+        kind: 'courses',
+        listKey: 'courses',
+        params: [
+          'since',
+          'until',
+          'datetimeFilter',
+          'tags',
+          'filter',
+          'filterBy',
+          'orderBy',
+          'includeCourseMetadata',
+          'includeRegistrationCount',
+        ],
+        defaultOrderBy: 'created_desc',
+        orderFields: { created: (c) => c.createdMs, updated: (c) => c.updatedMs, title: (c) => c.title },
+        filterFields: { course_id: (c) => c.id, title: (c) => c.title, course_title: (c) => c.title },
+        id: (c) => c.id,
+        time: (c, field) => (field === 'created' ? c.createdMs : c.updatedMs),
+        tags: (c) => c.tags,
+        items: () => store.catalog.courses(),
+        toJson: (c, query) => store.courseJson(c.idx, parseBool(query.includeRegistrationCount)),
+        version: () => store.catalog.version,
+      })
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/courses/{courseId}',
+    handler: (rc) => {
+      const courseId = rc.params.courseId ?? ''
+      const idx = rc.sim.store.catalog.findCourse(courseId)
+      if (idx === undefined) throw new HttpError(404, `Course ${courseId} not found`)
+      return ok(rc.sim.store.courseJson(idx, parseBool(rc.search.get('includeRegistrationCount') ?? undefined)))
+    },
+  },
+]

@@ -1,0 +1,101 @@
+/** Destination endpoints (reference §5): list, read, create/update, its dispatches. */
+import { dispatchList } from './dispatch-list'
+import { HttpError, asObject, noContent, ok, optionalString, stringArray } from './http-util'
+import { memoryList } from './memory-list'
+import { parseBool } from './paging'
+import type { DestinationRecord } from './records'
+import type { RequestContext, Route } from './router'
+import type { LaunchAuthSchema } from './types'
+
+function destinationIdx(rc: RequestContext): number {
+  const id = rc.params.destinationId ?? ''
+  const idx = rc.sim.store.catalog.findDestination(id)
+  if (idx === undefined) throw new HttpError(404, `Destination ${id} not found`)
+  return idx
+}
+
+export const destinationRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/dispatch/destinations',
+    handler: (rc) => {
+      const { store } = rc.sim
+      const { catalog } = store
+      return memoryList<DestinationRecord>(rc, {
+        kind: 'destinations',
+        listKey: 'destinations',
+        params: [
+          'courseId',
+          'since',
+          'until',
+          'datetimeFilter',
+          'tags',
+          'filter',
+          'filterBy',
+          'orderBy',
+          'includeDispatchCount',
+        ],
+        defaultOrderBy: 'updated_asc',
+        orderFields: { created: (d) => d.createdMs, updated: (d) => d.updatedMs, name: (d) => d.name },
+        filterFields: { destination_id: (d) => d.id, name: (d) => d.name, destination_name: (d) => d.name },
+        id: (d) => d.id,
+        time: (d, field) => (field === 'created' ? d.createdMs : d.updatedMs),
+        tags: (d) => d.tags,
+        items: () => catalog.destinations(),
+        where: (query) => {
+          if (query.courseId === undefined) return () => true
+          // Destinations that have a dispatch of the course.
+          const courseIdx = catalog.findCourse(query.courseId)
+          const withCourse = new Set(
+            catalog
+              .dispatches()
+              .filter((d) => d.courseIdx === courseIdx)
+              .map((d) => d.destinationIdx),
+          )
+          return (d) => withCourse.has(d.idx)
+        },
+        toJson: (d, query) => ({ id: d.id, data: store.destinationJson(d.idx, parseBool(query.includeDispatchCount)) }),
+        version: () => catalog.version,
+      })
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/dispatch/destinations/{destinationId}',
+    handler: (rc) =>
+      ok(
+        rc.sim.store.destinationJson(destinationIdx(rc), parseBool(rc.search.get('includeDispatchCount') ?? undefined)),
+      ),
+  },
+  {
+    method: 'PUT',
+    pattern: '/dispatch/destinations/{destinationId}',
+    handler: (rc) => {
+      const id = rc.params.destinationId ?? ''
+      const obj = asObject(rc.body)
+      const patch: Partial<Pick<DestinationRecord, 'name' | 'tags' | 'email' | 'notes' | 'launchAuth'>> = {}
+      const name = optionalString(obj, 'name')
+      if (name !== undefined) {
+        if (name.trim() === '') throw new HttpError(400, 'name must not be empty')
+        patch.name = name
+      }
+      if (obj.tags !== undefined && obj.tags !== null) patch.tags = stringArray(obj, 'tags')
+      const email = optionalString(obj, 'email')
+      if (email !== undefined) patch.email = email
+      const notes = optionalString(obj, 'notes')
+      if (notes !== undefined) patch.notes = notes
+      if (obj.launchAuth !== undefined && obj.launchAuth !== null)
+        patch.launchAuth = asObject(obj.launchAuth, 'launchAuth') as LaunchAuthSchema
+      const { catalog } = rc.sim.store
+      if (catalog.findDestination(id) === undefined && !patch.name)
+        throw new HttpError(400, 'name is required to create a destination')
+      catalog.upsertDestination(id, patch)
+      return noContent()
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/dispatch/destinations/{destinationId}/dispatches',
+    handler: (rc) => dispatchList(rc, destinationIdx(rc)),
+  },
+]

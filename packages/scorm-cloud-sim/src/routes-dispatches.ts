@@ -1,0 +1,127 @@
+/** Dispatch endpoints (reference §6.1): read, update, enable, tags, counter, delete. */
+import { dispatchList } from './dispatch-list'
+import {
+  HttpError,
+  asObject,
+  noContent,
+  ok,
+  optionalBoolean,
+  optionalCount,
+  optionalString,
+  stringArray,
+} from './http-util'
+import type { RequestContext, Route } from './router'
+import type { DispatchChanges } from './store'
+import type { PostBackSchema } from './types'
+
+function dispatchIdx(rc: RequestContext): number {
+  const id = rc.params.dispatchId ?? ''
+  const idx = rc.sim.store.catalog.findDispatch(id)
+  if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
+  return idx
+}
+
+/** UpdateDispatchSchema: null and missing fields mean "leave as is". */
+export function parseDispatchUpdate(body: unknown): DispatchChanges {
+  const obj = asObject(body)
+  const changes: DispatchChanges = {}
+  const allow = optionalBoolean(obj, 'allowNewRegistrations')
+  if (allow !== undefined) changes.allowNewRegistrations = allow
+  const instanced = optionalBoolean(obj, 'instanced')
+  if (instanced !== undefined) changes.instanced = instanced
+  const enabled = optionalBoolean(obj, 'enabled')
+  if (enabled !== undefined) changes.enabled = enabled
+  const cap = optionalCount(obj, 'registrationCap')
+  if (cap !== undefined) changes.registrationCap = cap
+  const count = optionalCount(obj, 'registrationCount')
+  if (count !== undefined) changes.registrationCount = count
+  const email = optionalString(obj, 'email')
+  if (email !== undefined) changes.email = email
+  const notes = optionalString(obj, 'notes')
+  if (notes !== undefined) changes.notes = notes
+  const expiration = optionalString(obj, 'expirationDate')
+  if (expiration !== undefined) {
+    const clears = expiration === '' || expiration.toLowerCase() === 'none'
+    if (!clears && Number.isNaN(Date.parse(expiration)))
+      throw new HttpError(400, `Invalid expirationDate: ${expiration}`)
+    changes.expirationDate = expiration
+  }
+  if (obj.postBack !== undefined && obj.postBack !== null)
+    changes.postBack = asObject(obj.postBack, 'postBack') as PostBackSchema
+  return changes
+}
+
+export const dispatchRoutes: Route[] = [
+  { method: 'GET', pattern: '/dispatch/dispatches', handler: (rc) => dispatchList(rc) },
+  {
+    method: 'GET',
+    pattern: '/dispatch/dispatches/{dispatchId}',
+    handler: (rc) => ok(rc.sim.store.dispatchJson(dispatchIdx(rc))),
+  },
+  {
+    method: 'PUT',
+    pattern: '/dispatch/dispatches/{dispatchId}',
+    handler: (rc) => {
+      const idx = dispatchIdx(rc)
+      rc.sim.store.changeDispatch(idx, parseDispatchUpdate(rc.body))
+      return noContent()
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/dispatch/dispatches/{dispatchId}',
+    handler: (rc) => {
+      rc.sim.store.catalog.removeDispatch(dispatchIdx(rc))
+      return noContent()
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/dispatch/dispatches/{dispatchId}/enabled',
+    handler: (rc) => ok({ enabled: rc.sim.store.catalog.dispatch(dispatchIdx(rc)).enabled }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/dispatch/dispatches/{dispatchId}/enabled',
+    handler: (rc) => {
+      const idx = dispatchIdx(rc)
+      const enabled = optionalBoolean(asObject(rc.body), 'enabled')
+      if (enabled === undefined) throw new HttpError(400, 'enabled is required')
+      rc.sim.store.changeDispatch(idx, { enabled })
+      return noContent()
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/dispatch/dispatches/{dispatchId}/tags',
+    handler: (rc) => ok({ tags: [...rc.sim.store.catalog.dispatch(dispatchIdx(rc)).tags] }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/dispatch/dispatches/{dispatchId}/tags',
+    handler: (rc) => {
+      const idx = dispatchIdx(rc)
+      const added = stringArray(asObject(rc.body), 'tags')
+      const current = rc.sim.store.catalog.dispatch(idx).tags
+      rc.sim.store.changeDispatch(idx, { tags: [...current, ...added] })
+      return noContent()
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/dispatch/dispatches/{dispatchId}/tags',
+    handler: (rc) => {
+      const idx = dispatchIdx(rc)
+      // Removing tags that are not there is not an error (reference §4, same for dispatches).
+      const removed = new Set(stringArray(asObject(rc.body), 'tags'))
+      const current = rc.sim.store.catalog.dispatch(idx).tags
+      rc.sim.store.changeDispatch(idx, { tags: current.filter((t) => !removed.has(t)) })
+      return noContent()
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
+    handler: (rc) => ok({ registrationCount: rc.sim.store.catalog.dispatch(dispatchIdx(rc)).registrationCount }),
+  },
+]

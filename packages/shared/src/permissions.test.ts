@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { can, PERMISSIONS, type Permission } from './permissions'
+import { ROLES, type Role } from './roles'
+
+// SPEC §6, row by row: who may do what.
+const TABLE: [Permission, Role[]][] = [
+  ['dispatch.read', ['admin', 'internal', 'sales', 'client']],
+  ['dispatch.readNotes', ['admin', 'internal']],
+  ['destination.read', ['admin', 'internal', 'sales']],
+  ['report.readCount', ['admin', 'internal', 'sales']],
+  ['course.read', ['admin', 'internal', 'sales', 'client']],
+  ['course.edit', ['admin']],
+  ['course.sync', ['admin']],
+  ['courseRequest.create', ['client']],
+  ['courseRequest.readOwn', ['client']],
+  ['courseRequest.readAll', ['admin', 'sales']],
+  ['courseRequest.updateStatus', ['admin']],
+  ['company.read', ['admin', 'sales']],
+  ['company.update', ['admin']],
+  ['company.sync', ['admin']],
+  ['user.manage', ['admin']],
+  ['log.read', ['admin']],
+]
+
+describe('permissions (SPEC §6)', () => {
+  it.each(TABLE)('%s is granted to exactly %j', (permission, roles) => {
+    for (const role of ROLES) expect(can(role, permission), `${role} ${permission}`).toBe(roles.includes(role))
+  })
+
+  it('denies a missing role', () => {
+    expect(can(null, 'dispatch.read')).toBe(false)
+    expect(can(undefined, 'course.read')).toBe(false)
+  })
+
+  it('gives no permission to an unknown role', () => {
+    for (const p of Object.keys(PERMISSIONS) as Permission[]) expect(can('root' as Role, p)).toBe(false)
+  })
+})

@@ -1,0 +1,36 @@
+import type { Role } from './roles'
+
+/**
+ * SPEC §6 as one table. The server's auth hook and the web's navigation both read it;
+ * when the spec's permission table changes, only this file changes.
+ */
+export const PERMISSIONS = {
+  'session.read': ['admin', 'internal', 'sales', 'client'],
+  'activity.write': ['admin', 'internal', 'sales', 'client'],
+  'dispatch.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
+  'dispatch.readNotes': ['admin', 'internal'],
+  'dispatch.update': ['admin'],
+  'destination.read': ['admin', 'internal', 'sales'],
+  'report.readCount': ['admin', 'internal', 'sales'],
+  'report.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
+  'course.read': ['admin', 'internal', 'sales', 'client'],
+  'course.readStats': ['admin', 'internal', 'sales'],
+  'course.edit': ['admin'],
+  'course.sync': ['admin'],
+  'courseRequest.create': ['client'],
+  'courseRequest.readOwn': ['client'],
+  'courseRequest.readAll': ['admin', 'sales'],
+  'courseRequest.updateStatus': ['admin'],
+  'company.read': ['admin', 'sales'],
+  'company.update': ['admin'],
+  'company.sync': ['admin'],
+  'user.list': ['admin'], // the log screen's user filter (GET /api/auth/users)
+  'user.manage': ['admin'],
+  'log.read': ['admin'],
+  'sync.read': ['admin'],
+} as const satisfies Record<string, readonly Role[]>
+
+export type Permission = keyof typeof PERMISSIONS
+
+export const can = (role: Role | undefined | null, permission: Permission): boolean =>
+  role != null && (PERMISSIONS[permission] as readonly Role[]).includes(role)

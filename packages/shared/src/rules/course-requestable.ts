@@ -1,0 +1,44 @@
+import type { Role } from '../roles'
+
+/** SPEC §3 course request status values. */
+export const COURSE_REQUEST_STATUSES = ['PENDING', 'PROCESSED', 'COMPLETED'] as const
+export type CourseRequestStatus = (typeof COURSE_REQUEST_STATUSES)[number]
+
+/**
+ * SPEC §4: for a client a course is requestable only if it is flagged requestable and the
+ * client's company has no dispatch of it yet. The catalogue, the details screen and
+ * POST /api/course-requests all ask this one function.
+ */
+export function isRequestable(course: { isRequestable: boolean }, companyHasDispatch: boolean): boolean {
+  return course.isRequestable && !companyHasDispatch
+}
+
+/** SPEC §2 demo link: admin always; others once one of their requests for the course is PROCESSED or COMPLETED. */
+export function unlocksDemo(status: string): boolean {
+  return status === 'PROCESSED' || status === 'COMPLETED'
+}
+
+export function canSeeDemo(role: Role, requestStatuses: readonly string[]): boolean {
+  return role === 'admin' || requestStatuses.some(unlocksDemo)
+}
+
+/** SPEC §5 / §9: licenses default and minimum 1. */
+export const MIN_LICENSES = 1
+export const MAX_LICENSES = 1_000_000
+
+/**
+ * SPEC §5: "licenses is a number, minimum 1, non-numeric falls back to 1". A whole number is
+ * taken as it is (a fraction is cut to its whole part); anything that is not a number becomes 1.
+ * Returns null for a number below 1 or above MAX_LICENSES, which callers refuse.
+ */
+export function toLicenses(value: unknown): number | null {
+  const parsed =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)
+        ? Number(value)
+        : Number.NaN
+  if (!Number.isFinite(parsed)) return MIN_LICENSES
+  const whole = Math.trunc(parsed)
+  return whole >= MIN_LICENSES && whole <= MAX_LICENSES ? whole : null
+}

@@ -1,0 +1,33 @@
+/**
+ * CSV cells and rows (SPEC §5, §7; DECISIONS.md): RFC 4180 quoting and the formula-injection
+ * guard. Pure, so the server's streamed export and any browser export write the same bytes.
+ */
+
+/** SPEC §7: a missing value is written as N/A. */
+export const CSV_MISSING = 'N/A'
+
+/** RFC 4180 §2: records end with CRLF. */
+export const CSV_LINE_END = '\r\n'
+
+/**
+ * DECISIONS.md: a cell beginning with one of these could start a formula in a spreadsheet
+ * (OWASP "CSV Injection"), so it is prefixed with a single quote.
+ */
+export const CSV_FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '\n', '\0'] as const
+
+const NEEDS_QUOTES = /[",\r\n]/
+
+/** One cell: N/A when missing, guarded against formulas, then quoted if it must be. */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return CSV_MISSING
+  let text = String(value)
+  if (text === '') return CSV_MISSING
+  if ((CSV_FORMULA_STARTS as readonly string[]).includes(text.charAt(0))) text = `'${text}`
+  // RFC 4180 §2.6–2.7: cells with a comma, quote, CR or LF are quoted, inner quotes doubled.
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/** One record, line end included. */
+export function csvRow(cells: readonly (string | number | null | undefined)[]): string {
+  return cells.map(csvCell).join(',') + CSV_LINE_END
+}

@@ -1,0 +1,94 @@
+/**
+ * The course description allow-list (SPEC §1, DECISIONS.md): only what the editor's toolbar
+ * can produce, plus pasted or dropped images of the listed types. The server's sanitiser
+ * (sanitize-html) and the browser's (DOMPurify) both read these lists, so they cannot drift.
+ */
+
+/** SPEC §9: the editor embeds images of these types as data URLs. */
+export const RICH_TEXT_IMAGE_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/bmp', 'image/x-icon'] as const
+
+/** SPEC §1: links allow only these protocols. */
+export const RICH_TEXT_LINK_PROTOCOLS = ['http', 'https', 'mailto', 'tel'] as const
+export const RICH_TEXT_IMAGE_PROTOCOLS = ['http', 'https', 'data'] as const
+
+export const RICH_TEXT_TAGS = [
+  'h1',
+  'h2',
+  'h3',
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'strike',
+  'ol',
+  'ul',
+  'li',
+  'blockquote',
+  'pre',
+  'code',
+  'a',
+  'img',
+] as const
+
+/** Attributes per tag; `class` only with the Quill names of RICH_TEXT_CLASSES. */
+export const RICH_TEXT_ATTRIBUTES: Record<string, readonly string[]> = {
+  a: ['href', 'target', 'rel'],
+  img: ['src', 'alt'],
+  li: ['class'],
+  ol: ['class'],
+  ul: ['class'],
+  pre: ['class'],
+}
+
+/** Quill's own class names for nested lists and code blocks (the toolbar's indent and code). */
+export const RICH_TEXT_CLASSES: Record<string, readonly string[]> = {
+  li: [
+    'ql-indent-1',
+    'ql-indent-2',
+    'ql-indent-3',
+    'ql-indent-4',
+    'ql-indent-5',
+    'ql-indent-6',
+    'ql-indent-7',
+    'ql-indent-8',
+  ],
+  ol: ['ql-indent-1', 'ql-indent-2', 'ql-indent-3'],
+  ul: ['ql-indent-1', 'ql-indent-2', 'ql-indent-3'],
+  pre: ['ql-syntax'],
+}
+
+/** Every link opens in a new tab without handing the opener or the referrer over. */
+export const RICH_TEXT_LINK_TARGET = '_blank'
+export const RICH_TEXT_LINK_REL = 'noopener noreferrer nofollow'
+
+/** SPEC §1: link protocols http, https, mailto, tel. Relative and protocol-relative links are refused. */
+export function isAllowedLinkHref(href: string | null | undefined): boolean {
+  const value = (href ?? '').trim()
+  const match = /^([a-z][a-z0-9+.-]*):/i.exec(value)
+  if (!match) return false
+  return (RICH_TEXT_LINK_PROTOCOLS as readonly string[]).includes(match[1]!.toLowerCase())
+}
+
+const DATA_IMAGE = /^data:(image\/(?:png|gif|jpeg|bmp|x-icon));base64,[a-z0-9+/=\s]+$/i
+
+/** Image sources: http, https, or a base64 data URL of one of RICH_TEXT_IMAGE_TYPES (never SVG). */
+export function isAllowedImageSrc(src: string | null | undefined): boolean {
+  const value = (src ?? '').trim()
+  if (/^https?:\/\/[^\s]+$/i.test(value)) return true
+  return DATA_IMAGE.test(value)
+}
+
+/** An http or https URL (the edit form's demoUrl and imageUrl). */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,48 @@
+import type { Role } from '../roles'
+
+/** SPEC §5 user-form texts, used by the form and by the service. */
+export const USER_FORM_MESSAGES = {
+  emailAndPasswordRequired: 'Email and password are required for new users.',
+  clientRequiresCompany: 'Client role requires a selected client (destination).',
+  cannotDeleteSelf: 'Admins cannot delete their own account.',
+  cannotChangeOwnStatus: 'Admins cannot change their own account status.',
+  userNotFound: 'User not found',
+  emailInUse: 'A user with this email already exists.',
+  invalidEmail: 'Please enter a valid email address.',
+  companyNotFound: 'The selected client (destination) does not exist.',
+} as const
+
+/** SPEC §5: companyId is sent only for role client, otherwise null. */
+export function companyIdForRole(role: Role, companyId: string | null | undefined): string | null {
+  if (role !== 'client') return null
+  const id = companyId?.trim()
+  return id ? id : null
+}
+
+/** SPEC §3: username defaults to the part of the email before @. */
+export function defaultUsername(email: string): string {
+  return email.split('@')[0] ?? email
+}
+
+/** SPEC §2 shell: the name, else a name derived from the email, else the username. */
+export function displayName(user: { name?: string | null; email?: string | null; username?: string | null }): string {
+  if (user.name?.trim()) return user.name.trim()
+  const local = user.email?.split('@')[0]
+  if (local) {
+    return local
+      .split(/[._-]+/)
+      .filter(Boolean)
+      .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+      .join(' ')
+  }
+  return user.username ?? ''
+}
+
+/** SPEC §2: the avatar shows the initial of the name or email. */
+export function avatarInitial(user: { name?: string | null; email?: string | null }): string {
+  const source = user.name?.trim() || user.email || '?'
+  return source.charAt(0).toUpperCase()
+}
+
+/** A plain, permissive email shape check; the address itself is proven by signing in. */
+export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())

@@ -1,0 +1,19 @@
+import { Type, type Static } from 'typebox'
+import { UI_ACTIONS, type UiAction } from '../activity-actions'
+
+export const LogActionBodySchema = Type.Object({
+  action: Type.Unsafe<UiAction>({ type: 'string', enum: [...UI_ACTIONS] }),
+  details: Type.Optional(
+    Type.Union([
+      Type.String({ maxLength: 2000 }),
+      Type.Record(Type.String(), Type.Unknown(), { maxProperties: 30 }),
+      Type.Null(),
+    ]),
+  ),
+})
+export type LogActionBody = Static<typeof LogActionBodySchema>
+
+export const LogNavigationBodySchema = Type.Object({
+  pathname: Type.String({ minLength: 1, maxLength: 2000, pattern: '^/' }),
+})
+export type LogNavigationBody = Static<typeof LogNavigationBodySchema>

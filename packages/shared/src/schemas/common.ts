@@ -1,0 +1,32 @@
+import { Type, type Static } from 'typebox'
+
+/** A value or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    code: Type.Optional(Type.String()),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'ErrorResponse' },
+)
+export type ErrorResponse = Static<typeof ErrorResponseSchema>
+
+export const OkResponseSchema = Type.Object({ message: Type.String() })
+
+export const UuidSchema = Type.String({ format: 'uuid' })
+/** Provider ids (courses, dispatches, companies) are opaque strings chosen by SCORM Cloud. */
+export const ProviderIdSchema = Type.String({ minLength: 1, maxLength: 200 })
+
+export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
+export const UuidParamsSchema = Type.Object({ id: UuidSchema })
+
+/**
+ * An enum of literal values typed as their union. (`Type.Union(list.map(Type.Literal))` loses
+ * the literal types: its Static is `never`.)
+ */
+export function OneOf<const T extends readonly (string | number)[]>(values: T, options: { default?: T[number] } = {}) {
+  const type = typeof values[0] === 'number' ? 'integer' : 'string'
+  return Type.Unsafe<T[number]>({ type, enum: [...values], ...options })
+}

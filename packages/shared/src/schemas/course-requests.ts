@@ -1,0 +1,68 @@
+import { Type, type Static } from 'typebox'
+import { COURSE_REQUEST_STATUSES } from '../rules/course-requestable'
+import { Nullable, OneOf, ProviderIdSchema } from './common'
+
+export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
+
+/** SPEC §5: notes are free text; this bound keeps a request readable. */
+export const REQUEST_NOTES_MAX = 2000
+
+/**
+ * POST /api/course-requests (SPEC §7). `courseTitle` is accepted and ignored: the title is
+ * the course's own. `licenses` takes any value; toLicenses() applies SPEC §5 (non-numeric
+ * is 1). The company is the signed-in user's, never a body field.
+ */
+export const CreateCourseRequestSchema = Type.Object({
+  courseId: ProviderIdSchema,
+  courseTitle: Type.Optional(Type.String({ maxLength: 1000 })),
+  // Any JSON value: the server's Ajv would coerce a union (null to 0, say) before the rule sees it.
+  licenses: Type.Optional(Type.Unknown({ description: 'A whole number of at least 1; non-numeric means 1.' })),
+  notes: Type.Optional(Type.String({ maxLength: REQUEST_NOTES_MAX })),
+})
+export type CreateCourseRequest = Static<typeof CreateCourseRequestSchema>
+
+/** SPEC §3 Course request. `userName`/`userEmail`/`companyName` name the requestor and its company. */
+export const CourseRequestSchema = Type.Object({
+  id: Type.String(),
+  courseId: Type.String(),
+  courseTitle: Type.String(),
+  licenses: Type.Integer(),
+  notes: Type.String(),
+  status: CourseRequestStatusSchema,
+  adminNotes: Type.String(),
+  /** For a client, present only once the request is PROCESSED or COMPLETED (SPEC §2 demo rule). */
+  demoUrl: Nullable(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  userName: Nullable(Type.String()),
+  userEmail: Nullable(Type.String()),
+  companyId: Nullable(Type.String()),
+  companyName: Nullable(Type.String()),
+})
+export type CourseRequest = Static<typeof CourseRequestSchema>
+
+export const CourseRequestListSchema = Type.Array(CourseRequestSchema)
+
+/** GET /api/course-requests: the client filters by course (SPEC §7). */
+export const CourseRequestListQuerySchema = Type.Object({
+  courseId: Type.Optional(ProviderIdSchema),
+})
+export type CourseRequestListQuery = Static<typeof CourseRequestListQuerySchema>
+
+/** PUT /api/course-requests/{id}/status (admin). */
+export const UpdateCourseRequestStatusSchema = Type.Object({
+  status: CourseRequestStatusSchema,
+  adminNotes: Type.Optional(Type.String({ maxLength: REQUEST_NOTES_MAX })),
+  /** The course's demo URL as the modal shows it; empty clears it on the request. */
+  demoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+})
+export type UpdateCourseRequestStatus = Static<typeof UpdateCourseRequestStatusSchema>
+
+export const COURSE_REQUEST_MESSAGES = {
+  courseNotFound: 'Course not found',
+  requestNotFound: 'Course request not found',
+  alreadyAssigned: 'This course is already assigned to your account.',
+  notRequestable: 'This course is not available for request.',
+  invalidLicenses: 'Licenses must be a whole number of at least 1.',
+  invalidDemoUrl: 'Demo URL must be an http or https URL.',
+} as const

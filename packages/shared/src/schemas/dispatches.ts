@@ -1,0 +1,91 @@
+import { Type, type Static } from 'typebox'
+import { Nullable, OneOf } from './common'
+
+/** SPEC §9: page sizes of the dispatch list. */
+export const DISPATCH_PAGE_SIZES = [10, 25, 50, 100, 200] as const
+export const DISPATCH_DEFAULT_PAGE_SIZE = 50
+export const DISPATCH_SORTS = ['client', 'course', 'status', 'registrations'] as const
+export type DispatchSort = (typeof DISPATCH_SORTS)[number]
+
+export const DispatchListQuerySchema = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  pageSize: OneOf(DISPATCH_PAGE_SIZES, { default: DISPATCH_DEFAULT_PAGE_SIZE }),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], { default: 'all' }),
+  sort: Type.Union(
+    [Type.Literal('client'), Type.Literal('course'), Type.Literal('status'), Type.Literal('registrations')],
+    {
+      default: 'client',
+    },
+  ),
+  order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
+})
+export type DispatchListQuery = Static<typeof DispatchListQuerySchema>
+
+/** SPEC §3 Dispatch. `tags` and `notes` are present only for admin and internal (SPEC §6). */
+export const DispatchSchema = Type.Object({
+  id: Type.String(),
+  courseId: Type.String(),
+  courseTitle: Type.String(),
+  destinationId: Type.String(),
+  destinationName: Type.String(),
+  enabled: Type.Boolean(),
+  registrationCount: Type.Integer(),
+  /** 0 means unlimited. */
+  registrationCap: Type.Integer(),
+  created: Nullable(Type.String()),
+  updated: Nullable(Type.String()),
+  expirationDate: Nullable(Type.String()),
+  appSource: Nullable(Type.String()),
+  tags: Type.Optional(Type.Array(Type.String())),
+  notes: Type.Optional(Type.String()),
+})
+export type Dispatch = Static<typeof DispatchSchema>
+
+export const PaginationSchema = Type.Object({
+  totalItems: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  totalPages: Type.Integer(),
+})
+export type Pagination = Static<typeof PaginationSchema>
+
+/** The four summary cards (SPEC §2), for the whole filtered set, computed in SQL. */
+export const DispatchSummarySchema = Type.Object({
+  totalDispatches: Type.Integer(),
+  activeDispatches: Type.Integer(),
+  /** Sum of the dispatches' registration counters (the provider's, resettable: "historical"). */
+  registrations: Type.Integer(),
+  /** Registrations of dispatches with a cap, and the sum of those caps (SPEC §9). */
+  cappedRegistrations: Type.Integer(),
+  cappedCapacity: Type.Integer(),
+  /** Rounded cappedRegistrations / cappedCapacity × 100; null when no dispatch has a cap. */
+  usagePercent: Nullable(Type.Integer()),
+  /** Enabled dispatches without a cap ("Unlimited active licenses"). */
+  unlimitedActive: Type.Integer(),
+  /** Staff only: learner registrations the mirror holds for these dispatches ("active"). */
+  activeRegistrations: Type.Optional(Type.Integer()),
+})
+export type DispatchSummary = Static<typeof DispatchSummarySchema>
+
+export const DispatchListResponseSchema = Type.Object({
+  dispatches: Type.Array(DispatchSchema),
+  pagination: PaginationSchema,
+  summary: DispatchSummarySchema,
+})
+export type DispatchListResponse = Static<typeof DispatchListResponseSchema>
+
+/** Admin dispatch controls (DECISIONS.md): every field optional; only given ones change. */
+export const UpdateDispatchBodySchema = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  registrationCap: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+  /** YYYY-MM-DD or an ISO date-time; null clears the expiry. */
+  expirationDate: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  notes: Type.Optional(Type.String({ maxLength: 5000 })),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+})
+export type UpdateDispatchBody = Static<typeof UpdateDispatchBodySchema>
+
+export const DestinationSchema = Type.Object({ id: Type.String(), name: Type.String() })
+export const DestinationListSchema = Type.Array(DestinationSchema)
+export type Destination = Static<typeof DestinationSchema>

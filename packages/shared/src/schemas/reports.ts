@@ -1,0 +1,55 @@
+import { Type, type Static } from 'typebox'
+import { Nullable, OneOf } from './common'
+import { DispatchSchema, PaginationSchema } from './dispatches'
+
+/** SPEC §9 and DECISIONS.md: completion report page sizes, default 100. */
+export const REPORT_PAGE_SIZES = [10, 25, 50, 100] as const
+export const REPORT_DEFAULT_PAGE_SIZE = 100
+export const COMPLETION_STATUSES = ['completed', 'incomplete', 'not attempted'] as const
+export type CompletionStatus = (typeof COMPLETION_STATUSES)[number]
+
+const IsoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
+
+export const ReportQuerySchema = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  pageSize: OneOf(REPORT_PAGE_SIZES, { default: REPORT_DEFAULT_PAGE_SIZE }),
+  /** Learner name or email. */
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(
+    Type.Union([
+      Type.Literal(''),
+      Type.Literal('completed'),
+      Type.Literal('incomplete'),
+      Type.Literal('not attempted'),
+    ]),
+  ),
+  /** On last access, inclusive days (YYYY-MM-DD); endDate not before startDate. */
+  startDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
+  endDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
+})
+export type ReportQuery = Static<typeof ReportQuerySchema>
+
+/** SPEC §3 completion report row. Units (DECISIONS.md): score 0..1, time in whole seconds. */
+export const ReportRegistrationSchema = Type.Object({
+  id: Type.String(),
+  learnerFirstName: Type.String(),
+  learnerLastName: Type.String(),
+  learnerEmail: Type.String(),
+  completionStatus: Type.String(),
+  successStatus: Type.String(),
+  score: Nullable(Type.Number()),
+  totalTimeTracked: Type.Integer(),
+  lastAccessDate: Nullable(Type.String()),
+})
+export type ReportRegistration = Static<typeof ReportRegistrationSchema>
+
+export const ReportResponseSchema = Type.Object({
+  dispatch: DispatchSchema,
+  registrations: Type.Array(ReportRegistrationSchema),
+  pagination: PaginationSchema,
+  /** Distinct learners among the filtered registrations, so duplicates eating a cap show. */
+  distinctLearners: Type.Integer(),
+})
+export type ReportResponse = Static<typeof ReportResponseSchema>
+
+export const RegistrationCountSchema = Type.Object({ databaseCount: Type.Integer() })

@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox'
+import { Nullable } from './common'
+
+/** What the mirror sync copies from SCORM Cloud (ARCHITECTURE.md "Mirror and sync"). */
+export const SyncKindSchema = Type.Union([
+  Type.Literal('courses'),
+  Type.Literal('destinations'),
+  Type.Literal('dispatches'),
+  Type.Literal('registrations'),
+])
+export type SyncKind = Static<typeof SyncKindSchema>
+export const SYNC_KINDS = ['courses', 'destinations', 'dispatches', 'registrations'] as const satisfies SyncKind[]
+
+export const SyncTriggerSchema = Type.Union([Type.Literal('startup'), Type.Literal('schedule'), Type.Literal('manual')])
+export type SyncTrigger = Static<typeof SyncTriggerSchema>
+
+export const SyncRunStatusSchema = Type.Union([
+  Type.Literal('running'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+])
+export type SyncRunStatus = Static<typeof SyncRunStatusSchema>
+
+/** SPEC §3 "Sync results": created, updated, skipped, errors. */
+export const SyncCountsSchema = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Integer(),
+  errors: Type.Integer(),
+})
+export type SyncCounts = Static<typeof SyncCountsSchema>
+
+/** GET /api/admin/companies/sync (SPEC §7). */
+export const CompanySyncResponseSchema = SyncCountsSchema
+export type CompanySyncResponse = SyncCounts
+
+/** GET /api/dispatches/courses/sync (SPEC §7): courseCount = courses in the mirror, visible or not. */
+export const CourseSyncResponseSchema = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  courseCount: Type.Integer(),
+})
+export type CourseSyncResponse = Static<typeof CourseSyncResponseSchema>
+
+export const SyncRunSchema = Type.Object({
+  kind: SyncKindSchema,
+  trigger: SyncTriggerSchema,
+  status: SyncRunStatusSchema,
+  startedAt: Type.String(),
+  finishedAt: Nullable(Type.String()),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Integer(),
+  errors: Type.Integer(),
+  message: Nullable(Type.String()),
+})
+export type SyncRun = Static<typeof SyncRunSchema>
+
+/** GET /api/admin/sync/status: last run per kind and the provider's health as this server sees it. */
+export const SyncStatusResponseSchema = Type.Object({
+  runs: Type.Object({
+    courses: Nullable(SyncRunSchema),
+    destinations: Nullable(SyncRunSchema),
+    dispatches: Nullable(SyncRunSchema),
+    registrations: Nullable(SyncRunSchema),
+  }),
+  scormCloud: Type.Object({
+    reachable: Type.Boolean(),
+    circuit: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')]),
+    lastError: Nullable(Type.String()),
+  }),
+  lastSuccessfulSyncAt: Nullable(Type.String()),
+})
+export type SyncStatusResponse = Static<typeof SyncStatusResponseSchema>
+
+const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
+
+/**
+ * POST /api/webhooks/scorm-cloud/registrations body: SCORM Cloud's RegistrationSchema
+ * (reference §8), the fields the mirror keeps. Dates stay strings here and are checked by the
+ * server, because the provider's exact date format is unconfirmed (reference §1).
+ */
+export const PostbackRegistrationSchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  instance: Type.Optional(Type.Integer({ minimum: 0 })),
+  dispatchId: Text(200),
+  updated: Text(64),
+  registrationCompletion: Text(32),
+  registrationSuccess: Text(32),
+  score: Type.Optional(Type.Object({ scaled: Type.Number() })),
+  totalSecondsTracked: Type.Optional(Type.Number({ minimum: 0 })),
+  firstAccessDate: Text(64),
+  lastAccessDate: Text(64),
+  completedDate: Text(64),
+  createdDate: Text(64),
+  course: Type.Optional(
+    Type.Object({ id: Type.String({ maxLength: 200 }), title: Text(1000), version: Type.Optional(Type.Integer()) }),
+  ),
+  learner: Type.Optional(
+    Type.Object({
+      id: Type.String({ maxLength: 500 }),
+      firstName: Text(500),
+      lastName: Text(500),
+      email: Text(500),
+    }),
+  ),
+})
+export type PostbackRegistration = Static<typeof PostbackRegistrationSchema>

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm test`: every check and every suite, then one closing line `N passed, N failed`
+// that sums the unit/route suites (vitest, on PGlite and, with TEST_DATABASE_URL, PostgreSQL)
+// and the browser suite (Playwright in headless Chromium).
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const reports = path.join(root, 'test-results', 'summary')
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+const failures = []
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`)
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  if (result.status !== 0) failures.push(name)
+  return result.status === 0
+}
+
+const npx = (args) => ['npx', ['--no-install', ...args]]
+
+step('format', ...npx(['prettier', '--check', '.']))
+step('lint', ...npx(['eslint', '.', '--max-warnings', '0']))
+for (const project of ['packages/shared', 'packages/scorm-cloud-sim', 'apps/server', 'apps/web', '.']) {
+  step(`typecheck ${project}`, ...npx(['tsc', '-p', project]))
+}
+
+const vitestJson = path.join(reports, 'vitest.json')
+step(
+  'unit and route tests',
+  ...npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+)
+
+if (!existsSync('/usr/bin/chromium')) step('install chromium', 'bash', ['scripts/install-chromium.sh'])
+step('build web app', 'npm', ['run', 'build'])
+step('bundle budget', 'node', ['scripts/check-bundle-budget.mjs'])
+const playwrightJson = path.join(reports, 'playwright.json')
+step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json']), {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+})
+
+let passed = 0
+let failed = 0
+if (existsSync(vitestJson)) {
+  const v = JSON.parse(readFileSync(vitestJson, 'utf8'))
+  passed += v.numPassedTests
+  failed += v.numFailedTests
+} else failed += 1
+if (existsSync(playwrightJson)) {
+  const p = JSON.parse(readFileSync(playwrightJson, 'utf8'))
+  passed += p.stats.expected + p.stats.flaky
+  failed += p.stats.unexpected
+} else failed += 1
+
+if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`)
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(failures.length || failed ? 1 : 0)
