@@ -20,7 +20,11 @@ export async function signIn(baseUrl: string, email: string, password: string): 
 }
 
 /** GET as the session; the status and the parsed body (null when not JSON). */
-export async function getJson<T>(baseUrl: string, path: string, token: string): Promise<{ status: number; body: T | null }> {
+export async function getJson<T>(
+  baseUrl: string,
+  path: string,
+  token: string,
+): Promise<{ status: number; body: T | null }> {
   const response = await fetch(`${baseUrl}${path}`, { headers: { 'x-auth-token': token } })
   const text = await response.text()
   let body: T | null = null

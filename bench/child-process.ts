@@ -89,7 +89,10 @@ export function startTsChild(script: string, args: string[], options: ChildOptio
       const seen = history.map((line) => pattern.exec(line)).find(Boolean)
       if (seen) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error(`${script}: no "${pattern.source}" within ${timeoutMs} ms`)), timeoutMs)
+        const timer = setTimeout(
+          () => done(new Error(`${script}: no "${pattern.source}" within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
         const onLine = (line: string) => {
           const match = pattern.exec(line)
           if (match) done(null, match)

@@ -10,7 +10,8 @@ import { BENCH_DB_NAME } from './config'
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks. */
 const TICKS_PER_SECOND = 100
-const SHARED_PG = /postgres: .*(walwriter|checkpointer|background writer|logical replication launcher|autovacuum launcher)/
+const SHARED_PG =
+  /postgres: .*(walwriter|checkpointer|background writer|logical replication launcher|autovacuum launcher)/
 
 function busyTicks(): number {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!

@@ -57,7 +57,11 @@ export async function runReads(
     fixtures: inputs.fixtures,
     viewers: {
       admin: { id: sessions.admin.user.id, role: sessions.admin.user.role, companyId: sessions.admin.user.companyId },
-      client: { id: sessions.client.user.id, role: sessions.client.user.role, companyId: sessions.client.user.companyId },
+      client: {
+        id: sessions.client.user.id,
+        role: sessions.client.user.role,
+        companyId: sessions.client.user.companyId,
+      },
     },
     report: { ...inputs.report, deepPage: 1 },
     logs: { startDate: day(new Date(today.getTime() - 29 * 86_400_000)), endDate: day(today), deepestPage: 1 },

@@ -131,25 +131,37 @@ export function markdownSection(reports: BenchReport[]): string {
   out.push(
     `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}. Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
     '',
-    '"other load": cores\' worth of CPU that other work on this shared machine used while the row ran (busy time in /proc/stat minus the bench\'s own processes and portal_bench\'s PostgreSQL backends); anything above about 0.2 makes that row pessimistic.',
+    "\"other load\": cores' worth of CPU that other work on this shared machine used while the row ran (busy time in /proc/stat minus the bench's own processes and portal_bench's PostgreSQL backends); anything above about 0.2 makes that row pessimistic.",
     '',
   )
   const pgReport = reports.find((r) => r.run.database === 'postgres')
   if (pgReport) {
     out.push('#### Targets (PostgreSQL)', '', '| target | measured | met |', '| --- | --- | --- |')
-    for (const t of pgReport.targets) out.push(`| ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'met' : '**not met**'} |`)
+    for (const t of pgReport.targets)
+      out.push(`| ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'met' : '**not met**'} |`)
     out.push('')
   }
   if (pgReport?.sync) {
     const { full, incremental } = pgReport.sync
-    out.push('#### Sync (PostgreSQL, simulator at bench size)', '', '| run | duration | process CPU | peak RSS | rows written (pg_stat_user_tables) | other load |', '| --- | ---: | ---: | ---: | --- | ---: |')
+    out.push(
+      '#### Sync (PostgreSQL, simulator at bench size)',
+      '',
+      '| run | duration | process CPU | peak RSS | rows written (pg_stat_user_tables) | other load |',
+      '| --- | ---: | ---: | ---: | --- | ---: |',
+    )
     for (const s of [full, incremental]) {
       const writes = Object.entries(s.writes)
         .map(([t, w]) => `${t} +${w.inserted}/~${w.updated}/-${w.deleted}`)
         .join(', ')
-      out.push(`| ${s.mode} | ${(s.durationMs / 1000).toFixed(1)} s | ${(s.cpuMs / 1000).toFixed(1)} s | ${s.rss.peakMb} MB | ${writes || 'none'} | ${s.otherCores} |`)
+      out.push(
+        `| ${s.mode} | ${(s.durationMs / 1000).toFixed(1)} s | ${(s.cpuMs / 1000).toFixed(1)} s | ${s.rss.peakMb} MB | ${writes || 'none'} | ${s.otherCores} |`,
+      )
     }
-    out.push('', '(+inserted / ~updated / -deleted; the mirror tables are course, company, dispatch, registration.)', '')
+    out.push(
+      '',
+      '(+inserted / ~updated / -deleted; the mirror tables are course, company, dispatch, registration.)',
+      '',
+    )
   }
   for (const report of reports) {
     const run = report.run

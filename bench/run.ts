@@ -64,7 +64,9 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
   progress(`  full sync: ${(full.durationMs / 1000).toFixed(1)} s, peak RSS ${full.rss.peakMb} MB, ok ${full.ok}`)
   progress('incremental sync with nothing new...')
   const incremental = await measureSync('incremental', url, sim, progress)
-  progress(`  incremental: ${Math.round(incremental.durationMs)} ms, mirror rows written ${incremental.mirrorRowsWritten}`)
+  progress(
+    `  incremental: ${Math.round(incremental.durationMs)} ms, mirror rows written ${incremental.mirrorRowsWritten}`,
+  )
 
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -163,7 +165,10 @@ async function pglitePart(
     )
     // The export filter for this data set (its logs were made at a slightly different now()).
     let db = new PGlite(path.join(dataDir, 'pglite'))
-    const exportStartDate = await exportStartDay(pgliteRunner(db), Math.min(settings.exportRows, settings.pgliteLogRows))
+    const exportStartDate = await exportStartDay(
+      pgliteRunner(db),
+      Math.min(settings.exportRows, settings.pgliteLogRows),
+    )
     await db.close()
     const inputs: ReadInputs = { ...pgInputs, exportStartDate }
 

@@ -79,34 +79,34 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
   const logsDeepest = logsQuery(ctx, true)
   const reader = { actor: null, ip: '127.0.0.1' }
   return [
-    ...(['admin', 'client'] as const).map(
-      (as): ReadScenario => ({
-        id: `dispatch-list-${as}`,
-        label: `dispatch list p1 search+sort (${as})`,
-        group: 'dispatch list',
-        path: `/api/dispatches?${qs(list)}`,
-        as,
-        connections: [1, 50],
-        steps: [2],
-        work: (db) => createDispatchesService(db).list(ctx.viewers[as], list),
-      }),
-    ),
+    ...(['admin', 'client'] as const).map((as): ReadScenario => ({
+      id: `dispatch-list-${as}`,
+      label: `dispatch list p1 search+sort (${as})`,
+      group: 'dispatch list',
+      path: `/api/dispatches?${qs(list)}`,
+      as,
+      connections: [1, 50],
+      steps: [2],
+      work: (db) => createDispatchesService(db).list(ctx.viewers[as], list),
+    })),
     ...[
       { id: 'report-first', label: 'p1', query: reportFirst },
       { id: 'report-deep', label: `p${reportDeep.page} (last)`, query: reportDeep },
-    ].map(
-      ({ id, label, query }): ReadScenario => ({
-        id,
-        label: `completion report ${label} status+dates`,
-        group: 'completion report',
-        path: `/api/reports/dispatch/${big}?${qs(query)}`,
-        as: 'admin',
-        connections: [1, 20],
-        steps: [1, 2],
-        work: (db) =>
-          createReportsService(db, createDispatchesService(db)).dispatchReport(ctx.viewers.admin, ctx.fixtures.bigDispatchId, query),
-      }),
-    ),
+    ].map(({ id, label, query }): ReadScenario => ({
+      id,
+      label: `completion report ${label} status+dates`,
+      group: 'completion report',
+      path: `/api/reports/dispatch/${big}?${qs(query)}`,
+      as: 'admin',
+      connections: [1, 20],
+      steps: [1, 2],
+      work: (db) =>
+        createReportsService(db, createDispatchesService(db)).dispatchReport(
+          ctx.viewers.admin,
+          ctx.fixtures.bigDispatchId,
+          query,
+        ),
+    })),
     {
       id: 'logs-first',
       label: 'logs p1 30 days+action',

@@ -38,7 +38,11 @@ export function postgresTarget(url: string): SqlTarget {
   const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE })
   return {
     capturingDb: (record) =>
-      drizzlePg({ client: pool, schema, logger: { logQuery: (text, params) => record({ text, params }) } }) as unknown as Db,
+      drizzlePg({
+        client: pool,
+        schema,
+        logger: { logQuery: (text, params) => record({ text, params }) },
+      }) as unknown as Db,
     execute: (s) => pool.query(s.text, s.params),
     close: () => pool.end(),
   }
@@ -47,7 +51,11 @@ export function postgresTarget(url: string): SqlTarget {
 export function pgliteTarget(db: PGlite): SqlTarget {
   return {
     capturingDb: (record) =>
-      drizzlePglite({ client: db, schema, logger: { logQuery: (text, params) => record({ text, params }) } }) as unknown as Db,
+      drizzlePglite({
+        client: db,
+        schema,
+        logger: { logQuery: (text, params) => record({ text, params }) },
+      }) as unknown as Db,
     execute: (s) => db.query(s.text, s.params),
     close: async () => {},
   }

@@ -15,7 +15,10 @@ export const SYNC_RSS_BOUND_MB = 512
 
 const ms = (n: number) => `${n.toLocaleString('en-US')} ms`
 
-export function checkTargets(run: DbRun, sync: { full: SyncMeasurement; incremental: SyncMeasurement } | null): TargetCheck[] {
+export function checkTargets(
+  run: DbRun,
+  sync: { full: SyncMeasurement; incremental: SyncMeasurement } | null,
+): TargetCheck[] {
   const checks: TargetCheck[] = []
   const row = (id: string, connections: number) =>
     run.rows.find((r) => r.id === id && r.connections === connections && r.endpoint)?.endpoint ?? null
@@ -43,7 +46,9 @@ export function checkTargets(run: DbRun, sync: { full: SyncMeasurement; incremen
     },
     {
       target: 'CSV export: >= 100,000 rows/s',
-      measured: csv ? `${csv.rowsPerSecond.toLocaleString('en-US')} rows/s (${csv.rows.toLocaleString('en-US')} rows)` : 'not measured',
+      measured: csv
+        ? `${csv.rowsPerSecond.toLocaleString('en-US')} rows/s (${csv.rows.toLocaleString('en-US')} rows)`
+        : 'not measured',
       met: csv ? csv.rowsPerSecond >= 100_000 : null,
     },
     {

@@ -32,9 +32,18 @@ interface Audit {
   numericValue?: number
 }
 interface LighthouseResult {
-  lhr: { categories: { performance: { score: number | null } }; audits: Record<string, Audit>; runtimeError?: { message: string } }
+  lhr: {
+    categories: { performance: { score: number | null } }
+    audits: Record<string, Audit>
+    runtimeError?: { message: string }
+  }
 }
-type Lighthouse = (url: string, flags: Record<string, unknown>, config: undefined, page: unknown) => Promise<LighthouseResult | undefined>
+type Lighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+  config: undefined,
+  page: unknown,
+) => Promise<LighthouseResult | undefined>
 interface Page {
   goto(url: string, options?: Record<string, unknown>): Promise<unknown>
   evaluate<A>(fn: (arg: A) => void, arg: A): Promise<void>

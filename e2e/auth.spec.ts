@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { decodeJwt } from 'jose'
 import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInAndWait, type DemoRole } from './support'
 
 const NAV: Record<DemoRole, string[]> = {
@@ -59,9 +60,13 @@ test('an expired access token is refreshed without the user noticing', async ({ 
   await page.goto('/courses')
   await expect(page.getByRole('heading', { name: 'Courses', exact: true })).toBeVisible()
   await expect(page).toHaveURL(/\/courses$/)
-  const renewed = await readStorage(page, STORAGE.accessToken)
+  const renewed = (await readStorage(page, STORAGE.accessToken))!
   expect(renewed).not.toBe(expired)
-  expect(renewed).not.toBe(original)
+  // A fresh token of the same session: unexpired, and the server accepts it.
+  expect(decodeJwt(renewed).exp! * 1000).toBeGreaterThan(Date.now())
+  expect(decodeJwt(renewed).sid).toBe(decodeJwt(original).sid)
+  const me = await page.request.get('/api/auth/me', { headers: { 'x-auth-token': renewed } })
+  expect(me.status()).toBe(200)
 })
 
 test('a rejected access token triggers one refresh and the call is retried', async ({ page }) => {

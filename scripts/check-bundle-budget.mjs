@@ -105,7 +105,9 @@ console.log(
 console.log(`${pad('route', 24)}${'route adds'.padStart(10)}${'page total'.padStart(11)}  chunks  lazy imports`)
 for (const r of rows) {
   const mark = r.initialPage ? `  <- first visit to ${r.initialPage}` : ''
-  console.log(`${pad(r.route, 24)}${num(r.ownKib)} ${num(r.pageKib)}  ${String(r.chunks).padStart(6)}  ${String(r.lazy).padStart(12)}${mark}`)
+  console.log(
+    `${pad(r.route, 24)}${num(r.ownKib)} ${num(r.pageKib)}  ${String(r.chunks).padStart(6)}  ${String(r.lazy).padStart(12)}${mark}`,
+  )
 }
 if (failures.length) {
   console.error(`\nBundle budget exceeded:\n- ${failures.join('\n- ')}`)

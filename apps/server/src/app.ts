@@ -122,7 +122,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportsRoutes, { prefix: '/api/reports', reports: createReportsService(database.db, dispatches) })
   // ---- end issue #4 ----
   // ---- issue #6: companies (its sync button is issue #3's GET /api/admin/companies/sync) ----
-  await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(database.db) })
+  await app.register(companiesRoutes, {
+    prefix: '/api/admin/companies',
+    companies: createCompaniesService(database.db),
+  })
   await app.register(userActivityRoutes, { prefix: '/api/users' })
   // ---- end issue #6 ----
   // ---- issue #5: courses (GET /api/dispatches/courses is static: it wins over /api/dispatches/:id) ----

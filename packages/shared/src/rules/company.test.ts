@@ -13,7 +13,12 @@ describe('company rules (SPEC §2, §5)', () => {
     expect(companyNameError(name)).toBe(expected)
   })
 
-  const acme = { id: 'dest-42', name: 'Acme Learning', accountManagerName: 'Sam Sales', accountManagerEmail: 'sam@x.test' }
+  const acme = {
+    id: 'dest-42',
+    name: 'Acme Learning',
+    accountManagerName: 'Sam Sales',
+    accountManagerEmail: 'sam@x.test',
+  }
   it.each([
     ['acme', true],
     ['LEARN', true],

@@ -66,7 +66,14 @@ describe('GET /api/logs/export.csv', () => {
     const records = parseCsv(res.body)
     expect(records[0]).toEqual([...LOG_CSV_COLUMNS])
     expect(records.slice(1)).toEqual([
-      ['2020-05-01T13:00:00.000Z', "'\tTabbed", "'\rreturn@example.test", 'PAGE_VIEWED', "'\nline one\r\nline two", '::1'],
+      [
+        '2020-05-01T13:00:00.000Z',
+        "'\tTabbed",
+        "'\rreturn@example.test",
+        'PAGE_VIEWED',
+        "'\nline one\r\nline two",
+        '::1',
+      ],
       [
         '2020-05-01T12:00:00.000Z',
         '\'=HYPERLINK("http://evil.test","x")',
@@ -102,7 +109,11 @@ describe('GET /api/logs/export.csv', () => {
       url: '/api/logs/export.csv?startDate=2020-05-01&endDate=2020-05-02&action=LOGOUT',
       headers: admin,
     })
-    expect(parseCsv(res.body).slice(1).map((r) => r[4])).toEqual(['outside the range'])
+    expect(
+      parseCsv(res.body)
+        .slice(1)
+        .map((r) => r[4]),
+    ).toEqual(['outside the range'])
     const search = await t.app.inject({
       method: 'GET',
       url: '/api/logs/export.csv?startDate=2020-05-01&endDate=2020-05-01&searchTerm=EVIL.test',
@@ -137,44 +148,40 @@ describe('GET /api/logs/export.csv at scale', () => {
       from generate_series(1, ${ROWS}) as g`)
   }, 120_000)
 
-  it(
-    'streams 200,000 rows with flat memory and the right row count',
-    async () => {
-      // Live memory, not garbage waiting for a collection: collect before each sample.
-      const live = () => {
-        gc()
-        return process.memoryUsage().heapUsed
+  it('streams 200,000 rows with flat memory and the right row count', async () => {
+    // Live memory, not garbage waiting for a collection: collect before each sample.
+    const live = () => {
+      gc()
+      return process.memoryUsage().heapUsed
+    }
+    const baseline = live()
+    let peak = baseline
+    let sinceSample = Infinity
+    const counter = createRecordCounter()
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/logs/export.csv?startDate=2021-01-01&endDate=2021-12-31',
+      headers: admin,
+      payloadAsStream: true,
+    })
+    expect(res.statusCode).toBe(200)
+    const stream = res.stream()
+    stream.setEncoding('utf8')
+    for await (const chunk of stream) {
+      counter.push(chunk as string)
+      sinceSample += (chunk as string).length
+      if (sinceSample >= 1024 * 1024) {
+        peak = Math.max(peak, live()) // the first chunk, then every MB
+        sinceSample = 0
       }
-      const baseline = live()
-      let peak = baseline
-      let sinceSample = Infinity
-      const counter = createRecordCounter()
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/api/logs/export.csv?startDate=2021-01-01&endDate=2021-12-31',
-        headers: admin,
-        payloadAsStream: true,
-      })
-      expect(res.statusCode).toBe(200)
-      const stream = res.stream()
-      stream.setEncoding('utf8')
-      for await (const chunk of stream) {
-        counter.push(chunk as string)
-        sinceSample += (chunk as string).length
-        if (sinceSample >= 1024 * 1024) {
-          peak = Math.max(peak, live()) // the first chunk, then every MB
-          sinceSample = 0
-        }
-      }
-      expect(counter.records).toBe(ROWS + 1) // the header, then every row
-      // A bound, not a timing. The file is ~25 MB: building it in memory first measured ~59 MB
-      // live here, streaming ~5 MB (about one 5,000-row chunk in flight).
-      expect(peak - baseline).toBeLessThan(32 * 1024 * 1024)
-      expect(await lastRow()).toMatchObject({
-        action: 'LOGS_EXPORTED',
-        details: { rowCount: ROWS, completed: true },
-      })
-    },
-    180_000,
-  )
+    }
+    expect(counter.records).toBe(ROWS + 1) // the header, then every row
+    // A bound, not a timing. The file is ~25 MB: building it in memory first measured ~59 MB
+    // live here, streaming ~5 MB (about one 5,000-row chunk in flight).
+    expect(peak - baseline).toBeLessThan(32 * 1024 * 1024)
+    expect(await lastRow()).toMatchObject({
+      action: 'LOGS_EXPORTED',
+      details: { rowCount: ROWS, completed: true },
+    })
+  }, 180_000)
 })

@@ -26,7 +26,13 @@ beforeAll(async () => {
       details: { message: 'Signed in' },
       ipAddress: '10.0.0.1',
     },
-    { createdAt: new Date('2020-03-01T23:59:59.999Z'), action: 'LOGOUT', ...bob, details: 'plain note', ipAddress: '10.0.0.2' },
+    {
+      createdAt: new Date('2020-03-01T23:59:59.999Z'),
+      action: 'LOGOUT',
+      ...bob,
+      details: 'plain note',
+      ipAddress: '10.0.0.2',
+    },
     {
       createdAt: new Date('2020-03-02T00:00:00.000Z'),
       action: 'PAGE_VIEWED',
@@ -128,7 +134,10 @@ describe('GET /api/logs filters', () => {
     ['searchTerm=_', ['ADMIN_USER_DELETED']],
     ['searchTerm=%25', ['ADMIN_USER_DELETED']],
     ['searchTerm=nothing-like-this', []],
-    ['userId=&action=&searchTerm=', ['ADMIN_USER_DELETED', 'PAGE_VIEWED', 'LOGOUT', 'LOGIN_SUCCESS', 'COMPANIES_SYNCED']],
+    [
+      'userId=&action=&searchTerm=',
+      ['ADMIN_USER_DELETED', 'PAGE_VIEWED', 'LOGOUT', 'LOGIN_SUCCESS', 'COMPANIES_SYNCED'],
+    ],
   ])('narrows by %s', async (query, expected) => {
     const body = await list(`?${MARCH}&${query}`)
     expect(actions(body)).toEqual(expected)
@@ -165,9 +174,7 @@ describe('GET /api/logs pagination', () => {
     expect(first.logs[0]!.details).toEqual({ n: 119 })
     const last = await list(`?${DAY}&page=3`)
     expect(last).toMatchObject({ currentPage: 3, totalPages: 3, totalLogs: 120 })
-    expect(last.logs.map((l) => (l.details as { n: number }).n)).toEqual(
-      Array.from({ length: 20 }, (_, i) => 19 - i),
-    )
+    expect(last.logs.map((l) => (l.details as { n: number }).n)).toEqual(Array.from({ length: 20 }, (_, i) => 19 - i))
     const past = await list(`?${DAY}&page=4`)
     expect(past).toMatchObject({ logs: [], currentPage: 4, totalPages: 3, totalLogs: 120 })
   })

@@ -100,7 +100,13 @@ export function createCompaniesRepository(db: DbOrTx) {
 
     async users(companyId: string) {
       return db
-        .select({ id: appUser.id, name: appUser.name, username: appUser.username, email: appUser.email, role: appUser.role })
+        .select({
+          id: appUser.id,
+          name: appUser.name,
+          username: appUser.username,
+          email: appUser.email,
+          role: appUser.role,
+        })
         .from(appUser)
         .where(eq(appUser.companyId, companyId))
         .orderBy(asc(sql`lower(coalesce(${appUser.name}, ${appUser.email}))`), asc(appUser.id))
@@ -138,8 +144,7 @@ export function createCompaniesRepository(db: DbOrTx) {
 
     /** A user who may manage accounts: an active sales user (SPEC §6), by id or email. */
     async findActiveSalesUser(by: { id: string } | { email: string }) {
-      const match =
-        'id' in by ? eq(appUser.id, by.id) : eq(sql`lower(${appUser.email})`, by.email.trim().toLowerCase())
+      const match = 'id' in by ? eq(appUser.id, by.id) : eq(sql`lower(${appUser.email})`, by.email.trim().toLowerCase())
       const [row] = await db
         .select({ id: appUser.id, email: appUser.email })
         .from(appUser)

@@ -153,8 +153,20 @@ describe('GET /api/admin/companies/:id', () => {
 
   it('sets scormError, and still answers, when the last dispatch sync failed', async () => {
     await t.database.db.insert(syncRun).values([
-      { kind: 'dispatches', trigger: 'schedule', status: 'succeeded', startedAt: new Date('2026-01-01T00:00:00Z'), finishedAt: new Date('2026-01-01T00:01:00Z') },
-      { kind: 'dispatches', trigger: 'schedule', status: 'failed', startedAt: new Date('2026-01-01T00:10:00Z'), finishedAt: new Date('2026-01-01T00:10:05Z') },
+      {
+        kind: 'dispatches',
+        trigger: 'schedule',
+        status: 'succeeded',
+        startedAt: new Date('2026-01-01T00:00:00Z'),
+        finishedAt: new Date('2026-01-01T00:01:00Z'),
+      },
+      {
+        kind: 'dispatches',
+        trigger: 'schedule',
+        status: 'failed',
+        startedAt: new Date('2026-01-01T00:10:00Z'),
+        finishedAt: new Date('2026-01-01T00:10:05Z'),
+      },
     ])
     const body = (await call('GET', '/co-alpha')).json<CompanyDetail>()
     expect(body.scormError).toMatch(/SCORM Cloud could not be reached.*2026-01-01T00:01:00.000Z/)

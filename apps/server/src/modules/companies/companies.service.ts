@@ -9,7 +9,12 @@ import {
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
-import { createCompaniesRepository, type CompanyChanges, type CompanyListRow, type CompanyRow } from './companies.repository'
+import {
+  createCompaniesRepository,
+  type CompanyChanges,
+  type CompanyListRow,
+  type CompanyRow,
+} from './companies.repository'
 
 export interface AdminContext {
   actor: Actor | null

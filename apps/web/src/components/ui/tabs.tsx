@@ -25,9 +25,12 @@ export function Tabs({
 
   const move = (event: KeyboardEvent, index: number) => {
     const last = items.length - 1
-    const target = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[
-      event.key
-    ]
+    const target = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    }[event.key]
     if (target === undefined) return
     event.preventDefault()
     const next = items[target]!

@@ -57,7 +57,8 @@ const cells = () =>
         .getAllByRole('cell')
         .map((c) => c.textContent),
     )
-const actions = (log: RecordedRequest[]) => requestsTo(log, '/api/logs/action').map((r) => (r.body as { action: string }).action)
+const actions = (log: RecordedRequest[]) =>
+  requestsTo(log, '/api/logs/action').map((r) => (r.body as { action: string }).action)
 
 describe('Activity Logs (/logs)', () => {
   it('shows the total, the rows as SPEC renders them, and records LOGS_PAGE_VIEWED', async () => {
@@ -74,7 +75,13 @@ describe('Activity Logs (/logs)', () => {
       '10.0.0.3',
     ])
     expect(rows[1]!.slice(1)).toEqual(['System/Unknown', 'COMPANIES_SYNCED', 'N/A', '-'])
-    expect(rows[2]).toEqual(['Invalid Date', 'Zed Zimmer (zed@example.com)', 'HELP_BUTTON_CLICKED', 'User clicked Need help?', '10.0.0.1'])
+    expect(rows[2]).toEqual([
+      'Invalid Date',
+      'Zed Zimmer (zed@example.com)',
+      'HELP_BUTTON_CLICKED',
+      'User clicked Need help?',
+      '10.0.0.1',
+    ])
     expect(screen.getByText('Page 1 of 3 (Total: 123 logs)')).toBeInTheDocument()
     await waitFor(() => expect(actions(log)).toContain('LOGS_PAGE_VIEWED'))
   })
@@ -83,12 +90,11 @@ describe('Activity Logs (/logs)', () => {
     await openLogs()
     const users = screen.getByRole('combobox', { name: 'User' })
     await waitFor(() => expect(within(users).getAllByRole('option')).toHaveLength(4))
-    expect(within(users).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'All Users',
-      'Amy Adams (amy@example.com)',
-      'bob@example.com',
-      'Zed Zimmer (zed@example.com)',
-    ])
+    expect(
+      within(users)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All Users', 'Amy Adams (amy@example.com)', 'bob@example.com', 'Zed Zimmer (zed@example.com)'])
     const options = within(screen.getByRole('combobox', { name: 'Action' })).getAllByRole('option')
     expect(options.map((o) => o.textContent)).toEqual(['All Actions', ...ACTIVITY_ACTIONS])
   })
@@ -207,7 +213,9 @@ describe('Download CSV', () => {
   it('alerts instead of downloading when no log matches', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {})
     server.use(
-      http.get('/api/logs', ({ request }) => HttpResponse.json(makeLogList(request, { logs: [], totalLogs: 0, totalPages: 0 }))),
+      http.get('/api/logs', ({ request }) =>
+        HttpResponse.json(makeLogList(request, { logs: [], totalLogs: 0, totalPages: 0 })),
+      ),
     )
     const log = recordRequests()
     signInAs('admin')

@@ -165,8 +165,8 @@ describe('companies sync (admin)', () => {
       ['Updated', '5'],
       ['Skipped', '40'],
       ['Errors', '1'],
-    ]) {
-      expect(within(tiles).getByText(label).nextElementSibling).toHaveTextContent(value!)
+    ] as const) {
+      expect(within(tiles).getByText(label).nextElementSibling).toHaveTextContent(value)
     }
     await advance(2500)
     expect(screen.getByRole('button', { name: 'Sync complete!' })).toBeInTheDocument()

@@ -79,7 +79,9 @@ describe('company detail (/admin/companies/{id})', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Company name cannot be empty')
     await user.type(input, 'Acme Academy')
     await user.click(screen.getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(requestsTo(log, '/api/admin/companies/company-1').filter((r) => r.method === 'PUT')).toHaveLength(1))
+    await waitFor(() =>
+      expect(requestsTo(log, '/api/admin/companies/company-1').filter((r) => r.method === 'PUT')).toHaveLength(1),
+    )
     expect(requestsTo(log, '/api/admin/companies/company-1').find((r) => r.method === 'PUT')!.body).toEqual({
       name: 'Acme Academy',
     })

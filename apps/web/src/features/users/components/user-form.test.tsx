@@ -15,7 +15,8 @@ const openCreate = async () => {
   expect(screen.getByRole('form', { name: 'Create New User' })).toBeInTheDocument()
   return view
 }
-const posts = (log: ReturnType<typeof recordRequests>) => requestsTo(log, '/api/users').filter((r) => r.method === 'POST')
+const posts = (log: ReturnType<typeof recordRequests>) =>
+  requestsTo(log, '/api/users').filter((r) => r.method === 'POST')
 
 describe('Create New User', () => {
   it('starts as a client with the client list, its hint and count', async () => {
@@ -23,25 +24,33 @@ describe('Create New User', () => {
     expect(form().getByRole('combobox', { name: 'Role' })).toHaveValue('client')
     expect(form().getAllByRole('combobox', { name: 'Role' })[0]!.querySelectorAll('option')).toHaveLength(4)
     const client = form().getByRole('combobox', { name: 'Client' })
-    expect(within(client).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Select a client',
-      'Acme Learning',
-      'Globex Training',
-    ])
+    expect(
+      within(client)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Select a client', 'Acme Learning', 'Globex Training'])
     expect(client).toHaveAccessibleDescription(
       'This will determine which dispatches and registrations the user can access.2 clients available',
     )
     expect(form().getByLabelText('Username')).toHaveAttribute('placeholder', 'Optional')
-    expect(form().getByLabelText('Password *')).toHaveAccessibleDescription('Password must be 12 to 128 characters long.')
+    expect(form().getByLabelText('Password *')).toHaveAccessibleDescription(
+      'Password must be 12 to 128 characters long.',
+    )
     expect(form().getByRole('button', { name: 'Create User' })).toBeInTheDocument()
   })
 
-  it.each([
+  it.each<[{ email?: string; password?: string; client?: string }, string]>([
     [{}, 'Email and password are required for new users.'],
     [{ email: 'new@example.com' }, 'Email and password are required for new users.'],
     [{ email: 'not-an-email', password: 'a-long-enough-password' }, 'Please enter a valid email address.'],
-    [{ email: 'new@example.com', password: 'a-long-enough-password' }, 'Client role requires a selected client (destination).'],
-    [{ email: 'new@example.com', password: 'short', client: 'company-1' }, 'Password must be 12 to 128 characters long.'],
+    [
+      { email: 'new@example.com', password: 'a-long-enough-password' },
+      'Client role requires a selected client (destination).',
+    ],
+    [
+      { email: 'new@example.com', password: 'short', client: 'company-1' },
+      'Password must be 12 to 128 characters long.',
+    ],
   ])('refuses %j with the SPEC text and sends nothing', async (input, message) => {
     const log = recordRequests()
     const { user } = await openCreate()
@@ -101,7 +110,9 @@ describe('Create New User', () => {
 
   it('shows the server message, else Failed to create user.', async () => {
     server.use(
-      http.post('/api/users', () => HttpResponse.json({ message: 'A user with this email already exists.' }, { status: 409 })),
+      http.post('/api/users', () =>
+        HttpResponse.json({ message: 'A user with this email already exists.' }, { status: 409 }),
+      ),
     )
     const { user } = await openCreate()
     await user.selectOptions(form().getByRole('combobox', { name: 'Role' }), 'admin')

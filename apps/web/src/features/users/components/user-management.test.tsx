@@ -27,15 +27,11 @@ describe('users table (/settings)', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 2, name: 'User Management' })).toBeInTheDocument()
     const table = screen.getByRole('table', { name: 'Users' })
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
-      'User',
-      'Role',
-      'Status',
-      'Client',
-      'Created',
-      'Last Login',
-      'Actions',
-    ])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['User', 'Role', 'Status', 'Client', 'Created', 'Last Login', 'Actions'])
     const client = rowOf('cleo@acme.test')
     // No username: the part of the email before @.
     expect(client.getByText('cleo')).toBeInTheDocument()

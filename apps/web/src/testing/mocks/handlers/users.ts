@@ -39,9 +39,12 @@ export const userHandlers = [
   http.get<{ id: string }>('/api/users/:id/activity', () => HttpResponse.json([makeLogEntry()])),
   http.post<never, Partial<User>>('/api/users', async ({ request }) => {
     const body = await request.json()
-    return HttpResponse.json(withMessage(makeUser(body.role ?? 'client', { ...body, id: 'user-new' }), 'User created successfully'), {
-      status: 201,
-    })
+    return HttpResponse.json(
+      withMessage(makeUser(body.role ?? 'client', { ...body, id: 'user-new' }), 'User created successfully'),
+      {
+        status: 201,
+      },
+    )
   }),
   http.put<{ id: string }, Partial<User>>('/api/users/:id', async ({ params, request }) => {
     const user = userFixtures.find((u) => u.id === params.id) ?? makeUser('client', { id: params.id })
