@@ -1,13 +1,15 @@
 import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
+// Per port, so two runs on one machine (E2E_PORT=3200 ...) never share a data folder.
+const DATA_DIR = `test-results/e2e-data-${PORT}`
 export const E2E_JWT_SECRET = 'e2e-secret-that-is-long-enough-for-hs256-signing'
 
 // The browser suite drives the real built app on the real server (embedded PGlite, demo data)
 // in Debian's Chromium; Playwright's own browser download does not work here.
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results/playwright',
+  outputDir: `test-results/playwright-${PORT}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -32,7 +34,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'rm -rf test-results/e2e-data && npx --no-install tsx apps/server/src/server.ts',
+    command: `rm -rf ${DATA_DIR} && npx --no-install tsx apps/server/src/server.ts`,
     url: `http://127.0.0.1:${PORT}/api/ready`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -41,7 +43,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: 'test-results/e2e-data',
+      DATA_DIR,
       JWT_SECRET: E2E_JWT_SECRET,
       LOG_LEVEL: 'warn',
       SYNC_INTERVAL_MINUTES: '0',

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { createDatabase, type Database } from '../db/client'
-
-const TEMPLATE_DB = 'portal_test_template'
 
 let pgliteTemplate: Promise<PGlite> | null = null
 
@@ -31,7 +30,7 @@ export async function createTestDatabase(): Promise<Database> {
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
   try {
-    await admin.query(`create database ${name} template ${TEMPLATE_DB}`)
+    await admin.query(`create database ${name} template ${inject('pgTemplateDb')}`)
   } finally {
     await admin.end()
   }
