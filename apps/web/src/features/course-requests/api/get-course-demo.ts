@@ -12,6 +12,15 @@ export async function getCourseDemoUrl(courseId: string): Promise<string | null>
   return details.demoUrl || null
 }
 
+/**
+ * Read afresh each time the modal opens (no cache): an admin may have just set the link in the
+ * course details, and the status buttons send the value shown.
+ */
 export function useCourseDemoUrl(courseId: string) {
-  return useQuery({ queryKey: courseRequestKeys.courseDemo(courseId), queryFn: () => getCourseDemoUrl(courseId) })
+  return useQuery({
+    queryKey: courseRequestKeys.courseDemo(courseId),
+    queryFn: () => getCourseDemoUrl(courseId),
+    staleTime: 0,
+    gcTime: 0,
+  })
 }

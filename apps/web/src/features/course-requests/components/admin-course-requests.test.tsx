@@ -123,6 +123,21 @@ describe('Course Requests (/admin/course-requests)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 
+  it('reads the course demo URL afresh each time the modal opens', async () => {
+    signInAs('admin')
+    courseDemo(null)
+    const { user } = renderApp('/admin/course-requests')
+    await screen.findByRole('table', { name: 'Course requests' })
+    await user.click(within(row('Leadership Foundations')).getByRole('button', { name: /Edit/ }))
+    expect(await screen.findByText(/No demo URL is configured for this course/)).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Close' }))
+    // Meanwhile the course got a demo link in its details.
+    courseDemo('https://demo.example/new')
+    await user.click(within(row('Leadership Foundations')).getByRole('button', { name: /Edit/ }))
+    const dialog = within(screen.getByRole('dialog', { name: 'Update Request Status' }))
+    expect(await dialog.findByLabelText('Demo URL')).toHaveValue('https://demo.example/new')
+  })
+
   it('shows cards with notes and Edit Request for admins on small screens', async () => {
     window.innerWidth = 600
     signInAs('admin')

@@ -22,7 +22,7 @@ export function CourseVisibilityControl({ courseId, isVisible }: { courseId: str
     <div className="space-y-2">
       <div className="flex items-center justify-between gap-3">
         <span className="text-sm font-medium text-slate-800">
-          Visible to clients: <span className="font-semibold">{isVisible ? 'Visible' : 'Hidden'}</span>
+          Visibility: <span className="font-semibold">{isVisible ? 'Visible' : 'Hidden'}</span>
         </span>
         <Switch checked={isVisible} onChange={toggle} label="Course visibility" disabled={update.isPending} />
       </div>

@@ -26,7 +26,7 @@ const syncAndRead = async (role: 'status' | 'alert') => {
 beforeAll(preloadRoutes)
 
 describe('Sync Courses (admin)', () => {
-  it('shows the server message and clears it after 5 s', async () => {
+  it('shows the server message and clears it after 5 s; the label says Sync complete! for 3 s', async () => {
     server.use(
       http.get(SYNC, () =>
         HttpResponse.json({ success: true, message: 'Courses synced successfully!', courseCount: 3 }),
@@ -34,7 +34,12 @@ describe('Sync Courses (admin)', () => {
     )
     await openCatalogueWithFakeTimers()
     expect(await syncAndRead('status')).toBe('Courses synced successfully!')
-    await advance(4900)
+    expect(screen.getByRole('button', { name: 'Sync complete!' })).toBeInTheDocument()
+    await advance(2900)
+    expect(screen.getByRole('button', { name: 'Sync complete!' })).toBeInTheDocument()
+    await advance(200)
+    expect(screen.getByRole('button', { name: 'Sync Courses' })).toBeInTheDocument()
+    await advance(1800)
     expect(screen.getByText('Courses synced successfully!')).toBeInTheDocument()
     await advance(200)
     expect(screen.queryByText('Courses synced successfully!')).not.toBeInTheDocument()
@@ -56,6 +61,7 @@ describe('Sync Courses (admin)', () => {
     server.use(http.get(SYNC, () => HttpResponse.json({ message: 'SCORM Cloud is not configured.' }, { status: 503 })))
     await openCatalogueWithFakeTimers()
     expect(await syncAndRead('alert')).toBe('SCORM Cloud is not configured.')
+    expect(screen.getByRole('button', { name: 'Sync failed!' })).toBeInTheDocument()
     await advance(5100)
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     server.use(http.get(SYNC, () => HttpResponse.json({}, { status: 500 })))
