@@ -52,6 +52,17 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
     app.addHook('onRoute', (route) => {
       routes.push(route)
     })
+    // Every route with its declared access, for the access-matrix test (test/security).
+    app.decorate('registeredRoutes', () =>
+      routes.flatMap((r) =>
+        (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
+          method: String(method),
+          url: r.url,
+          public: r.config?.public === true,
+          permission: r.config?.permission ?? null,
+        })),
+      ),
+    )
     app.decorate('undeclaredRoutes', () =>
       routes.filter((r) => !r.config?.public && !r.config?.permission).map((r) => `${String(r.method)} ${r.url}`),
     )
@@ -113,5 +124,6 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
 declare module 'fastify' {
   interface FastifyInstance {
     undeclaredRoutes(): string[]
+    registeredRoutes(): { method: string; url: string; public: boolean; permission: Permission | null }[]
   }
 }

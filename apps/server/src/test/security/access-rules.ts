@@ -1,0 +1,142 @@
+import type { Role } from '@portal/shared'
+import { TEST_PASSWORD } from '../helpers'
+import type { AccessFixture } from './access-fixture'
+
+export type Caller = Role | 'none'
+export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
+export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user'
+
+export interface RouteRule {
+  /** Roles that pass the permission check (SPEC §6, DECISIONS.md), or a public route. */
+  allow: readonly Role[] | 'public'
+  /** What `:id` stands for; each id kind is tried. */
+  id?: IdResource
+  /** A client gets 404 for another company's id (DECISIONS.md: out of scope is not found). */
+  clientScoped?: boolean
+  /** Statuses an allowed caller gets for an existing id (default: any 2xx). */
+  ok?: readonly number[]
+  /** Public routes: what every caller, with or without a token, gets. */
+  publicStatus?: readonly number[]
+  payload?: (kind: IdKind, fx: AccessFixture) => object
+}
+
+const ALL: Role[] = ['admin', 'internal', 'sales', 'client']
+const STAFF: Role[] = ['admin', 'internal', 'sales']
+const ADMIN: Role[] = ['admin']
+let unique = 0
+const next = () => `${Date.now()}-${(unique += 1)}`
+
+/**
+ * The expectation for every route the server registers, keyed `METHOD /url` (trailing slash
+ * dropped; HEAD follows GET). A route missing here fails the access matrix.
+ */
+export const ROUTE_RULES: Record<string, RouteRule> = {
+  // Operations and documentation: public by design (DECISIONS.md; the docs grant nothing).
+  'GET /api/health': { allow: 'public', publicStatus: [200] },
+  'GET /api/ready': { allow: 'public', publicStatus: [200] },
+  'GET /api/docs': { allow: 'public', publicStatus: [200, 302] },
+  'GET /api/docs/static/index.html': { allow: 'public', publicStatus: [302] },
+  'GET /api/docs/static/*': { allow: 'public', publicStatus: [404] },
+  'GET /api/docs/static/swagger-initializer.js': { allow: 'public', publicStatus: [200] },
+  'GET /api/docs/json': { allow: 'public', publicStatus: [200] },
+  'GET /api/docs/yaml': { allow: 'public', publicStatus: [200] },
+
+  // Sign-in: public, but a wrong credential is never a 2xx.
+  'POST /api/auth/login': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ email: `nobody-${next()}@example.test`, password: TEST_PASSWORD }),
+  },
+  'POST /api/auth/refresh-token': { allow: 'public', publicStatus: [401], payload: () => ({ refreshToken: 'x.y.z' }) },
+  'POST /api/auth/revoke-token': { allow: 'public', publicStatus: [200], payload: () => ({ refreshToken: 'x.y.z' }) },
+  'GET /api/auth/config': { allow: 'public', publicStatus: [200] },
+  // The postback webhook has its own Basic credentials; an access token is not one.
+  'POST /api/webhooks/scorm-cloud/registrations': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ id: 'reg', dispatchId: 'sec-dispatch-a' }),
+  },
+  'GET /api/auth/me': { allow: ALL },
+  'GET /api/auth/users': { allow: ADMIN },
+
+  // Dispatches and reports (SPEC §6 row 1-3): a client sees only its own company.
+  'GET /api/dispatches': { allow: ALL },
+  'GET /api/dispatches/destinations': { allow: STAFF },
+  'GET /api/dispatches/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+  // Admin only; without SCORM Cloud credentials the edit answers 503 (provider first).
+  'PUT /api/dispatches/:id': {
+    allow: ADMIN,
+    id: 'dispatch',
+    ok: [503],
+    payload: () => ({ enabled: true }),
+  },
+  'GET /api/reports/registrations/count': { allow: STAFF },
+  'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+
+  // Courses: the catalogue is for all, hidden courses for admins only.
+  'GET /api/dispatches/courses': { allow: ALL },
+  'GET /api/dispatches/courses/sync': { allow: ADMIN, ok: [503] },
+  'GET /api/courses/:id/details': { allow: ALL, id: 'course' },
+  'PUT /api/courses/:id/details': { allow: ADMIN, id: 'course', payload: () => ({ summary: 'Edited summary' }) },
+  'PUT /api/courses/:id/visibility': {
+    allow: ADMIN,
+    id: 'course',
+    payload: (kind) => ({ isVisible: kind !== 'hidden' }),
+  },
+
+  // Course requests: admin edits, sales views, a client its own, internal nothing.
+  'GET /api/course-requests': { allow: ['admin', 'sales', 'client'] },
+  'POST /api/course-requests': {
+    allow: ['client'],
+    ok: [201],
+    payload: () => ({ courseId: 'sec-course-foreign', licenses: 2, notes: 'matrix' }),
+  },
+  'PUT /api/course-requests/:id/status': {
+    allow: ADMIN,
+    id: 'request',
+    payload: (kind, fx) => ({ status: kind === 'foreign' ? fx.request.foreignStatus : fx.request.ownStatus }),
+  },
+
+  // Companies: admin views, edits and syncs; sales views.
+  'GET /api/admin/companies': { allow: ['admin', 'sales'] },
+  'GET /api/admin/companies/:id': { allow: ['admin', 'sales'], id: 'company' },
+  'PUT /api/admin/companies/:id': {
+    allow: ADMIN,
+    id: 'company',
+    payload: (kind) => ({ name: kind === 'foreign' ? 'Foreign Company Beta' : 'Own Company Alpha' }),
+  },
+  'GET /api/admin/companies/sync': { allow: ADMIN, ok: [503] },
+  'GET /api/admin/sync/status': { allow: ADMIN, ok: [503] },
+  'GET /api/admin/users/sales': { allow: ['admin', 'sales'] },
+
+  // User management and logs: admin only.
+  'GET /api/users': { allow: ADMIN },
+  'POST /api/users': {
+    allow: ADMIN,
+    ok: [201],
+    payload: () => ({ email: `made-${next()}@example.test`, password: TEST_PASSWORD, role: 'internal' }),
+  },
+  'GET /api/users/:id': { allow: ADMIN, id: 'user' },
+  'PUT /api/users/:id': { allow: ADMIN, id: 'user', payload: () => ({ name: 'Renamed By Matrix' }) },
+  'PUT /api/users/:id/status': { allow: ADMIN, id: 'user', payload: () => ({ status: 'suspended' }) },
+  'DELETE /api/users/:id': { allow: ADMIN, id: 'user' },
+  'GET /api/users/:id/activity': { allow: ADMIN, id: 'user' },
+  'GET /api/logs': { allow: ADMIN },
+  'GET /api/logs/export.csv': { allow: ADMIN },
+  'POST /api/logs/action': {
+    allow: ALL,
+    payload: () => ({ action: 'HELP_BUTTON_CLICKED', details: 'matrix' }),
+  },
+  'POST /api/logs/navigation': { allow: ALL, payload: () => ({ pathname: '/dashboard' }) },
+}
+
+/** The statuses a caller must get; `null` means any 2xx. */
+export function expectedStatuses(rule: RouteRule, caller: Caller, kind: IdKind | null): readonly number[] | null {
+  if (rule.allow === 'public') return rule.publicStatus ?? null
+  if (caller === 'none') return [401]
+  if (!rule.allow.includes(caller)) return [403]
+  if (kind === 'missing') return [404]
+  if (kind === 'hidden' && caller !== 'admin') return [404]
+  if (kind === 'foreign' && caller === 'client' && rule.clientScoped) return [404]
+  return rule.ok ?? null
+}
