@@ -32,7 +32,12 @@ export function createTokenSigner(secret: string) {
 
   async function verify(token: string, typ: string) {
     try {
-      const { payload } = await jwtVerify(token, key, { algorithms: [ALG], issuer: ISSUER })
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: [ALG],
+        issuer: ISSUER,
+        // Every token this server signs expires; one without `exp` was not made here.
+        requiredClaims: ['exp'],
+      })
       return payload.typ === typ ? payload : null
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null
