@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
+import type * as Argon2 from '@node-rs/argon2'
 import { buildTestApp, TEST_PASSWORD, type TestContext } from '../helpers'
 
 /**
@@ -9,7 +10,7 @@ import { buildTestApp, TEST_PASSWORD, type TestContext } from '../helpers'
  */
 const argon = vi.hoisted(() => ({ verifies: 0 }))
 vi.mock('@node-rs/argon2', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@node-rs/argon2')>()
+  const real = await importOriginal<typeof Argon2>()
   return {
     ...real,
     verify: (...args: Parameters<typeof real.verify>) => {
