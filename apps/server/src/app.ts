@@ -79,6 +79,8 @@ export interface AppOptions {
   database: Database
   logger?: FastifyServerOptions['logger']
   throttle?: typeof DEFAULT_THROTTLE
+  /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period (issue #8). */
+  scormCloudTransport?: Parameters<typeof registerSync>[1]['transport']
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -108,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs' })
   // ---- issue #3: SCORM Cloud client, mirror sync (routes, scheduler; app.sync) and postbacks ----
-  await registerSync(app, { config, database })
+  await registerSync(app, { config, database, transport: options.scormCloudTransport ?? {} })
   await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud' })
   // ---- end issue #3 ----
   // ---- issue #4: dispatches and reports (after issue #3: the edit uses its app.scormCloud) ----

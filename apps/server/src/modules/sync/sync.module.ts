@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppConfig } from '../../config'
 import type { Database } from '../../db/client'
+import type { TransportOptions } from '../scorm-cloud/http-transport'
 import { createScormCloudClient, type ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { createSyncAdminService } from './sync-admin.service'
 import syncRoutes from './sync.routes'
@@ -23,7 +24,16 @@ declare module 'fastify' {
  */
 export async function registerSync(
   app: FastifyInstance,
-  { config, database }: { config: AppConfig; database: Database },
+  {
+    config,
+    database,
+    transport = {},
+  }: {
+    config: AppConfig
+    database: Database
+    /** Test-only overrides of the client's timeouts, backoff and breaker (issue #8 reliability suite). */
+    transport?: Partial<TransportOptions>
+  },
 ) {
   const client = config.scormCloud
     ? createScormCloudClient({
@@ -31,6 +41,7 @@ export async function registerSync(
         connectTimeoutMs: 5_000,
         requestTimeoutMs: 15_000,
         maxAttempts: 3,
+        ...transport,
       })
     : null
   const sync = client ? createSyncService({ database, client, log: app.log }) : null
