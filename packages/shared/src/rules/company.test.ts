@@ -37,6 +37,7 @@ describe('company rules (SPEC §2, §5)', () => {
 
   it('says Showing X of Y companies', () => {
     expect(showingCompaniesText(2, 10)).toBe('Showing 2 of 10 companies')
-    expect(showingCompaniesText(1, 1)).toBe('Showing 1 of 1 company')
+    expect(showingCompaniesText(1, 1)).toBe('Showing 1 of 1 companies')
+    expect(showingCompaniesText(0, 0)).toBe('Showing 0 of 0 companies')
   })
 })

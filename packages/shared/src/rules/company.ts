@@ -35,7 +35,7 @@ export function companyMatches(
   )
 }
 
-/** SPEC §2: "Showing X of Y companies". */
+/** SPEC §2: "Showing X of Y companies", word for word (no singular form: SPEC gives none). */
 export function showingCompaniesText(shown: number, total: number): string {
-  return `Showing ${shown} of ${total} ${total === 1 ? 'company' : 'companies'}`
+  return `Showing ${shown} of ${total} companies`
 }

@@ -136,7 +136,7 @@ describe('Edit User', () => {
     const password = within(edit).getByLabelText('New Password')
     expect(password).toHaveAttribute('placeholder', 'Leave blank to keep current password')
     expect(password).toHaveAccessibleDescription(
-      "Only enter a value if you want to change the user's password. Password must be 12 to 128 characters long.",
+      "Only enter a value if you want to change the user's password.Password must be 12 to 128 characters long.",
     )
     expect(within(edit).getByRole('combobox', { name: 'Client' })).toHaveValue('company-1')
     await user.type(within(edit).getByLabelText('Username'), 'cleo.c')

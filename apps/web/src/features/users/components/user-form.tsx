@@ -119,9 +119,15 @@ export function UserForm({
           label={creating ? 'Password' : 'New Password'}
           required={creating}
           hint={
-            creating
-              ? PASSWORD_LENGTH_MESSAGE
-              : `Only enter a value if you want to change the user's password. ${PASSWORD_LENGTH_MESSAGE}`
+            creating ? (
+              PASSWORD_LENGTH_MESSAGE
+            ) : (
+              <>
+                {/* SPEC §2's hint word for word; the length rule (DECISIONS.md) on its own line. */}
+                Only enter a value if you want to change the user&apos;s password.
+                <span className="mt-0.5 block">{PASSWORD_LENGTH_MESSAGE}</span>
+              </>
+            )
           }
         >
           {(control) => (
