@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, doublePrecision, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, doublePrecision, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { company } from './companies'
 import { course } from './courses'
 
@@ -28,6 +28,12 @@ export const dispatch = pgTable(
      * knowing about it, and the summary never counts a million rows per request.
      */
     activeRegistrationCount: integer('active_registration_count').notNull().default(0),
+    /**
+     * Changes (to txid_current()) whenever a statement writes this dispatch's registrations
+     * (triggers of migration 0007_data_versions): the completion report caches its
+     * totals per value, so a report of unchanged registrations counts nothing again.
+     */
+    registrationVersion: bigint('registration_version', { mode: 'number' }).notNull().default(0),
     /** 0 means unlimited (SPEC §3). */
     registrationCap: integer('registration_cap').notNull().default(0),
     expirationDate: tz('expiration_date'),
@@ -52,6 +58,16 @@ export const dispatch = pgTable(
     index('dispatch_enabled_idx').on(t.enabled, sql`lower(${t.destinationName})`, t.id),
   ],
 )
+
+/**
+ * One row (id 1): set to txid_current() by every statement that writes `dispatch` (triggers of
+ * migration 0007). The dispatch list caches its summary per value; a committed value always
+ * names one committed state of the table, so a cached summary is never stale.
+ */
+export const dispatchVersion = pgTable('dispatch_version', {
+  id: integer('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+})
 
 /** A learner's registration on a dispatch, as SCORM Cloud reports it (dispatchId). */
 export const registration = pgTable(
@@ -86,7 +102,11 @@ export const registration = pgTable(
   (t) => [
     // The completion report's order: last access newest first, never-accessed last, then id.
     index('registration_dispatch_last_access_idx').on(t.dispatchId, t.lastAccessDate.desc().nullsLast(), t.id),
-    index('registration_dispatch_status_idx').on(t.dispatchId, t.completionStatus),
+    // The report filtered by status (and a last-access range) in its own order, over the live
+    // rows only: the page's id look-up and the count are index-only scans.
+    index('registration_report_status_idx')
+      .on(t.dispatchId, t.completionStatus, t.lastAccessDate.desc().nullsLast(), t.id)
+      .where(sql`${t.removedAt} is null`),
     index('registration_course_id_idx').on(t.courseId),
   ],
 )

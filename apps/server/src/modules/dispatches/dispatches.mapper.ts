@@ -16,6 +16,8 @@ export interface DispatchRow {
   providerCreated: Date | null
   providerUpdated: Date | null
   appSource: string | null
+  /** Single-dispatch reads only: the version of its registrations (migration 0007). */
+  registrationVersion?: number
 }
 
 export interface SummaryRow {

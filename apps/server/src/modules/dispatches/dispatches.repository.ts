@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { company, course, dispatch } from '../../db/schema'
+import { company, course, dispatch, dispatchVersion } from '../../db/schema'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 
 /** `%term%` for ILIKE, with the pattern characters of the term taken literally. */
@@ -75,6 +75,11 @@ function whereOf(filter: DispatchFilter): SQL {
 
 const int = (expr: SQL) => sql<number>`(${expr})::bigint`.mapWith(Number)
 
+/** The dispatch table's data version (migration 0007); null if its row is missing. */
+const currentVersion = sql<
+  number | null
+>`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`.mapWith(Number)
+
 export function createDispatchesRepository(db: DbOrTx) {
   return {
     async page(
@@ -95,8 +100,20 @@ export function createDispatchesRepository(db: DbOrTx) {
         .offset(offset)
     },
 
-    /** The four cards of SPEC §2 over the whole filtered set, in one pass over dispatch. */
-    async summary(filter: DispatchFilter): Promise<SummaryRow> {
+    /** The value summary() would report now: equal values mean equal dispatch data. */
+    async version(): Promise<number | null> {
+      const [row] = await db
+        .select({ version: dispatchVersion.version })
+        .from(dispatchVersion)
+        .where(eq(dispatchVersion.id, 1))
+      return row?.version ?? null
+    },
+
+    /**
+     * The four cards of SPEC §2 over the whole filtered set, in one pass over dispatch, with the
+     * data version they were counted at (same statement, so the same snapshot).
+     */
+    async summary(filter: DispatchFilter): Promise<SummaryRow & { version: number | null }> {
       const capped = sql`${dispatch.registrationCap} > 0`
       const [row] = await db
         .select({
@@ -108,6 +125,7 @@ export function createDispatchesRepository(db: DbOrTx) {
           unlimitedActive: int(sql`count(*) filter (where ${dispatch.enabled} and ${dispatch.registrationCap} <= 0)`),
           // Trigger-maintained counter (migration 0002): no join over the registrations.
           activeRegistrations: int(sql`coalesce(sum(${dispatch.activeRegistrationCount}), 0)`),
+          version: currentVersion,
         })
         .from(dispatch)
         .where(whereOf(filter))
@@ -116,7 +134,7 @@ export function createDispatchesRepository(db: DbOrTx) {
 
     async findVisible(id: string, scope: SQL): Promise<DispatchRow | null> {
       const [row] = await db
-        .select(rowColumns)
+        .select({ ...rowColumns, registrationVersion: dispatch.registrationVersion })
         .from(dispatch)
         .leftJoin(course, eq(course.id, dispatch.courseId))
         .where(and(eq(dispatch.id, id), scope))

@@ -1,11 +1,22 @@
 import type { Destination, Dispatch, DispatchListQuery, DispatchListResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { EMPTY_SUMMARY, toDispatch, toPagination, toSummary, type DispatchRow } from './dispatches.mapper'
-import { createDispatchesRepository } from './dispatches.repository'
+import {
+  EMPTY_SUMMARY,
+  toDispatch,
+  toPagination,
+  toSummary,
+  type DispatchRow,
+  type SummaryRow,
+} from './dispatches.mapper'
+import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
 import { dispatchScope, type Viewer } from './dispatches.scope'
+import { cachePerDatabase } from './versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
+
+/** Summaries of recent list filters: one per scope, status and search term. */
+const summaryCache = cachePerDatabase<SummaryRow>(500)
 
 /** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
 export function createDispatchesService(db: DbOrTx) {
@@ -22,6 +33,22 @@ export function createDispatchesService(db: DbOrTx) {
     return row
   }
 
+  /**
+   * The summary of a filtered set, counted again only when the dispatch data changed since it
+   * was last counted (issue #7: 50,000 dispatches, a search scans them all). Staff share one
+   * scope (every present dispatch), a client has its company's.
+   */
+  async function summaryOf(viewer: Viewer, filter: DispatchFilter): Promise<SummaryRow> {
+    const cache = summaryCache(db)
+    const scopeKey = viewer.role === 'client' ? `company:${viewer.companyId}` : 'all'
+    const key = JSON.stringify([scopeKey, filter.status, filter.search?.trim() ?? ''])
+    const cached = cache.get(key, await dispatches.version())
+    if (cached) return cached
+    const { version, ...summary } = await dispatches.summary(filter)
+    cache.set(key, version, summary)
+    return summary
+  }
+
   return {
     requireVisible,
 
@@ -36,10 +63,10 @@ export function createDispatchesService(db: DbOrTx) {
       }
       const filter = { scope, search: query.search, status: query.status }
       const offset = (query.page - 1) * query.pageSize
-      // Two statements, both over the same filter: the page, and the summary of the whole set.
+      // The page, and the summary of the whole set (cached per data version).
       const [rows, summary] = await Promise.all([
         dispatches.page(filter, query.sort, query.order, query.pageSize, offset),
-        dispatches.summary(filter),
+        summaryOf(viewer, filter),
       ])
       return {
         dispatches: rows.map((row) => toDispatch(row, viewer.role)),

@@ -14,6 +14,11 @@ export interface RegistrationFilter {
   before?: Date | undefined
 }
 
+export interface ReportTotals {
+  total: number
+  distinctLearners: number
+}
+
 export interface RegistrationRow {
   id: string
   learnerFirstName: string
@@ -54,8 +59,21 @@ const learnerKey = sql`case when ${registration.learnerEmail} <> '' then 'e:' ||
 
 export function createReportsRepository(db: DbOrTx) {
   return {
-    /** Newest last access first, never-accessed last, then id (index registration_dispatch_last_access_idx). */
+    /**
+     * Newest last access first, never-accessed last, then id (indexes registration_dispatch_last_access_idx
+     * and, with a status, registration_report_status_idx). Deferred join: the offset is walked
+     * over the index alone (ids), and only the page's rows are read from the table.
+     */
     async page(filter: RegistrationFilter, limit: number, offset: number): Promise<RegistrationRow[]> {
+      const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
+      const ids = db
+        .select({ id: sql<string>`${registration.id}`.as('page_id') })
+        .from(registration)
+        .where(whereOf(filter))
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset)
+        .as('page')
       return db
         .select({
           id: registration.id,
@@ -68,18 +86,22 @@ export function createReportsRepository(db: DbOrTx) {
           totalSecondsTracked: registration.totalSecondsTracked,
           lastAccessDate: registration.lastAccessDate,
         })
-        .from(registration)
-        .where(whereOf(filter))
-        .orderBy(sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id))
-        .limit(limit)
-        .offset(offset)
+        .from(ids)
+        .innerJoin(registration, eq(registration.id, ids.id))
+        .orderBy(...order)
     },
 
-    async totals(filter: RegistrationFilter): Promise<{ total: number; distinctLearners: number }> {
+    /** With the dispatch's registration version they were counted at (same statement). */
+    async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
       const [row] = await db
         .select({
           total: sql<number>`count(*)::bigint`.mapWith(Number),
           distinctLearners: sql<number>`count(distinct ${learnerKey})::bigint`.mapWith(Number),
+          version: sql<
+            number | null
+          >`(select ${dispatch.registrationVersion} from ${dispatch} where ${dispatch.id} = ${filter.dispatchId})`.mapWith(
+            Number,
+          ),
         })
         .from(registration)
         .where(whereOf(filter))

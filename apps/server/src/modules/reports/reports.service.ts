@@ -4,7 +4,13 @@ import { AppError } from '../../lib/app-error'
 import { toDispatch, toPagination } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService } from '../dispatches/dispatches.service'
-import { createReportsRepository, type RegistrationFilter, type RegistrationRow } from './reports.repository'
+import { cachePerDatabase } from '../dispatches/versioned-cache'
+import {
+  createReportsRepository,
+  type RegistrationFilter,
+  type RegistrationRow,
+  type ReportTotals,
+} from './reports.repository'
 
 export const REPORT_MESSAGES = {
   endBeforeStart: 'End date cannot be before start date.',
@@ -12,6 +18,9 @@ export const REPORT_MESSAGES = {
 } as const
 
 const DAY_MS = 86_400_000
+
+/** Totals of recent report filters, per dispatch and filter. */
+const totalsCache = cachePerDatabase<ReportTotals>(500)
 
 /** A YYYY-MM-DD day as its first instant in UTC; a day that does not exist (02-30) is refused. */
 function dayStart(day: string): Date {
@@ -55,12 +64,35 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
     return filter
   }
 
+  /**
+   * Counted again only when the dispatch's registrations changed since (issue #7: the count of
+   * distinct learners reads every matching row of a 100,000-registration dispatch).
+   */
+  async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {
+    const cache = totalsCache(db)
+    const key = JSON.stringify([
+      filter.dispatchId,
+      filter.search?.trim() ?? '',
+      filter.status ?? '',
+      filter.from?.getTime() ?? null,
+      filter.before?.getTime() ?? null,
+    ])
+    const cached = cache.get(key, version)
+    if (cached) return cached
+    const { version: at, ...totals } = await reports.totals(filter)
+    cache.set(key, at, totals)
+    return totals
+  }
+
   return {
     async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportResponse> {
       const filter = filterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
-      const [rows, totals] = await Promise.all([reports.page(filter, query.pageSize, offset), reports.totals(filter)])
+      const [rows, totals] = await Promise.all([
+        reports.page(filter, query.pageSize, offset),
+        totalsOf(filter, row.registrationVersion ?? null),
+      ])
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),

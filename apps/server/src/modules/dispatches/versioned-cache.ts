@@ -1,0 +1,45 @@
+/**
+ * Aggregates cached per database handle, key and data version (issue #7). A version is read in
+ * the same statement as the aggregate it belongs to and only grows (migration 0007), so an
+ * entry is served only while the data it was counted from is still the committed state. Bounded:
+ * the least recently used entry goes first.
+ */
+export interface VersionedCache<T> {
+  get(key: string, version: number | null): T | undefined
+  set(key: string, version: number | null, value: T): void
+}
+
+export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
+  const entries = new Map<string, { version: number; value: T }>()
+  return {
+    get(key, version) {
+      const entry = entries.get(key)
+      if (version === null || !entry || entry.version !== version) return undefined
+      entries.delete(key)
+      entries.set(key, entry)
+      return entry.value
+    },
+    set(key, version, value) {
+      if (version === null) return
+      const entry = entries.get(key)
+      // A slower request may finish after a faster one that saw newer data: keep the newer.
+      if (entry && entry.version > version) return
+      entries.delete(key)
+      entries.set(key, { version, value })
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
+    },
+  }
+}
+
+/** One cache per database handle (a server, a test's database), made on first use. */
+export function cachePerDatabase<T>(maxEntries: number): (db: object) => VersionedCache<T> {
+  const caches = new WeakMap<object, VersionedCache<T>>()
+  return (db) => {
+    let cache = caches.get(db)
+    if (!cache) {
+      cache = createVersionedCache<T>(maxEntries)
+      caches.set(db, cache)
+    }
+    return cache
+  }
+}
