@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { CourseDetails, CourseRequest } from '@portal/shared'
+import type { CourseDetails, CourseListResponse, CourseRequest } from '@portal/shared'
 import { courseRequest } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
@@ -139,6 +139,16 @@ describe('GET /api/course-requests', () => {
     expect(rows.map((r) => r.id)).toEqual([mine.id])
   })
 
+  it('never gives a client the requests of others, also when filtering by course', async () => {
+    await create({}, as.clientA2)
+    await create({ courseId: 'c-assigned' }, as.clientB)
+    for (const query of ['', '?courseId=c-open', '?courseId=c-assigned']) {
+      const res = await list(as.client, query)
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual([])
+    }
+  })
+
   it('filters by courseId', async () => {
     await create()
     await create({ courseId: 'c-assigned' }, as.clientB)
@@ -211,5 +221,24 @@ describe('the demo link reaches a client only once its request is PROCESSED or C
     expect(await demoOf(as.clientA2)).not.toHaveProperty('demoUrl')
     await setStatus(id, { status: 'PENDING' })
     expect(await demoOf(as.client)).not.toHaveProperty('demoUrl')
+  })
+
+  it('never through the catalogue, whatever the status', async () => {
+    const catalogue = async (headers: Headers) =>
+      (await t.app.inject({ method: 'GET', url: '/api/dispatches/courses', headers })).json<CourseListResponse>()
+    const { id } = await create()
+    await setStatus(id, { status: 'COMPLETED' })
+    for (const headers of [as.client, as.clientB, as.sales, as.internal]) {
+      const open = (await catalogue(headers)).courses.find((c) => c.id === 'c-open')
+      expect(open).toBeDefined()
+      expect(open).not.toHaveProperty('demoUrl')
+    }
+  })
+
+  it('never to sales or internal in the details', async () => {
+    const { id } = await create()
+    await setStatus(id, { status: 'PROCESSED' })
+    for (const headers of [as.sales, as.internal]) expect(await demoOf(headers)).not.toHaveProperty('demoUrl')
+    expect((await demoOf(as.admin)).demoUrl).toBe('https://demo.example/open')
   })
 })

@@ -54,6 +54,31 @@ describe('PUT /api/courses/{id}/details', () => {
     expect(log?.details).toMatchObject({ courseId: 'c-1', courseTitle: 'Admin Title' })
   })
 
+  it('strips script, event handlers and javascript:/data:text/html links, keeping the toolbar formatting', async () => {
+    const kept =
+      '<h1>Title</h1><h3>Part</h3><p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s></p>' +
+      '<ol><li>one</li></ol><ul><li>two</li></ul><blockquote>q</blockquote><pre>code</pre>' +
+      '<p><a target="_blank" rel="noopener noreferrer nofollow" href="https://e.example/a">web</a> ' +
+      '<a target="_blank" rel="noopener noreferrer nofollow" href="mailto:help@e.example">mail</a> ' +
+      '<a target="_blank" rel="noopener noreferrer nofollow" href="tel:+15551234">call</a></p>'
+    const hostile =
+      '<p onmouseover="steal()">hover<script>alert(1)</script></p>' +
+      '<img src="https://img.example/a.png" onerror="alert(2)" />' +
+      '<p><a href="javascript:alert(3)">js</a> <a href="data:text/html;base64,PHNjcmlwdD4=">data</a></p>'
+    const res = await put('/api/courses/c-1/details', { description: kept + hostile })
+    expect(res.statusCode, res.body).toBe(200)
+    const expected =
+      kept +
+      '<p>hover</p><img src="https://img.example/a.png" />' +
+      '<p><a target="_blank" rel="noopener noreferrer nofollow">js</a> ' +
+      '<a target="_blank" rel="noopener noreferrer nofollow">data</a></p>'
+    expect(res.json<CourseDetails>().description).toBe(expected)
+    expect((await courseRow(t.database.db, 'c-1')).description).toBe(expected)
+    // What the details route serves afterwards is the sanitised copy.
+    const shown = await t.app.inject({ method: 'GET', url: '/api/courses/c-1/details', headers: admin })
+    expect(shown.json<CourseDetails>().description).toBe(expected)
+  })
+
   it('keeps the admin title when a sync refreshes the provider title; empty restores the provider title', async () => {
     await put('/api/courses/c-1/details', { title: 'Admin Title' })
     await t.database.db.transaction((tx) =>
