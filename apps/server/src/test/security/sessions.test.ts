@@ -74,7 +74,7 @@ describe('access tokens the server did not issue as issued', () => {
 
   it('refuses a token whose version or session is not the user’s current one', async () => {
     const claims = await claimsOfFreshSession()
-    const sign = (c: object) =>
+    const sign = (c: Record<string, unknown>) =>
       new SignJWT(c).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(SECRET)
     expect((await me(await sign(claims))).statusCode).toBe(200)
     expect((await me(await sign({ ...claims, ver: claims.ver + 1 }))).statusCode).toBe(401)
