@@ -8,6 +8,8 @@ export default defineProject({
     root: import.meta.dirname,
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // Long parts of the reliability suite: `npm run test:resilience` (vitest.resilience.config.ts).
+    exclude: ['src/test/reliability/processes/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { TEST_DB_KIND: 'pglite' },

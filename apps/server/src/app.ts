@@ -54,7 +54,7 @@ declare module 'fastify' {
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
 
 /** Tokens and passwords never reach the request log. */
-const REDACT = ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie']
+export const REDACT = ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie']
 
 /** One set of Fastify options for the server and for the tests (STYLE.md, fastify/demo). */
 export function serverOptions(config: AppConfig, logger: FastifyServerOptions['logger'] = undefined) {
@@ -92,6 +92,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('closing', false)
   app.addHook('preClose', async () => {
     app.closing = true
+  })
+  // Issue #8: a request still in flight at shutdown is answered, then its keep-alive connection
+  // is closed; otherwise the idle socket would hold the server's close open (keepAliveTimeout 72 s).
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.closing) void reply.header('connection', 'close')
   })
 
   const signer = createTokenSigner(config.jwtSecret)
