@@ -6,7 +6,7 @@
  * uses Promise.all), with the same concurrency through a pool the size of the server's.
  */
 import type { PGlite } from '@electric-sql/pglite'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
@@ -68,7 +68,7 @@ export function pgliteTarget(db: PGlite): SqlTarget {
 export async function sessionCheck(db: Db, accessToken: string): Promise<unknown> {
   // The claims only: the token may have expired by the time the baselines run (PGlite runs them last).
   const claims = decodeJwt(accessToken) as { sub: string; sid: string; ver: number }
-  const { appUser, authSession } = schema
+  const { appUser, authSession, company } = schema
   return db
     .select({
       id: appUser.id,
@@ -77,9 +77,14 @@ export async function sessionCheck(db: Db, accessToken: string): Promise<unknown
       username: appUser.username,
       role: appUser.role,
       companyId: appUser.companyId,
+      companyName: sql<string | null>`coalesce(${company.displayName}, ${company.name})`,
+      status: appUser.status,
+      createdAt: appUser.createdAt,
+      lastLogin: appUser.lastLogin,
     })
     .from(authSession)
     .innerJoin(appUser, eq(appUser.id, authSession.userId))
+    .leftJoin(company, eq(company.id, appUser.companyId))
     .where(
       and(
         eq(authSession.id, claims.sid),
@@ -95,7 +100,9 @@ export async function sessionCheck(db: Db, accessToken: string): Promise<unknown
 
 /**
  * Runs `work` against a capturing instance and splits what it issued into sequential steps of
- * the given sizes (statements of one step ran together, under Promise.all).
+ * the given sizes (statements of one step ran together, under Promise.all). The work runs once
+ * unrecorded first, so what is recorded is the steady state a running server is in: the
+ * aggregates the services cache per data version (issue #7) are already cached.
  */
 export async function captureSteps(
   target: SqlTarget,
@@ -103,7 +110,13 @@ export async function captureSteps(
   work: (db: Db) => Promise<unknown>,
 ): Promise<Statement[][]> {
   const statements: Statement[] = []
-  await work(target.capturingDb((s) => statements.push(s)))
+  let recording = false
+  const db = target.capturingDb((s) => {
+    if (recording) statements.push(s)
+  })
+  await work(db)
+  recording = true
+  await work(db)
   const expected = steps.reduce((a, b) => a + b, 0)
   if (statements.length !== expected) {
     throw new Error(

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared'
 import { requireUser } from '../../plugins/app/auth'
 import { createUsersRepository } from '../users/users.repository'
+import { toUser } from '../users/users.mapper'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../demo/demo-accounts'
 import type { AuthService } from './auth.service'
 
@@ -59,7 +60,8 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app,
       config: { permission: 'session.read' },
       schema: { tags: ['auth'], response: { 200: UserSchema, 401: ErrorResponseSchema } },
     },
-    async (request) => auth.me(requireUser(request).id),
+    // The session check of plugins/app/auth.ts has just read the whole user: no second query.
+    async (request) => toUser(requireUser(request)),
   )
 
   app.get(

@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, RouteOptions } from 'fastify'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { can, type Permission, type Role } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import type { TokenSigner } from '../../lib/tokens'
-import { appUser, authSession } from '../../db/schema'
+import { appUser, authSession, company } from '../../db/schema'
 import type { Actor } from '../../modules/activity-logs/activity.repository'
 
 export interface AuthUser {
@@ -15,6 +15,11 @@ export interface AuthUser {
   role: Role
   companyId: string | null
   sessionId: string
+  /** The rest of the SPEC §3 user, read by the same look-up, so GET /api/auth/me needs no other. */
+  companyName: string | null
+  status: string
+  createdAt: Date
+  lastLogin: Date | null
 }
 
 declare module 'fastify' {
@@ -89,9 +94,15 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
           username: appUser.username,
           role: appUser.role,
           companyId: appUser.companyId,
+          // As users.repository.ts: an admin's company rename wins over the provider's name.
+          companyName: sql<string | null>`coalesce(${company.displayName}, ${company.name})`,
+          status: appUser.status,
+          createdAt: appUser.createdAt,
+          lastLogin: appUser.lastLogin,
         })
         .from(authSession)
         .innerJoin(appUser, eq(appUser.id, authSession.userId))
+        .leftJoin(company, eq(company.id, appUser.companyId))
         .where(
           and(
             eq(authSession.id, claims.sid),
