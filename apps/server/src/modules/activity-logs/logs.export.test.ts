@@ -2,9 +2,10 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { desc, sql } from 'drizzle-orm'
-import { LOG_CSV_COLUMNS } from '@portal/shared'
+import { LOG_COUNT_CAP, LOG_CSV_COLUMNS } from '@portal/shared'
 import { activityLog } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
+import { TOO_MANY_FOR_GET_ALL } from './logs.service'
 import { createRecordCounter, insertLogs, parseCsv } from './logs.test-support'
 
 setFlagsFromString('--expose-gc')
@@ -120,6 +121,36 @@ describe('GET /api/logs/export.csv', () => {
       headers: admin,
     })
     expect(parseCsv(search.body)).toHaveLength(2)
+    const byUser = await t.app.inject({
+      method: 'GET',
+      url: '/api/logs/export.csv?startDate=2020-05-01&endDate=2020-05-02&userId=00000000-0000-4000-8000-00000000000a',
+      headers: admin,
+    })
+    expect(parseCsv(byUser.body).slice(1)).toEqual([
+      [
+        '2020-05-01T10:00:00.000Z',
+        'Ada, "the" Admin',
+        'ada@example.test',
+        'LOGIN_SUCCESS',
+        '{"message":"Signed in, from home"}',
+        '10.0.0.1',
+      ],
+    ])
+    const byDay = await t.app.inject({
+      method: 'GET',
+      url: '/api/logs/export.csv?startDate=2020-05-02&endDate=2020-05-02',
+      headers: admin,
+    })
+    expect(parseCsv(byDay.body).slice(1)).toEqual([
+      ['2020-05-02T09:00:00.000Z', 'N/A', 'N/A', 'LOGOUT', 'outside the range', 'N/A'],
+    ])
+    const none = await t.app.inject({
+      method: 'GET',
+      url: '/api/logs/export.csv?startDate=2020-05-01&endDate=2020-05-02&action=LOGIN_FAILED',
+      headers: admin,
+    })
+    expect(none.statusCode).toBe(200)
+    expect(parseCsv(none.body)).toEqual([[...LOG_CSV_COLUMNS]])
   })
 
   it('refuses an end before the start with 400 and exports nothing', async () => {
@@ -184,4 +215,21 @@ describe('GET /api/logs/export.csv at scale', () => {
       details: { rowCount: ROWS, completed: true },
     })
   }, 180_000)
+
+  it('caps the page totals at LOG_COUNT_CAP and refuses getAll=true beyond it', async () => {
+    const YEAR = 'startDate=2021-01-01&endDate=2021-12-31'
+    const page = await t.app.inject({ method: 'GET', url: `/api/logs?${YEAR}`, headers: admin })
+    expect(page.json()).toMatchObject({
+      currentPage: 1,
+      totalLogs: LOG_COUNT_CAP,
+      totalPages: LOG_COUNT_CAP / 50,
+      totalLogsCapped: true,
+    })
+    expect(page.json().logs).toHaveLength(50)
+    const before = (await lastRow())!.id
+    const all = await t.app.inject({ method: 'GET', url: `/api/logs?${YEAR}&getAll=true`, headers: admin })
+    expect(all.statusCode).toBe(400)
+    expect(all.json().message).toBe(TOO_MANY_FOR_GET_ALL)
+    expect((await lastRow())!.id).toBe(before)
+  }, 60_000)
 })

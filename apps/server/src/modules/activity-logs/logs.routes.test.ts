@@ -145,6 +145,20 @@ describe('GET /api/logs filters', () => {
   })
 
   it.each([
+    [`startDate=2020-03-01&endDate=2020-03-01&userId=${ADA}`, ['LOGIN_SUCCESS']],
+    [`startDate=2020-03-02&endDate=2020-03-02&userId=${ADA}`, ['PAGE_VIEWED']],
+    ['startDate=2020-03-02&endDate=2020-03-31&action=LOGIN_SUCCESS', []],
+    ['startDate=2020-03-01&endDate=2020-03-01&action=LOGIN_SUCCESS', ['LOGIN_SUCCESS']],
+    [`startDate=2020-03-01&endDate=2020-03-03&userId=${ADA}&action=PAGE_VIEWED&searchTerm=special`, ['PAGE_VIEWED']],
+    [`startDate=2020-03-01&endDate=2020-03-03&userId=${ADA}&action=PAGE_VIEWED&searchTerm=signed`, []],
+  ])('combines the filters (all must hold): %s', async (query, expected) => {
+    const body = await list(`?${query}`)
+    expect(actions(body)).toEqual(expected)
+    expect(body.totalLogs).toBe(expected.length)
+    expect(body.totalPages).toBe(expected.length > 0 ? 1 : 0)
+  })
+
+  it.each([
     ['startDate=2020-03-02&endDate=2020-03-01', 'End date cannot be before start date.'],
     ['startDate=2020-02-30', 'Invalid date. Use YYYY-MM-DD.'],
   ])('refuses %s with 400 %s', async (query, message) => {
@@ -204,6 +218,19 @@ describe('GET /api/logs pagination', () => {
         completed: true,
       },
     })
+  })
+})
+
+describe('GET /api/logs?getAll=true filters', () => {
+  it.each([
+    ['action=LOGOUT', ['LOGOUT']],
+    [`userId=${ADA}`, ['PAGE_VIEWED', 'LOGIN_SUCCESS']],
+    ['searchTerm=192.168.7', ['PAGE_VIEWED']],
+    ['action=', ['ADMIN_USER_DELETED', 'PAGE_VIEWED', 'LOGOUT', 'LOGIN_SUCCESS', 'COMPANIES_SYNCED']],
+  ])('returns only the logs matching %s', async (query, expected) => {
+    const body = await list(`?${MARCH}&getAll=true&${query}`)
+    expect(actions(body)).toEqual(expected)
+    expect(body.totalLogs).toBe(expected.length)
   })
 })
 

@@ -64,15 +64,22 @@ describe('access', () => {
     expect((await call('GET', '/co-alpha', sales)).statusCode).toBe(200)
     expect((await call('PUT', '/co-alpha', sales, { name: 'Hijacked' })).statusCode).toBe(403)
     expect((await call('GET', '/sync', sales)).statusCode).toBe(403)
-    for (const role of ['client', 'internal'] as const) {
-      const { headers } = await t.loginAs(role, { companyId: null })
+    // A client of the very company asked for is refused too.
+    for (const [role, companyId] of [
+      ['client', null],
+      ['client', 'co-bravo'],
+      ['internal', null],
+    ] as const) {
+      const { headers } = await t.loginAs(role, { companyId })
       for (const [method, url, body] of [
         ['GET', '', undefined],
         ['GET', '/co-alpha', undefined],
         ['PUT', '/co-alpha', { name: 'Hijacked' }],
+        ['GET', '/co-bravo', undefined],
+        ['PUT', '/co-bravo', { name: 'Hijacked' }],
         ['GET', '/sync', undefined],
       ] as const) {
-        expect((await call(method, url, headers, body)).statusCode, `${role} ${method} ${url}`).toBe(403)
+        expect((await call(method, url, headers, body)).statusCode, `${role} ${companyId} ${method} ${url}`).toBe(403)
       }
     }
     for (const [method, url] of [
@@ -83,6 +90,7 @@ describe('access', () => {
       expect((await t.app.inject({ method, url: `/api/admin/companies${url}` })).statusCode).toBe(401)
     }
     expect((await stored('co-alpha')).displayName).toBeNull()
+    expect((await stored('co-bravo')).displayName).toBeNull()
   })
 })
 

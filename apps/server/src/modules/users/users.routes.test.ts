@@ -29,6 +29,8 @@ describe('access', () => {
       const { headers } = await t.loginAs(role)
       for (const [method, url, body] of [
         ['GET', '/api/users', undefined],
+        ['GET', `/api/users/${target.id}`, undefined],
+        ['GET', `/api/users/${target.id}/activity`, undefined],
         ['POST', '/api/users', { email: 'x@y.zz', password: 'a-long-enough-password', role: 'admin' }],
         ['PUT', `/api/users/${target.id}`, { role: 'admin' }],
         ['PUT', `/api/users/${target.id}/status`, { status: 'suspended' }],
@@ -38,7 +40,15 @@ describe('access', () => {
         expect(res.statusCode, `${role} ${method} ${url}`).toBe(403)
       }
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/users' })).statusCode).toBe(401)
+    for (const [method, url] of [
+      ['GET', '/api/users'],
+      ['GET', `/api/users/${target.id}`],
+      ['POST', '/api/users'],
+      ['PUT', `/api/users/${target.id}/status`],
+      ['DELETE', `/api/users/${target.id}`],
+    ] as const) {
+      expect((await t.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401)
+    }
     const [row] = await t.database.db.select().from(appUser).where(eq(appUser.id, target.id))
     expect(row).toMatchObject({ role: 'internal', status: 'active' })
   })
