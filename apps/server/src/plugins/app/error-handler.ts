@@ -12,15 +12,22 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P03', // cannot_connect_now
 ])
 
-function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) {
     return true
   }
   const message = (error as Error).message ?? ''
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-    message,
-  )
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections/i.test(
+      message,
+    )
+  ) {
+    return true
+  }
+  // Drizzle wraps the driver's error (DrizzleQueryError "Failed query: ..."); its code is on the cause.
+  return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1)
 }
 
 /**
