@@ -8,7 +8,8 @@ export const REPORT_DEFAULT_PAGE_SIZE = 100
 export const COMPLETION_STATUSES = ['completed', 'incomplete', 'not attempted'] as const
 export type CompletionStatus = (typeof COMPLETION_STATUSES)[number]
 
-const IsoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
+// Years 1000-9999: PostgreSQL has no year 0, so 0000-01-01 would fail in the query (issue #8).
+const IsoDay = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$' })
 
 export const ReportQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
