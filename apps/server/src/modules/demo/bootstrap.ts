@@ -16,15 +16,27 @@ export async function ensureFirstAdmin(db: Db, config: AppConfig, log: FastifyBa
   if (existing) return
   const policy = passwordPolicyError(config.adminPassword)
   if (policy) throw new Error(`Invalid configuration: ADMIN_PASSWORD ${policy}`)
-  await createUsersRepository(db).insert({
-    email: config.adminEmail,
-    username: config.adminEmail.split('@')[0]!,
-    name: null,
-    passwordHash: await hashPassword(config.adminPassword),
-    role: 'admin',
-    companyId: null,
-  })
+  try {
+    await createUsersRepository(db).insert({
+      email: config.adminEmail,
+      username: config.adminEmail.split('@')[0]!,
+      name: null,
+      passwordHash: await hashPassword(config.adminPassword),
+      role: 'admin',
+      companyId: null,
+    })
+  } catch (error) {
+    // Issue #8: another process starting at the same time created it first.
+    if (isUniqueViolation(error)) return
+    throw error
+  }
   log.info({ email: config.adminEmail }, 'first admin created')
+}
+
+/** PostgreSQL unique_violation, bare or wrapped by Drizzle (the driver's error as `cause`). */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
+  return e?.code === '23505' || e?.cause?.code === '23505'
 }
 
 /**
