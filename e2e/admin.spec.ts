@@ -56,6 +56,7 @@ const userRow = (page: Page, email: string) => page.getByRole('row').filter({ ha
 
 test.describe('admin', () => {
   test('creates a client user who signs in, then suspends it and the user is signed out', async ({ page, browser }) => {
+    test.slow() // two accounts, four sign-ins or reloads and a clean-up: more than 30 s on a busy machine
     const email = `e2e-client-${Date.now()}@example.test`
     const password = 'plum-kettle-orbit-7429'
 
