@@ -25,7 +25,8 @@ const syncAndRead = async (role: 'status' | 'alert') => {
 
 beforeAll(preloadRoutes)
 
-describe('Sync Courses (admin)', () => {
+// Each test renders the whole catalogue; on a busy machine that alone takes seconds.
+describe('Sync Courses (admin)', { timeout: 20_000 }, () => {
   it('shows the server message and clears it after 5 s; the label says Sync complete! for 3 s', async () => {
     server.use(
       http.get(SYNC, () =>
