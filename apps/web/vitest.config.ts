@@ -16,5 +16,7 @@ export default defineProject({
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // jsdom renders share 2 cores with the server suites in `npm test`: room for a loaded machine.
+    testTimeout: 20_000,
   },
 })
