@@ -239,6 +239,8 @@ async function main() {
     const { report, inputs } = await postgresPart(sim, startedAt, info)
     reports.push(report)
     progress(`wrote ${writeJson(report)}`)
+    // Written now too, so the PostgreSQL figures survive a PGlite part that fails or overruns.
+    writeMarkdown(markdownSection(reports))
     if (settings.pglite) {
       progress('PGlite part...')
       const pglite = await pglitePart(sim, startedAt, info, inputs)
