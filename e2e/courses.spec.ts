@@ -26,6 +26,9 @@ async function pageAs(browser: Browser, role: DemoRole): Promise<Page> {
   return page
 }
 
+/** Flows that sign in as admin and as client take longer than the default on a busy machine. */
+const TWO_USER_TIMEOUT_MS = 60_000
+
 const visibilitySwitch = (page: Page) => page.getByRole('switch', { name: 'Course visibility' })
 
 /** Admin on the course page: sets the visibility switch to `visible` if it is not already. */
@@ -48,7 +51,7 @@ async function searchCatalogue(page: Page, title: string) {
 }
 
 test.describe('course request workflow', () => {
-  test.describe.configure({ mode: 'serial' })
+  test.describe.configure({ mode: 'serial', timeout: TWO_USER_TIMEOUT_MS })
 
   test('a client requests a course from the catalogue and finds it in My Course Requests', async ({ browser }) => {
     // Setup as admin: the course is visible and has a demo link (set through the edit form).
@@ -180,6 +183,7 @@ test('an admin writes a description with bold text and a link, and the course pa
 })
 
 test('an admin hides a course and the client no longer sees it', async ({ browser }) => {
+  test.setTimeout(TWO_USER_TIMEOUT_MS)
   const admin = await pageAs(browser, 'admin')
   const client = await pageAs(browser, 'client')
 
