@@ -90,6 +90,7 @@ describe('PUT /api/courses/{id}/details', () => {
           providerCreated: null,
           providerUpdated: new Date(),
           registrationCount: 0,
+          appSource: null,
           tags: [],
           learningStandard: null,
         },

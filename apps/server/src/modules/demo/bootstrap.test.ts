@@ -51,4 +51,23 @@ describe('demo accounts', () => {
     expect((await t.login('client@demo.local', DEMO_PASSWORD)).accessToken).toBeTruthy()
     expect(await t.database.db.select().from(company).where(eq(company.id, DEMO_COMPANY.id))).toHaveLength(0)
   })
+
+  it('curates the catalogue on the first start only, never over an admin’s later edits', async () => {
+    const fresh = await buildTestApp()
+    const db = fresh.database.db
+    const ids = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6']
+    await db.insert(course).values(ids.map((id) => ({ id, title: `Course ${id}` })))
+    await ensureDemoAccounts(db)
+    const curated = await db.select().from(course).orderBy(course.id)
+    expect(curated.map((c) => c.isVisible)).toEqual([true, true, true, true, true, false])
+    expect(curated[0]).toMatchObject({ summary: expect.stringContaining('course k1'), level: 'Beginner' })
+    expect(curated[0]!.demoUrl).toBe('https://demo.example.com/courses/k1')
+    expect(curated[1]!.demoUrl).toBeNull()
+
+    await db.update(course).set({ isVisible: false, summary: 'Admin summary' }).where(eq(course.id, 'k1'))
+    await ensureDemoAccounts(db)
+    const [k1] = await db.select().from(course).where(eq(course.id, 'k1'))
+    expect(k1).toMatchObject({ isVisible: false, summary: 'Admin summary' })
+    await fresh.close()
+  })
 })

@@ -6,6 +6,7 @@ import { appUser, company } from '../../db/schema'
 import { hashPassword, passwordPolicyError } from '../../lib/passwords'
 import { createUsersRepository } from '../users/users.repository'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts'
+import { seedDemoCatalogue } from './demo-catalogue'
 
 export const DEMO_COMPANY = { id: 'demo-company', name: 'Demo Company' }
 
@@ -57,6 +58,9 @@ export async function ensureDemoAccounts(db: Db) {
   }
   const users = createUsersRepository(db)
   const passwordHash = await hashPassword(DEMO_PASSWORD)
+  // The first start of a demo database: the catalogue is curated once, never over an admin's edits.
+  const firstStart = !(await users.emailTaken(DEMO_ACCOUNTS[0]!.email))
+  if (firstStart) await seedDemoCatalogue(db)
   for (const account of DEMO_ACCOUNTS) {
     if (await users.emailTaken(account.email)) continue
     await users.insert({

@@ -50,6 +50,8 @@ export function createScormCloudClient(options: TransportOptions) {
   })
 
   return {
+    /** The application the credentials belong to: a course's hosting app (SPEC §3 appSource). */
+    appId: options.appId,
     ping: () => http.json<PingSchema>('GET', '/ping'),
 
     async *courses(w?: ListWindow): AsyncGenerator<CourseSchema[]> {

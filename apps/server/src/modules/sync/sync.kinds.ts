@@ -15,7 +15,7 @@ export interface PageResult extends UpsertCounts {
 /** How one kind is listed from SCORM Cloud and how one page of it is written. */
 export interface KindHandler {
   list(client: ScormCloudClient, window: ListWindow): AsyncGenerator<unknown[]>
-  write(tx: Tx, items: unknown[]): Promise<PageResult>
+  write(tx: Tx, items: unknown[], client: ScormCloudClient): Promise<PageResult>
   /** Whether a full run marks unseen rows removed. */
   removable: boolean
 }
@@ -29,8 +29,8 @@ const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
 const courses: KindHandler = {
   list: (client, window) => client.courses(window),
   removable: true,
-  async write(tx, items) {
-    const mapped = mapCourses(items as Parameters<typeof mapCourses>[0])
+  async write(tx, items, client) {
+    const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
     const counts = await repo.upsertCourses(tx, mapped.rows)
     return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
   },

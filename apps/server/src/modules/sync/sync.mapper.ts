@@ -15,6 +15,8 @@ export interface CourseRow {
   registrationCount: number
   tags: string[]
   learningStandard: string | null
+  /** The SCORM Cloud application the course was read from (SPEC §3 appSource). */
+  appSource: string | null
 }
 
 export interface CompanyRow {
@@ -102,7 +104,7 @@ function mapAll<I, T>(items: readonly I[], one: (item: I) => T | null | 'ignore'
   return out
 }
 
-export function mapCourse(c: CourseSchema): CourseRow | null {
+export function mapCourse(c: CourseSchema, appSource: string | null = null): CourseRow | null {
   const id = str(c.id)
   if (!id) return null
   return {
@@ -115,6 +117,7 @@ export function mapCourse(c: CourseSchema): CourseRow | null {
     registrationCount: Math.max(0, int(c.registrationCount) ?? 0),
     tags: tagsOf(c.tags),
     learningStandard: str(c.courseLearningStandard),
+    appSource,
   }
 }
 
@@ -203,7 +206,8 @@ export function mapRegistration(r: RegistrationSchema): RegistrationRow | 'ignor
   }
 }
 
-export const mapCourses = (items: readonly CourseSchema[]) => mapAll(items, mapCourse)
+export const mapCourses = (items: readonly CourseSchema[], appSource: string | null = null) =>
+  mapAll(items, (c: CourseSchema) => mapCourse(c, appSource))
 export const mapDestinations = (items: readonly DestinationIdSchema[]) => mapAll(items, mapDestination)
 export const mapDispatches = (items: readonly DispatchIdSchema[]) => mapAll(items, mapDispatch)
 export const mapRegistrations = (items: readonly RegistrationSchema[]) => mapAll(items, mapRegistration)

@@ -16,6 +16,7 @@ const COURSE_KEYS = [
   'registrationCount',
   'tags',
   'learningStandard',
+  'appSource',
   'removedAt',
 ] as const
 const COMPANY_KEYS = ['name', 'providerCreated', 'providerUpdated', 'removedAt'] as const

@@ -62,6 +62,7 @@ describe('a full sync', () => {
       registrationCount: c.registrationCount,
       tags: c.tags,
       learningStandard: c.courseLearningStandard,
+      appSource: f.client.appId,
       isVisible: false,
       isRequestable: true,
       removedAt: null,
@@ -203,12 +204,16 @@ describe('a full sync', () => {
     const [known] = sim.data.listDispatchIds().slice(1, 2)
     const base = sim.data.registrationAt(0)!
     const page = await f.database.db.transaction((tx) =>
-      KIND_HANDLERS.registrations.write(tx, [
-        { ...base, id: '' }, // no id: an error
-        { ...base, id: 'no-dispatch', dispatchId: undefined }, // not a dispatch registration
-        { ...base, id: 'orphan', dispatchId: 'unknown-dispatch' }, // dispatch not mirrored
-        { ...base, id: 'new-one', dispatchId: known },
-      ]),
+      KIND_HANDLERS.registrations.write(
+        tx,
+        [
+          { ...base, id: '' }, // no id: an error
+          { ...base, id: 'no-dispatch', dispatchId: undefined }, // not a dispatch registration
+          { ...base, id: 'orphan', dispatchId: 'unknown-dispatch' }, // dispatch not mirrored
+          { ...base, id: 'new-one', dispatchId: known },
+        ],
+        f.client,
+      ),
     )
     expect(page).toMatchObject({ created: 1, updated: 0, skipped: 2, errors: 1, orphans: 1 })
     const ids = (await f.database.db.select({ id: registration.id }).from(registration)).map((r) => r.id)

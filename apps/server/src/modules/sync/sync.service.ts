@@ -78,7 +78,7 @@ export function createSyncService({ database, client, log = silent, now = () => 
       for await (const items of handler.list(client, window)) {
         if (stopping) throw stopped()
         // One transaction per page keeps memory and lock time bounded however big the account.
-        const page = await db.transaction((tx) => handler.write(tx, items))
+        const page = await db.transaction((tx) => handler.write(tx, items, client))
         counts.created += page.created
         counts.updated += page.updated
         counts.skipped += page.skipped
