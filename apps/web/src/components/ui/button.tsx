@@ -4,7 +4,7 @@ import { cn } from './cn'
 const variants = {
   primary: 'bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-400',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-500',
-  ghost: 'text-slate-700 hover:bg-slate-100',
+  ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400 disabled:hover:bg-transparent',
   danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-400',
 } as const
 

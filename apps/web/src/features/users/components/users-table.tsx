@@ -69,8 +69,8 @@ export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDel
                   <StatusBadge status={user.status} />
                 </td>
                 <td className={td}>{user.destinationName || '-'}</td>
-                <td className={`${td} tabular-nums`}>{createdDay(user.createdAt)}</td>
-                <td className={td}>{lastLoginText(user.lastLogin)}</td>
+                <td className={`${td} whitespace-nowrap tabular-nums`}>{createdDay(user.createdAt)}</td>
+                <td className={`${td} whitespace-nowrap`}>{lastLoginText(user.lastLogin)}</td>
                 <td className={td}>
                   <div className="flex gap-1">
                     <Button size="sm" variant="ghost" onClick={() => onEdit(user)}>
