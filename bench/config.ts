@@ -42,8 +42,9 @@ export const settings = {
   exportRows: num('BENCH_EXPORT_ROWS', 1_000_000),
   /**
    * 0 skips the PGlite part. Logs seeded into PGlite (its generate_series and index builds run
-   * in WASM, single-threaded: 2,000,000 rows alone would take the PGlite part past the run's
-   * time limit on the reference machine, so its default is a quarter of PostgreSQL's).
+   * in WASM, single-threaded): the run of 2026-11-23 took 18 minutes with 500,000 here (31 s of
+   * PGlite seeding); 2,000,000 would add minutes of seeding and of a 1,000,000-row export at
+   * ~25,000 rows/s, too close to the 25-minute limit on a shared machine.
    */
   pgliteLogRows: num('BENCH_PGLITE_LOG_ROWS', 500_000),
   pglite: process.env.BENCH_PGLITE !== '0',
