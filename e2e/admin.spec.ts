@@ -196,15 +196,23 @@ test.describe('admin', () => {
     expect(shown.length).toBeGreaterThan(0)
     expect(new Set(shown)).toEqual(new Set(['LOGIN_SUCCESS']))
 
+    // SPEC §2: the date filters take and show yyyy-MM-dd, typed key by key into the picker.
+    const typeDay = async (label: string, day: string) => {
+      const box = page.getByRole('textbox', { name: label, exact: true })
+      await box.clear()
+      await box.pressSequentially(day)
+      await box.press('Escape') // closes the calendar: the box now shows the picked day
+      await expect(box).toHaveValue(day)
+    }
     // A range in the past holds none of them.
-    await page.getByLabel('Start Date', { exact: true }).fill('2020-01-01')
-    await page.getByLabel('End Date', { exact: true }).fill('2020-01-31')
+    await typeDay('Start Date', '2020-01-01')
+    await typeDay('End Date', '2020-01-31')
     await expect(page.getByText('No logs found matching your criteria.')).toBeVisible()
     await expect(total).toHaveText('Total Logs: 0')
 
     // Yesterday to today (UTC) holds this run's sign-ins.
-    await page.getByLabel('End Date', { exact: true }).fill(utcDay())
-    await page.getByLabel('Start Date', { exact: true }).fill(utcDay(-1))
+    await typeDay('End Date', utcDay())
+    await typeDay('Start Date', utcDay(-1))
     await expect(actionCells.first()).toHaveText('LOGIN_SUCCESS')
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
     const inRange = await actionCells.allTextContents()

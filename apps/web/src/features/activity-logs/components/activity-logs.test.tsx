@@ -155,25 +155,91 @@ describe('Activity Logs (/logs)', () => {
     expect(queries.filter((q) => q.has('searchTerm'))).toHaveLength(1)
   })
 
+  it('takes typed yyyy-MM-dd dates, shows them so, and sends them as YYYY-MM-DD from page 1', async () => {
+    const queries = logQueries()
+    const { user } = await openLogs()
+    const start = screen.getByRole('textbox', { name: 'Start Date' })
+    const end = screen.getByRole('textbox', { name: 'End Date' })
+    expect(start).toHaveAttribute('placeholder', 'YYYY-MM-DD')
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Log pages' })).getByRole('button', { name: 'Next' }),
+    )
+    await waitFor(() => expect(queries.at(-1)!.get('page')).toBe('2'))
+
+    await user.type(start, '2026-03-10')
+    await waitFor(() => expect(queries.at(-1)!.get('startDate')).toBe('2026-03-10'))
+    expect(queries.at(-1)!.get('page')).toBe('1')
+    await user.type(end, '2026-03-20')
+    await waitFor(() => expect(queries.at(-1)!.get('endDate')).toBe('2026-03-20'))
+    expect(queries.at(-1)!.get('startDate')).toBe('2026-03-10')
+    await user.tab()
+    expect(start).toHaveValue('2026-03-10')
+    expect(end).toHaveValue('2026-03-20')
+
+    await user.click(screen.getByRole('button', { name: 'Reset Filters' }))
+    expect(start).toHaveValue('')
+    expect(end).toHaveValue('')
+  })
+
+  it('parses typed dates strictly: other formats and impossible days are not taken', async () => {
+    const queries = logQueries()
+    const { user } = await openLogs()
+    const start = screen.getByRole('textbox', { name: 'Start Date' })
+    for (const text of ['03/10/2026', '2026-02-30', '2026-3-10', '10 March 2026']) {
+      await user.clear(start)
+      await user.type(start, text)
+      await user.tab()
+      expect(start).toHaveValue('')
+    }
+    await user.type(start, '2026-02-28')
+    await waitFor(() => expect(queries.at(-1)!.get('startDate')).toBe('2026-02-28'))
+    expect(queries.every((q) => !q.has('startDate') || q.get('startDate') === '2026-02-28')).toBe(true)
+  })
+
+  it('picks a day from the calendar with the keyboard', async () => {
+    const queries = logQueries()
+    const { user } = await openLogs()
+    const end = screen.getByRole('textbox', { name: 'End Date' })
+    await user.type(end, '2026-03-20')
+    await user.keyboard('{ArrowDown}') // into the calendar, on the selected day
+    expect(screen.getByRole('gridcell', { name: /March 20th, 2026/ })).toHaveFocus()
+    await user.keyboard('{ArrowRight}{ArrowRight}{Enter}')
+    await waitFor(() => expect(queries.at(-1)!.get('endDate')).toBe('2026-03-22'))
+    expect(end).toHaveValue('2026-03-22')
+  })
+
   it('keeps the end date from coming before the start date', async () => {
     const queries = logQueries()
     const { user } = await openLogs()
-    const start = screen.getByLabelText('Start Date')
-    const end = screen.getByLabelText('End Date')
+    const start = screen.getByRole('textbox', { name: 'Start Date' })
+    const end = screen.getByRole('textbox', { name: 'End Date' })
     await user.type(start, '2026-03-10')
-    expect(end).toHaveAttribute('min', '2026-03-10')
     await user.type(end, '2026-03-20')
-    expect(start).toHaveAttribute('max', '2026-03-20')
+    // The end's calendar (open while it has focus) offers no day before the start.
+    const endCalendar = within(screen.getByRole('dialog'))
+    expect(endCalendar.getByRole('gridcell', { name: /March 9th, 2026/ })).toHaveAttribute('aria-disabled', 'true')
+    expect(endCalendar.getByRole('gridcell', { name: /March 10th, 2026/ })).toHaveAttribute('aria-disabled', 'false')
+    // And the start's none after the end.
+    await user.click(start)
+    const startCalendar = within(screen.getByRole('dialog'))
+    expect(startCalendar.getByRole('gridcell', { name: /March 21st, 2026/ })).toHaveAttribute('aria-disabled', 'true')
+    expect(startCalendar.getByRole('gridcell', { name: /March 20th, 2026/ })).toHaveAttribute('aria-disabled', 'false')
     await waitFor(() => expect(queries.at(-1)!.get('endDate')).toBe('2026-03-20'))
-    expect(queries.at(-1)!.get('startDate')).toBe('2026-03-10')
 
+    // A typed end before the start is shown with the error, and is not sent.
     const sent = queries.length
     await user.clear(end)
     await user.type(end, '2026-03-01')
     expect(screen.getByText('End date cannot be before start date.')).toBeInTheDocument()
+    expect(end).toHaveAccessibleDescription('End date cannot be before start date.')
+    expect(end).toHaveValue('2026-03-01')
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled()
     await user.click(screen.getByRole('button', { name: 'Clear End Date' }))
     expect(end).toHaveValue('')
+    expect(screen.queryByText('End date cannot be before start date.')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Clear End Date' })).toBeDisabled()
+    await user.click(screen.getByRole('button', { name: 'Clear Start Date' }))
+    expect(start).toHaveValue('')
     expect(queries.slice(sent).every((q) => !q.get('endDate') || q.get('endDate')! >= '2026-03-10')).toBe(true)
   })
 

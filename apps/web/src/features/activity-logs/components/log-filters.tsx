@@ -1,8 +1,9 @@
 import { ACTIVITY_ACTIONS } from '@portal/shared'
-import { Download, RotateCcw, Search, X } from 'lucide-react'
+import { Download, RotateCcw, Search } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, controlClass } from '@/components/ui/field'
 import type { LogUserOption } from '../api/get-log-users'
+import { DateFilter } from './date-filter'
 
 export type LogFilterValues = { startDate: string; endDate: string; userId: string; action: string; search: string }
 export const EMPTY_FILTERS: LogFilterValues = { startDate: '', endDate: '', userId: '', action: '', search: '' }
@@ -17,65 +18,24 @@ type Props = {
   onDownload: () => void
 }
 
-function DateInput({
-  label,
-  value,
-  min,
-  max,
-  error,
-  onChange,
-}: {
-  label: string
-  value: string
-  min?: string
-  max?: string
-  error?: string | null
-  onChange: (value: string) => void
-}) {
-  return (
-    <Field label={label} error={error}>
-      {(control) => (
-        <div className="flex gap-1">
-          <input
-            {...control}
-            type="date"
-            value={value}
-            min={min || undefined}
-            max={max || undefined}
-            onChange={(event) => onChange(event.target.value)}
-            className={`${controlClass} min-w-0 flex-1`}
-          />
-          <Button
-            variant="ghost"
-            size="sm"
-            className="h-10"
-            aria-label={`Clear ${label}`}
-            disabled={!value}
-            onClick={() => onChange('')}
-          >
-            <X aria-hidden="true" className="size-4" />
-          </Button>
-        </div>
-      )}
-    </Field>
-  )
-}
-
 /** SPEC §2 Activity Logs filters, reset and CSV download. */
 export function LogFilters({ values, users, dateError, busy, onChange, onReset, onDownload }: Props) {
+  const range = { start: values.startDate, end: values.endDate }
   return (
     <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        <DateInput
+        <DateFilter
           label="Start Date"
+          side="start"
           value={values.startDate}
-          max={values.endDate}
+          range={range}
           onChange={(startDate) => onChange({ startDate })}
         />
-        <DateInput
+        <DateFilter
           label="End Date"
+          side="end"
           value={values.endDate}
-          min={values.startDate}
+          range={range}
           error={dateError}
           onChange={(endDate) => onChange({ endDate })}
         />
