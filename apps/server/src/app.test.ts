@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { brotliDecompressSync, brotliCompressSync } from 'node:zlib'
 import { buildTestApp, testConfig, type TestContext } from './test/helpers'
 
 let t: TestContext
@@ -11,6 +12,8 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'))
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Portal</title><div id="root"></div>')
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)')
+  // As scripts/compress-dist.mjs leaves it after a build.
+  writeFileSync(path.join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'))
   t = await buildTestApp({ config: testConfig({ webDistDir: dist }) })
 })
 afterAll(async () => t.close())
@@ -78,6 +81,19 @@ describe('the web app and unknown paths', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toContain('immutable')
+  })
+
+  it('sends the build’s brotli copy of an asset to a browser that accepts it, else the file', async () => {
+    const url = '/assets/app-abc123.js'
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } })
+    expect(br.statusCode).toBe(200)
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('accept-encoding')
+    expect(br.headers['cache-control']).toContain('immutable')
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)')
+    const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body).toBe('console.log(1)')
   })
 })
 

@@ -21,6 +21,8 @@ export const spaPlugin = fp<{ distDir: string | null }>(
           root: distDir,
           wildcard: false,
           index: false,
+          // name.br / name.gz made by scripts/compress-dist.mjs at build time (issue #7).
+          preCompressed: true,
           setHeaders(reply, filePath) {
             void reply.header(
               'cache-control',
