@@ -104,7 +104,11 @@ export function CourseDetailsScreen({
             { label: title },
           ]}
         />
-        {!complete && <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>}
+        {/* While loading the heading is for screen readers only: the loaded overview brings its own
+            title, and a visible placeholder heading would shift the whole page when it goes (CLS). */}
+        {!complete && (
+          <h1 className={isPending ? 'sr-only' : 'text-2xl font-semibold tracking-tight text-slate-900'}>{title}</h1>
+        )}
         <div className="mt-4">{body}</div>
       </div>
     </>
