@@ -41,6 +41,22 @@ describe('operations', () => {
     expect([200, 302]).toContain(page.statusCode)
   })
 
+  it('logs one line per request with method, path, status and time', async () => {
+    const lines: string[] = []
+    const logged = await buildTestApp({
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    })
+    await logged.app.inject({ method: 'GET', url: '/api/health' })
+    await logged.app.inject({ method: 'GET', url: '/api/nothing-here' })
+    await logged.close()
+    const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.req)
+    expect(requests.map((r) => [r.msg, r.req.method, r.req.url, r.res.statusCode])).toEqual([
+      ['request completed', 'GET', '/api/health', 200],
+      ['request completed', 'GET', '/api/nothing-here', 404],
+    ])
+    expect(requests.every((r) => typeof r.responseTime === 'number')).toBe(true)
+  })
+
   it('every registered route declares a permission or public', () => {
     expect(t.app.undeclaredRoutes()).toEqual([])
   })
