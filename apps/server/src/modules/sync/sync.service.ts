@@ -1,8 +1,10 @@
 import { SYNC_KINDS, type SyncCounts, type SyncKind, type SyncStatusResponse, type SyncTrigger } from '@portal/shared'
+import { sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import { prefetch } from './prefetch'
 import { KIND_HANDLERS } from './sync.kinds'
 import { syncRepository } from './sync.repository'
 import { FULL_RUN_CURSOR, syncRunRepository as runs } from './sync-run.repository'
@@ -75,10 +77,16 @@ export function createSyncService({ database, client, log = silent, now = () => 
         : {}
       const stopped = () => new Error('The sync stopped: the server is shutting down.')
       if (stopping) throw stopped()
-      for await (const items of handler.list(client, window)) {
+      for await (const items of prefetch(handler.list(client, window))) {
         if (stopping) throw stopped()
         // One transaction per page keeps memory and lock time bounded however big the account.
-        const page = await db.transaction((tx) => handler.write(tx, items, client))
+        // Its commit need not wait for the disk: the run's last transaction (cursor and run row)
+        // commits synchronously, which flushes the WAL of every page before it; a crash before
+        // that loses pages the next run, starting from the old cursor, writes again (issue #7).
+        const page = await db.transaction(async (tx) => {
+          await tx.execute(sql`set local synchronous_commit = off`)
+          return handler.write(tx, items, client)
+        })
         counts.created += page.created
         counts.updated += page.updated
         counts.skipped += page.skipped
