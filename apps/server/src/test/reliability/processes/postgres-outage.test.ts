@@ -8,6 +8,7 @@ import {
   eventually,
   signIn,
   startServer,
+  simulatorEnv,
   startupSynced,
   type PgDatabase,
   type ServerProcess,
@@ -30,9 +31,7 @@ beforeAll(async () => {
   pgdb = await createPgDatabase()
   server = await startServer({
     DATABASE_URL: pgdb.url,
-    SCORM_CLOUD_APP_ID: sim.appId,
-    SCORM_CLOUD_SECRET_KEY: sim.secretKey,
-    SCORM_CLOUD_BASE_URL: sim.url,
+    ...simulatorEnv(sim),
   })
   token = (await signIn(server.url)).accessToken
   expect(await startupSynced(server.url, token), server.output()).toBe(true)

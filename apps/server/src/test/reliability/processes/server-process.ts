@@ -24,6 +24,13 @@ export interface ServerProcess {
   stop(killAfterMs?: number): Promise<number | string>
 }
 
+/** The environment that points a server process at the test simulator instead of SCORM Cloud. */
+export const simulatorEnv = (sim: { appId: string; secretKey: string; url: string }) => ({
+  SCORM_CLOUD_APP_ID: sim.appId,
+  SCORM_CLOUD_SECRET_KEY: sim.secretKey,
+  SCORM_CLOUD_BASE_URL: sim.url,
+})
+
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
     cwd: path.resolve(import.meta.dirname, '../../../..'),

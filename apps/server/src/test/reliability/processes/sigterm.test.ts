@@ -7,7 +7,16 @@ import type { Simulator } from '@portal/scorm-cloud-sim'
 import { createDatabase } from '../../../db/client'
 import { activityLog, appUser } from '../../../db/schema'
 import { startTestSimulator } from '../../../modules/sync/sync.test-support'
-import { call, eventually, signIn, startServer, startupSynced, type Answer, type ServerProcess } from './server-process'
+import {
+  call,
+  eventually,
+  signIn,
+  simulatorEnv,
+  startServer,
+  startupSynced,
+  type Answer,
+  type ServerProcess,
+} from './server-process'
 
 /**
  * Reliability suite, part 4 (issue #8): SIGTERM while the real server is under load. Requests in
@@ -25,9 +34,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'portal-sigterm-'))
   server = await startServer({
     DATA_DIR: dataDir,
-    SCORM_CLOUD_APP_ID: sim.appId,
-    SCORM_CLOUD_SECRET_KEY: sim.secretKey,
-    SCORM_CLOUD_BASE_URL: sim.url,
+    ...simulatorEnv(sim),
   })
   token = (await signIn(server.url)).accessToken
   expect(await startupSynced(server.url, token), server.output()).toBe(true)

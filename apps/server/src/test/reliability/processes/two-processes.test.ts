@@ -6,6 +6,7 @@ import {
   createPgDatabase,
   signIn,
   startServer,
+  simulatorEnv,
   startupSynced,
   type PgDatabase,
   type ServerProcess,
@@ -26,9 +27,7 @@ beforeAll(async () => {
   pgdb = await createPgDatabase()
   const env = {
     DATABASE_URL: pgdb.url,
-    SCORM_CLOUD_APP_ID: sim.appId,
-    SCORM_CLOUD_SECRET_KEY: sim.secretKey,
-    SCORM_CLOUD_BASE_URL: sim.url,
+    ...simulatorEnv(sim),
   }
   const [first, second] = await Promise.allSettled([startServer(env), startServer(env)])
   if (first.status === 'fulfilled') a = first.value
