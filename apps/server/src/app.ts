@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
 import type { Database, Db } from './db/client'
@@ -65,7 +65,7 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
     requestIdHeader: false as const,
     // One line per request (the onResponse hook in buildApp) instead of Fastify's two: logging is a
     // fair share of a cheap request's CPU (issue #7).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: {
       customOptions: {
         removeAdditional: 'all' as const,
