@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
-import { changeOnly, chunked, count, inserted, uniqueById, type UpsertCounts } from './sync.sql'
+import { recordsetUpsert, uniqueById } from './sync.sql'
 
 export type { UpsertCounts } from './sync.sql'
 
@@ -56,6 +56,32 @@ const REGISTRATION_KEYS = [
   'providerUpdated',
 ] as const
 
+const touched = { syncedAt: 'now()' }
+const touchedAndUpdated = { syncedAt: 'now()', updatedAt: 'now()' }
+const writeCourses = recordsetUpsert<CourseRow>(course, {
+  keys: COURSE_KEYS,
+  insertExtra: touched,
+  updateExtra: touchedAndUpdated,
+})
+const writeCompanies = recordsetUpsert<CompanyRow>(company, {
+  keys: COMPANY_KEYS,
+  insertExtra: touched,
+  updateExtra: touchedAndUpdated,
+})
+const writeDispatches = recordsetUpsert<DispatchRow>(dispatch, {
+  keys: DISPATCH_KEYS,
+  insertExtra: touched,
+  updateExtra: touched,
+})
+const writeRegistrations = recordsetUpsert<RegistrationRow>(registration, {
+  keys: REGISTRATION_KEYS,
+  insertExtra: touched,
+  updateExtra: touched,
+  // Not older: (instance, provider updated) of the incoming copy at least the stored one's.
+  updateWhere: `(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
+    >= ("registration"."instance", coalesce("registration"."provider_updated", '-infinity'::timestamptz))`,
+})
+
 /** Positive when `a` is newer by (instance, provider updated); a missing date is the oldest. */
 const updatedMs = (r: RegistrationRow) => r.providerUpdated?.getTime() ?? Number.MIN_SAFE_INTEGER
 const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instance || updatedMs(a) - updatedMs(b)
@@ -66,79 +92,24 @@ const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instanc
  * in an INSERT column list or a SET: they keep their defaults or the admin's values.
  */
 export const syncRepository = {
-  async upsertCourses(tx: DbOrTx, rows: CourseRow[]): Promise<UpsertCounts> {
-    const { set, differs } = changeOnly(course, COURSE_KEYS)
-    return chunked(uniqueById(rows), async (part) => {
-      const returned = await tx
-        .insert(course)
-        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
-        .onConflictDoUpdate({
-          target: course.id,
-          set: { ...set, syncedAt: sql`now()`, updatedAt: sql`now()` },
-          setWhere: differs,
-        })
-        .returning({ inserted })
-      return count(part.length, returned)
-    })
-  },
+  upsertCourses: (tx: DbOrTx, rows: CourseRow[]) => writeCourses(tx, uniqueById(rows)),
 
-  async upsertCompanies(tx: DbOrTx, rows: CompanyRow[]): Promise<UpsertCounts> {
-    const { set, differs } = changeOnly(company, COMPANY_KEYS)
-    return chunked(uniqueById(rows), async (part) => {
-      const returned = await tx
-        .insert(company)
-        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
-        .onConflictDoUpdate({
-          target: company.id,
-          set: { ...set, syncedAt: sql`now()`, updatedAt: sql`now()` },
-          setWhere: differs,
-        })
-        .returning({ inserted })
-      return count(part.length, returned)
-    })
-  },
+  upsertCompanies: (tx: DbOrTx, rows: CompanyRow[]) => writeCompanies(tx, uniqueById(rows)),
 
   /** Rows must carry their final course title and destination name (see the service's fallbacks). */
-  async upsertDispatches(
-    tx: DbOrTx,
-    rows: (DispatchRow & { courseTitle: string; destinationName: string })[],
-  ): Promise<UpsertCounts> {
-    const { set, differs } = changeOnly(dispatch, DISPATCH_KEYS)
-    return chunked(uniqueById(rows), async (part) => {
-      const returned = await tx
-        .insert(dispatch)
-        .values(part.map((r) => ({ ...r, removedAt: null, syncedAt: new Date() })))
-        .onConflictDoUpdate({ target: dispatch.id, set: { ...set, syncedAt: sql`now()` }, setWhere: differs })
-        .returning({ inserted })
-      return count(part.length, returned)
-    })
-  },
+  upsertDispatches: (tx: DbOrTx, rows: (DispatchRow & { courseTitle: string; destinationName: string })[]) =>
+    writeDispatches(tx, uniqueById(rows)),
 
   /**
    * Keeps the newest state per registration (ARCHITECTURE.md "Postback webhook"): the stored
    * row is replaced only when the incoming (instance, updated) is newer or equal AND some
    * content differs, so a repeated or older copy (sync or postback) changes nothing.
    */
-  async upsertRegistrations(tx: DbOrTx, rows: (RegistrationRow & { courseId: string })[]): Promise<UpsertCounts> {
-    const { set, differs } = changeOnly(registration, REGISTRATION_KEYS)
-    const notOlder = sql`(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
-      >= (${registration.instance}, coalesce(${registration.providerUpdated}, '-infinity'::timestamptz))`
-    return chunked(
+  upsertRegistrations: (tx: DbOrTx, rows: (RegistrationRow & { courseId: string })[]) =>
+    writeRegistrations(
+      tx,
       uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
-      async (part) => {
-        const returned = await tx
-          .insert(registration)
-          .values(part.map((r) => ({ ...r, syncedAt: new Date() })))
-          .onConflictDoUpdate({
-            target: registration.id,
-            set: { ...set, syncedAt: sql`now()` },
-            setWhere: and(notOlder, differs),
-          })
-          .returning({ inserted })
-        return count(part.length, returned)
-      },
-    )
-  },
+    ),
 
   /**
    * Placeholder rows so a dispatch's foreign keys hold before its course or destination is
