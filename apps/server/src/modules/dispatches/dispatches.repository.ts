@@ -81,33 +81,41 @@ const currentVersion = sql<
 >`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`.mapWith(Number)
 
 export function createDispatchesRepository(db: DbOrTx) {
+  async function readVersion(): Promise<number | null> {
+    const [row] = await db
+      .select({ version: dispatchVersion.version })
+      .from(dispatchVersion)
+      .where(eq(dispatchVersion.id, 1))
+    return row?.version ?? null
+  }
+
   return {
+    /**
+     * One page, with the data version it was read at (same statement, so the same snapshot;
+     * a page past the end has no row to carry it and reads it alone).
+     */
     async page(
       filter: DispatchFilter,
       sort: DispatchListQuery['sort'],
       order: DispatchListQuery['order'],
       limit: number,
       offset: number,
-    ): Promise<DispatchRow[]> {
+    ): Promise<{ rows: DispatchRow[]; version: number | null }> {
       const direction = order === 'desc' ? desc : asc
-      return db
-        .select(rowColumns)
+      const found = await db
+        .select({ ...rowColumns, dataVersion: currentVersion })
         .from(dispatch)
         .leftJoin(course, eq(course.id, dispatch.courseId))
         .where(whereOf(filter))
         .orderBy(...SORT_KEYS[sort].map((key) => direction(key)), direction(dispatch.id))
         .limit(limit)
         .offset(offset)
+      if (found.length === 0) return { rows: [], version: await readVersion() }
+      return { rows: found.map(({ dataVersion: _version, ...row }) => row), version: found[0]!.dataVersion }
     },
 
     /** The value summary() would report now: equal values mean equal dispatch data. */
-    async version(): Promise<number | null> {
-      const [row] = await db
-        .select({ version: dispatchVersion.version })
-        .from(dispatchVersion)
-        .where(eq(dispatchVersion.id, 1))
-      return row?.version ?? null
-    },
+    version: readVersion,
 
     /**
      * The four cards of SPEC §2 over the whole filtered set, in one pass over dispatch, with the

@@ -17,6 +17,12 @@ export const DISPATCH_NOT_FOUND = 'Dispatch not found'
 
 /** Summaries of recent list filters: one per scope, status and search term. */
 const summaryCache = cachePerDatabase<SummaryRow>(500)
+/**
+ * Recent list pages (issue #7): a page is read again only after the dispatch data changed, so
+ * the dashboard that every user of a company opens, and paging back and forth, cost the
+ * session check and a one-row version read. About 20 KB a page, 200 pages at most.
+ */
+const pageCache = cachePerDatabase<DispatchRow[]>(200)
 
 /** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
 export function createDispatchesService(db: DbOrTx) {
@@ -38,14 +44,13 @@ export function createDispatchesService(db: DbOrTx) {
    * was last counted (issue #7: 50,000 dispatches, a search scans them all). Staff share one
    * scope (every present dispatch), a client has its company's.
    */
-  async function summaryOf(viewer: Viewer, filter: DispatchFilter): Promise<SummaryRow> {
+  async function summaryOf(scopeKey: string, filter: DispatchFilter, version: number | null): Promise<SummaryRow> {
     const cache = summaryCache(db)
-    const scopeKey = viewer.role === 'client' ? `company:${viewer.companyId}` : 'all'
     const key = JSON.stringify([scopeKey, filter.status, filter.search?.trim() ?? ''])
-    const cached = cache.get(key, await dispatches.version())
+    const cached = cache.get(key, version)
     if (cached) return cached
-    const { version, ...summary } = await dispatches.summary(filter)
-    cache.set(key, version, summary)
+    const { version: counted, ...summary } = await dispatches.summary(filter)
+    cache.set(key, counted, summary)
     return summary
   }
 
@@ -63,11 +68,28 @@ export function createDispatchesService(db: DbOrTx) {
       }
       const filter = { scope, search: query.search, status: query.status }
       const offset = (query.page - 1) * query.pageSize
-      // The page, and the summary of the whole set (cached per data version).
-      const [rows, summary] = await Promise.all([
-        dispatches.page(filter, query.sort, query.order, query.pageSize, offset),
-        summaryOf(viewer, filter),
+      // The page and the summary of the whole set, each served from its cache while the data
+      // version is the one it was read at, else read again with the version it was read at.
+      const scopeKey = viewer.role === 'client' ? `company:${viewer.companyId}` : 'all'
+      const key = JSON.stringify([
+        scopeKey,
+        query.status,
+        query.search?.trim() ?? '',
+        query.sort,
+        query.order,
+        query.pageSize,
+        offset,
       ])
+      const pages = pageCache(db)
+      let version = await dispatches.version()
+      let rows = pages.get(key, version)
+      if (!rows) {
+        const read = await dispatches.page(filter, query.sort, query.order, query.pageSize, offset)
+        pages.set(key, read.version, read.rows)
+        rows = read.rows
+        version = read.version
+      }
+      const summary = await summaryOf(scopeKey, filter, version)
       return {
         dispatches: rows.map((row) => toDispatch(row, viewer.role)),
         pagination: toPagination(summary.totalDispatches, query.page, query.pageSize),

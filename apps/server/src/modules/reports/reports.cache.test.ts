@@ -5,8 +5,8 @@ import { dispatch, registration } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 
-// Issue #7 caches the list summary and the report totals per data version: the same request
-// made again after any write to the data must show the write.
+// Issue #7 caches the list summary, list pages, report totals and report pages per data
+// version: the same request made again after any write to the data must show the write.
 let t: TestContext
 let admin: { 'x-auth-token': string }
 
@@ -24,8 +24,8 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-const get = async <T>(url: string): Promise<T> => {
-  const res = await t.app.inject({ method: 'GET', url, headers: admin })
+const get = async <T>(url: string, headers = admin): Promise<T> => {
+  const res = await t.app.inject({ method: 'GET', url, headers })
   expect(res.statusCode, res.body).toBe(200)
   return res.json<T>()
 }
@@ -62,5 +62,27 @@ describe('cached aggregates follow every write', () => {
     expect(await totals('?status=completed')).toEqual({ total: 1, learners: 1, ids: ['c2'] })
     await t.database.db.delete(registration).where(eq(registration.id, 'c3'))
     expect(await totals()).toEqual({ total: 1, learners: 1, ids: ['c2'] })
+  })
+
+  it('a cached list page shows a changed dispatch, and a client never gets the staff page', async () => {
+    const url = '/api/dispatches?search=cache&sort=course&order=asc'
+    const page = async (headers = admin) =>
+      (await get<DispatchListResponse>(url, headers)).dispatches.map((d) => `${d.id}:${d.courseTitle}`)
+    const before = await page()
+    expect(before).toHaveLength(2)
+    await t.database.db.update(dispatch).set({ courseTitle: 'A renamed course' }).where(eq(dispatch.id, 'cache-b'))
+    expect(await page()).toContain('cache-b:A renamed course')
+    const client = (await t.loginAs('client', { companyId: 'company-a' })).headers
+    const own = await page(client)
+    expect(own.map((d) => d.split(':')[0])).toEqual(['cache-a'])
+  })
+
+  it('a cached report page shows a changed learner', async () => {
+    const names = async () =>
+      (await get<ReportResponse>('/api/reports/dispatch/cache-a')).registrations.map((r) => r.learnerFirstName)
+    const before = await names()
+    expect(before).not.toContain('Renamed')
+    await t.database.db.update(registration).set({ learnerFirstName: 'Renamed' }).where(eq(registration.id, 'c2'))
+    expect(await names()).toContain('Renamed')
   })
 })

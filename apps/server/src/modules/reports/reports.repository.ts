@@ -57,6 +57,12 @@ function whereOf(filter: RegistrationFilter): SQL {
  */
 const learnerKey = sql`case when ${registration.learnerEmail} <> '' then 'e:' || lower(${registration.learnerEmail}) else 'i:' || ${registration.learnerId} end`
 
+/** The dispatch's registration version (migration 0007), as a column of the statement reading its registrations. */
+const registrationVersionOf = (dispatchId: string) =>
+  sql<
+    number | null
+  >`(select ${dispatch.registrationVersion} from ${dispatch} where ${dispatch.id} = ${dispatchId})`.mapWith(Number)
+
 export function createReportsRepository(db: DbOrTx) {
   return {
     /**
@@ -64,7 +70,11 @@ export function createReportsRepository(db: DbOrTx) {
      * and, with a status, registration_report_status_idx). Deferred join: the offset is walked
      * over the index alone (ids), and only the page's rows are read from the table.
      */
-    async page(filter: RegistrationFilter, limit: number, offset: number): Promise<RegistrationRow[]> {
+    async page(
+      filter: RegistrationFilter,
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
       const ids = db
         .select({ id: sql<string>`${registration.id}`.as('page_id') })
@@ -74,7 +84,7 @@ export function createReportsRepository(db: DbOrTx) {
         .limit(limit)
         .offset(offset)
         .as('page')
-      return db
+      const found = await db
         .select({
           id: registration.id,
           learnerFirstName: registration.learnerFirstName,
@@ -85,10 +95,16 @@ export function createReportsRepository(db: DbOrTx) {
           scoreScaled: registration.scoreScaled,
           totalSecondsTracked: registration.totalSecondsTracked,
           lastAccessDate: registration.lastAccessDate,
+          version: registrationVersionOf(filter.dispatchId),
         })
         .from(ids)
         .innerJoin(registration, eq(registration.id, ids.id))
         .orderBy(...order)
+      // The dispatch's registration version, read in the same statement (an empty page has none).
+      return {
+        rows: found.map(({ version: _version, ...row }) => row),
+        version: found[0]?.version ?? null,
+      }
     },
 
     /** With the dispatch's registration version they were counted at (same statement). */
@@ -97,11 +113,7 @@ export function createReportsRepository(db: DbOrTx) {
         .select({
           total: sql<number>`count(*)::bigint`.mapWith(Number),
           distinctLearners: sql<number>`count(distinct ${learnerKey})::bigint`.mapWith(Number),
-          version: sql<
-            number | null
-          >`(select ${dispatch.registrationVersion} from ${dispatch} where ${dispatch.id} = ${filter.dispatchId})`.mapWith(
-            Number,
-          ),
+          version: registrationVersionOf(filter.dispatchId),
         })
         .from(registration)
         .where(whereOf(filter))

@@ -21,6 +21,17 @@ const DAY_MS = 86_400_000
 
 /** Totals of recent report filters, per dispatch and filter. */
 const totalsCache = cachePerDatabase<ReportTotals>(500)
+/** Recent report pages (issue #7), read again only after the dispatch's registrations changed. */
+const pageCache = cachePerDatabase<RegistrationRow[]>(200)
+
+const filterKey = (filter: RegistrationFilter) =>
+  JSON.stringify([
+    filter.dispatchId,
+    filter.search?.trim() ?? '',
+    filter.status ?? '',
+    filter.from?.getTime() ?? null,
+    filter.before?.getTime() ?? null,
+  ])
 
 /** A YYYY-MM-DD day as its first instant in UTC; a day that does not exist (02-30) is refused. */
 function dayStart(day: string): Date {
@@ -70,18 +81,22 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
    */
   async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {
     const cache = totalsCache(db)
-    const key = JSON.stringify([
-      filter.dispatchId,
-      filter.search?.trim() ?? '',
-      filter.status ?? '',
-      filter.from?.getTime() ?? null,
-      filter.before?.getTime() ?? null,
-    ])
-    const cached = cache.get(key, version)
+    const cached = cache.get(filterKey(filter), version)
     if (cached) return cached
     const { version: at, ...totals } = await reports.totals(filter)
-    cache.set(key, at, totals)
+    cache.set(filterKey(filter), at, totals)
     return totals
+  }
+
+  /** One page, from its cache while the dispatch's registrations are unchanged. */
+  async function pageOf(filter: RegistrationFilter, limit: number, offset: number, version: number | null) {
+    const cache = pageCache(db)
+    const key = `${filterKey(filter)}:${limit}:${offset}`
+    const cached = cache.get(key, version)
+    if (cached) return cached
+    const read = await reports.page(filter, limit, offset)
+    cache.set(key, read.version, read.rows)
+    return read.rows
   }
 
   return {
@@ -89,9 +104,10 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
       const filter = filterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
+      const version = row.registrationVersion ?? null
       const [rows, totals] = await Promise.all([
-        reports.page(filter, query.pageSize, offset),
-        totalsOf(filter, row.registrationVersion ?? null),
+        pageOf(filter, query.pageSize, offset, version),
+        totalsOf(filter, version),
       ])
       return {
         dispatch: toDispatch(row, viewer.role),

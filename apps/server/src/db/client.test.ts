@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type pg from 'pg'
+import { createTestDatabase, usingPostgres } from '../test/test-database'
+import { PREPARED_PER_CONNECTION, type Database } from './client'
+
+// Issue #7: on PostgreSQL every parameterised statement runs prepared on its connection.
+describe.runIf(usingPostgres())('statements prepared per connection (PostgreSQL)', () => {
+  let database: Database & { pool?: pg.Pool }
+  let client: pg.PoolClient
+
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    client = await database.pool!.connect()
+  })
+  afterAll(async () => {
+    client.release()
+    await database.close()
+  })
+
+  const prepared = async () =>
+    (await client.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map(
+      (r) => r.statement,
+    )
+
+  it('prepares a parameterised text once and answers each call with its own parameters', async () => {
+    const text = 'select $1::int + 1 as n'
+    expect((await client.query<{ n: number }>(text, [1])).rows).toEqual([{ n: 2 }])
+    expect((await client.query<{ n: number }>({ text, values: [41] })).rows).toEqual([{ n: 42 }])
+    expect((await prepared()).filter((s) => s === text)).toHaveLength(1)
+  })
+
+  it('leaves statements without parameters unprepared', async () => {
+    await client.query('select 7 as unprepared_probe')
+    expect((await prepared()).some((s) => s.includes('unprepared_probe'))).toBe(false)
+  })
+
+  it('stops preparing new texts past the per-connection limit, and still answers them', async () => {
+    const before = (await prepared()).length
+    for (let i = before; i < PREPARED_PER_CONNECTION + 3; i++) {
+      const { rows } = await client.query<{ n: number }>(`select $1::int + ${i} as n`, [1])
+      expect(rows[0]!.n).toBe(i + 1)
+    }
+    expect(await prepared()).toHaveLength(PREPARED_PER_CONNECTION)
+  })
+})
