@@ -30,6 +30,18 @@ export interface LogRow {
   ipAddress: string | null
 }
 
+/** A row of the CSV export: createdAt is the ISO text (toISOString's form), cursorAt full precision. */
+export interface ExportRow {
+  id: number
+  cursorAt: string
+  createdAt: string
+  actorName: string | null
+  actorEmail: string | null
+  action: string
+  details: unknown
+  ipAddress: string | null
+}
+
 /** Where the next keyset chunk starts: the last row's created_at at full (microsecond) precision. */
 export interface LogCursor {
   createdAt: string
@@ -94,21 +106,30 @@ export function createLogsRepository(db: DbOrTx) {
       return row?.n ?? 0
     },
 
-    /** One keyset chunk of the export: rows after `cursor` in newest-first order. */
-    async chunk(
-      filter: LogSqlFilter,
-      cursor: LogCursor | null,
-      size: number,
-    ): Promise<(LogRow & { cursorAt: string })[]> {
+    /**
+     * One keyset chunk of the export: rows after `cursor` in newest-first order, as the driver
+     * gives them (no query-builder mapping per row: a 1,000,000-row export spent an eighth of
+     * its CPU there, issue #7), the timestamp already in the CSV's ISO form.
+     */
+    async chunk(filter: LogSqlFilter, cursor: LogCursor | null, size: number): Promise<ExportRow[]> {
       const after = cursor
         ? sql`(${activityLog.createdAt}, ${activityLog.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`
         : undefined
-      return db
-        .select({ ...columns, cursorAt: sql<string>`${activityLog.createdAt}::text` })
-        .from(activityLog)
-        .where(and(whereOf(filter), after))
-        .orderBy(...newestFirst)
-        .limit(size)
+      const where = and(whereOf(filter), after)
+      const result = (await db.execute(sql`
+        select ${activityLog.id} as "id",
+               ${activityLog.createdAt}::text as "cursorAt",
+               to_char(${activityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
+               ${activityLog.actorName} as "actorName",
+               ${activityLog.actorEmail} as "actorEmail",
+               ${activityLog.action} as "action",
+               ${activityLog.details} as "details",
+               ${activityLog.ipAddress} as "ipAddress"
+        from ${activityLog}
+        ${where ? sql`where ${where}` : sql``}
+        order by ${sql.join(newestFirst, sql`, `)}
+        limit ${size}`)) as unknown as { rows: (Omit<ExportRow, 'id'> & { id: number | string | bigint })[] }
+      return result.rows.map((row) => ({ ...row, id: Number(row.id) }))
     },
 
     /** The user's latest rows (index activity_log_user_id_created_at_idx). */

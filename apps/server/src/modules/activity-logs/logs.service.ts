@@ -12,7 +12,7 @@ import {
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity, type Actor } from './activity.repository'
-import { createLogsRepository, type LogCursor, type LogRow, type LogSqlFilter } from './logs.repository'
+import { createLogsRepository, type ExportRow, type LogCursor, type LogRow, type LogSqlFilter } from './logs.repository'
 
 const DAY_MS = 86_400_000
 /** Rows per keyset query of the CSV export: one chunk is a few hundred kB of text. */
@@ -41,9 +41,9 @@ export function toLogEntry(row: LogRow): LogEntry {
 }
 
 /** SPEC §7 columns: Timestamp, User Name, User Email, Action, Details, IP Address. */
-function csvLine(row: LogRow): string {
+function csvLine(row: ExportRow): string {
   const details = logDetailsText(row.details)
-  return csvRow([row.createdAt.toISOString(), row.actorName, row.actorEmail, row.action, details, row.ipAddress])
+  return csvRow([row.createdAt, row.actorName, row.actorEmail, row.action, details, row.ipAddress])
 }
 
 /** The filters as the query gave them, empty ones left out: what LOGS_EXPORTED records. */
