@@ -10,7 +10,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
-import type { Db } from '../apps/server/src/db/client'
+import { prepareStatements, type Db } from '../apps/server/src/db/client'
 import * as schema from '../apps/server/src/db/schema'
 import { decodeJwt } from 'jose'
 import { startCpuShare } from './cpu-share'
@@ -36,6 +36,8 @@ export const SERVER_POOL_SIZE = 10
 
 export function postgresTarget(url: string): SqlTarget {
   const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE })
+  // Statements prepared per connection, as the server's pool does.
+  pool.on('connect', prepareStatements)
   return {
     capturingDb: (record) =>
       drizzlePg({

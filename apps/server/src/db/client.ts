@@ -98,7 +98,7 @@ export const PREPARED_PER_CONNECTION = 500
  * 1,600 to 4,000 requests per second with its check prepared. Statements without parameters
  * (migrations, SET) run as before; a connection prepares at most PREPARED_PER_CONNECTION texts.
  */
-function prepareStatements(client: pg.PoolClient): void {
+export function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown
   const prepared = new Set<string>()
   const named = (config: unknown, values: unknown): unknown => {
