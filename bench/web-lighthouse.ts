@@ -9,8 +9,7 @@
  * touching the lockfile; it drives Debian's Chromium and downloads no browser.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -25,6 +24,10 @@ const LIGHTHOUSE = 'lighthouse@12.8.2'
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage']
 const TOKEN_KEYS = { accessToken: 'portal.accessToken', refreshToken: 'portal.refreshToken', user: 'portal.user' }
 const DEMO = { email: 'admin@demo.local', password: 'demo-portal-pass' }
+
+/** BENCH_WEB_REPORTS=<folder>: each page's whole Lighthouse result is written there as JSON. */
+const REPORT_DIR = process.env.BENCH_WEB_REPORTS ? path.resolve(process.env.BENCH_WEB_REPORTS) : null
+if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true })
 
 const TARGETS = { score: 0.9, lcpMs: 2500, tbtMs: 200, cls: 0.1 }
 
@@ -58,14 +61,12 @@ interface Puppeteer {
   launch(options: Record<string, unknown>): Promise<Browser>
 }
 
-const require = createRequire(import.meta.url)
+/**
+ * Whether the package is in the checkout's node_modules. Not require.resolve: Lighthouse is
+ * ESM only and its exports have no "require" condition, so that fails even when installed.
+ */
 function installed(name: string): boolean {
-  try {
-    require.resolve(name, { paths: [ROOT] })
-    return true
-  } catch {
-    return false
-  }
+  return existsSync(path.join(ROOT, 'node_modules', name, 'package.json'))
 }
 
 /** Packages named by a variable, so TypeScript does not look for their (absent) types. */
@@ -125,6 +126,14 @@ async function audit(
       page,
     )
     const lhr = result?.lhr
+    if (lhr && REPORT_DIR) {
+      const file = path.join(
+        REPORT_DIR,
+        `${pagePath.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'root'}.json`,
+      )
+      writeFileSync(file, JSON.stringify(lhr))
+      console.log(`  full report: ${file}`)
+    }
     if (!lhr) return { page: pagePath, score: null, lcpMs: null, tbtMs: null, cls: null, error: 'no result' }
     const value = (id: string) => lhr.audits[id]?.numericValue ?? null
     return {
