@@ -53,7 +53,7 @@ describe('generated demo data', () => {
     const byId = new Map(dispatches.map((d) => [d.id, d.data]))
     for (const r of registrations) {
       const dispatch = byId.get(r.dispatchId ?? '')
-      expect(dispatch, `dispatch of ${r.id}`).toBeDefined()
+      expect(byId.has(r.dispatchId ?? ''), `dispatch of ${r.id}`).toBe(true)
       expect(r.course?.id).toBe(dispatch?.courseId)
     }
   })
@@ -98,7 +98,7 @@ describe('generated demo data', () => {
       expect(r.score?.scaled).toBeLessThanOrEqual(100)
     }
     for (const r of registrations.filter((x) => x.registrationCompletion === 'COMPLETED')) {
-      expect(r.completedDate).toBeDefined()
+      expect(Date.parse(r.completedDate ?? '')).toBeGreaterThanOrEqual(Date.parse(r.firstAccessDate ?? ''))
     }
   })
 
