@@ -6,11 +6,11 @@
  * uses Promise.all), with the same concurrency through a pool the size of the server's.
  */
 import type { PGlite } from '@electric-sql/pglite'
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import { prepareStatements, type Db } from '../apps/server/src/db/client'
+import { sessionUserQuery } from '../apps/server/src/plugins/app/auth'
 import * as schema from '../apps/server/src/db/schema'
 import { decodeJwt } from 'jose'
 import { startCpuShare } from './cpu-share'
@@ -63,41 +63,13 @@ export function pgliteTarget(db: PGlite): SqlTarget {
   }
 }
 
-/**
- * The per-request session check of plugins/app/auth.ts (its authenticate()), rebuilt here with
- * the same Drizzle calls because it lives inside the plugin: every endpoint below runs it first.
- */
+/** The per-request session check of plugins/app/auth.ts: every endpoint below runs it first. */
 export async function sessionCheck(db: Db, accessToken: string): Promise<unknown> {
   // The claims only: the token may have expired by the time the baselines run (PGlite runs them last).
   const claims = decodeJwt(accessToken) as { sub: string; sid: string; ver: number }
-  const { appUser, authSession, company } = schema
-  return db
-    .select({
-      id: appUser.id,
-      email: appUser.email,
-      name: appUser.name,
-      username: appUser.username,
-      role: appUser.role,
-      companyId: appUser.companyId,
-      companyName: sql<string | null>`coalesce(${company.displayName}, ${company.name})`,
-      status: appUser.status,
-      createdAt: appUser.createdAt,
-      lastLogin: appUser.lastLogin,
-    })
-    .from(authSession)
-    .innerJoin(appUser, eq(appUser.id, authSession.userId))
-    .leftJoin(company, eq(company.id, appUser.companyId))
-    .where(
-      and(
-        eq(authSession.id, claims.sid),
-        eq(appUser.id, claims.sub),
-        isNull(authSession.revokedAt),
-        gt(authSession.expiresAt, new Date()),
-        eq(appUser.status, 'active'),
-        eq(appUser.tokenVersion, claims.ver),
-      ),
-    )
-    .limit(1)
+  return sessionUserQuery(db)
+    .prepare('bench_session_user')
+    .execute({ sid: claims.sid, sub: claims.sub, ver: claims.ver, now: new Date() })
 }
 
 /**

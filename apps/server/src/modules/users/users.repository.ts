@@ -3,7 +3,8 @@ import type { DbOrTx } from '../../db/client'
 import { appUser, authSession, company } from '../../db/schema'
 import type { UserRow } from './users.mapper'
 
-const userColumns = {
+/** The SPEC §3 user, as the users screens and the per-request session check read it. */
+export const userColumns = {
   id: appUser.id,
   email: appUser.email,
   username: appUser.username,

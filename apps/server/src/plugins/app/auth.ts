@@ -7,6 +7,8 @@ import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import { appUser, authSession, company } from '../../db/schema'
 import type { Actor } from '../../modules/activity-logs/activity.repository'
+import { userColumns } from '../../modules/users/users.repository'
+import type { Db } from '../../db/client'
 
 export interface AuthUser {
   id: string
@@ -37,6 +39,31 @@ declare module 'fastify' {
 export const ACCESS_TOKEN_HEADER = 'x-auth-token'
 /** Verified access tokens remembered at most (oldest first out): one per recently active sign-in. */
 const VERIFIED_TOKENS_MAX = 10_000
+
+/**
+ * The session check of every gated request, one indexed look-up with placeholders sid, sub,
+ * ver and now: a suspended, deleted or signed-out user, or a token from before a password or
+ * role change, fails on the very next call. It reads the whole SPEC §3 user, so GET
+ * /api/auth/me needs no other query. (The bench replays it as its SQL baseline.)
+ */
+export function sessionUserQuery(db: Db) {
+  return db
+    .select(userColumns)
+    .from(authSession)
+    .innerJoin(appUser, eq(appUser.id, authSession.userId))
+    .leftJoin(company, eq(company.id, appUser.companyId))
+    .where(
+      and(
+        eq(authSession.id, sql.placeholder('sid')),
+        eq(appUser.id, sql.placeholder('sub')),
+        isNull(authSession.revokedAt),
+        gt(authSession.expiresAt, sql.placeholder('now')),
+        eq(appUser.status, 'active'),
+        eq(appUser.tokenVersion, sql.placeholder('ver')),
+      ),
+    )
+    .limit(1)
+}
 
 /** The signed-in user, for handlers of gated routes (the hook guarantees one). */
 export function requireUser(request: FastifyRequest): AuthUser {
@@ -100,41 +127,9 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
       return claims
     }
 
-    /**
-     * The session check of every gated request, one indexed look-up: a suspended, deleted or
-     * signed-out user, or a token from before a password or role change, fails on the very
-     * next call. Built once and prepared by name (issue #7): the query builder's work and
-     * PostgreSQL's parse and plan are not repeated per request.
-     */
-    const sessionUser = app.db
-      .select({
-        id: appUser.id,
-        email: appUser.email,
-        name: appUser.name,
-        username: appUser.username,
-        role: appUser.role,
-        companyId: appUser.companyId,
-        // As users.repository.ts: an admin's company rename wins over the provider's name.
-        companyName: sql<string | null>`coalesce(${company.displayName}, ${company.name})`,
-        status: appUser.status,
-        createdAt: appUser.createdAt,
-        lastLogin: appUser.lastLogin,
-      })
-      .from(authSession)
-      .innerJoin(appUser, eq(appUser.id, authSession.userId))
-      .leftJoin(company, eq(company.id, appUser.companyId))
-      .where(
-        and(
-          eq(authSession.id, sql.placeholder('sid')),
-          eq(appUser.id, sql.placeholder('sub')),
-          isNull(authSession.revokedAt),
-          gt(authSession.expiresAt, sql.placeholder('now')),
-          eq(appUser.status, 'active'),
-          eq(appUser.tokenVersion, sql.placeholder('ver')),
-        ),
-      )
-      .limit(1)
-      .prepare('auth_session_user')
+    // Built once and prepared by name (issue #7): the query builder's work and PostgreSQL's
+    // parse and plan are not repeated per request.
+    const sessionUser = sessionUserQuery(app.db).prepare('auth_session_user')
 
     async function authenticate(request: FastifyRequest): Promise<AuthUser> {
       const header = request.headers[ACCESS_TOKEN_HEADER]
