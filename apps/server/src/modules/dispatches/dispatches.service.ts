@@ -45,13 +45,12 @@ export function createDispatchesService(db: DbOrTx) {
    * scope (every present dispatch), a client has its company's.
    */
   async function summaryOf(scopeKey: string, filter: DispatchFilter, version: number | null): Promise<SummaryRow> {
-    const cache = summaryCache(db)
     const key = JSON.stringify([scopeKey, filter.status, filter.search?.trim() ?? ''])
-    const cached = cache.get(key, version)
-    if (cached) return cached
-    const { version: counted, ...summary } = await dispatches.summary(filter)
-    cache.set(key, counted, summary)
-    return summary
+    const read = await summaryCache(db).read(key, version, async () => {
+      const { version: counted, ...summary } = await dispatches.summary(filter)
+      return { value: summary, version: counted }
+    })
+    return read.value
   }
 
   return {
@@ -80,15 +79,10 @@ export function createDispatchesService(db: DbOrTx) {
         query.pageSize,
         offset,
       ])
-      const pages = pageCache(db)
-      let version = await dispatches.version()
-      let rows = pages.get(key, version)
-      if (!rows) {
+      const { value: rows, version } = await pageCache(db).read(key, await dispatches.version(), async () => {
         const read = await dispatches.page(filter, query.sort, query.order, query.pageSize, offset)
-        pages.set(key, read.version, read.rows)
-        rows = read.rows
-        version = read.version
-      }
+        return { value: read.rows, version: read.version }
+      })
       const summary = await summaryOf(scopeKey, filter, version)
       return {
         dispatches: rows.map((row) => toDispatch(row, viewer.role)),

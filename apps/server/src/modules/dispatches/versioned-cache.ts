@@ -7,11 +7,20 @@
 export interface VersionedCache<T> {
   get(key: string, version: number | null): T | undefined
   set(key: string, version: number | null, value: T): void
+  /**
+   * The entry for `key` if it was stored at `version`, else `load()`'s value, stored under the
+   * version `load` read it at; with the version the returned value belongs to.
+   */
+  read(
+    key: string,
+    version: number | null,
+    load: () => Promise<{ value: T; version: number | null }>,
+  ): Promise<{ value: T; version: number | null }>
 }
 
 export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
   const entries = new Map<string, { version: number; value: T }>()
-  return {
+  const cache: VersionedCache<T> = {
     get(key, version) {
       const entry = entries.get(key)
       if (version === null || !entry || entry.version !== version) return undefined
@@ -28,7 +37,15 @@ export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
       entries.set(key, { version, value })
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
     },
+    async read(key, version, load) {
+      const cached = cache.get(key, version)
+      if (cached !== undefined) return { value: cached, version }
+      const loaded = await load()
+      cache.set(key, loaded.version, loaded.value)
+      return loaded
+    },
   }
+  return cache
 }
 
 /** One cache per database handle (a server, a test's database), made on first use. */

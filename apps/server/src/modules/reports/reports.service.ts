@@ -80,23 +80,21 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
    * distinct learners reads every matching row of a 100,000-registration dispatch).
    */
   async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {
-    const cache = totalsCache(db)
-    const cached = cache.get(filterKey(filter), version)
-    if (cached) return cached
-    const { version: at, ...totals } = await reports.totals(filter)
-    cache.set(filterKey(filter), at, totals)
-    return totals
+    const read = await totalsCache(db).read(filterKey(filter), version, async () => {
+      const { version: at, ...totals } = await reports.totals(filter)
+      return { value: totals, version: at }
+    })
+    return read.value
   }
 
   /** One page, from its cache while the dispatch's registrations are unchanged. */
   async function pageOf(filter: RegistrationFilter, limit: number, offset: number, version: number | null) {
-    const cache = pageCache(db)
     const key = `${filterKey(filter)}:${limit}:${offset}`
-    const cached = cache.get(key, version)
-    if (cached) return cached
-    const read = await reports.page(filter, limit, offset)
-    cache.set(key, read.version, read.rows)
-    return read.rows
+    const read = await pageCache(db).read(key, version, async () => {
+      const { rows, version: at } = await reports.page(filter, limit, offset)
+      return { value: rows, version: at }
+    })
+    return read.value
   }
 
   return {
