@@ -22,6 +22,7 @@ const webFeatures = [
 export default tseslint.config(
   {
     ignores: [
+      'tmp-scratch/**',
       '**/dist/**',
       '**/node_modules/**',
       'data/**',

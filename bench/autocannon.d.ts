@@ -11,6 +11,17 @@ declare module 'autocannon' {
     headers?: Record<string, string>
     body?: string
     timeout?: number
+    requests?: {
+      method?: string
+      setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData
+    }[]
+  }
+
+  export interface RequestData {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
   }
 
   export interface Result {

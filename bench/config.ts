@@ -40,16 +40,17 @@ export const settings = {
   /** Sign-in rows are few and slow (argon2): a shorter window. */
   loginSeconds: num('BENCH_LOGIN_SECONDS', 5),
   exportRows: num('BENCH_EXPORT_ROWS', 1_000_000),
-  /**
-   * 0 skips the PGlite part. Logs seeded into PGlite (its generate_series and index builds run
-   * in WASM, single-threaded): the run of 2026-11-23 took 18 minutes with 500,000 here (31 s of
-   * PGlite seeding); 2,000,000 would add minutes of seeding and of a 1,000,000-row export at
-   * ~25,000 rows/s, too close to the 25-minute limit on a shared machine.
-   */
-  pgliteLogRows: num('BENCH_PGLITE_LOG_ROWS', 500_000),
+  /** 0 skips the PGlite part (demo data, as `npm start` runs it: bench/run.ts pglitePart). */
   pglite: process.env.BENCH_PGLITE !== '0',
+  /** 0 skips the PostgreSQL part (PGlite alone, results JSON only: docs/performance.md is kept). */
+  postgres: process.env.BENCH_POSTGRES !== '0',
   /** LOG_LEVEL of the server under test: its default (info) logs every request, as in production. */
   serverLogLevel: process.env.BENCH_SERVER_LOG_LEVEL || 'info',
+  /**
+   * 1: keep portal_bench as the last run left it (no sync, no log seeding; the server's start
+   * migrates it), to measure the reads again quickly. The sync rows are then not measured.
+   */
+  reuse: process.env.BENCH_REUSE === '1',
   /** The whole run aborts past this, whatever it is doing. */
   hardLimitMinutes: num('BENCH_HARD_LIMIT_MINUTES', 25),
 } as const
@@ -58,4 +59,7 @@ export const settings = {
 export const JWT_SECRET = 'bench-jwt-secret-long-enough-for-hs256-signing-0123456789'
 export const BENCH_PASSWORD = 'bench-portal-pass-7Qx'
 export const ADMIN_EMAIL = 'bench-admin@bench.local'
+/** The webhook's credentials on the server under test (run-server.ts). */
+export const POSTBACK_USER = 'scorm-cloud'
+export const POSTBACK_PASSWORD = 'bench-postback-password'
 export const CLIENT_EMAIL = 'bench-client@bench.local'

@@ -3,9 +3,10 @@
  * pools, PostgreSQL's buffer cache), then a measurement bounded in time and in request count.
  * Latencies come from every response (autocannon's own summary has no p95).
  */
-import autocannon, { type Result } from 'autocannon'
+import autocannon, { type RequestData, type Result } from 'autocannon'
 import { settings } from './config'
 import { startCpuShare } from './cpu-share'
+import type { VariedRequest } from './varied'
 
 export interface LoadSpec {
   url: string
@@ -13,6 +14,11 @@ export interface LoadSpec {
   headers?: Record<string, string>
   method?: 'GET' | 'POST'
   body?: string
+  /**
+   * A varied row (issue #13): these requests in turn, each with its own path and user, shared by
+   * all connections; `url` is then the server's base URL.
+   */
+  requests?: VariedRequest[]
   /** Defaults from config.ts. */
   durationSeconds?: number
   warmupSeconds?: number
@@ -31,6 +37,8 @@ export interface LoadResult {
   errors: number
   non2xx: number
   statuses: Record<string, number>
+  /** Answers refused with 503 (backpressure): how many, and how fast they came. */
+  refused: { count: number; p95: number; max: number }
   /** Cores' worth of CPU other work on the machine used meanwhile (cpu-share.ts). */
   otherCores: number
 }
@@ -43,8 +51,29 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
 
+/** The varied row's requests, taken in turn by every connection. */
+function variedRequests(list: VariedRequest[]) {
+  let next = 0
+  return [
+    {
+      method: 'GET',
+      setupRequest: (request: RequestData) => {
+        const item = list[next % list.length]!
+        next += 1
+        return {
+          ...request,
+          method: 'GET',
+          path: item.path,
+          headers: { ...request.headers, 'x-auth-token': item.token },
+        }
+      },
+    },
+  ]
+}
+
 async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promise<LoadResult> {
   const latencies: number[] = []
+  const refusedLatencies: number[] = []
   const share = startCpuShare()
   const started = performance.now()
   const result = await new Promise<Result>((resolve, reject) => {
@@ -57,11 +86,15 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
         method: spec.method ?? 'GET',
         headers: spec.headers ?? {},
         ...(spec.body ? { body: spec.body } : {}),
+        ...(spec.requests ? { requests: variedRequests(spec.requests) } : {}),
         timeout: 30,
       },
       (error, res) => (error ? reject(error) : resolve(res)),
     )
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms))
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencies.push(ms)
+      if (status === 503) refusedLatencies.push(ms)
+    })
   })
   const elapsed = (performance.now() - started) / 1000
   const otherCores = share.stop()
@@ -79,6 +112,14 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     statuses,
+    refused: (() => {
+      const refused = Float64Array.from(refusedLatencies).sort()
+      return {
+        count: refused.length,
+        p95: round(percentile(refused, 95)),
+        max: round(refused.length ? refused[refused.length - 1]! : 0),
+      }
+    })(),
     otherCores,
   }
 }

@@ -10,6 +10,7 @@ import type { LoadResult } from './measure'
 import type { SyncMeasurement } from './seed-sync'
 import type { SqlResult } from './sql-baselines'
 import type { TargetCheck } from './targets'
+import type { VariedRowResult } from './varied-phase'
 
 export interface RowResult {
   id: string
@@ -28,7 +29,10 @@ export interface RowResult {
 export interface DbRun {
   database: 'postgres' | 'pglite'
   dataSet: string
+  /** Repeated-URL rows (caches on). */
   rows: RowResult[]
+  /** Issue #13: the varied rows (caches off: the cold path). */
+  varied: VariedRowResult[]
   export: ExportResult | { skipped: string }
   login: LoadResult | null
   notes: string[]
@@ -119,6 +123,46 @@ function markdownRows(run: DbRun): string[] {
   return lines
 }
 
+function variedRows(run: DbRun): string[] {
+  const lines = [
+    '| varied row (caches off) | conn | postbacks/s | distinct requests | p50 ms | p95 ms | p99 ms | req/s | 503 (p95 ms) | other non-2xx | errors | other load |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ]
+  for (const row of run.varied) {
+    const e = row.endpoint
+    lines.push(
+      `| ${row.label} | ${row.connections} | ${row.postbacks ? fmt(row.postbacks.perSecond) : 0} | ${fmt(row.distinctRequests, 0)} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.p99)} | ${fmt(e.rps, 0)} | ${e.refused.count}${e.refused.count ? ` (${fmt(e.refused.p95)})` : ''} | ${e.non2xx - e.refused.count} | ${e.errors} | ${fmt(e.otherCores, 2)} |`,
+    )
+  }
+  return lines
+}
+
+/** The slowest requests of each base varied row and the plan of their slowest statement. */
+function slowestSection(run: DbRun): string[] {
+  const out: string[] = []
+  for (const row of run.varied.filter((r) => r.plans?.length)) {
+    out.push(`**${row.label}**, slowest requests (server time):`, '')
+    for (const slow of row.slowest.slice(0, 3)) out.push(`- ${fmt(slow.ms)} ms \`${slow.path}\``)
+    out.push('')
+    for (const plan of row.plans!) {
+      const worst = [...plan.statements].sort((a, b) => (b.executionMs ?? 0) - (a.executionMs ?? 0))[0]
+      if (!worst) continue
+      const seq = plan.statements.flatMap((s) => s.seqScans)
+      out.push(
+        `<details><summary>\`${plan.path}\`: ${plan.statements.length} statements, slowest ${fmt(worst.executionMs, 2)} ms; sequential scans: ${[...new Set(seq)].join(', ') || 'none'}</summary>`,
+        '',
+        '```',
+        worst.plan,
+        '```',
+        '',
+        '</details>',
+        '',
+      )
+    }
+  }
+  return out
+}
+
 function exportLine(run: DbRun): string {
   if ('skipped' in run.export) return `CSV export: ${run.export.skipped}`
   const x = run.export
@@ -166,11 +210,26 @@ export function markdownSection(reports: BenchReport[]): string {
   for (const report of reports) {
     const run = report.run
     out.push(`#### Reads on ${run.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}`, '', run.dataSet, '')
-    out.push(...markdownRows(run), '', exportLine(run), '')
+    if (run.varied.length) {
+      out.push(...variedRows(run), '')
+      out.push(
+        'Examples of each mix (2,000 generated requests, seeded):',
+        '',
+        ...[...new Map(run.varied.map((r) => [r.id.replace(/-(postbacks|100)$/, ''), r.example])).entries()].map(
+          ([id, example]) => `- ${id}: \`${example}\``,
+        ),
+        '',
+      )
+      out.push(...slowestSection(run))
+    }
+    if (run.rows.length) out.push('Repeated URL (caches on):', '', ...markdownRows(run), '')
+    out.push(exportLine(run), '')
     const paths = new Map(run.rows.map((r) => [r.label, r.path]))
-    out.push('Requests:', '')
-    for (const [label, requestPath] of paths) out.push(`- ${label}: \`${requestPath}\``)
-    out.push('')
+    if (paths.size) {
+      out.push('Repeated requests:', '')
+      for (const [label, requestPath] of paths) out.push(`- ${label}: \`${requestPath}\``)
+      out.push('')
+    }
     for (const note of run.notes) out.push(`- ${note}`)
     if (run.notes.length) out.push('')
   }

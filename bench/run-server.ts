@@ -9,7 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { startTsChild, type StartedChild } from './child-process'
-import { JWT_SECRET, settings } from './config'
+import { JWT_SECRET, POSTBACK_PASSWORD, settings } from './config'
 import type { RunningSimulator } from './simulator'
 
 export interface RunningServer {
@@ -35,6 +35,8 @@ export async function startServer(
   target: { databaseUrl: string } | { dataDir: string },
   /** null: no SCORM Cloud settings, so demo mode with its own simulator and demo accounts. */
   sim: RunningSimulator | null,
+  /** More of the server's environment (READ_CACHE, DATABASE_POOL_SIZE...). */
+  extraEnv: Record<string, string> = {},
 ): Promise<RunningServer> {
   const port = await freePort()
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-server-'))
@@ -43,13 +45,14 @@ export async function startServer(
     PORT: String(port),
     HOST: '127.0.0.1',
     JWT_SECRET,
-    POSTBACK_PASSWORD: 'bench-postback-password',
+    POSTBACK_PASSWORD,
     SCORM_CLOUD_APP_ID: sim?.appId ?? '',
     SCORM_CLOUD_SECRET_KEY: sim?.secretKey ?? '',
     SCORM_CLOUD_BASE_URL: sim?.url ?? '',
     SYNC_INTERVAL_MINUTES: '0',
     LOG_LEVEL: settings.serverLogLevel,
     NODE_ENV: 'production',
+    ...extraEnv,
   }
   if ('databaseUrl' in target) {
     env.DATABASE_URL = target.databaseUrl

@@ -9,21 +9,23 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { PGlite } from '@electric-sql/pglite'
+import { newPglite } from '../apps/server/src/db/client'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
+import { signIn } from './api-session'
 import { killChildren } from './child-process'
-import { ADMIN_URL, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
+import { ADMIN_URL, BENCH_PASSWORD, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
 import { recreateBenchDatabase, withClient } from './pg-admin'
 import { runReads, type ReadInputs } from './read-phase'
 import { markdownSection, writeJson, writeMarkdown, type BenchReport, type DbRun } from './report'
-import { startServer } from './run-server'
+import { startServer, type RunningServer } from './run-server'
 import { exportStartDay, seedActivityLogs } from './seed-logs'
-import { seedPglite } from './seed-pglite'
 import { measureSync } from './seed-sync'
-import { findFixtures, seedUsers } from './seed-users'
+import { BENCH_STAFF, benchClientEmail, findFixtures, seedUsers, type BenchFixtures } from './seed-users'
 import { startBenchSimulator, type RunningSimulator } from './simulator'
-import { pgliteTarget, postgresTarget } from './sql-baselines'
+import { postgresTarget } from './sql-baselines'
 import { pgRunner, pgliteRunner } from './sql-runner'
 import { checkTargets } from './targets'
+import { explainSlowest, loadVariedData, runVaried, type VariedSessions } from './varied-phase'
 
 const began = Date.now()
 const progress = (line: string) => {
@@ -59,14 +61,18 @@ async function machine(url: string): Promise<Record<string, string | number>> {
 
 async function postgresPart(sim: RunningSimulator, startedAt: string, info: Record<string, string | number>) {
   const url = benchDatabaseUrl()
-  progress('full sync through the real sync service (simulator at bench size)...')
-  const full = await measureSync('full', url, sim, progress)
-  progress(`  full sync: ${(full.durationMs / 1000).toFixed(1)} s, peak RSS ${full.rss.peakMb} MB, ok ${full.ok}`)
-  progress('incremental sync with nothing new...')
-  const incremental = await measureSync('incremental', url, sim, progress)
-  progress(
-    `  incremental: ${Math.round(incremental.durationMs)} ms, mirror rows written ${incremental.mirrorRowsWritten}`,
-  )
+  let syncs: BenchReport['sync'] = null
+  if (!settings.reuse) {
+    progress('full sync through the real sync service (simulator at bench size)...')
+    const full = await measureSync('full', url, sim, progress)
+    progress(`  full sync: ${(full.durationMs / 1000).toFixed(1)} s, peak RSS ${full.rss.peakMb} MB, ok ${full.ok}`)
+    progress('incremental sync with nothing new...')
+    const incremental = await measureSync('incremental', url, sim, progress)
+    progress(
+      `  incremental: ${Math.round(incremental.durationMs)} ms, mirror rows written ${incremental.mirrorRowsWritten}`,
+    )
+    syncs = { full, incremental }
+  }
 
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -75,8 +81,11 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
       `select n_live_tup as live, n_dead_tup as dead, round(pg_relation_size('dispatch') / 1048576.0, 1) as mb
        from pg_stat_user_tables where relname = 'dispatch'`,
     )
-    progress(`activity_log: ${settings.logRows.toLocaleString('en-US')} rows with generate_series...`)
-    const logs = await seedActivityLogs(pgRunner(client), settings.logRows, progress, { maintenanceWorkMem: '512MB' })
+    let logs: Awaited<ReturnType<typeof seedActivityLogs>> | null = null
+    if (!settings.reuse) {
+      progress(`activity_log: ${settings.logRows.toLocaleString('en-US')} rows with generate_series...`)
+      logs = await seedActivityLogs(pgRunner(client), settings.logRows, progress, { maintenanceWorkMem: '512MB' })
+    }
     const runner = pgRunner(client)
     const fixtures = await findFixtures(runner)
     await seedUsers(runner, fixtures)
@@ -109,7 +118,30 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
       exportStartDate: inputs.exportStartDate,
     }
 
-    progress('starting the server on PostgreSQL...')
+    progress('starting the server on PostgreSQL with READ_CACHE=false (the cold path of the varied rows)...')
+    const cold = await startServer({ databaseUrl: url }, sim, { READ_CACHE: 'false' })
+    let varied: Awaited<ReturnType<typeof runVaried>>
+    try {
+      const sessions = await benchSessions(cold, fixtures)
+      varied = await runVaried(
+        cold,
+        await loadVariedData(runner, fixtures.bigDispatchId, true),
+        sessions,
+        { connections: { list: 50, report: 20, logs: 20 }, overload: 100, postbacks: 20 },
+        progress,
+      )
+      const target = postgresTarget(url)
+      try {
+        progress('plans of the slowest requests (EXPLAIN ANALYZE, BUFFERS)...')
+        await explainSlowest(varied, sessions, target, progress)
+      } finally {
+        await target.close()
+      }
+    } finally {
+      await cold.stop()
+    }
+
+    progress('starting the server on PostgreSQL (caches on: the repeated-URL rows)...')
     const server = await startServer({ databaseUrl: url }, sim)
     let run: DbRun
     try {
@@ -124,6 +156,7 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
         database: 'postgres',
         dataSet: `PostgreSQL database \`portal_bench\`: ${fixtures.bigDispatchRegistrations.toLocaleString('en-US')} registrations in the big dispatch, ${n(sizes[0]?.registrations)} registrations and ${n(sizes[0]?.dispatches)} dispatches from the full sync, ${settings.logRows.toLocaleString('en-US')} activity_log rows; the client belongs to the big dispatch's company (${fixtures.clientCompanyDispatches} dispatches).`,
         rows: reads.rows,
+        varied,
         export: reads.export,
         login: reads.login,
         notes: [
@@ -139,64 +172,87 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
       machine: info,
       settings: { ...settings },
       seed,
-      sync: { full, incremental },
+      sync: syncs,
       run,
       targets: [],
     }
     report.targets = checkTargets(run, report.sync)
-    return { report, inputs }
+    return { report }
   } finally {
     await client.end()
   }
 }
 
-async function pglitePart(
-  sim: RunningSimulator,
-  startedAt: string,
-  info: Record<string, string | number>,
-  pgInputs: ReadInputs,
-): Promise<BenchReport> {
+/** Signed-in sessions of the bench accounts (seed-users.ts) for the varied rows. */
+async function benchSessions(server: RunningServer, fixtures: BenchFixtures): Promise<VariedSessions> {
+  const staff = []
+  for (const account of BENCH_STAFF) staff.push(await signIn(server.baseUrl, account.email, BENCH_PASSWORD))
+  const clients = []
+  for (let i = 0; i <= fixtures.otherClientCompanyIds.length; i += 1) {
+    clients.push(await signIn(server.baseUrl, benchClientEmail(i), BENCH_PASSWORD))
+  }
+  return {
+    staff,
+    clients,
+    reportReaders: [...staff, clients[0]!],
+    admins: staff.filter((s) => s.user.role === 'admin'),
+  }
+}
+
+/**
+ * PGlite, the embedded default, as `npm start` runs it: demo mode (its own simulator, demo data
+ * and accounts) in a fresh DATA_DIR, caches off, the varied rows at 20 connections.
+ */
+async function pglitePart(startedAt: string, info: Record<string, string | number>): Promise<BenchReport> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-pglite-'))
   try {
-    const source = new pg.Client({ connectionString: benchDatabaseUrl() })
-    await source.connect()
-    const seeded = await seedPglite(source, dataDir, pgInputs.fixtures, settings.pgliteLogRows, progress).finally(() =>
-      source.end(),
-    )
-    // The export filter for this data set (its logs were made at a slightly different now()).
-    let db = new PGlite(path.join(dataDir, 'pglite'))
-    const exportStartDate = await exportStartDay(
-      pgliteRunner(db),
-      Math.min(settings.exportRows, settings.pgliteLogRows),
-    )
+    progress('PGlite: demo mode in a fresh DATA_DIR (start-up sync of the demo data)...')
+    const first = await startServer({ dataDir }, null, { READ_CACHE: 'false' })
+    await first.stop()
+    // Only one process may open the folder: the vocabulary is read while no server runs.
+    const db = newPglite(path.join(dataDir, 'pglite'))
+    const runner = pgliteRunner(db)
+    const big = (
+      await runner.query<{ id: string; n: number }>(
+        `select dispatch_id as id, registrations as n from dispatch_stat order by registrations desc, dispatch_id limit 1`,
+      )
+    ).rows[0]!
+    const sizes = (
+      await runner.query<{ dispatches: number; registrations: number; logs: number }>(
+        `select (select count(*)::int from dispatch) as dispatches, (select count(*)::int from registration) as registrations,
+                (select count(*)::int from activity_log) as logs`,
+      )
+    ).rows[0]!
+    const data = await loadVariedData(runner, big.id, false)
     await db.close()
-    const inputs: ReadInputs = { ...pgInputs, exportStartDate }
-
-    progress('starting the server on PGlite (DATA_DIR)...')
-    const server = await startServer({ dataDir }, sim)
-    let reads: Awaited<ReturnType<typeof runReads>>
+    const server = await startServer({ dataDir }, null, { READ_CACHE: 'false', SYNC_INTERVAL_MINUTES: '0' })
+    let varied: Awaited<ReturnType<typeof runVaried>>
     try {
-      reads = await runReads(server, inputs, progress)
+      const as = (role: string) => DEMO_ACCOUNTS.find((a) => a.role === role)!.email
+      const staff = []
+      for (const role of ['admin', 'internal', 'sales'])
+        staff.push(await signIn(server.baseUrl, as(role), DEMO_PASSWORD))
+      const client = await signIn(server.baseUrl, as('client'), DEMO_PASSWORD)
+      const sessions: VariedSessions = { staff, clients: [client], reportReaders: staff, admins: [staff[0]!] }
+      varied = await runVaried(
+        server,
+        data,
+        sessions,
+        { connections: { list: 20, report: 20, logs: 20 }, overload: null, postbacks: 0 },
+        progress,
+      )
     } finally {
       await server.stop()
     }
-    // Only one process may open the folder: the baselines run once the server has closed it.
-    db = new PGlite(path.join(dataDir, 'pglite'))
-    try {
-      await reads.baselines(pgliteTarget(db), progress)
-    } finally {
-      await db.close()
-    }
     const run: DbRun = {
       database: 'pglite',
-      dataSet: `PGlite data folder (the server with DATA_DIR): the same ${seeded.copied.course} courses, ${seeded.copied.company} companies and ${seeded.copied.dispatch?.toLocaleString('en-US')} dispatches (copied from PostgreSQL), only the big dispatch's ${seeded.copied.registration?.toLocaleString('en-US')} registrations, and ${settings.pgliteLogRows.toLocaleString('en-US')} activity_log rows from the same generate_series SQL.`,
-      rows: reads.rows,
-      export: reads.export,
-      login: reads.login,
+      dataSet: `PGlite in a fresh DATA_DIR, demo mode (what \`npm start\` runs): ${sizes.dispatches} dispatches, ${sizes.registrations.toLocaleString('en-US')} registrations (${Number(big.n).toLocaleString('en-US')} in the biggest dispatch), ${sizes.logs} activity_log rows.`,
+      rows: [],
+      varied,
+      export: { skipped: 'measured on PostgreSQL' },
+      login: null,
       notes: [
-        'PGlite runs PostgreSQL in WebAssembly inside the server process: one query at a time, on the same thread as the HTTP handling, so concurrency only queues; the SQL column is PGlite in the bench process, one statement at a time.',
-        'No pg_trgm in PGlite (migration 0005 skips the trigram index): log search scans; not measured here.',
-        `Seeding the PGlite folder took ${(seeded.ms / 1000).toFixed(0)} s.`,
+        'PGlite runs PostgreSQL in WebAssembly inside the server process: one statement at a time, on the same thread as the HTTP handling, so concurrency only queues.',
       ],
     }
     return {
@@ -204,7 +260,7 @@ async function pglitePart(
       finishedAt: new Date().toISOString(),
       machine: info,
       settings: { ...settings },
-      seed: { copied: seeded.copied, logRows: seeded.logRows, exportStartDate },
+      seed: { demo: true },
       sync: null,
       run,
       targets: [],
@@ -229,21 +285,32 @@ async function main() {
   const only = process.argv.indexOf('--report-only')
   if (only >= 0) return reportOnly(process.argv[only + 1] ?? new Date().toISOString().slice(0, 10))
   const startedAt = new Date().toISOString()
-  progress(`PostgreSQL at ${new URL(ADMIN_URL).host}: fresh database portal_bench`)
-  await recreateBenchDatabase()
+  if (!settings.postgres) {
+    const pglite = await pglitePart(startedAt, await machine(ADMIN_URL))
+    pglite.targets = checkTargets(pglite.run, null)
+    progress(`wrote ${writeJson(pglite)}`)
+    for (const t of pglite.targets) progress(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured}`)
+    return
+  }
+  if (settings.reuse) progress(`PostgreSQL at ${new URL(ADMIN_URL).host}: portal_bench as it is (BENCH_REUSE=1)`)
+  else {
+    progress(`PostgreSQL at ${new URL(ADMIN_URL).host}: fresh database portal_bench`)
+    await recreateBenchDatabase()
+  }
   const info = await machine(benchDatabaseUrl())
   progress('starting the simulator at bench size...')
   const sim = await startBenchSimulator()
   const reports: BenchReport[] = []
   try {
-    const { report, inputs } = await postgresPart(sim, startedAt, info)
+    const { report } = await postgresPart(sim, startedAt, info)
     reports.push(report)
     progress(`wrote ${writeJson(report)}`)
     // Written now too, so the PostgreSQL figures survive a PGlite part that fails or overruns.
     writeMarkdown(markdownSection(reports))
     if (settings.pglite) {
       progress('PGlite part...')
-      const pglite = await pglitePart(sim, startedAt, info, inputs)
+      const pglite = await pglitePart(startedAt, info)
+      pglite.targets = checkTargets(pglite.run, null)
       reports.push(pglite)
       progress(`wrote ${writeJson(pglite)}`)
     }
@@ -251,8 +318,8 @@ async function main() {
     await sim.process.stop()
   }
   writeMarkdown(markdownSection(reports))
-  progress('docs/performance.md updated. Targets (PostgreSQL):')
-  for (const t of reports[0]!.targets) {
+  progress('docs/performance.md updated. Targets:')
+  for (const t of reports.flatMap((r) => r.targets)) {
     progress(`  ${t.met === null ? 'n/a    ' : t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured}`)
   }
 }

@@ -85,8 +85,9 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       path: `/api/dispatches?${qs(list)}`,
       as,
       connections: [1, 50],
-      // The data version; the page and the summary are cached until the dispatches change.
-      steps: [1],
+      // What the search matched (courses, companies), then the kept summary with the version;
+      // the page is cached until the dispatches change (issue #13).
+      steps: [1, 1],
       work: (db) => createDispatchesService(db).list(ctx.viewers[as], list),
     })),
     ...[
@@ -116,7 +117,8 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       path: `/api/logs?${qs(logsFirst)}`,
       as: 'admin',
       connections: [1, 20],
-      steps: [2],
+      // The kept day counts (the total), then the page found with them (issue #13).
+      steps: [1, 1],
       work: (db) => createLogsService(db, silentLog).list(logsFirst, reader),
       optional: true,
     },
@@ -127,7 +129,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       path: `/api/logs?${qs(logsDeepest)}`,
       as: 'admin',
       connections: [1, 20],
-      steps: [2],
+      steps: [1, 1],
       work: (db) => createLogsService(db, silentLog).list(logsDeepest, reader),
       optional: true,
     },

@@ -28,8 +28,12 @@ export interface SqlTarget {
   /** A Drizzle instance that records every statement instead of caring about results. */
   capturingDb(record: (statement: Statement) => void): Db
   execute: Executor
+  /** EXPLAIN (ANALYZE, BUFFERS) of one statement: the plan's lines. */
+  explain(statement: Statement): Promise<string[]>
   close(): Promise<void>
 }
+
+const EXPLAIN = 'explain (analyze, buffers) '
 
 /** The server's pool size (db/client.ts createPostgres default). */
 export const SERVER_POOL_SIZE = 10
@@ -46,6 +50,8 @@ export function postgresTarget(url: string): SqlTarget {
         logger: { logQuery: (text, params) => record({ text, params }) },
       }) as unknown as Db,
     execute: (s) => pool.query(s.text, s.params),
+    explain: async (s) =>
+      (await pool.query<{ 'QUERY PLAN': string }>(EXPLAIN + s.text, s.params)).rows.map((r) => r['QUERY PLAN']),
     close: () => pool.end(),
   }
 }
@@ -59,6 +65,8 @@ export function pgliteTarget(db: PGlite): SqlTarget {
         logger: { logQuery: (text, params) => record({ text, params }) },
       }) as unknown as Db,
     execute: (s) => db.query(s.text, s.params),
+    explain: async (s) =>
+      (await db.query<{ 'QUERY PLAN': string }>(EXPLAIN + s.text, s.params)).rows.map((r) => r['QUERY PLAN']),
     close: async () => {},
   }
 }

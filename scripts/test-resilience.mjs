@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run test:resilience`: the reliability suite's long parts (issue #8; docs/reliability.md),
-// real server processes under SIGTERM, PostgreSQL outages and two processes on one database,
+// `npm run test:resilience`: the reliability suite's long parts (issues #8 and #14; docs/reliability.md),
+// real server processes under SIGTERM, PostgreSQL outages, two processes on one database, killed
+// connections under a sync and postbacks, and start-up with a DATA_DIR to create,
 // then one closing line `N passed, N failed` like scripts/test-all.mjs. The parts that need
 // PostgreSQL run only with TEST_DATABASE_URL; without it they are skipped with a message and
 // not counted as passed.
@@ -13,16 +14,20 @@ const reports = path.join(root, 'test-results', 'resilience')
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
-const files = ['src/test/reliability/processes/sigterm.test.ts']
+const files = [
+  'src/test/reliability/processes/sigterm.test.ts',
+  'src/test/reliability/processes/startup-data-dir.test.ts',
+]
 const postgresFiles = [
   'src/test/reliability/processes/postgres-outage.test.ts',
   'src/test/reliability/processes/two-processes.test.ts',
+  'src/test/reliability/processes/connection-loss.test.ts',
 ]
 if (process.env.TEST_DATABASE_URL) files.push(...postgresFiles)
 else {
   console.log(
-    '\nSKIPPED, not counted as passed: reliability parts 3 (PostgreSQL outage) and 6 (two processes on one ' +
-      'PostgreSQL) need TEST_DATABASE_URL, which is not set.',
+    '\nSKIPPED, not counted as passed: reliability parts 3 (PostgreSQL outage), 6 (two processes on one ' +
+      'PostgreSQL) and 7 (connections killed under a sync and postbacks) need TEST_DATABASE_URL, which is not set.',
   )
 }
 

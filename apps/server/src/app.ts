@@ -1,12 +1,22 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
 import type { Database, Db } from './db/client'
 import { createTokenSigner } from './lib/tokens'
 import { authPlugin } from './plugins/app/auth'
+import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
+import { inputGuardPlugin } from './plugins/app/input-guard'
+import { jsonBoundsKeywords } from './lib/json-bounds'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
@@ -18,10 +28,14 @@ import { createLoginThrottle } from './modules/auth/login-throttle'
 import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
 import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
+import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
 // ---- issue #3: SCORM Cloud mirror sync and postbacks ----
 import { registerSync } from './modules/sync/sync.module'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 // ---- end issue #3 ----
+// ---- issue #17: alerts, mail outbox, preferences, scheduled reports ----
+import { registerAlerts, type AlertsModuleOptions } from './modules/alerts/alerts.module'
+// ---- end issue #17 ----
 // ---- issue #4: dispatches and reports ----
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
@@ -41,6 +55,15 @@ import { createCourseEditService } from './modules/courses/course-edit.service'
 import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
 import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
 // ---- end issue #5 ----
+// ---- issue #15: dispatch creation, request fulfilment, packages, counter reset ----
+import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
+import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
+import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
+import { createDispatchCountService } from './modules/dispatches/dispatch-count.service'
+import { createDispatchPackagesService } from './modules/dispatches/dispatch-packages.service'
+import requestFulfilRoutes from './modules/course-requests/request-fulfil.routes'
+import { createRequestFulfilService } from './modules/course-requests/request-fulfil.service'
+// ---- end issue #15 ----
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +89,15 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
     // One line per request (the onResponse hook in buildApp) instead of Fastify's two: logging is a
     // fair share of a cheap request's CPU (issue #7).
     logController: new LogController({ disableRequestLogging: true }),
+    // Issue #20: the router's own refusals (a path that is not percent-encoded UTF-8, a path
+    // parameter over 100 characters) in the shape of every other error, with the field named.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      const message = tooLong ? 'must not be longer than 100 characters' : 'must be valid percent-encoded UTF-8'
+      void reply
+        .code(tooLong ? 414 : 400)
+        .send({ code: 'VALIDATION_FAILED', message: `The path ${message}.`, details: [{ field: 'path', message }] })
+    },
     ajv: {
       customOptions: {
         removeAdditional: 'all' as const,
@@ -73,6 +105,8 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
         useDefaults: true,
         allErrors: false,
       },
+      // maxDepth and maxJsonLength: the bounds of free-form JSON fields (issue #20).
+      plugins: [jsonBoundsKeywords],
     },
   } satisfies FastifyServerOptions
 }
@@ -84,6 +118,8 @@ export interface AppOptions {
   throttle?: typeof DEFAULT_THROTTLE
   /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period (issue #8). */
   scormCloudTransport?: Parameters<typeof registerSync>[1]['transport']
+  /** Issue #17 tests: their own mail transport, attachment builder, and no background timers. */
+  alerts?: Omit<AlertsModuleOptions, 'config' | 'database'>
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -114,7 +150,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const signer = createTokenSigner(config.jwtSecret)
   await app.register(errorHandlerPlugin)
+  await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
   await app.register(securityPlugin, { config })
+  await app.register(inputGuardPlugin)
   await app.register(authPlugin, { signer })
   await app.register(docsPlugin)
 
@@ -129,17 +167,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityRoutes, { prefix: '/api/logs' })
   // ---- issue #3: SCORM Cloud client, mirror sync (routes, scheduler; app.sync) and postbacks ----
   await registerSync(app, { config, database, transport: options.scormCloudTransport ?? {} })
+  // Issue #13: the log's month partitions, made ahead (at start, then daily).
+  let partitions: { stop(): void } | null = null
+  app.addHook('onReady', async () => {
+    partitions = scheduleLogPartitions(database.db, app.log)
+  })
+  app.addHook('onClose', async () => partitions?.stop())
+
+  // Issue #17 (after the sync: it listens for runs; before the webhook: postbacks feed it).
+  await registerAlerts(app, { config, database, ...options.alerts })
   await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud' })
   // ---- end issue #3 ----
   // ---- issue #4: dispatches and reports (after issue #3: the edit uses its app.scormCloud) ----
-  const dispatches = createDispatchesService(database.db)
+  const dispatches = createDispatchesService(database.db, { cache: config.readCache })
   const dispatchUpdates = createDispatchUpdateService({
     db: database.db,
     dispatches,
     client: () => app.scormCloud ?? null,
   })
   await app.register(dispatchesRoutes, { prefix: '/api/dispatches', dispatches, updates: dispatchUpdates })
-  await app.register(reportsRoutes, { prefix: '/api/reports', reports: createReportsService(database.db, dispatches) })
+  await app.register(reportsRoutes, {
+    prefix: '/api/reports',
+    reports: createReportsService(database.db, dispatches, { cache: config.readCache }),
+  })
   // ---- end issue #4 ----
   // ---- issue #6: companies (its sync button is issue #3's GET /api/admin/companies/sync) ----
   await app.register(companiesRoutes, {
@@ -157,6 +207,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requests: createCourseRequestsService(database.db),
   })
   // ---- end issue #5 ----
+  // ---- issue #15: provider first, then the mirror (the client is issue #3's app.scormCloud) ----
+  const providerDeps = { db: database.db, dispatches, client: () => app.scormCloud ?? null }
+  await app.register(dispatchActionsRoutes, {
+    prefix: '/api/dispatches',
+    creates: createDispatchCreateService(providerDeps),
+    counts: createDispatchCountService(providerDeps),
+  })
+  await app.register(dispatchPackagesRoutes, {
+    prefix: '/api/dispatches',
+    packages: createDispatchPackagesService(providerDeps),
+  })
+  await app.register(requestFulfilRoutes, {
+    prefix: '/api/course-requests',
+    fulfilments: createRequestFulfilService(providerDeps),
+  })
+  // ---- end issue #15 ----
 
   await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })
   return app

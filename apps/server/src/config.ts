@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 export interface ScormCloudConfig {
@@ -29,6 +29,21 @@ export interface AppConfig {
   /** Absolute session limit: a sign-in never lasts longer, however often it is refreshed. */
   sessionMaxHours: number
   webDistDir: string | null
+  /** PostgreSQL connections per server process (issue #13). */
+  databasePoolSize: number
+  /**
+   * Requests that may wait for a PostgreSQL connection before new ones are refused with 503
+   * (issue #13: a fast, clean answer past capacity instead of a 5 s pool time-out).
+   */
+  databaseQueueLimit: number
+  /** Cache list and report pages per data version (on by default; the bench measures both ways). */
+  readCache: boolean
+  /** Issue #17: smtp(s):// URL of the mail server; null keeps mails in the outbox (/admin/outbox). */
+  smtpUrl: string | null
+  /** Issue #17: the From of every mail, an address or `Name <address>`. */
+  mailFrom: string
+  /** Issue #17: the portal's address as users reach it, for the links in mails (no trailing slash). */
+  publicUrl: string
 }
 
 export class ConfigError extends Error {
@@ -53,6 +68,14 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   return value
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (!raw) return fallback
+  if (raw === 'true' || raw === '1' || raw === 'on') return true
+  if (raw === 'false' || raw === '0' || raw === 'off') return false
+  throw new ConfigError(name, `must be true or false, got "${raw}"`)
+}
+
 function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = env[name]?.trim()
   if (!raw) return null
@@ -68,11 +91,42 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw
 }
 
+/** `address` or `Display Name <address>`, one line. */
+function mailbox(env: Env, name: string): string | null {
+  const raw = env[name]?.trim()
+  if (!raw) return null
+  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(raw)) {
+    throw new ConfigError(name, 'must be an email address or "Name <address>"')
+  }
+  return raw
+}
+
 function email(env: Env, name: string): string | null {
   const raw = env[name]?.trim()
   if (!raw) return null
   if (!/^[^\s@]+@[^\s@]+$/.test(raw)) throw new ConfigError(name, 'must be an email address')
   return raw
+}
+
+/**
+ * Issue #14: a folder under DATA_DIR, created (with DATA_DIR) when missing. PGlite creates only
+ * the last level of its folder, so a DATA_DIR that did not exist yet ended start-up with a bare
+ * "ENOENT mkdir …/pglite"; a DATA_DIR that cannot be used now stops start-up with a message
+ * that names it.
+ */
+export function dataFolder(dataDir: string, sub = ''): string {
+  const folder = path.join(dataDir, sub)
+  try {
+    mkdirSync(folder, { recursive: true })
+    accessSync(folder, constants.R_OK | constants.W_OK | constants.X_OK)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ConfigError(
+      'DATA_DIR',
+      `must be a folder the server can create and write to: "${dataDir}" cannot be used (${reason})`,
+    )
+  }
+  return folder
 }
 
 /** Secrets the embedded setup generates once and keeps in DATA_DIR, so restarts keep sessions. */
@@ -81,7 +135,7 @@ function generatedSecrets(dataDir: string): { jwtSecret: string; postbackPasswor
   if (existsSync(file)) {
     return JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret: string; postbackPassword: string }
   }
-  mkdirSync(dataDir, { recursive: true })
+  dataFolder(dataDir)
   const secrets = {
     jwtSecret: randomBytes(48).toString('base64url'),
     postbackPassword: randomBytes(24).toString('base64url'),
@@ -118,9 +172,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent')
   }
   const webDist = env.WEB_DIST_DIR?.trim()
+  const port = int(env, 'PORT', 3000, 0, 65535)
+  const host = env.HOST?.trim() || '127.0.0.1'
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:'])
+  const mailFrom = mailbox(env, 'MAIL_FROM')
+  if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is set')
+  const publicUrl = url(env, 'PUBLIC_URL', ['https:', 'http:'])
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
+    port,
+    host,
     databaseUrl,
     dataDir,
     jwtSecret: jwtSecretEnv || generated!.jwtSecret,
@@ -140,5 +200,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY === 'true',
     sessionMaxHours: int(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30),
     webDistDir: webDist ? path.resolve(webDist) : null,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseQueueLimit: int(env, 'DATABASE_QUEUE_LIMIT', 64, 0, 100_000),
+    readCache: bool(env, 'READ_CACHE', true),
+    smtpUrl,
+    mailFrom: mailFrom ?? 'Dispatch Portal <no-reply@localhost>',
+    publicUrl: (publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
   }
 }

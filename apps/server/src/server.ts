@@ -1,14 +1,15 @@
 import closeWithGrace from 'close-with-grace'
 import { startSimulator, type Simulator } from '@portal/scorm-cloud-sim'
 import { buildApp } from './app'
-import { ConfigError, loadConfig, type AppConfig } from './config'
+import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 
-function readConfig(): AppConfig {
+/** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
+function orExit<T>(read: () => T): T {
   try {
-    return loadConfig()
+    return read()
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message)
@@ -18,7 +19,9 @@ function readConfig(): AppConfig {
   }
 }
 
-let config = readConfig()
+let config = orExit(() => loadConfig())
+// Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it (issue #14).
+const pgliteDir = config.databaseUrl ? null : orExit(() => dataFolder(config.dataDir, 'pglite'))
 
 // Demo mode (no SCORM Cloud credentials): the built-in simulator on loopback stands in for the
 // provider, in live mode with postbacks to our webhook, and the real client talks to it.
@@ -43,7 +46,8 @@ if (config.demoMode) {
 
 const database = await createDatabase({
   databaseUrl: config.databaseUrl,
-  dataDir: config.databaseUrl ? null : `${config.dataDir}/pglite`,
+  dataDir: pgliteDir,
+  poolSize: config.databasePoolSize,
 })
 const app = await buildApp({ config, database })
 

@@ -11,6 +11,8 @@ export class CatalogStore {
   private readonly destinationOverlay = new Map<number, DestinationRecord>()
   private readonly extraDestinations: DestinationRecord[] = []
   private readonly dispatchOverlay = new Map<number, DispatchRecord>()
+  /** Dispatches created through POST /dispatch/dispatches, after the generated ones. */
+  private readonly extraDispatches: DispatchRecord[] = []
   private readonly removed = new Set<number>()
   private readonly courseIds = new Map<string, number>()
   private readonly destinationIds = new Map<string, number>()
@@ -126,16 +128,54 @@ export class CatalogStore {
   }
 
   dispatch(idx: number): DispatchRecord {
-    const d = this.dispatchOverlay.get(idx) ?? this.world.dispatches[idx]
+    const d =
+      this.dispatchOverlay.get(idx) ??
+      this.world.dispatches[idx] ??
+      this.extraDispatches[idx - this.world.dispatches.length]
     if (!d) throw new Error(`no dispatch #${idx}`)
     return d
   }
 
-  /** Dispatches still present upstream, in generation order. */
+  /** Any dispatch ever known by index (removed ones included), or undefined. */
+  dispatchAt(idx: number): DispatchRecord | undefined {
+    return idx >= 0 && idx < this.world.dispatches.length + this.extraDispatches.length ? this.dispatch(idx) : undefined
+  }
+
+  /** Dispatches still present upstream, generated ones first, then created ones. */
   dispatches(): DispatchRecord[] {
     const out: DispatchRecord[] = []
-    for (const d of this.world.dispatches) if (!this.removed.has(d.idx)) out.push(this.dispatchOverlay.get(d.idx) ?? d)
+    for (const list of [this.world.dispatches, this.extraDispatches])
+      for (const d of list) if (!this.removed.has(d.idx)) out.push(this.dispatchOverlay.get(d.idx) ?? d)
     return out
+  }
+
+  /** Whether the id was ever used, removed dispatches included (ids are never reused). */
+  dispatchIdTaken(id: string): boolean {
+    return this.dispatchIds.has(id)
+  }
+
+  /** The present dispatch of a course+destination pair (reference §6: at most one). */
+  findDispatchOfPair(courseIdx: number, destinationIdx: number): number | undefined {
+    return this.dispatches().find((d) => d.courseIdx === courseIdx && d.destinationIdx === destinationIdx)?.idx
+  }
+
+  /** POST /dispatch/dispatches: a new dispatch (the caller checked the id and the pair). */
+  addDispatch(fields: Omit<DispatchRecord, 'idx' | 'createdMs' | 'updatedMs'>): DispatchRecord {
+    const now = this.clock()
+    const created: DispatchRecord = {
+      ...fields,
+      tags: [...fields.tags],
+      idx: this.world.dispatches.length + this.extraDispatches.length,
+      createdMs: now,
+      updatedMs: now,
+    }
+    this.extraDispatches.push(created)
+    this.dispatchIds.set(created.id, created.idx)
+    this.dispatchesPerCourse[created.courseIdx] = (this.dispatchesPerCourse[created.courseIdx] ?? 0) + 1
+    this.dispatchesPerDestination[created.destinationIdx] =
+      (this.dispatchesPerDestination[created.destinationIdx] ?? 0) + 1
+    this.version++
+    return created
   }
 
   /** Index of a dispatch that still exists, else undefined. */
@@ -156,7 +196,7 @@ export class CatalogStore {
 
   /** Deleted upstream; its registrations stay, as registrations of the course. */
   removeDispatch(idx: number): boolean {
-    if (this.removed.has(idx) || !this.world.dispatches[idx]) return false
+    if (this.removed.has(idx) || !this.dispatchAt(idx)) return false
     const d = this.dispatch(idx)
     this.removed.add(idx)
     this.dispatchesPerCourse[d.courseIdx] = (this.dispatchesPerCourse[d.courseIdx] ?? 1) - 1

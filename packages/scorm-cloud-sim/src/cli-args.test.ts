@@ -46,6 +46,7 @@ describe('CLI flags and environment', () => {
       port: 0,
       live: null,
       pageSize: 100,
+      paging: 'keyset',
     })
     expect(resolved.sizes).toEqual({
       courses: 40,
@@ -60,6 +61,8 @@ describe('CLI flags and environment', () => {
     expect(() => parseCli(['--size', 'huge'], {})).toThrow(/--size/)
     expect(() => parseCli(['--seed', 'abc'], {})).toThrow(/--seed/)
     expect(() => parseCli(['--unknown'], {})).toThrow()
+    expect(() => parseCli(['--paging', 'random'], {})).toThrow(/--paging/)
+    expect(resolveOptions(parseCli([], { SIM_PAGING: 'offset' }).options).paging).toBe('offset')
     expect(() => resolveOptions({ sizes: { courses: 2, destinations: 2, dispatches: 5 } })).toThrow(/exceeds/)
   })
 })

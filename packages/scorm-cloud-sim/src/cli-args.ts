@@ -14,6 +14,7 @@ export const CLI_FLAGS = {
   registrations: ['SIM_REGISTRATIONS', 'number of registrations'],
   'big-dispatch': ['SIM_BIG_DISPATCH', 'registrations of the one large dispatch'],
   'page-size': ['SIM_PAGE_SIZE', 'items per list page (default 100)'],
+  paging: ['SIM_PAGING', 'keyset | offset: what a `more` token holds (default keyset)'],
   'app-id': ['SIM_APP_ID', 'Basic auth user = app id (default sim-app)'],
   'secret-key': ['SIM_SECRET_KEY', 'Basic auth password = secret key (default sim-secret)'],
   epoch: ['SIM_EPOCH', 'generated data lies before this ISO instant (default 2026-01-01T00:00:00Z)'],
@@ -29,6 +30,7 @@ export const CLI_FLAGS = {
   'stall-rate': ['SIM_STALL_RATE', 'share of requests that hang for --stall-ms (0..1)'],
   'stall-ms': ['SIM_STALL_MS', 'how long stalled requests hang (default 30000)'],
   'rate-limit': ['SIM_RATE_LIMIT', '429 bursts as every:length:retryAfterSeconds, e.g. 20:3:2'],
+  'package-padding-bytes': ['SIM_PACKAGE_PADDING_BYTES', 'padding added to each dispatch package zip (default 0)'],
 } as const
 
 export type CliFlag = keyof typeof CLI_FLAGS
@@ -93,9 +95,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: Sim
   assign('host', get('host'))
   assign('seed', num('seed'))
   assign('pageSize', num('page-size'))
+  const paging = get('paging')
+  if (paging !== undefined && paging !== 'keyset' && paging !== 'offset')
+    throw new Error(`--paging must be keyset or offset, got "${paging}"`)
+  assign('paging', paging)
   assign('appId', get('app-id'))
   assign('secretKey', get('secret-key'))
   assign('epoch', get('epoch'))
+  assign('packagePaddingBytes', num('package-padding-bytes'))
 
   const faults: NonNullable<SimulatorOptionsInput['faults']> = {}
   const errorRate = num('error-rate')

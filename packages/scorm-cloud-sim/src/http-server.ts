@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Faults } from './faults'
 import { HttpError, readJsonBody, sendReply, type Reply } from './http-util'
 import { matchRoute, type Route, type SimContext } from './router'
+import { LAUNCH_PATH, launchPage } from './routes-packages'
 import { InvalidInputError } from './store'
 
 export const BASE_PATH = '/api/v2'
@@ -19,9 +20,11 @@ export interface RequestStats {
   /** `METHOD pattern`, e.g. `GET /dispatch/dispatches/{dispatchId}` (unmatched paths are absent). */
   byRoute: Record<string, number>
   byStatus: Record<string, number>
+  /** Binary answers (zips) whose client went away before the last byte. */
+  streamsAborted: number
 }
 
-const emptyStats = (): RequestStats => ({ total: 0, byPath: {}, byRoute: {}, byStatus: {} })
+const emptyStats = (): RequestStats => ({ total: 0, byPath: {}, byRoute: {}, byStatus: {}, streamsAborted: 0 })
 const bump = (map: Record<string, number>, key: string) => {
   map[key] = (map[key] ?? 0) + 1
 }
@@ -94,9 +97,25 @@ export class SimHttpServer {
     const method = (req.method ?? 'GET').toUpperCase()
     const send = (reply: Reply) => {
       bump(this.counters.byStatus, String(reply.status))
+      if (reply.stream) {
+        const counters = this.counters
+        res.once('close', () => {
+          if (!res.writableFinished) counters.streamsAborted++
+        })
+      }
       sendReply(res, reply, method === 'HEAD')
     }
     this.counters.total++
+    if (method === 'GET' && url.pathname.startsWith(`${LAUNCH_PATH}/`)) {
+      bump(this.counters.byPath, `${method} ${LAUNCH_PATH}`)
+      let id: string | null = null
+      try {
+        id = decodeURIComponent(url.pathname.slice(LAUNCH_PATH.length + 1))
+      } catch {
+        // malformed escape: no dispatch has that id
+      }
+      return send(launchPage(this.ctx, id ?? ''))
+    }
     if (!url.pathname.startsWith(`${BASE_PATH}/`)) {
       bump(this.counters.byPath, `${method} ${url.pathname}`)
       return send({ status: 404, body: { message: `No such resource: ${url.pathname}` } })
@@ -121,7 +140,8 @@ export class SimHttpServer {
     bump(this.counters.byRoute, `${method} ${match.route.pattern}`)
     try {
       const body = method === 'PUT' || method === 'POST' || method === 'DELETE' ? await readJsonBody(req) : undefined
-      send(await match.route.handler({ sim: this.ctx, params: match.params, search: url.searchParams, body }))
+      const origin = `http://${req.headers.host ?? `${this.ctx.options.host}:${this.port}`}`
+      send(await match.route.handler({ sim: this.ctx, params: match.params, search: url.searchParams, body, origin }))
     } catch (error) {
       if (error instanceof HttpError) return send({ status: error.status, body: { message: error.message } })
       if (error instanceof InvalidInputError) return send({ status: 400, body: { message: error.message } })

@@ -1,5 +1,7 @@
 /** Small HTTP helpers shared by the server and the routes (node:http only). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 
 /** A 4xx/5xx answer with the reference's `{ message }` body (reference §1.2). */
 export class HttpError extends Error {
@@ -15,6 +17,8 @@ export interface Reply {
   status: number
   body?: unknown
   headers?: Record<string, string>
+  /** Binary answers (the zip endpoints): piped with backpressure instead of a JSON body. */
+  stream?: Readable
 }
 
 export const noContent = (): Reply => ({ status: 204 })
@@ -44,6 +48,17 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 export function sendReply(res: ServerResponse, reply: Reply, headOnly = false): void {
   if (res.headersSent || res.destroyed) return
   const headers: Record<string, string> = { ...reply.headers }
+  if (reply.stream) {
+    res.writeHead(reply.status, headers)
+    if (headOnly) {
+      reply.stream.destroy()
+      res.end()
+      return
+    }
+    // A client that goes away ends the pipeline; nothing else is waiting on it.
+    pipeline(reply.stream, res).catch(() => undefined)
+    return
+  }
   if (reply.body === undefined || reply.status === 204) {
     res.writeHead(reply.status, headers)
     res.end()

@@ -16,6 +16,7 @@ export {
   resolveOptions,
   type FaultOptions,
   type LiveOptions,
+  type PagingMode,
   type RateLimitBurst,
   type SimulatorOptions,
   type SimulatorOptionsInput,

@@ -40,7 +40,7 @@ export interface MemoryListSpec<T> {
 }
 
 export function memoryList<T>(rc: RequestContext, spec: MemoryListSpec<T>): Reply {
-  const { query, after, first } = listQuery(rc.search, spec.kind, [...spec.params, 'includeTotalCount'])
+  const { query, after, offset, first } = listQuery(rc.search, spec.kind, [...spec.params, 'includeTotalCount'])
   const order = parseOrderBy(query.orderBy, spec.defaultOrderBy, Object.keys(spec.orderFields))
   const sortValue = spec.orderFields[order.field] as (item: T) => SortKey
   const key = (item: T): [SortKey, SortKey] => [sortValue(item), spec.id(item)]
@@ -81,9 +81,22 @@ export function memoryList<T>(rc: RequestContext, spec: MemoryListSpec<T>): Repl
     return sortByKey(matches, key, order.desc)
   })
 
-  const { page, hasMore } = pageSorted(sorted, key, order.desc, after, rc.sim.options.pageSize)
+  const { pageSize, paging } = rc.sim.options
+  // Offset mode: the token is a position in the list as sorted now (see SimulatorOptions.paging).
+  const start = paging === 'offset' ? (offset ?? 0) : null
+  const { page, hasMore } =
+    start === null
+      ? pageSorted(sorted, key, order.desc, after, pageSize)
+      : { page: sorted.slice(start, start + pageSize), hasMore: sorted.length > start + pageSize }
   const body: Record<string, unknown> = { [spec.listKey]: page.map((item) => spec.toJson(item, query)) }
   const last = page[page.length - 1]
-  if (hasMore && last !== undefined) body.more = encodeCursor({ kind: spec.kind, query, after: key(last) })
+  if (hasMore && last !== undefined) {
+    body.more = encodeCursor({
+      kind: spec.kind,
+      query,
+      after: key(last),
+      ...(start === null ? {} : { offset: start + page.length }),
+    })
+  }
   return ok(body, first && parseBool(query.includeTotalCount) ? { 'X-Total-Count': String(sorted.length) } : undefined)
 }

@@ -105,7 +105,22 @@ export interface SimulatorOptions {
   clock: () => number
   /** Receives one line per notable event (postback failures...); silent by default. */
   log: (line: string) => void
+  /**
+   * How `more` tokens of the course, destination and dispatch lists continue: `keyset` (the
+   * key of the last item sent; items moved by edits are neither skipped nor lost) or `offset`
+   * (a position in the list as sorted at the time of the next request, like a plain OFFSET:
+   * an edit that moves an item already sent to the end shifts the rest one place forward, so
+   * the next page skips one item). The real token's semantics are unconfirmed (reference §2).
+   */
+  paging: PagingMode
+  /**
+   * Bytes of incompressible padding added to every dispatch package zip (`padding.bin`), so
+   * benchmarks and memory tests get packages of any size; 0 = the small stub of a real dispatch.
+   */
+  packagePaddingBytes: number
 }
+
+export type PagingMode = 'keyset' | 'offset'
 
 /** What callers pass: every part optional, nested parts partial, sizes also as a preset name. */
 export interface SimulatorOptionsInput {
@@ -121,6 +136,8 @@ export interface SimulatorOptionsInput {
   live?: Partial<LiveOptions> | boolean | null
   clock?: () => number
   log?: (line: string) => void
+  paging?: PagingMode
+  packagePaddingBytes?: number
 }
 
 export const DEFAULT_APP_ID = 'sim-app'
@@ -145,10 +162,14 @@ export function resolveOptions(input: SimulatorOptionsInput = {}): SimulatorOpti
     live,
     clock: input.clock ?? Date.now,
     log: input.log ?? (() => {}),
+    paging: input.paging ?? 'keyset',
+    packagePaddingBytes: input.packagePaddingBytes ?? 0,
   }
   validateSizes(options.sizes)
   if (!Number.isInteger(options.pageSize) || options.pageSize < 1)
     throw new Error('pageSize must be a positive integer')
+  if (options.paging !== 'keyset' && options.paging !== 'offset') throw new Error('paging must be keyset or offset')
+  validatePadding(options.packagePaddingBytes)
   return options
 }
 
@@ -169,4 +190,12 @@ function validateSizes(s: SimulatorSizes): void {
   }
   // Registration ids and sort keys pack the index into 23 bits (see registration-index.ts).
   if (s.registrations > 8_000_000) throw new Error('sizes.registrations is limited to 8,000,000')
+}
+
+/** Zip entries stay below 4 GiB (no zip64 in the stub); 2 GiB is far past any benchmark's need. */
+export const MAX_PACKAGE_PADDING_BYTES = 2 ** 31
+
+export function validatePadding(bytes: number): void {
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_PACKAGE_PADDING_BYTES)
+    throw new Error(`packagePaddingBytes must be a whole number from 0 to ${MAX_PACKAGE_PADDING_BYTES}`)
 }

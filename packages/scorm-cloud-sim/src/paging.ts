@@ -14,17 +14,23 @@ export interface CursorToken {
   query: Record<string, string>
   /** Key of the last item sent: [sort value, tie-breaker]. */
   after: [SortKey, SortKey]
+  /** `offset` paging mode only: the position the next page starts at. */
+  offset?: number
 }
 
 export function encodeCursor(token: CursorToken): string {
-  return Buffer.from(JSON.stringify([token.kind, token.query, token.after]), 'utf8').toString('base64url')
+  const parts: unknown[] = [token.kind, token.query, token.after]
+  if (token.offset !== undefined) parts.push(token.offset)
+  return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url')
 }
 
 export function decodeCursor(more: string, kind: string): CursorToken {
   try {
-    const [k, query, after] = JSON.parse(Buffer.from(more, 'base64url').toString('utf8')) as [unknown, unknown, unknown]
+    const [k, query, after, offset] = JSON.parse(Buffer.from(more, 'base64url').toString('utf8')) as unknown[]
     if (k === kind && query && typeof query === 'object' && Array.isArray(after) && after.length === 2) {
-      return { kind, query: query as Record<string, string>, after: after as [SortKey, SortKey] }
+      const token: CursorToken = { kind, query: query as Record<string, string>, after: after as [SortKey, SortKey] }
+      if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) token.offset = offset
+      return token
     }
   } catch {
     // fall through: any malformed token is the caller's error
@@ -40,18 +46,18 @@ export function listQuery(
   search: URLSearchParams,
   kind: string,
   known: readonly string[],
-): { query: Record<string, string>; after: [SortKey, SortKey] | null; first: boolean } {
+): { query: Record<string, string>; after: [SortKey, SortKey] | null; offset: number | null; first: boolean } {
   const more = search.get('more')
   if (more) {
     const token = decodeCursor(more, kind)
-    return { query: token.query, after: token.after, first: false }
+    return { query: token.query, after: token.after, offset: token.offset ?? null, first: false }
   }
   const query: Record<string, string> = {}
   for (const name of known) {
     const value = search.get(name)
     if (value !== null && value !== '') query[name] = value
   }
-  return { query, after: null, first: true }
+  return { query, after: null, offset: null, first: true }
 }
 
 function compareKeys(a: SortKey, b: SortKey): number {

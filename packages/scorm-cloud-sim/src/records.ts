@@ -56,6 +56,8 @@ export interface DispatchRecord {
   instanced: boolean
   registrationCap: number
   registrationCount: number
+  /** Last DELETE …/registrationCount (reference §6.2 `registrationResetDate`, v5); absent = never. */
+  registrationResetMs?: number
   expirationMs: number | null
   tags: string[]
   email: string
@@ -142,5 +144,6 @@ export function dispatchToJson(
   // No expiry is sent as an absent field; clients must also accept null, "" and "none".
   if (d.expirationMs !== null) json.expirationDate = iso(d.expirationMs)
   if (d.notes !== undefined) json.notes = d.notes
+  if (d.registrationResetMs !== undefined) json.registrationResetDate = iso(d.registrationResetMs)
   return json
 }

@@ -7,6 +7,7 @@
  * neither skipped nor repeated unless they move past the cursor.
  */
 import { learnerNumber } from './dispatch-generator'
+import type { DispatchRecord } from './records'
 import type { RegState } from './registration-generator'
 import type { RegistrationIndex, TimeField } from './registration-index'
 import type { World } from './world'
@@ -36,6 +37,8 @@ export interface RegSource {
   dirty: Uint8Array | null
   overlay(): Iterable<RegState>
   dirtyBase(): Iterable<number>
+  /** A dispatch by index, generated or created through the API (changed or added registrations may use either). */
+  dispatchAt(idx: number): Pick<DispatchRecord, 'courseIdx' | 'destinationIdx'> | undefined
 }
 
 const timeOf = (s: RegState, field: TimeField): number => (field === 'created' ? s.createdMs : s.updatedMs)
@@ -150,7 +153,7 @@ function basePredicate(src: RegSource, filter: RegFilter, checkTime: boolean): (
 
 export function stateMatches(src: RegSource, s: RegState, filter: RegFilter): boolean {
   if (filter.courseIdx === -1 || filter.learner === null) return false
-  const dispatch = src.world.dispatches[s.dispatchIdx]
+  const dispatch = src.dispatchAt(s.dispatchIdx)
   if (!dispatch) return false
   if (filter.courseIdx !== undefined && dispatch.courseIdx !== filter.courseIdx) return false
   if (

@@ -3,6 +3,7 @@
  * changed or added ones are held, as RegState in `states` (the overlay). A byte map marks
  * shadowed base indices so index scans can skip them in O(1).
  */
+import type { DispatchRecord } from './records'
 import { deriveRegistration, registrationIndex, type RegState } from './registration-generator'
 import { RegistrationIndex } from './registration-index'
 import type { RegSource } from './registration-query'
@@ -16,7 +17,10 @@ export class RegistrationStore implements RegSource {
   private readonly addedLearners = new Map<number, number>()
   private readonly perCourse: Int32Array
 
-  constructor(readonly world: World) {
+  constructor(
+    readonly world: World,
+    readonly dispatchAt: (idx: number) => DispatchRecord | undefined = (idx) => world.dispatches[idx],
+  ) {
     this.index = new RegistrationIndex(world)
     this.nextIndex = world.registrationCount
     this.perCourse = new Int32Array(world.courses.length)

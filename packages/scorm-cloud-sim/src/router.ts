@@ -18,6 +18,8 @@ export interface RequestContext {
   params: Record<string, string>
   search: URLSearchParams
   body: unknown
+  /** `http://host:port` as the caller reached the simulator (links inside packages use it). */
+  origin: string
 }
 
 export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE'

@@ -98,4 +98,26 @@ export const destinationRoutes: Route[] = [
     pattern: '/dispatch/destinations/{destinationId}/dispatches',
     handler: (rc) => dispatchList(rc, destinationIdx(rc)),
   },
+  {
+    method: 'GET',
+    pattern: '/dispatch/destinations/{destinationId}/dispatches/registrationCount',
+    handler: (rc) => {
+      const idx = destinationIdx(rc)
+      const result = rc.sim.store.catalog
+        .dispatches()
+        .filter((d) => d.destinationIdx === idx)
+        .reduce((sum, d) => sum + d.registrationCount, 0)
+      return ok({ result })
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/dispatch/destinations/{destinationId}/dispatches/registrationCount',
+    handler: (rc) => {
+      const idx = destinationIdx(rc)
+      const { store } = rc.sim
+      for (const d of store.catalog.dispatches()) if (d.destinationIdx === idx) store.resetRegistrationCount(d.idx)
+      return noContent()
+    },
+  },
 ]

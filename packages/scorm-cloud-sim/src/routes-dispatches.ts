@@ -10,6 +10,7 @@ import {
   optionalString,
   stringArray,
 } from './http-util'
+import { iso } from './records'
 import type { RequestContext, Route } from './router'
 import type { DispatchChanges } from './store'
 import type { PostBackSchema } from './types'
@@ -122,6 +123,22 @@ export const dispatchRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
-    handler: (rc) => ok({ registrationCount: rc.sim.store.catalog.dispatch(dispatchIdx(rc)).registrationCount }),
+    handler: (rc) => {
+      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      return ok({
+        registrationCount: d.registrationCount,
+        ...(d.registrationResetMs === undefined ? {} : { lastResetDate: iso(d.registrationResetMs) }),
+      })
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
+    // Resets the counter only (the registrations stay) and, as SCORM Cloud does, leaves the
+    // dispatch's `updated` as it was (issue #14: a sync by `since` does not see it).
+    handler: (rc) => {
+      rc.sim.store.resetRegistrationCount(dispatchIdx(rc))
+      return noContent()
+    },
   },
 ]

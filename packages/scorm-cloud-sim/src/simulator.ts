@@ -8,6 +8,7 @@ import {
   type FaultOptions,
   type SimulatorOptions,
   type SimulatorOptionsInput,
+  validatePadding,
 } from './options'
 import { SortedListCache } from './paging'
 import { PostbackSender, type PostbackStats, type PostbackTarget } from './postback'
@@ -16,6 +17,8 @@ import { POSTBACK_SETTINGS, appRoutes } from './routes-app'
 import { courseRoutes } from './routes-courses'
 import { destinationRoutes } from './routes-destinations'
 import { dispatchRoutes } from './routes-dispatches'
+import { dispatchWriteRoutes } from './routes-dispatch-writes'
+import { packageRoutes } from './routes-packages'
 import { registrationRoutes } from './routes-registrations'
 import type { SimContext } from './router'
 import { createSimulatorData, createTestHelpers, type SimulatorData, type TestHelpers } from './test-helpers'
@@ -55,6 +58,8 @@ export interface Simulator extends TestHelpers {
   resetStats(): void
   /** Resolves when every queued postback was delivered or dropped. */
   postbacksIdle(): Promise<void>
+  /** Padding bytes in every package zip from now on (benchmarks, memory tests); 0 = stub only. */
+  setPackagePadding(bytes: number): void
 }
 
 export async function startSimulator(input: SimulatorOptionsInput = {}): Promise<Simulator> {
@@ -68,6 +73,8 @@ export async function startSimulator(input: SimulatorOptionsInput = {}): Promise
     ...courseRoutes,
     ...destinationRoutes,
     ...dispatchRoutes,
+    ...dispatchWriteRoutes,
+    ...packageRoutes,
     ...registrationRoutes,
   ])
   const live = options.live ?? DEFAULT_LIVE
@@ -143,6 +150,10 @@ export async function startSimulator(input: SimulatorOptionsInput = {}): Promise
     stats: () => ({ ...server.stats(), faults: faults.stats(), postbacks: postbacks.stats() }),
     resetStats: () => server.resetStats(),
     postbacksIdle: () => postbacks.idle(),
+    setPackagePadding: (bytes) => {
+      validatePadding(bytes)
+      options.packagePaddingBytes = bytes
+    },
   }
   return sim
 }

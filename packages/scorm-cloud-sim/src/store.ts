@@ -56,7 +56,7 @@ export class SimStore {
     readonly clock: () => number,
   ) {
     this.catalog = new CatalogStore(world, clock)
-    this.registrations = new RegistrationStore(world)
+    this.registrations = new RegistrationStore(world, (idx) => this.catalog.dispatchAt(idx))
     this.lookup = {
       course: (idx) => this.catalog.course(idx),
       destination: (idx) => this.catalog.destination(idx),
@@ -115,6 +115,14 @@ export class SimStore {
       }
     }
     return this.catalog.updateDispatch(idx, patch)
+  }
+
+  /**
+   * DELETE …/registrationCount: the counter goes back to 0 and remembers when. The dispatch's
+   * `updated` does not move (as observed on SCORM Cloud), so an incremental listing misses it.
+   */
+  resetRegistrationCount(idx: number): DispatchRecord {
+    return this.catalog.updateDispatch(idx, { registrationCount: 0, registrationResetMs: this.clock() }, false)
   }
 
   /** Whether live mode may create a registration now (enabled, open, unexpired, under cap). */

@@ -49,6 +49,8 @@ export interface TestHelpers {
   advanceRegistration(id: string): RegistrationSchema
   /** A new learner launches the dispatch (no cap/enabled checks); its counter follows. */
   addRegistration(dispatchId: string): RegistrationSchema
+  /** Resets the dispatch's registration counter to 0 without moving its `updated` (as the API's DELETE does). */
+  resetRegistrationCount(id: string): DispatchSchema
   /** The dispatch disappears upstream (404 from now on); its registrations remain. */
   removeDispatch(id: string): boolean
   /** Runs one live-mode round now, timer or not; returns the changed registrations. */
@@ -149,6 +151,11 @@ export function createTestHelpers(
     },
     addRegistration: (dispatchId) =>
       changed(store.addRegistration(must(catalog.findDispatch(dispatchId), `dispatch ${dispatchId}`))),
+    resetRegistrationCount: (id) => {
+      const idx = must(catalog.findDispatch(id), `dispatch ${id}`)
+      store.resetRegistrationCount(idx)
+      return store.dispatchJson(idx)
+    },
     removeDispatch: (id) => {
       const idx = catalog.findDispatch(id)
       return idx === undefined ? false : catalog.removeDispatch(idx)

@@ -110,6 +110,8 @@ export interface DispatchSchema {
   tags?: string[]
   email?: string
   notes?: string
+  /** [v5] last registration counter reset. */
+  registrationResetDate?: IsoDate
 }
 
 export interface DispatchIdSchema {
@@ -149,6 +151,27 @@ export interface UpdateDispatchSchema {
   email?: string | null
   notes?: string | null
   postBack?: PostBackSchema | null
+}
+
+/** POST /dispatch/dispatches item data (reference §6.2 CreateDispatchSchema). */
+export interface CreateDispatchSchema {
+  destinationId: string
+  courseId: string
+  allowNewRegistrations?: boolean
+  instanced?: boolean
+  /** 0 = unlimited (the default). */
+  registrationCap?: number
+  expirationDate?: IsoDate
+  enabled?: boolean
+  tags?: string[]
+  email?: string
+  notes?: string
+  postBack?: PostBackSchema
+}
+
+/** POST /dispatch/dispatches body: without an id, an existing course+destination pair is modified. */
+export interface CreateDispatchesSchema {
+  dispatches: { id?: string; data: CreateDispatchSchema }[]
 }
 
 export interface EnabledSchema {

@@ -40,6 +40,10 @@ export const SERVER_ACTIONS = [
   'COMPANIES_SYNCED',
   'COMPANIES_SYNC_FAILED',
   'DISPATCH_UPDATED',
+  // Issue #15: dispatch creation, package downloads, registration counter resets.
+  'DISPATCH_CREATED',
+  'DISPATCH_PACKAGE_DOWNLOADED',
+  'DISPATCH_COUNT_RESET',
   'LOGS_EXPORTED',
   'TOKEN_REUSE_DETECTED',
 ] as const

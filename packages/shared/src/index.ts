@@ -7,6 +7,7 @@ export * from './schemas/users'
 export * from './schemas/auth'
 export * from './schemas/activity'
 export * from './rules/password'
+export * from './rules/input-bounds'
 export * from './rules/user-form'
 export * from './schemas/dispatches'
 export * from './schemas/reports'
@@ -25,3 +26,11 @@ export * from './schemas/course-requests'
 export * from './rules/course-requestable'
 export * from './rules/rich-text'
 // ---- end issue #5 ----
+// ---- issue #15: dispatch creation, request fulfilment, packages, counter reset ----
+export * from './schemas/dispatch-actions'
+export * from './rules/package-file-name'
+// ---- end issue #15 ----
+// ---- issue #17: alerts, notifications, outbox, preferences ----
+export * from './schemas/alerts'
+export * from './rules/alerts'
+// ---- end issue #17 ----

@@ -20,6 +20,16 @@ const TABLE: [Permission, Role[]][] = [
   ['company.sync', ['admin']],
   ['user.manage', ['admin']],
   ['log.read', ['admin']],
+  // Issue #15
+  ['dispatch.create', ['admin']],
+  ['dispatch.resetCount', ['admin']],
+  ['dispatch.download', ['admin', 'internal', 'sales', 'client']],
+  ['courseRequest.fulfil', ['admin']],
+  // issue #17
+  ['notification.read', ['admin', 'internal', 'sales', 'client']],
+  ['alertSettings.manage', ['admin']],
+  ['outbox.read', ['admin']],
+  ['profile.manage', ['admin', 'internal', 'sales', 'client']],
 ]
 
 describe('permissions (SPEC §6)', () => {

@@ -10,6 +10,11 @@ export const PERMISSIONS = {
   'dispatch.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
   'dispatch.readNotes': ['admin', 'internal'],
   'dispatch.update': ['admin'],
+  // Issue #15: create a dispatch, reset its registration counter, download packages (a client
+  // its own company's enabled, unexpired dispatches: enforced in the service).
+  'dispatch.create': ['admin'],
+  'dispatch.resetCount': ['admin'],
+  'dispatch.download': ['admin', 'internal', 'sales', 'client'],
   'destination.read': ['admin', 'internal', 'sales'],
   'report.readCount': ['admin', 'internal', 'sales'],
   'report.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
@@ -21,6 +26,7 @@ export const PERMISSIONS = {
   'courseRequest.readOwn': ['client'],
   'courseRequest.readAll': ['admin', 'sales'],
   'courseRequest.updateStatus': ['admin'],
+  'courseRequest.fulfil': ['admin'],
   'company.read': ['admin', 'sales'],
   'company.update': ['admin'],
   'company.sync': ['admin'],
@@ -28,6 +34,11 @@ export const PERMISSIONS = {
   'user.manage': ['admin'],
   'log.read': ['admin'],
   'sync.read': ['admin'],
+  // issue #17: a client's notifications are its company's alerts (enforced in the SQL)
+  'notification.read': ['admin', 'internal', 'sales', 'client'],
+  'alertSettings.manage': ['admin'],
+  'outbox.read': ['admin'],
+  'profile.manage': ['admin', 'internal', 'sales', 'client'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import * as schema from './schema'
@@ -20,8 +22,21 @@ export interface Database {
   /** Cheap reachability check for /api/ready. */
   ping(): Promise<void>
   close(): Promise<void>
-  /** Takes a session-level advisory lock if free; PGlite has one process, so always true. */
-  tryLock(key: number): Promise<(() => Promise<void>) | null>
+  /** Takes a session-level advisory lock if free (null when taken); PGlite has one process, so always free. */
+  tryLock(key: number): Promise<HeldLock | null>
+  /** Queries waiting for a connection now (backpressure, issue #13); PGlite queues none. */
+  waiting(): number
+}
+
+/** A session-level advisory lock held on a connection of its own. */
+export interface HeldLock {
+  /** Unlocks and returns the connection; never throws (a broken connection is closed instead). */
+  release(): Promise<void>
+  /**
+   * Set once the connection holding the lock failed (killed backend, restart, failover, network
+   * cut): PostgreSQL has dropped the lock with the session, so another process may take it.
+   */
+  lost(): Error | null
 }
 
 export interface DatabaseOptions {
@@ -52,8 +67,17 @@ function createPostgres(connectionString: string, max: number): Database & { poo
   })
   // A connection killed by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  pool.on('connect', (client) => prepareStatements(client))
+  pool.on('connect', (client) => {
+    // Issue #14: the pool listens for errors on idle clients only and removes its listener on
+    // checkout, and a pg client emits 'error' when its connection dies (pg_terminate_backend,
+    // restart, failover, network cut). Unheard, that event was an uncaught exception that took
+    // the process down. Every client keeps this listener for life: the query in flight fails by
+    // itself (503 to the caller), and the pool drops the client when it is released.
+    client.on('error', () => {})
+    prepareStatements(client)
+  })
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  releaseTransactionClients(db, pool)
   return {
     kind: 'postgres',
     db,
@@ -61,29 +85,89 @@ function createPostgres(connectionString: string, max: number): Database & { poo
     async ping() {
       await pool.query('select 1')
     },
+    waiting: () => pool.waitingCount,
     async close() {
       await pool.end()
     },
     async tryLock(key) {
       const client = await pool.connect()
+      let lost: Error | null = null
+      const onError = (error: Error) => {
+        lost ??= error
+      }
+      client.on('error', onError)
+      // Passing an error makes the pool close the connection instead of reusing it.
+      const giveBack = (error?: Error) => {
+        client.off('error', onError)
+        client.release(error)
+      }
       try {
         const res = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key])
         if (!res.rows[0]?.locked) {
-          client.release()
+          giveBack()
           return null
         }
       } catch (error) {
-        client.release()
+        giveBack(error as Error)
         throw error
       }
-      return async () => {
-        try {
-          await client.query('select pg_advisory_unlock($1)', [key])
-        } finally {
-          client.release()
-        }
+      let released = false
+      return {
+        lost: () => lost,
+        async release() {
+          if (released) return
+          released = true
+          if (lost) return giveBack(lost)
+          try {
+            await client.query('select pg_advisory_unlock($1)', [key])
+            giveBack()
+          } catch (error) {
+            // Closing the session frees the lock too.
+            giveBack(error as Error)
+          }
+        },
       }
     },
+  }
+}
+
+type SessionArgs = ConstructorParameters<typeof NodePgSession>
+/** The pool session's fields Drizzle keeps internal, and the method replaced below. */
+interface PoolSession {
+  dialect: SessionArgs[1]
+  schema: SessionArgs[2]
+  options: SessionArgs[3]
+  transaction: NodePgSession<Schema, never>['transaction']
+}
+
+/**
+ * Issue #14: Drizzle's pool transaction sends BEGIN before its try/finally, so when BEGIN failed
+ * (the idle connection it got had just been killed) the client was never given back: after a few
+ * killed connections the pool was full of lost clients and every request waited for the connect
+ * timeout, for good. Here a transaction checks out its own client, runs Drizzle's transaction on
+ * it (which then neither acquires nor releases), and always releases it; a client that failed is
+ * closed rather than reused.
+ */
+function releaseTransactionClients(db: Db, pool: pg.Pool): void {
+  const poolSession = db._.session as unknown as PoolSession
+  poolSession.transaction = async (transaction, config) => {
+    const client = await pool.connect()
+    let failed: Error | undefined
+    try {
+      const session = new NodePgSession<Schema, never>(
+        client,
+        poolSession.dialect,
+        poolSession.schema as never,
+        poolSession.options,
+      )
+      return await session.transaction(transaction, config)
+    } catch (error) {
+      // The transaction's own failure with a healthy connection: the client goes back as usual.
+      if (!(client as unknown as { _queryable: boolean })._queryable) failed = error as Error
+      throw error
+    } finally {
+      client.release(failed)
+    }
   }
 }
 
@@ -122,8 +206,18 @@ export function prepareStatements(client: pg.PoolClient): void {
     query(named(config, values), values, callback)) as typeof client.query
 }
 
+/**
+ * A PGlite instance with the contrib extensions the migrations use (issue #13): pg_trgm for the
+ * substring searches and btree_gin for the searches scoped to one dispatch, so the embedded
+ * default has the same indexes and plans as PostgreSQL. Every PGlite of the project (server,
+ * tests, bench) is made here.
+ */
+export function newPglite(dataDir?: string | null): PGlite {
+  return new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm, btree_gin } })
+}
+
 async function createPglite(options: DatabaseOptions): Promise<Database> {
-  const client = options.pglite ?? new PGlite(options.dataDir ?? undefined)
+  const client = options.pglite ?? newPglite(options.dataDir)
   await client.waitReady
   const db = drizzlePglite({ client, schema }) as unknown as Db
   const held = new Set<number>()
@@ -133,14 +227,18 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
     async ping() {
       await db.execute(sql`select 1`)
     },
+    waiting: () => 0,
     async close() {
       if (!client.closed) await client.close()
     },
     async tryLock(key) {
       if (held.has(key)) return null
       held.add(key)
-      return async () => {
-        held.delete(key)
+      return {
+        lost: () => null,
+        async release() {
+          held.delete(key)
+        },
       }
     },
   }

@@ -18,14 +18,14 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await migratePglite(database.db as unknown as PgliteDatabase, config)
     return
   }
-  let release = await database.tryLock(MIGRATION_LOCK)
-  while (!release) {
+  let lock = await database.tryLock(MIGRATION_LOCK)
+  while (!lock) {
     await new Promise((resolve) => setTimeout(resolve, 200))
-    release = await database.tryLock(MIGRATION_LOCK)
+    lock = await database.tryLock(MIGRATION_LOCK)
   }
   try {
     await migratePg(database.db as unknown as NodePgDatabase, config)
   } finally {
-    await release()
+    await lock.release()
   }
 }

@@ -1,6 +1,6 @@
 import { hash, verify, type Options } from '@node-rs/argon2'
 import { dictionary } from '@zxcvbn-ts/language-common'
-import { passwordLengthError } from '@portal/shared'
+import { passwordRuleError } from '@portal/shared'
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
 const ARGON2_OPTIONS: Options = {
@@ -40,10 +40,13 @@ const COMMON = new Set((dictionary as Record<string, string[] | undefined>)['pas
 
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less guessable one.'
 
-/** Returns the message to show, or null when the password is acceptable. */
-export function passwordPolicyError(password: string): string | null {
-  const lengthError = passwordLengthError(password)
-  if (lengthError) return lengthError
+/**
+ * Returns the message to show, or null when the password is acceptable: the shared rule (the
+ * user form runs it too), then the common-password list. `email` is the account's address.
+ */
+export function passwordPolicyError(password: string, account: { email?: string | null } = {}): string | null {
+  const ruleError = passwordRuleError(password, account)
+  if (ruleError) return ruleError
   if (COMMON.has(password.toLowerCase())) return COMMON_PASSWORD_MESSAGE
   return null
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { isEmail } from '@portal/shared'
-import { ConfigError, loadConfig } from '../config'
+import { ConfigError, dataFolder, loadConfig } from '../config'
 import { createDatabase } from '../db/client'
 import { hashPassword, passwordPolicyError } from '../lib/passwords'
 import { createUsersRepository } from '../modules/users/users.repository'
@@ -16,12 +16,12 @@ async function main() {
   const password = values.password ?? (await rl.question('Password (12-128 characters): '))
   rl.close()
   if (!isEmail(email)) throw new Error('Please enter a valid email address.')
-  const policy = passwordPolicyError(password)
+  const policy = passwordPolicyError(password, { email })
   if (policy) throw new Error(policy)
   const config = loadConfig()
   const database = await createDatabase({
     databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? null : `${config.dataDir}/pglite`,
+    dataDir: config.databaseUrl ? null : dataFolder(config.dataDir, 'pglite'),
   })
   try {
     const users = createUsersRepository(database.db)

@@ -30,6 +30,12 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     trustProxy: false,
     sessionMaxHours: 12,
     webDistDir: '/nonexistent',
+    databasePoolSize: 5,
+    databaseQueueLimit: 64,
+    readCache: true,
+    smtpUrl: null,
+    mailFrom: 'Dispatch Portal <portal@example.test>',
+    publicUrl: 'http://portal.example.test',
     ...overrides,
   }
 }

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { createDatabase, type Database } from '../db/client'
+import { createDatabase, newPglite, type Database } from '../db/client'
 
 let pgliteTemplate: Promise<PGlite> | null = null
 
 /** One migrated PGlite per worker; every test database is a clone of it (STACK.md). */
 async function migratedPglite(): Promise<PGlite> {
   pgliteTemplate ??= (async () => {
-    const template = new PGlite()
+    const template = newPglite()
     const database = await createDatabase({ pglite: template })
     void database
     return template

@@ -21,6 +21,8 @@ export const routeModules = {
   user: () => import('./routes/user'),
   settings: () => import('./routes/settings'),
   logs: () => import('./routes/logs'),
+  profile: () => import('./routes/profile'), // issue #17
+  outbox: () => import('./routes/admin-outbox'), // issue #17
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
 
@@ -57,6 +59,8 @@ export function createRoutes(): RouteObject[] {
             screen(paths.user.path, m.user),
             screen(paths.settings.path, m.settings),
             screen(paths.logs.path, m.logs),
+            screen(paths.profile.path, m.profile), // issue #17
+            screen(paths.outbox.path, m.outbox), // issue #17
           ],
         },
         screen('*', m.notFound),

@@ -20,4 +20,7 @@ export const paths = {
   user: { path: '/admin/users/:id', getHref: (userId: string) => `/admin/users/${id(userId)}` },
   settings: { path: '/settings', getHref: () => '/settings' },
   logs: { path: '/logs', getHref: () => '/logs' },
+  // ---- issue #17 ----
+  profile: { path: '/profile', getHref: () => '/profile' },
+  outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
 } as const

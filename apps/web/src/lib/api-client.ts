@@ -187,5 +187,6 @@ function toApiError(response: Response, data: unknown): ApiError {
     code: typeof body.code === 'string' ? body.code : undefined,
     serverMessage: typeof body.message === 'string' && body.message ? body.message : undefined,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    body,
   })
 }

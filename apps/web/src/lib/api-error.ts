@@ -7,6 +7,7 @@ type ApiErrorInit = {
   serverMessage?: string | undefined
   retryAfterSeconds?: number | undefined
   message?: string
+  body?: Record<string, unknown> | undefined
 }
 
 /** Every failed call becomes one of these (STYLE.md §6). status 0 means the network failed. */
@@ -17,6 +18,8 @@ export class ApiError extends Error {
   /** The server's own `message`: screens show it first (SPEC §8). */
   readonly serverMessage: string | undefined
   readonly retryAfterSeconds: number | undefined
+  /** The error's JSON body, for fields a screen needs beyond the message (e.g. a 409's dispatchId). */
+  readonly body: Record<string, unknown>
 
   constructor(init: ApiErrorInit) {
     super(init.serverMessage ?? init.message ?? `Request failed with status ${init.status}`)
@@ -24,6 +27,7 @@ export class ApiError extends Error {
     this.code = init.code
     this.serverMessage = init.serverMessage
     this.retryAfterSeconds = init.retryAfterSeconds
+    this.body = init.body ?? {}
   }
 }
 
@@ -50,4 +54,11 @@ export function isClientError(error: unknown): boolean {
     error.status !== 408 &&
     error.status !== 429
   )
+}
+
+/** The existing dispatch a 409 names (issue #15: one dispatch per course and company), if any. */
+export function conflictDispatchId(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null
+  const id = error.body.dispatchId
+  return typeof id === 'string' && id ? id : null
 }

@@ -19,6 +19,12 @@ export const LOG_SEARCH_DEBOUNCE_MS = 500
  * `getAll=true` returns at most this many (larger sets: the streamed CSV export).
  */
 export const LOG_COUNT_CAP = 100_000
+/**
+ * Issue #13: a search's total is exact up to this many matches, and shown as "1,000+" past it
+ * (each match counted is a row visit: a term in 10,000 rows cost 10,000 visits per request).
+ * Totals without a search are exact at any size (kept per day).
+ */
+export const LOG_SEARCH_COUNT_CAP = 1_000
 
 /** SPEC §7: the export's file name and columns. */
 export const LOG_CSV_FILENAME = 'activity_logs_filtered.csv'

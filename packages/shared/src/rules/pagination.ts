@@ -52,7 +52,7 @@ export function showingDispatchesText(page: number, pageSize: number, totalItems
 }
 
 /** SPEC §2 completion report: "Showing X-Y of N records". */
-export function showingRecordsText(page: number, pageSize: number, totalItems: number): string {
+export function showingRecordsText(page: number, pageSize: number, totalItems: number, capped = false): string {
   const { from, to } = showingRange(page, pageSize, totalItems)
-  return `Showing ${from}-${to} of ${totalItems} records`
+  return `Showing ${from}-${to} of ${totalItems}${capped ? '+' : ''} records`
 }

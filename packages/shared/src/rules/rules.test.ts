@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { passwordLengthError, PASSWORD_LENGTH_MESSAGE } from './password'
+import { PASSWORD_LENGTH_MESSAGE, PASSWORD_MESSAGES, passwordLengthError, passwordRuleError } from './password'
 import { avatarInitial, companyIdForRole, defaultUsername, displayName, isEmail } from './user-form'
 
 describe('password length (DECISIONS.md: 12 to 128 characters)', () => {
@@ -11,6 +11,30 @@ describe('password length (DECISIONS.md: 12 to 128 characters)', () => {
     ['😀'.repeat(12), null],
   ])('%s → %s', (password, expected) => {
     expect(passwordLengthError(password)).toBe(expected)
+  })
+})
+
+describe('password rule (issue #20): what a length rule lets through', () => {
+  const email = 'Jane.Doe.Longname@Example.com'
+  it.each([
+    ['a'.repeat(12), PASSWORD_MESSAGES.oneCharacter],
+    ['😀'.repeat(12), PASSWORD_MESSAGES.oneCharacter],
+    [' '.repeat(12), PASSWORD_MESSAGES.onlyWhitespace],
+    ['\t \n\u00a0'.repeat(4), PASSWORD_MESSAGES.onlyWhitespace],
+    ['jane.doe.longname@example.com', PASSWORD_MESSAGES.ownEmail],
+    [' JANE.DOE.LONGNAME@EXAMPLE.COM ', PASSWORD_MESSAGES.ownEmail],
+    ['jane.doe.longname', PASSWORD_MESSAGES.ownEmail],
+    ['short', PASSWORD_LENGTH_MESSAGE],
+    ['jane.doe.longname@example.com!', null],
+    ['aaaaaaaaaaab', null],
+    ['correct-horse-battery', null],
+  ])('%j → %s', (password, expected) => {
+    expect(passwordRuleError(password, { email })).toBe(expected)
+  })
+
+  it('without an email only the other rules apply', () => {
+    expect(passwordRuleError('jane.doe.longname@example.com')).toBeNull()
+    expect(passwordRuleError('b'.repeat(20))).toBe(PASSWORD_MESSAGES.oneCharacter)
   })
 })
 

@@ -6,6 +6,7 @@ export const USER_FORM_MESSAGES = {
   clientRequiresCompany: 'Client role requires a selected client (destination).',
   cannotDeleteSelf: 'Admins cannot delete their own account.',
   cannotChangeOwnStatus: 'Admins cannot change their own account status.',
+  cannotChangeOwnRole: 'Admins cannot change their own role.',
   userNotFound: 'User not found',
   emailInUse: 'A user with this email already exists.',
   invalidEmail: 'Please enter a valid email address.',

@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../activity-actions'
 import { LOG_MAX_PAGE_SIZE, LOG_PAGE_SIZE } from '../rules/activity-log'
-import { Nullable, UuidSchema } from './common'
+import { IsoDaySchema as IsoDay, Nullable, UuidSchema } from './common'
 
-// Years 1000-9999: PostgreSQL has no year 0, so 0000-01-01 would fail in the query (issue #8).
-const IsoDay = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$' })
 const orEmpty = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Optional(Type.Union([Type.Literal(''), t]))
 

@@ -1,12 +1,14 @@
 import { Type, type Static } from 'typebox'
 import { UI_ACTIONS, type UiAction } from '../activity-actions'
+import { FreeJson } from './common'
 
 export const LogActionBodySchema = Type.Object({
   action: Type.Unsafe<UiAction>({ type: 'string', enum: [...UI_ACTIONS] }),
   details: Type.Optional(
     Type.Union([
       Type.String({ maxLength: 2000 }),
-      Type.Record(Type.String(), Type.Unknown(), { maxProperties: 30 }),
+      // A UI event's facts (the filter chosen, the page size): small and shallow.
+      Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 30, ...FreeJson(4, 4000) }),
       Type.Null(),
     ]),
   ),

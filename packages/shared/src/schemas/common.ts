@@ -15,9 +15,19 @@ export type ErrorResponse = Static<typeof ErrorResponseSchema>
 
 export const OkResponseSchema = Type.Object({ message: Type.String() })
 
-export const UuidSchema = Type.String({ format: 'uuid' })
+export const UuidSchema = Type.String({ format: 'uuid', maxLength: 36 })
 /** Provider ids (courses, dispatches, companies) are opaque strings chosen by SCORM Cloud. */
 export const ProviderIdSchema = Type.String({ minLength: 1, maxLength: 200 })
+
+/**
+ * Bounds of a free-form JSON value (issue #20), checked by the server's Ajv keywords
+ * (apps/server/src/lib/json-bounds.ts): nesting levels (a scalar is 0, `{ "a": 1 }` is 1)
+ * and the length of its JSON text. Every free-form request field carries both.
+ */
+export const FreeJson = (maxDepth: number, maxJsonLength: number) => ({ maxDepth, maxJsonLength })
+
+/** A day filter `YYYY-MM-DD`, years 1000-9999 (PostgreSQL has no year 0: issue #8). */
+export const IsoDaySchema = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$', maxLength: 10 })
 
 export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
 export const UuidParamsSchema = Type.Object({ id: UuidSchema })

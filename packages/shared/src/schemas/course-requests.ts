@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { COURSE_REQUEST_STATUSES } from '../rules/course-requestable'
-import { Nullable, OneOf, ProviderIdSchema } from './common'
+import { FreeJson, Nullable, OneOf, ProviderIdSchema } from './common'
 
 export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
 
@@ -16,7 +16,9 @@ export const CreateCourseRequestSchema = Type.Object({
   courseId: ProviderIdSchema,
   courseTitle: Type.Optional(Type.String({ maxLength: 1000 })),
   // Any JSON value: the server's Ajv would coerce a union (null to 0, say) before the rule sees it.
-  licenses: Type.Optional(Type.Unknown({ description: 'A whole number of at least 1; non-numeric means 1.' })),
+  licenses: Type.Optional(
+    Type.Unknown({ description: 'A whole number of at least 1; non-numeric means 1.', ...FreeJson(2, 200) }),
+  ),
   notes: Type.Optional(Type.String({ maxLength: REQUEST_NOTES_MAX })),
 })
 export type CreateCourseRequest = Static<typeof CreateCourseRequestSchema>
@@ -38,6 +40,15 @@ export const CourseRequestSchema = Type.Object({
   userEmail: Nullable(Type.String()),
   companyId: Nullable(Type.String()),
   companyName: Nullable(Type.String()),
+  /** Issue #15: the dispatch that fulfilled the request (the client's row links to it). */
+  dispatchId: Type.Optional(Nullable(Type.String())),
+  /**
+   * Issue #15, admin and sales only: the company's present dispatch of the course, if any
+   * (the modal offers "Add N licenses" to it instead of "Create dispatch").
+   */
+  companyDispatch: Type.Optional(
+    Nullable(Type.Object({ id: Type.String(), registrationCap: Type.Integer(), registrationCount: Type.Integer() })),
+  ),
 })
 export type CourseRequest = Static<typeof CourseRequestSchema>
 

@@ -101,7 +101,9 @@ export const UpdateCourseDetailsSchema = Type.Object({
   title: Type.Optional(Type.String({ maxLength: 500 })),
   imageUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   summary: Type.Optional(Type.String({ maxLength: 5000 })),
-  description: Type.Optional(Type.String()),
+  // A bound of its own (issue #20); the service's byte check (DESCRIPTION_MAX_BYTES) is the finer
+  // one, with its clear message: characters never outnumber UTF-8 bytes.
+  description: Type.Optional(Type.String({ maxLength: 2 * DESCRIPTION_MAX_BYTES })),
   duration: Type.Optional(Type.String({ maxLength: 200 })),
   level: Type.Optional(OneOf(COURSE_LEVEL_OPTIONS)),
   isRequestable: Type.Optional(Type.Boolean()),

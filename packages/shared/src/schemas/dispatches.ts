@@ -39,8 +39,17 @@ export const DispatchSchema = Type.Object({
   appSource: Nullable(Type.String()),
   tags: Type.Optional(Type.Array(Type.String())),
   notes: Type.Optional(Type.String()),
+  /** Issue #15: the last registration counter reset (SCORM Cloud `registrationResetDate`); null = never. */
+  registrationResetDate: Type.Optional(Nullable(Type.String())),
 })
 export type Dispatch = Static<typeof DispatchSchema>
+
+/**
+ * PUT /api/dispatches/{id} answered 202 (issue #20): SCORM Cloud holds the edit, the portal's
+ * copy does not yet; the dispatch as edited and a message saying so.
+ */
+export const DispatchMirrorBehindSchema = Type.Intersect([DispatchSchema, Type.Object({ message: Type.String() })])
+export type DispatchMirrorBehind = Static<typeof DispatchMirrorBehindSchema>
 
 export const PaginationSchema = Type.Object({
   totalItems: Type.Integer(),

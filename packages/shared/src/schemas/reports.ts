@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf } from './common'
+import { IsoDaySchema as IsoDay, Nullable, OneOf } from './common'
 import { DispatchSchema, PaginationSchema } from './dispatches'
 
 /** SPEC §9 and DECISIONS.md: completion report page sizes, default 100. */
@@ -7,9 +7,6 @@ export const REPORT_PAGE_SIZES = [10, 25, 50, 100] as const
 export const REPORT_DEFAULT_PAGE_SIZE = 100
 export const COMPLETION_STATUSES = ['completed', 'incomplete', 'not attempted'] as const
 export type CompletionStatus = (typeof COMPLETION_STATUSES)[number]
-
-// Years 1000-9999: PostgreSQL has no year 0, so 0000-01-01 would fail in the query (issue #8).
-const IsoDay = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$' })
 
 export const ReportQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
@@ -50,6 +47,11 @@ export const ReportResponseSchema = Type.Object({
   pagination: PaginationSchema,
   /** Distinct learners among the filtered registrations, so duplicates eating a cap show. */
   distinctLearners: Type.Integer(),
+  /**
+   * Issue #13: a learner search matched more rows than are counted exactly (1,000):
+   * pagination.totalItems stops there and the screen shows "1,000+"; distinctLearners is not known.
+   */
+  totalCapped: Type.Boolean(),
 })
 export type ReportResponse = Static<typeof ReportResponseSchema>
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { INT32_MAX } from '../rules/input-bounds'
 import { Nullable } from './common'
 
 /** What the mirror sync copies from SCORM Cloud (ARCHITECTURE.md "Mirror and sync"). */
@@ -82,19 +83,27 @@ const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
  */
 export const PostbackRegistrationSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),
-  instance: Type.Optional(Type.Integer({ minimum: 0 })),
+  // The mirror's column is a PostgreSQL integer (issue #20: 2147483648 overflowed it).
+  instance: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })),
   dispatchId: Text(200),
   updated: Text(64),
   registrationCompletion: Text(32),
   registrationSuccess: Text(32),
-  score: Type.Optional(Type.Object({ scaled: Type.Number() })),
-  totalSecondsTracked: Type.Optional(Type.Number({ minimum: 0 })),
+  // Generous bounds (the provider's scaled score is 0..100): a real postback is never refused,
+  // an absurd one is a 400 rather than a value no report can show.
+  score: Type.Optional(Type.Object({ scaled: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }) })),
+  /** At most about 317 years. */
+  totalSecondsTracked: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000_000_000 })),
   firstAccessDate: Text(64),
   lastAccessDate: Text(64),
   completedDate: Text(64),
   createdDate: Text(64),
   course: Type.Optional(
-    Type.Object({ id: Type.String({ maxLength: 200 }), title: Text(1000), version: Type.Optional(Type.Integer()) }),
+    Type.Object({
+      id: Type.String({ maxLength: 200 }),
+      title: Text(1000),
+      version: Type.Optional(Type.Integer({ minimum: -INT32_MAX - 1, maximum: INT32_MAX })),
+    }),
   ),
   learner: Type.Optional(
     Type.Object({

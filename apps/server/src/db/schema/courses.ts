@@ -71,6 +71,12 @@ export const courseRequest = pgTable(
     demoUrl: text('demo_url'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
+    /** Issue #15: the dispatch that fulfilled the request. */
+    dispatchId: text('dispatch_id'),
+    /** Issue #15: a fulfilment under way (its target), kept until the request is PROCESSED. */
+    fulfilMode: text('fulfil_mode'),
+    fulfilDispatchId: text('fulfil_dispatch_id'),
+    fulfilRegistrationCap: integer('fulfil_registration_cap'),
   },
   (t) => [
     index('course_request_user_id_idx').on(t.userId, t.createdAt),
@@ -79,5 +85,6 @@ export const courseRequest = pgTable(
     index('course_request_created_at_idx').on(t.createdAt),
     check('course_request_licenses_check', sql`${t.licenses} >= 1`),
     check('course_request_status_check', sql`${t.status} in ('PENDING','PROCESSED','COMPLETED')`),
+    check('course_request_fulfil_mode_check', sql`${t.fulfilMode} is null or ${t.fulfilMode} in ('create', 'add')`),
   ],
 )

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, doublePrecision, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core'
 import { company } from './companies'
 import { course } from './courses'
 
@@ -21,19 +31,6 @@ export const dispatch = pgTable(
     allowNewRegistrations: boolean('allow_new_registrations').notNull().default(true),
     instanced: boolean('instanced').notNull().default(false),
     registrationCount: integer('registration_count').notNull().default(0),
-    /**
-     * Non-removed `registration` rows of this dispatch (the "active registrations" of the
-     * dispatch list summary). Kept by statement-level triggers on `registration` (migration
-     * 0002_registration_counter), so every writer (sync, postbacks) keeps it right without
-     * knowing about it, and the summary never counts a million rows per request.
-     */
-    activeRegistrationCount: integer('active_registration_count').notNull().default(0),
-    /**
-     * Changes (to txid_current()) whenever a statement writes this dispatch's registrations
-     * (triggers of migration 0007_data_versions): the completion report caches its
-     * totals per value, so a report of unchanged registrations counts nothing again.
-     */
-    registrationVersion: bigint('registration_version', { mode: 'number' }).notNull().default(0),
     /** 0 means unlimited (SPEC §3). */
     registrationCap: integer('registration_cap').notNull().default(0),
     expirationDate: tz('expiration_date'),
@@ -46,17 +43,96 @@ export const dispatch = pgTable(
     providerUpdated: tz('provider_updated'),
     removedAt: tz('removed_at'),
     syncedAt: tz('synced_at'),
+    /** Last registration counter reset (SCORM Cloud `registrationResetDate`, issue #15). */
+    registrationResetDate: tz('registration_reset_date'),
   },
-  (t) => [
-    index('dispatch_destination_id_idx').on(t.destinationId),
-    index('dispatch_course_id_idx').on(t.courseId),
-    // The dispatch list sorts case-insensitively with id as the tiebreaker (dispatches.repository.ts):
-    // these match its ORDER BY so a page is an index range scan, forwards or backwards.
-    index('dispatch_destination_name_idx').on(sql`lower(${t.destinationName})`, t.id),
-    index('dispatch_course_title_idx').on(sql`lower(${t.courseTitle})`, t.id),
-    index('dispatch_registration_count_idx').on(t.registrationCount, t.id),
-    index('dispatch_enabled_idx').on(t.enabled, sql`lower(${t.destinationName})`, t.id),
-  ],
+  (t) => {
+    const live = sql`${t.removedAt} is null`
+    return [
+      index('dispatch_destination_id_idx').on(t.destinationId),
+      index('dispatch_course_id_idx').on(t.courseId),
+      // The dispatch list sorts case-insensitively with id as the tiebreaker (dispatches.repository.ts):
+      // one index per sort key, alone and after the status filter, over live rows, so a page is
+      // an index range scan, forwards or backwards (migration 0008).
+      index('dispatch_list_client_idx')
+        .on(sql`lower(${t.destinationName})`, t.id)
+        .where(live),
+      index('dispatch_list_course_idx')
+        .on(sql`lower(${t.courseTitle})`, t.id)
+        .where(live),
+      index('dispatch_list_registrations_idx').on(t.registrationCount, t.id).where(live),
+      index('dispatch_list_status_client_idx')
+        .on(t.enabled, sql`lower(${t.destinationName})`, t.id)
+        .where(live),
+      index('dispatch_list_status_course_idx')
+        .on(t.enabled, sql`lower(${t.courseTitle})`, t.id)
+        .where(live),
+      index('dispatch_list_status_registrations_idx').on(t.enabled, t.registrationCount, t.id).where(live),
+      // A search's matches by course and by company with their sort keys (collected index-only).
+      index('dispatch_search_course_idx').on(t.courseId).where(live),
+      index('dispatch_search_company_idx').on(t.destinationId).where(live),
+      // The few removed dispatches (their registrations still count in the staff total).
+      index('dispatch_removed_idx')
+        .on(t.id)
+        .where(sql`${t.removedAt} is not null`),
+      // dispatch_id_trgm_idx (gin, pg_trgm) is made by migration 0008 where the extension exists.
+    ]
+  },
+)
+
+/**
+ * Per dispatch, kept by statement-level triggers on `registration` (migration 0008): its live
+ * registrations in all and per completion status, its distinct learners in all and per status,
+ * and `version`, which changes (to txid_current() or above) with every statement that writes its
+ * registrations: the completion report caches its pages and totals per value.
+ */
+export const dispatchStat = pgTable('dispatch_stat', {
+  dispatchId: text('dispatch_id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  registrations: integer('registrations').notNull().default(0),
+  completed: integer('completed').notNull().default(0),
+  incomplete: integer('incomplete').notNull().default(0),
+  notAttempted: integer('not_attempted').notNull().default(0),
+  learners: integer('learners').notNull().default(0),
+  learnersCompleted: integer('learners_completed').notNull().default(0),
+  learnersIncomplete: integer('learners_incomplete').notNull().default(0),
+  learnersNotAttempted: integer('learners_not_attempted').notNull().default(0),
+})
+
+/** Per dispatch and learner (hash of the learner key): live registrations in all and per status. */
+export const dispatchLearner = pgTable(
+  'dispatch_learner',
+  {
+    dispatchId: text('dispatch_id').notNull(),
+    learnerHash: bigint('learner_hash', { mode: 'bigint' }).notNull(),
+    registrations: integer('registrations').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    incomplete: integer('incomplete').notNull().default(0),
+    notAttempted: integer('not_attempted').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'dispatch_learner_pkey', columns: [t.dispatchId, t.learnerHash] })],
+)
+
+/**
+ * The dispatch list's summary cards per company and enabled flag, over its live dispatches,
+ * kept by statement-level triggers on `dispatch` and `registration` (migration 0008); `version`
+ * changes with every statement that writes the company's dispatches (client list pages cache
+ * per the company's value).
+ */
+export const dispatchSummary = pgTable(
+  'dispatch_summary',
+  {
+    companyId: text('company_id').notNull(),
+    enabled: boolean('enabled').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+    dispatches: integer('dispatches').notNull().default(0),
+    registrations: bigint('registrations', { mode: 'number' }).notNull().default(0),
+    cappedRegistrations: bigint('capped_registrations', { mode: 'number' }).notNull().default(0),
+    cappedCapacity: bigint('capped_capacity', { mode: 'number' }).notNull().default(0),
+    unlimited: integer('unlimited').notNull().default(0),
+    activeRegistrations: bigint('active_registrations', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'dispatch_summary_pkey', columns: [t.companyId, t.enabled] })],
 )
 
 /**
@@ -68,6 +144,22 @@ export const dispatchVersion = pgTable('dispatch_version', {
   id: integer('id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull(),
 })
+
+/** dispatch_summary per course instead of company (no version): a search by course title sums these. */
+export const dispatchCourseSummary = pgTable(
+  'dispatch_course_summary',
+  {
+    courseId: text('course_id').notNull(),
+    enabled: boolean('enabled').notNull(),
+    dispatches: integer('dispatches').notNull().default(0),
+    registrations: bigint('registrations', { mode: 'number' }).notNull().default(0),
+    cappedRegistrations: bigint('capped_registrations', { mode: 'number' }).notNull().default(0),
+    cappedCapacity: bigint('capped_capacity', { mode: 'number' }).notNull().default(0),
+    unlimited: integer('unlimited').notNull().default(0),
+    activeRegistrations: bigint('active_registrations', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'dispatch_course_summary_pkey', columns: [t.courseId, t.enabled] })],
+)
 
 /** A learner's registration on a dispatch, as SCORM Cloud reports it (dispatchId). */
 export const registration = pgTable(
@@ -98,15 +190,28 @@ export const registration = pgTable(
     providerUpdated: tz('provider_updated'),
     removedAt: tz('removed_at'),
     syncedAt: tz('synced_at'),
+    /**
+     * 64-bit hash of the learner key (the e-mail, case-insensitively, else the learner id):
+     * carried by the report indexes so distinct learners over a date window are counted from an
+     * index-only scan (migration 0008). Two learners sharing a hash would count as one; at 2^64
+     * values that is about 3 in 10^10 for a dispatch of 100,000 learners.
+     */
+    learnerHash: bigint('learner_hash', { mode: 'bigint' }).generatedAlwaysAs(
+      sql`hashtextextended(CASE WHEN "learner_email" <> '' THEN 'e:' || lower("learner_email") ELSE 'i:' || "learner_id" END, 0)`,
+    ),
   },
   (t) => [
-    // The completion report's order: last access newest first, never-accessed last, then id.
-    index('registration_dispatch_last_access_idx').on(t.dispatchId, t.lastAccessDate.desc().nullsLast(), t.id),
-    // The report filtered by status (and a last-access range) in its own order, over the live
-    // rows only: the page's id look-up and the count are index-only scans.
+    // The completion report's order (last access newest first, never-accessed last, then id),
+    // alone and after the status filter, over live rows: a page's id look-up and the totals of a
+    // date window are index-only scans (migration 0008, with learner_hash as an INCLUDE column).
+    index('registration_report_idx')
+      .on(t.dispatchId, t.lastAccessDate.desc().nullsLast(), t.id)
+      .where(sql`${t.removedAt} is null`),
     index('registration_report_status_idx')
       .on(t.dispatchId, t.completionStatus, t.lastAccessDate.desc().nullsLast(), t.id)
       .where(sql`${t.removedAt} is null`),
     index('registration_course_id_idx').on(t.courseId),
+    // registration_learner_search_idx (gin: dispatch_id, learner text trigrams) is made by
+    // migration 0008 where pg_trgm and btree_gin exist.
   ],
 )

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -27,3 +27,35 @@ export const syncCursor = pgTable('sync_cursor', {
   since: tz('since').notNull(),
   updatedAt: tz('updated_at').notNull().defaultNow(),
 })
+
+/**
+ * A kind's listing under way (issue #14): the provider's `more` token of the next page, saved
+ * in each page's transaction, so a failed run resumes there. `nextPage` null: every page is
+ * written and only the run's end (removal check, counters, cursor) is left.
+ */
+export const syncCheckpoint = pgTable('sync_checkpoint', {
+  kind: text('kind').primaryKey(),
+  /** The listing's window: null for a full listing. */
+  since: tz('since'),
+  /** Becomes the kind's cursor once the listing is finished. */
+  listingStartedAt: tz('listing_started_at').notNull(),
+  nextPage: text('next_page'),
+  pages: integer('pages').notNull().default(0),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+})
+
+/** Ids the full listing under way has returned (courses, destinations, dispatches). */
+export const syncSeen = pgTable('sync_seen', { kind: text('kind').notNull(), id: text('id').notNull() }, (t) => [
+  primaryKey({ name: 'sync_seen_pkey', columns: [t.kind, t.id] }),
+])
+
+/** Missing from the last complete full listing and not confirmed gone: removed if missed again. */
+export const syncMissing = pgTable(
+  'sync_missing',
+  {
+    kind: text('kind').notNull(),
+    id: text('id').notNull(),
+    missedAt: tz('missed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'sync_missing_pkey', columns: [t.kind, t.id] })],
+)

@@ -1,8 +1,8 @@
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { activityLog } from '../../db/schema'
-import { containsPattern } from '../dispatches/dispatches.repository'
+import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
+import { matchesTerm } from '../../db/search'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
 export interface LogSqlFilter {
@@ -14,10 +14,10 @@ export interface LogSqlFilter {
 }
 
 /**
- * The text the search looks in. Migration 0005_activity_log_search indexes exactly this
- * expression (trigram GIN, where pg_trgm exists): keep the two identical.
+ * How a search is looked up: through the trigram index (`indexed`), or by the other conditions
+ * (a slice of time) with the stored text compared row by row (`scan`).
  */
-const LOG_SEARCH_TEXT = sql`(coalesce(${activityLog.details}::text, '') || ' ' || coalesce(${activityLog.ipAddress}, '') || ' ' || coalesce(${activityLog.actorName}, '') || ' ' || coalesce(${activityLog.actorEmail}, ''))`
+export type SearchWay = 'indexed' | 'scan'
 
 export interface LogRow {
   id: number
@@ -59,16 +59,30 @@ const columns = {
   ipAddress: activityLog.ipAddress,
 }
 
-/** Every condition uses a column of the (created_at, id), (action, …) or (user_id, …) indexes. */
-function whereOf(filter: LogSqlFilter): SQL | undefined {
+/**
+ * Every condition uses a column of the (created_at, id), (action, …) or (user_id, …) indexes,
+ * or, for a search, the stored lowercased search_text and its trigram index (migration 0014).
+ */
+function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefined {
   const conditions: SQL[] = []
   if (filter.from) conditions.push(gte(activityLog.createdAt, filter.from))
   if (filter.before) conditions.push(lt(activityLog.createdAt, filter.before))
   if (filter.userId) conditions.push(eq(activityLog.userId, filter.userId))
   if (filter.action) conditions.push(eq(activityLog.action, filter.action))
   const term = filter.searchTerm?.trim()
-  if (term) conditions.push(sql`${LOG_SEARCH_TEXT} ilike ${containsPattern(term)}`)
+  if (term) {
+    conditions.push(matchesTerm(sql`${activityLog.searchText}`, term, { lowered: true, indexed: way === 'indexed' }))
+  }
   return conditions.length ? and(...conditions) : undefined
+}
+
+/** A UTC day (YYYY-MM-DD) of an instant: the key of the kept day counts. */
+const dayOf = (date: Date) => date.toISOString().slice(0, 10)
+
+/** Rows of one UTC day that match a filter, newest day first. */
+export interface DayCount {
+  day: string
+  rows: number
 }
 
 /**
@@ -81,25 +95,108 @@ const newestFirst = [sql`${activityLog.createdAt} desc nulls last`, sql`${activi
 
 export function createLogsRepository(db: DbOrTx) {
   return {
+    /**
+     * One page. Deferred join: the offset is walked over an index alone (ids), and only the
+     * page's rows are read from the table. `before` may narrow the range (the seek of a deep page
+     * past whole days, logs.service.ts).
+     */
     async page(filter: LogSqlFilter, limit: number, offset: number): Promise<LogRow[]> {
-      return db
-        .select(columns)
+      return this.pageWhere(whereOf(filter), limit, offset)
+    },
+
+    async pageWhere(where: SQL | undefined, limit: number, offset: number): Promise<LogRow[]> {
+      const ids = db
+        .select({
+          id: sql<number>`${activityLog.id}`.as('page_id'),
+          at: sql<Date>`${activityLog.createdAt}`.as('page_at'),
+        })
         .from(activityLog)
-        .where(whereOf(filter))
+        .where(where)
         .orderBy(...newestFirst)
         .limit(limit)
         .offset(offset)
+        .as('page')
+      return db
+        .select(columns)
+        .from(ids)
+        .innerJoin(activityLog, and(eq(activityLog.id, ids.id), eq(activityLog.createdAt, ids.at)))
+        .orderBy(...newestFirst)
+    },
+
+    /**
+     * A page of a search within the filter's time range (the service narrows it first to the
+     * newest slice of time that holds the page): `scan` walks the time index newest first and
+     * compares each row's text until the page is full; `indexed` finds every match of the range
+     * through the trigram index and takes the page from them (the `offset 0` fence keeps the
+     * planner from walking the time index instead, which for a rare term would read every row).
+     */
+    async searchPage(filter: LogSqlFilter, limit: number, offset: number, way: SearchWay): Promise<LogRow[]> {
+      if (way === 'scan') return this.pageWhere(whereOf(filter, 'scan'), limit, offset)
+      // `offset 0` keeps the subquery from being merged into the outer one (a fence).
+      const matches = sql`(select ${activityLog.id} as "match_id", ${activityLog.createdAt} as "match_at" from ${activityLog} where ${whereOf(filter, 'indexed') ?? sql`true`} offset 0) as "matches"`
+      const matchId = sql.raw('"matches"."match_id"')
+      const matchAt = sql.raw('"matches"."match_at"')
+      const ids = db
+        .select({ id: sql<number>`${matchId}`.as('page_id'), at: sql<Date>`${matchAt}`.as('page_at') })
+        .from(matches)
+        .orderBy(desc(matchAt), desc(matchId))
+        .limit(limit)
+        .offset(offset)
+        .as('page')
+      // On id and created_at: the primary key of every month partition, so one index look-up.
+      return db
+        .select(columns)
+        .from(ids)
+        .innerJoin(activityLog, and(eq(activityLog.id, ids.id), eq(activityLog.createdAt, ids.at)))
+        .orderBy(...newestFirst)
+    },
+
+    /**
+     * Matching rows per UTC day, newest first, from the counts kept by migration 0008's triggers
+     * (no search; a user and an action together are counted by countUpTo instead).
+     */
+    async dayCounts(filter: LogSqlFilter): Promise<DayCount[]> {
+      const from = filter.from ? dayOf(filter.from) : null
+      const before = filter.before ? dayOf(filter.before) : null
+      if (filter.userId) {
+        const t = activityLogUserDay
+        return db
+          .select({ day: t.day, rows: t.rows })
+          .from(t)
+          .where(
+            and(
+              eq(t.userId, filter.userId),
+              from ? gte(t.day, from) : undefined,
+              before ? lt(t.day, before) : undefined,
+              sql`${t.rows} <> 0`,
+            ),
+          )
+          .orderBy(desc(t.day))
+      }
+      const t = activityLogDay
+      return db
+        .select({ day: t.day, rows: t.rows })
+        .from(t)
+        .where(
+          and(
+            eq(t.action, filter.action ?? '*'),
+            from ? gte(t.day, from) : undefined,
+            before ? lt(t.day, before) : undefined,
+            sql`${t.rows} <> 0`,
+          ),
+        )
+        .orderBy(desc(t.day))
     },
 
     /**
      * The number of matching rows, counted up to `cap + 1` and no further: exact below the cap,
      * and bounded work however many millions match (see docs/decisions.md, issue #6).
      */
-    async countUpTo(filter: LogSqlFilter, cap: number): Promise<number> {
+    async countUpTo(filter: LogSqlFilter, cap: number, way: SearchWay = 'indexed'): Promise<number> {
       const limited = db
         .select({ one: sql`1` })
         .from(activityLog)
-        .where(whereOf(filter))
+        .where(whereOf(filter, way))
         .limit(cap + 1)
         .as('limited')
       const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(limited)

@@ -131,8 +131,13 @@ describe('GET /api/logs filters', () => {
     ['searchTerm=BUILDER', ['LOGOUT']],
     ['searchTerm=cara@example', ['ADMIN_USER_DELETED']],
     ['searchTerm=100%25_', ['ADMIN_USER_DELETED']],
-    ['searchTerm=_', ['ADMIN_USER_DELETED']],
-    ['searchTerm=%25', ['ADMIN_USER_DELETED']],
+    // Issue #13: one or two characters match where a word starts ("Cara", "cara@…", "sure"),
+    // not inside a word (the "ar" of "Cara"); punctuation alone matches nothing.
+    ['searchTerm=CA', ['ADMIN_USER_DELETED']],
+    ['searchTerm=su', ['ADMIN_USER_DELETED']],
+    ['searchTerm=ar', []],
+    ['searchTerm=_', []],
+    ['searchTerm=%25', []],
     ['searchTerm=nothing-like-this', []],
     [
       'userId=&action=&searchTerm=',

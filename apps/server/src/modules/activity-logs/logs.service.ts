@@ -1,7 +1,9 @@
 import {
   LOG_COUNT_CAP,
+  LOG_SEARCH_COUNT_CAP,
   LOG_CSV_COLUMNS,
   csvRow,
+  dayEndExclusive,
   logDateRangeError,
   logDetailsText,
   type LogEntry,
@@ -12,11 +14,34 @@ import {
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity, type Actor } from './activity.repository'
-import { createLogsRepository, type ExportRow, type LogCursor, type LogRow, type LogSqlFilter } from './logs.repository'
+import {
+  createLogsRepository,
+  type DayCount,
+  type ExportRow,
+  type LogCursor,
+  type LogRow,
+  type LogSqlFilter,
+  type SearchWay,
+} from './logs.repository'
 
 const DAY_MS = 86_400_000
 /** Rows per keyset query of the CSV export: about 280 kB of text; 5,000 grew the heap by 80 MB. */
 export const EXPORT_CHUNK_ROWS = 2_000
+/**
+ * A search's page is looked for in growing slices of time back from the newest (issue #13):
+ * the trigram index finds the matches of a slice together with the time index, so a page costs
+ * about as many row visits as it is deep, not as many as the term has matches in all.
+ */
+export const SEARCH_SLICES_DAYS = [1, 4, 16, 64, 256] as const
+/** A slice of at most this many rows is scanned (about 0.3 µs a row); larger ones use the index. */
+export const SEARCH_SCAN_ROWS = 30_000
+
+/** Rows of the kept day counts within [from, before) (whole days that overlap it: an upper bound). */
+function rowsBetween(days: DayCount[], from: Date | undefined, before: Date | undefined): number {
+  const first = from ? from.toISOString().slice(0, 10) : ''
+  const last = before ? new Date(before.getTime() - 1).toISOString().slice(0, 10) : '9999-12-31'
+  return days.reduce((sum, d) => (d.day >= first && d.day <= last ? sum + d.rows : sum), 0)
+}
 
 export const TOO_MANY_FOR_GET_ALL = `More than ${LOG_COUNT_CAP.toLocaleString('en-US')} logs match these filters. Narrow the filters or use the CSV export.`
 
@@ -59,10 +84,16 @@ function filtersOf(query: LogFilter): Record<string, string> {
  */
 export function toSqlFilter(query: LogFilter): LogSqlFilter {
   const error = logDateRangeError(query.startDate, query.endDate)
-  if (error) throw new AppError('RULE_VIOLATION', error)
+  if (error) {
+    // Named for the form and the API caller (issue #20): the day that is not one, else the end.
+    const field = query.startDate && logDateRangeError(query.startDate, null) ? 'startDate' : 'endDate'
+    throw new AppError('RULE_VIOLATION', error, { details: [{ field, message: error }] })
+  }
   const filter: LogSqlFilter = {}
   if (query.startDate) filter.from = new Date(`${query.startDate}T00:00:00.000Z`)
-  if (query.endDate) filter.before = new Date(new Date(`${query.endDate}T00:00:00.000Z`).getTime() + DAY_MS)
+  // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
+  const before = query.endDate ? dayEndExclusive(query.endDate) : null
+  if (before) filter.before = before
   if (query.userId) filter.userId = query.userId
   if (query.action) filter.action = query.action
   if (query.searchTerm?.trim()) filter.searchTerm = query.searchTerm.trim()
@@ -75,6 +106,78 @@ export function createLogsService(db: Db, log: Log) {
 
   async function audit(ctx: ReaderContext, details: Record<string, unknown>) {
     await recordActivity(db, { action: 'LOGS_EXPORTED', actor: ctx.actor, ipAddress: ctx.ip, details })
+  }
+
+  interface Page {
+    rows: LogRow[]
+    total: number
+    capped: boolean
+  }
+
+  /**
+   * Without a search (issue #13): the total from the day counts the triggers keep (exact, read
+   * from one row per day), and a deep page found by skipping whole days with them, so the index
+   * is walked within one day at most. A user and an action together: counted on their index.
+   */
+  async function filteredPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
+    if (filter.userId && filter.action) {
+      const [rows, counted] = await Promise.all([
+        logs.page(filter, limit, offset),
+        logs.countUpTo(filter, LOG_COUNT_CAP),
+      ])
+      return { rows, total: Math.min(counted, LOG_COUNT_CAP), capped: counted > LOG_COUNT_CAP }
+    }
+    const days = await logs.dayCounts(filter)
+    const total = days.reduce((sum, d) => sum + d.rows, 0)
+    if (offset >= total) return { rows: [], total, capped: false }
+    let newer = 0
+    let seek = filter
+    for (const day of days) {
+      if (newer + day.rows > offset) {
+        const dayEnd = new Date(new Date(`${day.day}T00:00:00.000Z`).getTime() + DAY_MS)
+        if (newer > 0 && (!filter.before || dayEnd < filter.before)) seek = { ...filter, before: dayEnd }
+        break
+      }
+      newer += day.rows
+    }
+    const skipped = seek === filter ? 0 : newer
+    return { rows: await logs.page(seek, limit, offset - skipped), total, capped: false }
+  }
+
+  /**
+   * A search (issue #13), in slices of time back from the newest (SEARCH_SLICES_DAYS, then the
+   * rest): each slice counts its matches (the total is exact up to LOG_SEARCH_COUNT_CAP, then
+   * shown as "N+"), until the cap or the filter's start; the page comes from the newest slices
+   * that hold it. A slice of few rows (the kept day counts say how many) is scanned on the
+   * time index, comparing the stored text; a larger one is looked up in the trigram index, whose
+   * cost grows with the month partitions it reaches, not with the slice.
+   */
+  async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
+    const { searchTerm: _term, ...others } = filter
+    const days = others.userId && others.action ? null : await logs.dayCounts(others)
+    const rowsIn = (from: Date | undefined, before: Date | undefined) =>
+      days ? rowsBetween(days, from, before) : Number.POSITIVE_INFINITY
+    const way = (rows: number): SearchWay => (rows <= SEARCH_SCAN_ROWS ? 'scan' : 'indexed')
+    const first = filter.from?.getTime() ?? Number.NEGATIVE_INFINITY
+    const end = (filter.before ?? new Date()).getTime()
+    let counted = 0
+    let pageFrom: Date | undefined | null = null
+    let before = filter.before
+    for (const span of [...SEARCH_SLICES_DAYS, null]) {
+      const startMs = span === null ? first : Math.max(end - span * DAY_MS, first)
+      const from = Number.isFinite(startMs) ? new Date(startMs) : undefined
+      const rows = rowsIn(from, before)
+      if (rows > 0)
+        counted += await logs.countUpTo({ ...filter, from, before }, LOG_SEARCH_COUNT_CAP - counted, way(rows))
+      if (pageFrom === null && counted >= offset + limit) pageFrom = from
+      if (counted > LOG_SEARCH_COUNT_CAP || startMs <= first) break
+      before = from
+    }
+    const total = Math.min(counted, LOG_SEARCH_COUNT_CAP)
+    const capped = counted > LOG_SEARCH_COUNT_CAP
+    if (offset >= total) return { rows: [], total, capped }
+    const range = { ...filter, from: pageFrom ?? filter.from }
+    return { rows: await logs.searchPage(range, limit, offset, way(rowsIn(range.from, filter.before))), total, capped }
   }
 
   return {
@@ -93,17 +196,16 @@ export function createLogsService(db: Db, log: Log) {
           totalLogsCapped: false,
         }
       }
-      const [rows, counted] = await Promise.all([
-        logs.page(filter, query.limit, (query.page - 1) * query.limit),
-        logs.countUpTo(filter, LOG_COUNT_CAP),
-      ])
-      const totalLogs = Math.min(counted, LOG_COUNT_CAP)
+      const offset = (query.page - 1) * query.limit
+      const { rows, total, capped } = filter.searchTerm
+        ? await searchPage(filter, query.limit, offset)
+        : await filteredPage(filter, query.limit, offset)
       return {
         logs: rows.map(toLogEntry),
         currentPage: query.page,
-        totalPages: Math.ceil(totalLogs / query.limit),
-        totalLogs,
-        totalLogsCapped: counted > LOG_COUNT_CAP,
+        totalPages: Math.ceil(total / query.limit),
+        totalLogs: total,
+        totalLogsCapped: capped,
       }
     },
 

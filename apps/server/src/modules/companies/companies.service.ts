@@ -75,7 +75,11 @@ export function createCompaniesService(db: Db) {
       return undefined
     }
     const user = await companies.findActiveSalesUser(by)
-    if (!user) throw rule(M.managerNotSales)
+    if (!user) {
+      // Issue #20: the refusal names the field it is about.
+      const field = 'id' in by ? 'accountManagerId' : 'accountManagerEmail'
+      throw new AppError('RULE_VIOLATION', M.managerNotSales, { details: [{ field, message: M.managerNotSales }] })
+    }
     return user
   }
 

@@ -1,7 +1,7 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm'
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { CourseRequestStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { company, course, courseRequest } from '../../db/schema'
+import { company, course, courseRequest, dispatch } from '../../db/schema'
 
 export type NewCourseRequest = Pick<
   typeof courseRequest.$inferInsert,
@@ -25,6 +25,15 @@ const columns = {
   companyId: courseRequest.companyId,
   companyName: company.name,
   courseDemoUrl: course.demoUrl,
+  // ---- issue #15: the fulfilling dispatch, and the company's present dispatch of the course ----
+  dispatchId: courseRequest.dispatchId,
+  companyDispatch: sql<{ id: string; registrationCap: number; registrationCount: number } | null>`(
+    select json_build_object('id', d.id, 'registrationCap', d.registration_cap, 'registrationCount', d.registration_count)
+    from ${dispatch} d
+    where d.destination_id = ${courseRequest.companyId} and d.course_id = ${courseRequest.courseId} and d.removed_at is null
+    order by d.provider_created desc nulls last, d.id
+    limit 1
+  )`,
 }
 
 const selectFrom = (db: DbOrTx, where: SQL | undefined) =>

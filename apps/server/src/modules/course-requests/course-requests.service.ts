@@ -57,6 +57,9 @@ export function toCourseRequest(row: CourseRequestRow, role: Role): CourseReques
     userEmail: row.requestorEmail || null,
     companyId: row.companyId,
     companyName: row.companyName,
+    dispatchId: row.dispatchId,
+    // Issue #15: staff who handle requests see whether "Add N licenses" applies.
+    ...(can(role, 'courseRequest.readAll') ? { companyDispatch: row.companyDispatch } : {}),
   }
 }
 

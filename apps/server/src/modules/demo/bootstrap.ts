@@ -15,7 +15,7 @@ export async function ensureFirstAdmin(db: Db, config: AppConfig, log: FastifyBa
   if (!config.adminEmail || !config.adminPassword) return
   const [existing] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.role, 'admin')).limit(1)
   if (existing) return
-  const policy = passwordPolicyError(config.adminPassword)
+  const policy = passwordPolicyError(config.adminPassword, { email: config.adminEmail })
   if (policy) throw new Error(`Invalid configuration: ADMIN_PASSWORD ${policy}`)
   try {
     await createUsersRepository(db).insert({

@@ -1,5 +1,5 @@
 import type { UpdateDispatchSchema as ProviderUpdate } from '@portal/scorm-cloud-sim'
-import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
+import { isStorableInstant, type Dispatch, type UpdateDispatchBody } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
@@ -14,6 +14,14 @@ export interface EditContext {
   viewer: Viewer
   actor: Actor | null
   ip: string
+  log?: { error(obj: unknown, msg: string): void }
+}
+
+export interface UpdateOutcome {
+  /** The dispatch as the mirror now holds it; with mirrorBehind, as the edit made it upstream. */
+  dispatch: Dispatch
+  /** SCORM Cloud took the change but the mirror does not hold it yet (answered 202). */
+  mirrorBehind: boolean
 }
 
 /** The admin's edit after validation: only the fields that were sent. */
@@ -33,20 +41,31 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 export const EDIT_MESSAGES = {
   nothingToUpdate: 'Nothing to update.',
   invalidExpiration: 'Invalid expiration date. Use YYYY-MM-DD or an ISO date-time.',
+  expirationOutOfRange: 'Expiration date must be from 1000-01-01 to 9999-12-31.',
   notConfigured: 'SCORM Cloud is not configured.',
+  /** Issue #20: SCORM Cloud took the change, the portal's copy did not (202). */
+  mirrorBehind:
+    'Saved in SCORM Cloud, but the portal could not record the change yet. It will show here after the next sync.',
 } as const
 
-const invalid = (message: string) => new AppError('RULE_VIOLATION', message)
+const invalid = (message: string, field?: string) =>
+  new AppError('RULE_VIOLATION', message, field ? { details: [{ field, message }] } : {})
 
-/** YYYY-MM-DD (midnight UTC of that day) or an ISO date-time with a zone; a real calendar date. */
+/**
+ * YYYY-MM-DD (midnight UTC of that day) or an ISO date-time with a zone; a real calendar date,
+ * in the range both SCORM Cloud and the mirror hold (issue #20: 0000-01-01 was accepted by
+ * the provider, then failed the mirror's write on this edit and every later one).
+ */
 export function parseExpiration(raw: string): Date {
   const value = raw.trim()
   const ms = DAY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) : DATE_TIME.test(value) ? Date.parse(value) : NaN
   // Date.parse rolls 2026-02-30 over to March: the round trip catches it.
   if (Number.isNaN(ms) || (DAY.test(value) && new Date(ms).toISOString().slice(0, 10) !== value)) {
-    throw invalid(EDIT_MESSAGES.invalidExpiration)
+    throw invalid(EDIT_MESSAGES.invalidExpiration, 'expirationDate')
   }
-  return new Date(ms)
+  const date = new Date(ms)
+  if (!isStorableInstant(date)) throw invalid(EDIT_MESSAGES.expirationOutOfRange, 'expirationDate')
+  return date
 }
 
 export function parseEdit(body: UpdateDispatchBody): Edit {
@@ -105,9 +124,10 @@ function changesOf(before: Audited, after: Audited) {
 }
 
 /**
- * The admin dispatch controls (DECISIONS.md): SCORM Cloud first, then the mirror. A provider
- * refusal (ScormCloudError, 502 with its message) leaves the mirror and the log untouched. If a
- * later call of a multi-call edit fails, the provider may hold part of the edit; the next sync
+ * The admin dispatch controls (DECISIONS.md): every value checked against what both SCORM Cloud
+ * and the mirror hold, then SCORM Cloud first, then the mirror. A provider refusal
+ * (ScormCloudError, 502 with its message) leaves the mirror and the log untouched. If a later
+ * call of a multi-call edit fails, the provider may hold part of the edit; the next sync
  * brings the mirror level with it.
  */
 export function createDispatchUpdateService(deps: {
@@ -118,39 +138,66 @@ export function createDispatchUpdateService(deps: {
 }) {
   const repository = createDispatchesRepository(deps.db)
 
+  /** The provider's dispatch after the edit, written to the mirror with its DISPATCH_UPDATED row. */
+  async function mirrorEdit(client: ScormCloudClient, row: DispatchRow, ctx: EditContext): Promise<Dispatch> {
+    const fresh = await client.getDispatch(row.id)
+    const mapped = mapDispatch({
+      id: row.id,
+      data: {
+        ...fresh,
+        courseId: fresh.courseId || row.courseId,
+        destinationId: fresh.destinationId || row.destinationId,
+      },
+    })
+    if (!mapped) throw new AppError('UPSTREAM_FAILED', 'SCORM Cloud sent a dispatch the portal cannot read.')
+
+    const values: MirrorUpdate = {
+      enabled: mapped.enabled,
+      allowNewRegistrations: mapped.allowNewRegistrations,
+      instanced: mapped.instanced,
+      registrationCount: mapped.registrationCount,
+      registrationCap: mapped.registrationCap,
+      expirationDate: mapped.expirationDate,
+      tags: mapped.tags,
+      notes: mapped.notes,
+      ...(mapped.providerUpdated ? { providerUpdated: mapped.providerUpdated } : {}),
+    }
+    await deps.db.transaction(async (tx) => {
+      await repository.updateMirror(row.id, values, tx)
+      await recordActivity(tx, {
+        action: 'DISPATCH_UPDATED',
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        details: {
+          dispatchId: row.id,
+          courseTitle: row.courseTitle,
+          destinationName: row.destinationName,
+          changes: changesOf(row, mapped),
+        },
+      })
+    })
+    return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, row.id), ctx.viewer.role)
+  }
+
   return {
-    async update(id: string, body: UpdateDispatchBody, ctx: EditContext): Promise<Dispatch> {
+    async update(id: string, body: UpdateDispatchBody, ctx: EditContext): Promise<UpdateOutcome> {
       const edit = parseEdit(body)
       const row = await deps.dispatches.requireVisible(ctx.viewer, id)
       const client = deps.client()
       if (!client) throw new AppError('NOT_READY', EDIT_MESSAGES.notConfigured)
 
       await sendToProvider(client, row, edit)
-      const fresh = await client.getDispatch(id)
-      const mapped = mapDispatch({
-        id,
-        data: {
-          ...fresh,
-          courseId: fresh.courseId || row.courseId,
-          destinationId: fresh.destinationId || row.destinationId,
-        },
-      })
-      if (!mapped) throw new AppError('UPSTREAM_FAILED', 'SCORM Cloud sent a dispatch the portal cannot read.')
-
-      const values: MirrorUpdate = {
-        enabled: mapped.enabled,
-        allowNewRegistrations: mapped.allowNewRegistrations,
-        instanced: mapped.instanced,
-        registrationCount: mapped.registrationCount,
-        registrationCap: mapped.registrationCap,
-        expirationDate: mapped.expirationDate,
-        tags: mapped.tags,
-        notes: mapped.notes,
-        ...(mapped.providerUpdated ? { providerUpdated: mapped.providerUpdated } : {}),
-      }
-      await deps.db.transaction(async (tx) => {
-        await repository.updateMirror(id, values, tx)
-        await recordActivity(tx, {
+      // From here SCORM Cloud holds the change. A failure to read it back or to write the mirror
+      // is not a refusal (issue #20: such an edit answered 500 although it had landed): the answer
+      // says the change is upstream, and the next sync, which reads dispatches updated since its
+      // last run, brings the row level. The mirror is untouched, so nothing is half-written.
+      try {
+        return { dispatch: await mirrorEdit(client, row, ctx), mirrorBehind: false }
+      } catch (error) {
+        ctx.log?.error({ err: error, dispatchId: id }, 'dispatch edit saved in SCORM Cloud; mirror not updated')
+        const edited = { ...row, ...edit }
+        // Best effort: the database may be what failed.
+        await recordActivity(deps.db, {
           action: 'DISPATCH_UPDATED',
           actor: ctx.actor,
           ipAddress: ctx.ip,
@@ -158,11 +205,12 @@ export function createDispatchUpdateService(deps: {
             dispatchId: id,
             courseTitle: row.courseTitle,
             destinationName: row.destinationName,
-            changes: changesOf(row, mapped),
+            changes: changesOf(row, edited),
+            mirrorUpdated: false,
           },
-        })
-      })
-      return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
+        }).catch(() => undefined)
+        return { dispatch: toDispatch(edited, ctx.viewer.role), mirrorBehind: true }
+      }
     },
   }
 }

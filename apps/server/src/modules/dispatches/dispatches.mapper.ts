@@ -16,6 +16,8 @@ export interface DispatchRow {
   providerCreated: Date | null
   providerUpdated: Date | null
   appSource: string | null
+  /** Last registration counter reset (issue #15). */
+  registrationResetDate?: Date | null
   /** Single-dispatch reads only: the version of its registrations (migration 0007). */
   registrationVersion?: number
 }
@@ -47,6 +49,7 @@ export function toDispatch(row: DispatchRow, role: Role): Dispatch {
     updated: iso(row.providerUpdated),
     expirationDate: iso(row.expirationDate),
     appSource: row.appSource,
+    registrationResetDate: iso(row.registrationResetDate ?? null),
   }
   // SPEC §6: the keys are left out, not emptied, so sales and clients cannot tell "no tags" apart.
   if (can(role, 'dispatch.readNotes')) {

@@ -1,17 +1,24 @@
-import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { company, course, dispatch, dispatchVersion } from '../../db/schema'
+import { company, course, dispatch, dispatchStat } from '../../db/schema'
+import { matchesTerm } from '../../db/search'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
-
-/** `%term%` for ILIKE, with the pattern characters of the term taken literally. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
+import {
+  EMPTY_SEARCH,
+  keptSummarySql,
+  matchesIds,
+  searchedSummarySql,
+  searchSetsSql,
+  versionSql,
+  type SearchSets,
+} from './dispatches.summary'
 
 export interface DispatchFilter {
   /** From dispatchScope(): who may see what, removed rows excluded. */
   scope: SQL
+  /** A client's company; undefined for staff (every company). */
+  companyId?: string | undefined
   search?: string | undefined
   status: DispatchListQuery['status']
 }
@@ -29,6 +36,7 @@ export type MirrorUpdate = Partial<
     | 'tags'
     | 'notes'
     | 'providerUpdated'
+    | 'registrationResetDate'
   >
 >
 
@@ -46,12 +54,14 @@ const rowColumns = {
   notes: dispatch.notes,
   providerCreated: dispatch.providerCreated,
   providerUpdated: dispatch.providerUpdated,
+  registrationResetDate: dispatch.registrationResetDate,
   appSource: course.appSource,
 }
 
 /**
- * Case-insensitive sort keys, each matching an index of db/schema/dispatches.ts; id always
- * closes the list so equal keys keep one order and pages neither repeat nor skip rows.
+ * Case-insensitive sort keys, each matching an index of migration 0008 (alone, and after the
+ * status filter); id always closes the list so equal keys keep one order and pages neither
+ * repeat nor skip rows.
  */
 const SORT_KEYS: Record<DispatchListQuery['sort'], SQL[]> = {
   client: [sql`lower(${dispatch.destinationName})`],
@@ -60,91 +70,160 @@ const SORT_KEYS: Record<DispatchListQuery['sort'], SQL[]> = {
   registrations: [sql`${dispatch.registrationCount}`],
 }
 
-function whereOf(filter: DispatchFilter): SQL {
+/**
+ * A search matches the course title or the company name (the provider's or the portal's), or
+ * the dispatch id. Titles and names are looked up first in the course and company tables
+ * (hundreds of rows: searchSets), so the dispatches are found through their course_id and
+ * destination_id (indexes, or the sort index that carries them), ids through their trigram index.
+ */
+function searchOf(term: string, sets: SearchSets): SQL {
+  return or(
+    sql`${dispatch.courseId} = any(${sql.param(sets.courses)}::text[])`,
+    sql`${dispatch.destinationId} = any(${sql.param(sets.companies)}::text[])`,
+    matchesIds(term) ? matchesTerm(sql`${dispatch.id}`, term) : undefined,
+  )!
+}
+
+function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
   const conditions = [filter.scope]
   if (filter.status !== 'all') conditions.push(eq(dispatch.enabled, filter.status === 'enabled'))
   const term = filter.search?.trim()
-  if (term) {
-    const pattern = containsPattern(term)
-    conditions.push(
-      or(ilike(dispatch.courseTitle, pattern), ilike(dispatch.destinationName, pattern), ilike(dispatch.id, pattern))!,
-    )
-  }
+  if (term) conditions.push(searchOf(term, sets ?? EMPTY_SEARCH))
   return and(...conditions)!
 }
 
-const int = (expr: SQL) => sql<number>`(${expr})::bigint`.mapWith(Number)
-
-/** The dispatch table's data version (migration 0007); null if its row is missing. */
-const currentVersion = sql<
-  number | null
->`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`.mapWith(Number)
+export interface ListFacts {
+  summary: SummaryRow
+  /** The version the page cache of this filter hangs on (see versionSql). */
+  version: number | null
+  /** The course and company ids a search matched (null without a search). */
+  sets: SearchSets | null
+  /** Live dispatches of the scope and status, search aside. */
+  scopeDispatches: number
+}
 
 export function createDispatchesRepository(db: DbOrTx) {
-  async function readVersion(): Promise<number | null> {
-    const [row] = await db
-      .select({ version: dispatchVersion.version })
-      .from(dispatchVersion)
-      .where(eq(dispatchVersion.id, 1))
-    return row?.version ?? null
-  }
-
   return {
     /**
-     * One page, with the data version it was read at (same statement, so the same snapshot;
-     * a page past the end has no row to carry it and reads it alone).
+     * Everything about a filter but its page, in one statement: the summary cards (kept
+     * per-company and per-course sums, issue #13), the version, and what a search matched.
+     */
+    async facts(filter: DispatchFilter): Promise<ListFacts> {
+      const term = filter.search?.trim()
+      if (!term) {
+        const result = (await db.execute(keptSummarySql(filter))) as unknown as { rows: Record<string, unknown>[] }
+        const summary = toSummaryRow(result.rows[0])
+        return {
+          summary,
+          version: toVersion(result.rows[0]?.version),
+          sets: null,
+          scopeDispatches: summary.totalDispatches,
+        }
+      }
+      const setsResult = (await db.execute(searchSetsSql(term))) as unknown as {
+        rows: { courses: string[]; companies: string[] }[]
+      }
+      const sets = toSets(setsResult.rows[0])
+      const where = whereOf(filter, sets)
+      const result = (await db.execute(searchedSummarySql(filter, sets, where))) as unknown as {
+        rows: Record<string, unknown>[]
+      }
+      return {
+        summary: toSummaryRow(result.rows[0]),
+        version: toVersion(result.rows[0]?.version),
+        sets,
+        scopeDispatches: num(result.rows[0]?.scopeDispatches),
+      }
+    },
+
+    /**
+     * One page, with the version it was read at (same statement, so the same snapshot; a page
+     * past the end has no row and reads none). Deferred join: the offset is walked over an index
+     * alone (ids), and only the page's rows are read from the table. `matches` (the filter's
+     * total) picks the way a search's ids are found: walking the sort index when matches are
+     * dense enough for the page to come early, else collecting them through the course,
+     * company and id indexes and sorting those (the `offset 0` fence keeps the planner from
+     * walking the sort index through a rare term's every row).
      */
     async page(
       filter: DispatchFilter,
+      sets: SearchSets | null,
       sort: DispatchListQuery['sort'],
       order: DispatchListQuery['order'],
       limit: number,
       offset: number,
+      counts: { matches: number; scope: number },
     ): Promise<{ rows: DispatchRow[]; version: number | null }> {
       const direction = order === 'desc' ? desc : asc
+      const keys = SORT_KEYS[sort]
+      const orderBy = [...keys.map((key) => direction(key)), direction(dispatch.id)]
+      const where = whereOf(filter, sets)
+      // A search walks the sort index only when it matches a fifth of the scope or more (its
+      // page then comes early wherever the matches sit in the order); else its matches are
+      // collected, index-only, by course, by company and by id, and sorted. (A company search
+      // sorted by company name finds its matches in one stretch of the order: walking would read
+      // everything before that stretch.)
+      const collect = Boolean(sets) && counts.matches * 5 < counts.scope
+      let ids
+      if (collect) {
+        const term = filter.search!.trim()
+        const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
+        const base = and(
+          filter.scope,
+          filter.status === 'all' ? undefined : eq(dispatch.enabled, filter.status === 'enabled'),
+        )
+        const part = (condition: SQL) =>
+          sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
+        // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
+        const byCourse = sql`${dispatch.courseId} = any(${sql.param(sets!.courses)}::text[])`
+        const byCompany = sql`${dispatch.destinationId} = any(${sql.param(sets!.companies)}::text[])`
+        const parts = [
+          part(byCourse),
+          part(sql`${byCompany} and not ${byCourse}`),
+          ...(matchesIds(term)
+            ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term)} and not (${byCourse} or ${byCompany})`)]
+            : []),
+        ]
+        const matched = sql`(${sql.join(parts, sql` union all `)}) as "matched"`
+        const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
+        ids = db
+          .select({ id: sql<string>`${sql.raw('"matched"."match_id"')}`.as('page_id') })
+          .from(matched)
+          .orderBy(...matchedKeys.map((key) => direction(key)), direction(sql.raw('"matched"."match_id"')))
+          .limit(limit)
+          .offset(offset)
+          .as('page')
+      } else {
+        ids = db
+          .select({ id: sql<string>`${dispatch.id}`.as('page_id') })
+          .from(dispatch)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+          .as('page')
+      }
       const found = await db
-        .select({ ...rowColumns, dataVersion: currentVersion })
-        .from(dispatch)
+        .select({ ...rowColumns, dataVersion: sql<number | null>`${versionSql(filter)}`.mapWith(Number) })
+        .from(ids)
+        .innerJoin(dispatch, eq(dispatch.id, ids.id))
         .leftJoin(course, eq(course.id, dispatch.courseId))
-        .where(whereOf(filter))
-        .orderBy(...SORT_KEYS[sort].map((key) => direction(key)), direction(dispatch.id))
-        .limit(limit)
-        .offset(offset)
-      if (found.length === 0) return { rows: [], version: await readVersion() }
-      return { rows: found.map(({ dataVersion: _version, ...row }) => row), version: found[0]!.dataVersion }
-    },
-
-    /** The value summary() would report now: equal values mean equal dispatch data. */
-    version: readVersion,
-
-    /**
-     * The four cards of SPEC §2 over the whole filtered set, in one pass over dispatch, with the
-     * data version they were counted at (same statement, so the same snapshot).
-     */
-    async summary(filter: DispatchFilter): Promise<SummaryRow & { version: number | null }> {
-      const capped = sql`${dispatch.registrationCap} > 0`
-      const [row] = await db
-        .select({
-          totalDispatches: int(sql`count(*)`),
-          activeDispatches: int(sql`count(*) filter (where ${dispatch.enabled})`),
-          registrations: int(sql`coalesce(sum(${dispatch.registrationCount}), 0)`),
-          cappedRegistrations: int(sql`coalesce(sum(${dispatch.registrationCount}) filter (where ${capped}), 0)`),
-          cappedCapacity: int(sql`coalesce(sum(${dispatch.registrationCap}) filter (where ${capped}), 0)`),
-          unlimitedActive: int(sql`count(*) filter (where ${dispatch.enabled} and ${dispatch.registrationCap} <= 0)`),
-          // Trigger-maintained counter (migration 0002): no join over the registrations.
-          activeRegistrations: int(sql`coalesce(sum(${dispatch.activeRegistrationCount}), 0)`),
-          version: currentVersion,
-        })
-        .from(dispatch)
-        .where(whereOf(filter))
-      return row!
+        .orderBy(...orderBy)
+      return {
+        rows: found.map(({ dataVersion: _version, ...row }) => row),
+        version: found[0]?.dataVersion ?? null,
+      }
     },
 
     async findVisible(id: string, scope: SQL): Promise<DispatchRow | null> {
       const [row] = await db
-        .select({ ...rowColumns, registrationVersion: dispatch.registrationVersion })
+        .select({
+          ...rowColumns,
+          registrationVersion: sql<number>`coalesce(${dispatchStat.version}, 0)`.mapWith(Number),
+        })
         .from(dispatch)
         .leftJoin(course, eq(course.id, dispatch.courseId))
+        .leftJoin(dispatchStat, eq(dispatchStat.dispatchId, dispatch.id))
         .where(and(eq(dispatch.id, id), scope))
         .limit(1)
       return row ?? null
@@ -169,3 +248,24 @@ export function createDispatchesRepository(db: DbOrTx) {
   }
 }
 export type DispatchesRepository = ReturnType<typeof createDispatchesRepository>
+
+const num = (value: unknown) => (value === null || value === undefined ? 0 : Number(value))
+
+function toSummaryRow(row: Record<string, unknown> | undefined): SummaryRow {
+  return {
+    totalDispatches: num(row?.totalDispatches),
+    activeDispatches: num(row?.activeDispatches),
+    registrations: num(row?.registrations),
+    cappedRegistrations: num(row?.cappedRegistrations),
+    cappedCapacity: num(row?.cappedCapacity),
+    unlimitedActive: num(row?.unlimitedActive),
+    activeRegistrations: num(row?.activeRegistrations),
+  }
+}
+
+const toVersion = (value: unknown) => (value === null || value === undefined ? null : Number(value))
+
+/** Both drivers hand text[] back as arrays. */
+function toSets(row: { courses: string[]; companies: string[] } | undefined): SearchSets {
+  return { courses: row?.courses ?? [], companies: row?.companies ?? [] }
+}

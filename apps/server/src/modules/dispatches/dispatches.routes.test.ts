@@ -74,6 +74,7 @@ describe('GET /api/dispatches for staff', () => {
       updated: '2026-02-03T04:05:06.000Z',
       expirationDate: null,
       appSource: '7',
+      registrationResetDate: null,
       tags: ['vip'],
       notes: 'n1',
     })

@@ -3,13 +3,14 @@ import {
   DestinationListSchema,
   DispatchListQuerySchema,
   DispatchListResponseSchema,
+  DispatchMirrorBehindSchema,
   DispatchSchema,
   ErrorResponseSchema,
   IdParamsSchema,
   UpdateDispatchBodySchema,
 } from '@portal/shared'
 import { actorOf, requireUser } from '../../plugins/app/auth'
-import type { DispatchUpdateService } from './dispatch-update.service'
+import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
 
 const errors = {
@@ -67,15 +68,27 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
         tags: ['dispatches'],
         params: IdParamsSchema,
         body: UpdateDispatchBodySchema,
-        response: { 200: DispatchSchema, ...errors, 502: ErrorResponseSchema, 503: ErrorResponseSchema },
+        response: {
+          200: DispatchSchema,
+          202: DispatchMirrorBehindSchema,
+          ...errors,
+          502: ErrorResponseSchema,
+          503: ErrorResponseSchema,
+        },
       },
     },
-    async (request) =>
-      updates.update(request.params.id, request.body, {
+    async (request, reply) => {
+      const outcome = await updates.update(request.params.id, request.body, {
         viewer: requireUser(request),
         actor: actorOf(request),
         ip: request.ip,
-      }),
+        log: request.log,
+      })
+      // Issue #20: saved upstream, not yet in the mirror; the answer says so rather than failing.
+      if (outcome.mirrorBehind)
+        return reply.code(202).send({ ...outcome.dispatch, message: EDIT_MESSAGES.mirrorBehind })
+      return outcome.dispatch
+    },
   )
 }
 

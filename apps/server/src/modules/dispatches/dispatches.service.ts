@@ -1,32 +1,30 @@
 import type { Destination, Dispatch, DispatchListQuery, DispatchListResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import {
-  EMPTY_SUMMARY,
-  toDispatch,
-  toPagination,
-  toSummary,
-  type DispatchRow,
-  type SummaryRow,
-} from './dispatches.mapper'
+import { EMPTY_SUMMARY, toDispatch, toPagination, toSummary, type DispatchRow } from './dispatches.mapper'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
 import { dispatchScope, type Viewer } from './dispatches.scope'
-import { cachePerDatabase } from './versioned-cache'
+import { cachePerDatabase, createVersionedCache } from './versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
 
-/** Summaries of recent list filters: one per scope, status and search term. */
-const summaryCache = cachePerDatabase<SummaryRow>(500)
 /**
- * Recent list pages (issue #7): a page is read again only after the dispatch data changed, so
- * the dashboard that every user of a company opens, and paging back and forth, cost the
- * session check and a one-row version read. About 20 KB a page, 200 pages at most.
+ * Recent list pages (issue #7): a page is read again only after the dispatches it was read from
+ * changed (any dispatch for staff, the company's for a client: issue #13), so the dashboard that
+ * every user of a company opens, and paging back and forth, cost the session check and a
+ * one-row version read. About 20 KB a page, 200 pages at most.
  */
 const pageCache = cachePerDatabase<DispatchRow[]>(200)
 
 /** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
-export function createDispatchesService(db: DbOrTx) {
+/** `cache: false` reads every page afresh (READ_CACHE=false; the bench's cold rows). */
+export interface ReadCacheOptions {
+  cache?: boolean
+}
+
+export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = {}) {
   const dispatches = createDispatchesRepository(db)
+  const pages = options.cache === false ? createVersionedCache<DispatchRow[]>(0) : pageCache(db)
 
   /**
    * The dispatch if the caller may see it. Another company's or a removed dispatch is 404,
@@ -37,20 +35,6 @@ export function createDispatchesService(db: DbOrTx) {
     const row = scope ? await dispatches.findVisible(id, scope) : null
     if (!row) throw new AppError('NOT_FOUND', DISPATCH_NOT_FOUND)
     return row
-  }
-
-  /**
-   * The summary of a filtered set, counted again only when the dispatch data changed since it
-   * was last counted (issue #7: 50,000 dispatches, a search scans them all). Staff share one
-   * scope (every present dispatch), a client has its company's.
-   */
-  async function summaryOf(scopeKey: string, filter: DispatchFilter, version: number | null): Promise<SummaryRow> {
-    const key = JSON.stringify([scopeKey, filter.status, filter.search?.trim() ?? ''])
-    const read = await summaryCache(db).read(key, version, async () => {
-      const { version: counted, ...summary } = await dispatches.summary(filter)
-      return { value: summary, version: counted }
-    })
-    return read.value
   }
 
   return {
@@ -65,10 +49,18 @@ export function createDispatchesService(db: DbOrTx) {
           summary: toSummary(EMPTY_SUMMARY, viewer.role),
         }
       }
-      const filter = { scope, search: query.search, status: query.status }
+      const filter: DispatchFilter = {
+        scope,
+        companyId: viewer.role === 'client' ? (viewer.companyId ?? undefined) : undefined,
+        search: query.search,
+        status: query.status,
+      }
       const offset = (query.page - 1) * query.pageSize
-      // The page and the summary of the whole set, each served from its cache while the data
-      // version is the one it was read at, else read again with the version it was read at.
+      // The summary, the version and what a search matched, from the kept aggregates (issue
+      // #13); then the page, served from its cache while the version is the one it was read
+      // at, else read again with the version it was read at.
+      const facts = await dispatches.facts(filter)
+      const { summary } = facts
       const scopeKey = viewer.role === 'client' ? `company:${viewer.companyId}` : 'all'
       const key = JSON.stringify([
         scopeKey,
@@ -79,11 +71,16 @@ export function createDispatchesService(db: DbOrTx) {
         query.pageSize,
         offset,
       ])
-      const { value: rows, version } = await pageCache(db).read(key, await dispatches.version(), async () => {
-        const read = await dispatches.page(filter, query.sort, query.order, query.pageSize, offset)
-        return { value: read.rows, version: read.version }
-      })
-      const summary = await summaryOf(scopeKey, filter, version)
+      const { value: rows } =
+        offset >= summary.totalDispatches
+          ? { value: [] }
+          : await pages.read(key, facts.version, async () => {
+              const read = await dispatches.page(filter, facts.sets, query.sort, query.order, query.pageSize, offset, {
+                matches: summary.totalDispatches,
+                scope: facts.scopeDispatches,
+              })
+              return { value: read.rows, version: read.version }
+            })
       return {
         dispatches: rows.map((row) => toDispatch(row, viewer.role)),
         pagination: toPagination(summary.totalDispatches, query.page, query.pageSize),

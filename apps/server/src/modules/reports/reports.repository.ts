@@ -1,8 +1,8 @@
-import { and, asc, eq, gte, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { dispatch, registration } from '../../db/schema'
-import { containsPattern } from '../dispatches/dispatches.repository'
+import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
+import { matchesTerm } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -17,7 +17,15 @@ export interface RegistrationFilter {
 export interface ReportTotals {
   total: number
   distinctLearners: number
+  /** A search matched more than REPORT_SEARCH_COUNT_CAP rows: both figures stop at the cap. */
+  capped: boolean
 }
+
+/**
+ * Issue #13: a learner search counts its matches exactly up to this many, then shows "1,000+"
+ * (each match is a row visit; a two-letter search of a 100,000-learner dispatch matched 6,000).
+ */
+export const REPORT_SEARCH_COUNT_CAP = 1_000
 
 export interface RegistrationRow {
   id: string
@@ -34,17 +42,7 @@ export interface RegistrationRow {
 function whereOf(filter: RegistrationFilter): SQL {
   const conditions = [eq(registration.dispatchId, filter.dispatchId), isNull(registration.removedAt)]
   const term = filter.search?.trim()
-  if (term) {
-    const pattern = containsPattern(term)
-    conditions.push(
-      or(
-        ilike(registration.learnerFirstName, pattern),
-        ilike(registration.learnerLastName, pattern),
-        ilike(sql`${registration.learnerFirstName} || ' ' || ${registration.learnerLastName}`, pattern),
-        ilike(registration.learnerEmail, pattern),
-      )!,
-    )
-  }
+  if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))
   if (filter.status) conditions.push(eq(registration.completionStatus, filter.status))
   if (filter.from) conditions.push(gte(registration.lastAccessDate, filter.from))
   if (filter.before) conditions.push(lt(registration.lastAccessDate, filter.before))
@@ -52,37 +50,53 @@ function whereOf(filter: RegistrationFilter): SQL {
 }
 
 /**
- * One learner: the email, case-insensitively, when the provider sent one, else the learner id.
- * The prefixes keep an id from ever equalling an email.
+ * What a learner search looks in: first name, last name and e-mail as one text, which the trigram
+ * index registration_learner_search_idx of migration 0008 holds (keep the two identical). It
+ * covers the first name, the last name, "first last" and the e-mail.
  */
-const learnerKey = sql`case when ${registration.learnerEmail} <> '' then 'e:' || lower(${registration.learnerEmail}) else 'i:' || ${registration.learnerId} end`
+const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${registration.learnerLastName} || ' ' || ${registration.learnerEmail})`
 
-/** The dispatch's registration version (migration 0007), as a column of the statement reading its registrations. */
+/** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
 const registrationVersionOf = (dispatchId: string) =>
   sql<
     number | null
-  >`(select ${dispatch.registrationVersion} from ${dispatch} where ${dispatch.id} = ${dispatchId})`.mapWith(Number)
+  >`(select ${dispatchStat.version} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${dispatchId})`.mapWith(
+    Number,
+  )
+
+/** The kept per-status counts of dispatch_stat (migration 0008) for each status filter. */
+const KEPT_TOTALS: Record<CompletionStatus | 'all', { total: SQL; learners: SQL }> = {
+  all: { total: sql`${dispatchStat.registrations}`, learners: sql`${dispatchStat.learners}` },
+  completed: { total: sql`${dispatchStat.completed}`, learners: sql`${dispatchStat.learnersCompleted}` },
+  incomplete: { total: sql`${dispatchStat.incomplete}`, learners: sql`${dispatchStat.learnersIncomplete}` },
+  'not attempted': { total: sql`${dispatchStat.notAttempted}`, learners: sql`${dispatchStat.learnersNotAttempted}` },
+}
 
 export function createReportsRepository(db: DbOrTx) {
   return {
     /**
-     * Newest last access first, never-accessed last, then id (indexes registration_dispatch_last_access_idx
+     * Newest last access first, never-accessed last, then id (indexes registration_report_idx
      * and, with a status, registration_report_status_idx). Deferred join: the offset is walked
-     * over the index alone (ids), and only the page's rows are read from the table.
+     * over the index alone (ids), and only the page's rows are read from the table. A page in
+     * the second half of a known total is walked from the other end (the last page costs what
+     * the first does).
      */
     async page(
       filter: RegistrationFilter,
       limit: number,
       offset: number,
+      total: number | null,
     ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
+      const fromEnd = total !== null && offset > total / 2
+      const walk = fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
       const ids = db
         .select({ id: sql<string>`${registration.id}`.as('page_id') })
         .from(registration)
         .where(whereOf(filter))
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset)
+        .orderBy(...walk)
+        .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
+        .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
         .as('page')
       const found = await db
         .select({
@@ -107,27 +121,63 @@ export function createReportsRepository(db: DbOrTx) {
       }
     },
 
-    /** With the dispatch's registration version they were counted at (same statement). */
+    /**
+     * Registrations and distinct learners of the filter, with the dispatch's registration version
+     * they were counted at (same statement). A status filter alone, or none, reads the counts kept
+     * by migration 0008's triggers; a date window is one index-only pass over the report index
+     * (learner_hash is carried by it); a search, a pass over its trigram matches.
+     */
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
+      if (!filter.search?.trim() && !filter.from && !filter.before) {
+        const kept = KEPT_TOTALS[filter.status ?? 'all']
+        const [row] = await db
+          .select({
+            total: sql<number>`${kept.total}`.mapWith(Number),
+            distinctLearners: sql<number>`${kept.learners}`.mapWith(Number),
+            version: sql<number>`${dispatchStat.version}`.mapWith(Number),
+          })
+          .from(dispatchStat)
+          .where(eq(dispatchStat.dispatchId, filter.dispatchId))
+        return row ? { ...row, capped: false } : { total: 0, distinctLearners: 0, capped: false, version: null }
+      }
+      // A search stops at the cap (its matches are row visits); a date window is one index-only
+      // pass. count(distinct) of 8-byte hashes sorts in memory (text keys spilled to disk).
+      const rows = db
+        .select({ learner: sql`${registration.learnerHash}`.as('learner') })
+        .from(registration)
+        .where(whereOf(filter))
+        .$dynamic()
+      const matching = (filter.search?.trim() ? rows.limit(REPORT_SEARCH_COUNT_CAP + 1) : rows).as('matching')
       const [row] = await db
         .select({
           total: sql<number>`count(*)::bigint`.mapWith(Number),
-          distinctLearners: sql<number>`count(distinct ${learnerKey})::bigint`.mapWith(Number),
+          distinctLearners: sql<number>`count(distinct ${matching.learner})::bigint`.mapWith(Number),
           version: registrationVersionOf(filter.dispatchId),
         })
-        .from(registration)
-        .where(whereOf(filter))
-      return row!
+        .from(matching)
+      const capped = row!.total > REPORT_SEARCH_COUNT_CAP && Boolean(filter.search?.trim())
+      if (!capped) return { ...row!, capped }
+      return {
+        total: REPORT_SEARCH_COUNT_CAP,
+        distinctLearners: REPORT_SEARCH_COUNT_CAP,
+        capped,
+        version: row!.version,
+      }
     },
 
     /**
-     * Non-removed registration rows, from the trigger-kept per-dispatch counters (migration
-     * 0002): every registration has a dispatch row (foreign key), removed dispatches included.
+     * Live registration rows (the staff count endpoint): the kept sums of live dispatches
+     * (migration 0008) plus the rows of removed dispatches, which are few and indexed.
      */
     async countRegistrations(): Promise<number> {
       const [row] = await db
-        .select({ n: sql<number>`coalesce(sum(${dispatch.activeRegistrationCount}), 0)::bigint`.mapWith(Number) })
-        .from(dispatch)
+        .select({
+          n: sql<number>`coalesce((select sum(${dispatchSummary.activeRegistrations}) from ${dispatchSummary}), 0)
+            + coalesce((select sum(${dispatchStat.registrations}) from ${dispatchStat} join ${dispatch} on ${dispatch.id} = ${dispatchStat.dispatchId} where ${isNotNull(dispatch.removedAt)}), 0)`.mapWith(
+            Number,
+          ),
+        })
+        .from(sql`(select 1) as one`)
       return row?.n ?? 0
     },
   }

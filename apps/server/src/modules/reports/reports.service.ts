@@ -1,10 +1,10 @@
-import type { ReportQuery, ReportRegistration, ReportResponse } from '@portal/shared'
+import { dayEndExclusive, type ReportQuery, type ReportRegistration, type ReportResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { toDispatch, toPagination } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../dispatches/dispatches.scope'
-import type { DispatchesService } from '../dispatches/dispatches.service'
-import { cachePerDatabase } from '../dispatches/versioned-cache'
+import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatches.service'
+import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
 import {
   createReportsRepository,
   type RegistrationFilter,
@@ -16,8 +16,6 @@ export const REPORT_MESSAGES = {
   endBeforeStart: 'End date cannot be before start date.',
   invalidDate: 'Invalid date. Use YYYY-MM-DD.',
 } as const
-
-const DAY_MS = 86_400_000
 
 /** Totals of recent report filters, per dispatch and filter. */
 const totalsCache = cachePerDatabase<ReportTotals>(500)
@@ -34,10 +32,11 @@ const filterKey = (filter: RegistrationFilter) =>
   ])
 
 /** A YYYY-MM-DD day as its first instant in UTC; a day that does not exist (02-30) is refused. */
-function dayStart(day: string): Date {
+function dayStart(day: string, field: 'startDate' | 'endDate'): Date {
   const date = new Date(`${day}T00:00:00.000Z`)
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
-    throw new AppError('RULE_VIOLATION', REPORT_MESSAGES.invalidDate)
+    const message = REPORT_MESSAGES.invalidDate
+    throw new AppError('RULE_VIOLATION', message, { details: [{ field, message }] })
   }
   return date
 }
@@ -61,17 +60,27 @@ export function toReportRegistration(row: RegistrationRow): ReportRegistration {
  * The completion report of one dispatch (SPEC §2 dispatch details) and the registration count.
  * Days are UTC days: the mirror stores instants, and the report has no user time zone.
  */
-export function createReportsService(db: DbOrTx, dispatches: DispatchesService) {
+export function createReportsService(db: DbOrTx, dispatches: DispatchesService, options: ReadCacheOptions = {}) {
   const reports = createReportsRepository(db)
+  const totalsCached = options.cache === false ? createVersionedCache<ReportTotals>(0) : totalsCache(db)
+  const pagesCached = options.cache === false ? createVersionedCache<RegistrationRow[]>(0) : pageCache(db)
 
   function filterOf(dispatchId: string, query: ReportQuery): RegistrationFilter {
     const start = query.startDate || undefined
     const end = query.endDate || undefined
     const filter: RegistrationFilter = { dispatchId, search: query.search, status: query.status || undefined }
-    if (start) filter.from = dayStart(start)
-    if (end) filter.before = new Date(dayStart(end).getTime() + DAY_MS)
+    if (start) filter.from = dayStart(start, 'startDate')
+    if (end) {
+      dayStart(end, 'endDate') // refuses a day that does not exist
+      // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
+      const before = dayEndExclusive(end)
+      if (before) filter.before = before
+    }
     // ISO days compare as strings.
-    if (start && end && end < start) throw new AppError('RULE_VIOLATION', REPORT_MESSAGES.endBeforeStart)
+    if (start && end && end < start) {
+      const message = REPORT_MESSAGES.endBeforeStart
+      throw new AppError('RULE_VIOLATION', message, { details: [{ field: 'endDate', message }] })
+    }
     return filter
   }
 
@@ -80,7 +89,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
    * distinct learners reads every matching row of a 100,000-registration dispatch).
    */
   async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {
-    const read = await totalsCache(db).read(filterKey(filter), version, async () => {
+    const read = await totalsCached.read(filterKey(filter), version, async () => {
       const { version: at, ...totals } = await reports.totals(filter)
       return { value: totals, version: at }
     })
@@ -88,10 +97,17 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
   }
 
   /** One page, from its cache while the dispatch's registrations are unchanged. */
-  async function pageOf(filter: RegistrationFilter, limit: number, offset: number, version: number | null) {
+  async function pageOf(
+    filter: RegistrationFilter,
+    limit: number,
+    offset: number,
+    version: number | null,
+    totals: ReportTotals,
+  ) {
+    if (offset >= totals.total && !totals.capped) return []
     const key = `${filterKey(filter)}:${limit}:${offset}`
-    const read = await pageCache(db).read(key, version, async () => {
-      const { rows, version: at } = await reports.page(filter, limit, offset)
+    const read = await pagesCached.read(key, version, async () => {
+      const { rows, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
       return { value: rows, version: at }
     })
     return read.value
@@ -103,15 +119,15 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService) 
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
-      const [rows, totals] = await Promise.all([
-        pageOf(filter, query.pageSize, offset, version),
-        totalsOf(filter, version),
-      ])
+      // The totals first: they tell whether a deep page is nearer the end (walked from there).
+      const totals = await totalsOf(filter, version)
+      const rows = await pageOf(filter, query.pageSize, offset, version, totals)
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),
         pagination: toPagination(totals.total, query.page, query.pageSize),
         distinctLearners: totals.distinctLearners,
+        totalCapped: totals.capped,
       }
     },
 

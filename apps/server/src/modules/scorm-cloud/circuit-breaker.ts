@@ -36,6 +36,10 @@ export function createCircuitBreaker(options: BreakerOptions) {
     retryInMs(): number {
       return state === 'closed' ? 0 : Math.max(0, options.openMs - (now() - openedAt))
     },
+    /** A call given up by its caller (not a provider failure): a half-open probe may go out again. */
+    abandon() {
+      probing = false
+    },
     success() {
       state = 'closed'
       failures = 0

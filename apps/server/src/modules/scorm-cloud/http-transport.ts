@@ -24,9 +24,18 @@ export interface RequestOptions {
   body?: unknown
 }
 
+/** A streamed download (issue #15): the caller's signal, and what it accepts. */
+export interface StreamOptions extends RequestOptions {
+  /** Aborts the upstream request at any point (the browser went away). */
+  signal?: AbortSignal
+  accept?: string
+}
+
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE'
 const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET', 'PUT', 'DELETE'])
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
+
+const cancelled = () => new ScormCloudError('The download was cancelled.', 0, false)
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
@@ -73,18 +82,32 @@ export function createTransport(options: TransportOptions) {
     return u
   }
 
-  async function attempt(method: Method, target: URL, body: unknown): Promise<Response> {
+  /** How one attempt is sent: a whole-call timeout, or (streams) a header timeout plus the caller's signal. */
+  interface AttemptSignal {
+    signal: AbortSignal
+    /** Headers arrived: a stream's body is no longer bounded by the request timeout. */
+    settled(): void
+  }
+  const wholeCall = (): AttemptSignal => ({ signal: AbortSignal.timeout(requestTimeoutMs), settled: () => {} })
+
+  async function attempt(
+    method: Method,
+    target: URL,
+    body: unknown,
+    timing: AttemptSignal,
+    accept = 'application/json',
+  ): Promise<Response> {
     attemptsMade += 1
     return fetch(target, {
       method,
       headers: {
         authorization: auth,
-        accept: 'application/json',
+        accept,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'error',
-      signal: AbortSignal.timeout(requestTimeoutMs),
+      signal: timing.signal,
       // @ts-expect-error undici's dispatcher option is not in the DOM RequestInit type
       dispatcher,
     })
@@ -100,11 +123,13 @@ export function createTransport(options: TransportOptions) {
     path: string,
     opts: RequestOptions,
     read: (response: Response) => Promise<T>,
+    stream?: StreamOptions,
   ): Promise<T> {
     const target = url(path, opts.query)
     const tries = IDEMPOTENT.has(method) ? maxAttempts : 1
     let lastError: ScormCloudError | null = null
     for (let i = 0; i < tries; i++) {
+      if (stream?.signal?.aborted) throw cancelled()
       if (!breaker.tryAcquire()) {
         throw new ScormCloudError(
           `SCORM Cloud is unavailable; the portal will try again in ${Math.ceil(breaker.retryInMs() / 1000)} s.`,
@@ -113,8 +138,10 @@ export function createTransport(options: TransportOptions) {
         )
       }
       let waitMs: number | null = null
+      const timing = stream ? headerTimeout(stream.signal) : wholeCall()
       try {
-        const response = await attempt(method, target, opts.body)
+        const response = await attempt(method, target, opts.body, timing, stream?.accept)
+        timing.settled()
         if (response.ok) {
           const value = await read(response)
           breaker.success()
@@ -130,8 +157,13 @@ export function createTransport(options: TransportOptions) {
         breaker.failure()
         waitMs = retryAfterMs(response.headers.get('retry-after'))
       } catch (error) {
+        timing.settled()
         if (error instanceof ScormCloudError) {
           if (!error.retryable) throw error
+        } else if (stream?.signal?.aborted) {
+          // The caller gave up (not the provider's fault): free a half-open probe, count nothing.
+          breaker.abandon()
+          throw cancelled()
         } else {
           breaker.failure()
           const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
@@ -151,7 +183,26 @@ export function createTransport(options: TransportOptions) {
     throw lastError ?? new ScormCloudError('SCORM Cloud could not be reached.', 0, true)
   }
 
+  /** Times out only the wait for the answer's headers; the caller's signal aborts at any point. */
+  function headerTimeout(callerSignal: AbortSignal | undefined): AttemptSignal {
+    const controller = new AbortController()
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('SCORM Cloud did not answer in time.', 'TimeoutError')),
+      requestTimeoutMs,
+    )
+    return {
+      signal: callerSignal ? AbortSignal.any([controller.signal, callerSignal]) : controller.signal,
+      settled: () => clearTimeout(timer),
+    }
+  }
+
   return {
+    /**
+     * A GET whose 2xx body is handed over unread, to be streamed (issue #15 package downloads).
+     * Retries, Retry-After and the breaker apply until the headers arrive; a stalled body is
+     * cut by the dispatcher's bodyTimeout; `signal` aborts the upstream request at any point.
+     */
+    stream: (path: string, opts: StreamOptions = {}) => send('GET', path, opts, async (response) => response, opts),
     /** Resolves with the 2xx response; its body is the caller's to read (outside the retries). */
     request: (method: Method, path: string, opts: RequestOptions = {}) =>
       send(method, path, opts, async (response) => response),

@@ -1,4 +1,5 @@
 import type {
+  CreateDispatchSchema,
   CourseListSchema,
   CourseSchema,
   DestinationIdSchema,
@@ -15,11 +16,20 @@ import type {
 } from '@portal/scorm-cloud-sim'
 import { createTransport, type RequestOptions, type TransportOptions } from './http-transport'
 
+/** Zip endpoints (reference §6.1): `type` defaults to and may only be SCORM_12. */
+const ZIP = { query: { type: 'SCORM_12' }, accept: 'application/zip, application/octet-stream' }
+
 export interface ListWindow {
   /** Inclusive ISO lower bound on `datetimeFilter`. */
   since?: Date | null
   until?: Date | null
   datetimeFilter?: 'created' | 'updated'
+}
+
+/** One page of a list: its items and the provider's `more` token for the next (null: the last page). */
+export interface ListPage<T = unknown> {
+  items: T[]
+  more: string | null
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined)
@@ -43,6 +53,22 @@ export function createScormCloudClient(options: TransportOptions) {
     }
   }
 
+  /**
+   * One page by itself (issue #14): the first with `query`, or the one a saved `more` token
+   * points at, so the sync can retry a page and resume a listing where an earlier run stopped.
+   */
+  async function listPage<K extends string, T>(
+    path: string,
+    key: K,
+    query: RequestOptions['query'],
+    more: string | null,
+  ): Promise<ListPage<T>> {
+    const body = await http.json<Partial<Record<K, T[]>> & { more?: string }>('GET', path, {
+      query: more ? { more } : query,
+    })
+    return { items: body?.[key] ?? [], more: body?.more || null }
+  }
+
   const windowQuery = (w: ListWindow = {}) => ({
     since: iso(w.since),
     until: iso(w.until),
@@ -62,6 +88,13 @@ export function createScormCloudClient(options: TransportOptions) {
         yield page.courses ?? []
       }
     },
+    coursePage: (w: ListWindow, more: string | null) =>
+      listPage<'courses', CourseSchema>(
+        '/courses',
+        'courses',
+        { ...windowQuery(w), includeRegistrationCount: true },
+        more,
+      ),
     getCourse: (id: string) =>
       http.json<CourseSchema>('GET', `/courses/${enc(id)}`, { query: { includeRegistrationCount: true } }),
 
@@ -70,6 +103,24 @@ export function createScormCloudClient(options: TransportOptions) {
         yield page.destinations ?? []
       }
     },
+    destinationPage: (w: ListWindow, more: string | null) =>
+      listPage<'destinations', DestinationIdSchema>('/dispatch/destinations', 'destinations', windowQuery(w), more),
+    /** The dispatches of one destination (the counter check re-reads a destination whose sum moved). */
+    destinationDispatchPage: (destinationId: string, more: string | null) =>
+      listPage<'dispatches', DispatchIdSchema>(
+        `/dispatch/destinations/${enc(destinationId)}/dispatches`,
+        'dispatches',
+        {},
+        more,
+      ),
+    /** Sum of the registration counters of a destination's dispatches (reference §6.1). */
+    destinationRegistrationCount: async (destinationId: string) =>
+      (
+        await http.json<{ result?: number }>(
+          'GET',
+          `/dispatch/destinations/${enc(destinationId)}/dispatches/registrationCount`,
+        )
+      )?.result ?? 0,
     getDestination: (id: string) => http.json<DestinationInfoSchema>('GET', `/dispatch/destinations/${enc(id)}`),
 
     async *dispatches(w?: ListWindow & { courseId?: string }): AsyncGenerator<DispatchIdSchema[]> {
@@ -80,6 +131,8 @@ export function createScormCloudClient(options: TransportOptions) {
         yield page.dispatches ?? []
       }
     },
+    dispatchPage: (w: ListWindow, more: string | null) =>
+      listPage<'dispatches', DispatchIdSchema>('/dispatch/dispatches', 'dispatches', windowQuery(w), more),
     getDispatch: (id: string) => http.json<DispatchSchema>('GET', `/dispatch/dispatches/${enc(id)}`),
     updateDispatch: (id: string, body: UpdateDispatchSchema) =>
       http.json<void>('PUT', `/dispatch/dispatches/${enc(id)}`, { body }),
@@ -91,6 +144,36 @@ export function createScormCloudClient(options: TransportOptions) {
     removeDispatchTags: (id: string, tags: string[]) =>
       http.json<void>('DELETE', `/dispatch/dispatches/${enc(id)}/tags`, { body: { tags } }),
 
+    // ---- issue #15: create, counter reset, packages ----
+    /**
+     * POST /dispatch/dispatches with our own id (the answer is a bare 204, so an id chosen
+     * upstream could not be known). Not idempotent upstream: sent once, never retried.
+     */
+    createDispatch: (id: string, data: CreateDispatchSchema) =>
+      http.json<void>('POST', '/dispatch/dispatches', { body: { dispatches: [{ id, data }] } }),
+    /** The destination's dispatch of a course, if any (reference §6.1: 0 or 1 result). */
+    async dispatchOfPair(destinationId: string, courseId: string): Promise<DispatchIdSchema | null> {
+      const page = await http.json<DispatchListSchema>(
+        'GET',
+        `/dispatch/destinations/${enc(destinationId)}/dispatches`,
+        {
+          query: { courseId },
+        },
+      )
+      return page?.dispatches?.find((d) => d.data?.courseId === courseId) ?? null
+    },
+    resetRegistrationCount: (id: string) =>
+      http.json<void>('DELETE', `/dispatch/dispatches/${enc(id)}/registrationCount`),
+    /** The package zip, as an unread streaming response (the caller pipes and may abort it). */
+    dispatchZip: (id: string, signal?: AbortSignal) =>
+      http.stream(`/dispatch/dispatches/${enc(id)}/zip`, { ...ZIP, ...(signal ? { signal } : {}) }),
+    destinationZip: (destinationId: string, signal?: AbortSignal) =>
+      http.stream(`/dispatch/destinations/${enc(destinationId)}/dispatches/zip`, {
+        ...ZIP,
+        ...(signal ? { signal } : {}),
+      }),
+    // ---- end issue #15 ----
+
     async *registrations(w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> {
       for await (const page of pages<RegistrationListSchema>('/registrations', {
         ...windowQuery(w),
@@ -99,6 +182,8 @@ export function createScormCloudClient(options: TransportOptions) {
         yield page.registrations ?? []
       }
     },
+    registrationPage: (w: ListWindow, more: string | null) =>
+      listPage<'registrations', RegistrationSchema>('/registrations', 'registrations', windowQuery(w), more),
     getRegistration: (id: string) => http.json<RegistrationSchema>('GET', `/registrations/${enc(id)}`),
 
     breaker: http.breaker,

@@ -1,6 +1,7 @@
 import type { SyncKind } from '@portal/shared'
 import type { Tx } from '../../db/client'
-import type { ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { mapCourses, mapDestinations, mapDispatches, mapRegistrations } from './sync.mapper'
 import { syncRepository as repo, type UpsertCounts } from './sync.repository'
 
@@ -10,14 +11,30 @@ export interface PageResult extends UpsertCounts {
   ids: string[]
   /** Registrations whose dispatch is not in the mirror (counted in `skipped` too). */
   orphans: number
+  /** Dispatch rows whose course title or company name followed a rename on this page. */
+  renamed?: number
 }
 
 /** How one kind is listed from SCORM Cloud and how one page of it is written. */
 export interface KindHandler {
-  list(client: ScormCloudClient, window: ListWindow): AsyncGenerator<unknown[]>
+  /** The first page of the window, or the page a `more` token points at. */
+  page(client: ScormCloudClient, window: ListWindow, more: string | null): Promise<ListPage>
   write(tx: Tx, items: unknown[], client: ScormCloudClient): Promise<PageResult>
-  /** Whether a full run marks unseen rows removed. */
-  removable: boolean
+  /**
+   * Courses, destinations and dispatches: the item's own GET, in its list shape, or null when
+   * the provider answers 404. A full run asks it about items its listing did not return.
+   */
+  fetchOne?(client: ScormCloudClient, id: string): Promise<unknown>
+}
+
+/** null on 404 (gone upstream); any other failure is thrown. */
+async function orNotFound<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call
+  } catch (error) {
+    if (error instanceof ScormCloudError && error.providerStatus === 404) return null
+    throw error
+  }
 }
 
 const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
@@ -27,28 +44,42 @@ const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
   })
 
 const courses: KindHandler = {
-  list: (client, window) => client.courses(window),
-  removable: true,
+  page: (client, window, more) => client.coursePage(window, more),
+  fetchOne: (client, id) => orNotFound(client.getCourse(id)),
   async write(tx, items, client) {
     const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
     const counts = await repo.upsertCourses(tx, mapped.rows)
-    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+    const renamed = await repo.refreshDispatchCourseTitles(
+      tx,
+      mapped.rows.map((r) => r.id),
+    )
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
   },
 }
 
 const destinations: KindHandler = {
-  list: (client, window) => client.destinations(window),
-  removable: true,
+  page: (client, window, more) => client.destinationPage(window, more),
+  fetchOne: async (client, id) => {
+    const data = await orNotFound(client.getDestination(id))
+    return data && { id, data }
+  },
   async write(tx, items) {
     const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
     const counts = await repo.upsertCompanies(tx, mapped.rows)
-    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+    const renamed = await repo.refreshDispatchDestinationNames(
+      tx,
+      mapped.rows.map((r) => r.id),
+    )
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
   },
 }
 
 const dispatches: KindHandler = {
-  list: (client, window) => client.dispatches(window),
-  removable: true,
+  page: (client, window, more) => client.dispatchPage(window, more),
+  fetchOne: async (client, id) => {
+    const data = await orNotFound(client.getDispatch(id))
+    return data && { id, data }
+  },
   async write(tx, items) {
     const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])
     // Reference mapping fallbacks: course title → course mirror → id; destination name →
@@ -81,11 +112,10 @@ const dispatches: KindHandler = {
 }
 
 const registrations: KindHandler = {
-  list: (client, window) => client.registrations(window),
+  page: (client, window, more) => client.registrationPage(window, more),
   // Not removal-checked: the check needs every registration id of the account in memory at
   // once (a million and more), and a registration is a learner's history, which the
   // completion report keeps even when its dispatch goes away upstream.
-  removable: false,
   async write(tx, items) {
     const mapped = mapRegistrations(items as Parameters<typeof mapRegistrations>[0])
     const known = await repo.dispatchCourses(

@@ -7,8 +7,31 @@ import {
   mapDispatch,
   mapRegistration,
   mapRegistrations,
+  parseDate,
+  toDate,
   toExpiration,
 } from './sync.mapper'
+
+describe('dates the mirror can hold (issue #20)', () => {
+  it('reads a date outside 1000-9999 as absent, and a day that does not exist as unreadable', () => {
+    expect(toDate('9999-12-31T23:59:59.999Z')?.toISOString()).toBe('9999-12-31T23:59:59.999Z')
+    expect(toDate('1000-01-01T00:00:00Z')?.toISOString()).toBe('1000-01-01T00:00:00.000Z')
+    for (const v of ['0000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '9999-12-31T23:59:59-05:00', '0999-12-31']) {
+      expect(toDate(v), v).toBeNull()
+    }
+    expect(parseDate('0000-01-01T00:00:00Z')?.getUTCFullYear()).toBe(0)
+    expect(parseDate('2026-02-31T00:00:00Z')).toBeNull()
+    expect(parseDate('2024-02-29T00:00:00Z')?.toISOString()).toBe('2024-02-29T00:00:00.000Z')
+  })
+
+  it('moves an expiry the mirror cannot hold to the nearest one it can: expired stays expired', () => {
+    expect(toExpiration('0000-01-01T00:00:00Z')?.toISOString()).toBe('1000-01-01T00:00:00.000Z')
+    expect(toExpiration('+020000-01-01T00:00:00Z')?.toISOString()).toBe('9999-12-31T23:59:59.999Z')
+    expect(
+      mapDispatch({ id: 'd', data: { courseId: 'c', destinationId: 'x', expirationDate: '0000-06-01' } }),
+    ).toMatchObject({ expirationDate: new Date('1000-01-01T00:00:00.000Z') })
+  })
+})
 
 describe('sync mapper (reference "Mapping to the portal")', () => {
   it.each([
@@ -39,6 +62,7 @@ describe('sync mapper (reference "Mapping to the portal")', () => {
       notes: '',
       providerCreated: null,
       providerUpdated: null,
+      registrationResetDate: null,
     })
     expect(mapDispatch({ id: 'd1', data: { courseId: 'c1' } })).toBeNull()
   })

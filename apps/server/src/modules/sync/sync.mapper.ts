@@ -1,4 +1,5 @@
 import type { CourseSchema, DestinationIdSchema, DispatchIdSchema, RegistrationSchema } from '@portal/scorm-cloud-sim'
+import { clampInstant, isStorableInstant } from '@portal/shared'
 
 /**
  * Provider JSON → mirror rows, following "Mapping to the portal" of
@@ -44,6 +45,8 @@ export interface DispatchRow {
   notes: string
   providerCreated: Date | null
   providerUpdated: Date | null
+  /** Last registration counter reset (reference §6.2 `registrationResetDate`, v5; issue #15). */
+  registrationResetDate: Date | null
 }
 
 export interface RegistrationRow {
@@ -80,17 +83,44 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback)
 const tagsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [])
 
-/** ISO 8601 string → Date; anything unparsable counts as absent. */
-export function toDate(v: unknown): Date | null {
+const CALENDAR_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/
+
+/**
+ * ISO 8601 string → Date, at any date JavaScript can hold; null when unparsable, or when its
+ * day does not exist (Date.parse rolls 2026-02-31 over to March 3).
+ */
+export function parseDate(v: unknown): Date | null {
   if (typeof v !== 'string' || v.trim() === '') return null
   const ms = Date.parse(v)
-  return Number.isNaN(ms) ? null : new Date(ms)
+  if (Number.isNaN(ms)) return null
+  const day = CALENDAR_DAY.exec(v)
+  if (day) {
+    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])]
+    const check = new Date(Date.UTC(2000, month - 1, date))
+    check.setUTCFullYear(year) // Date.UTC maps years 0-99 to 1900-1999
+    if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date) return null
+  }
+  return new Date(ms)
 }
 
-/** Reference §6.2: `null`, `""` and the older `"none"` all mean "never expires". */
+/**
+ * ISO 8601 string → Date; anything unparsable counts as absent, and so does a date the mirror
+ * cannot store (issue #20: outside 1000-9999, PostgreSQL refuses it and the page would fail).
+ */
+export function toDate(v: unknown): Date | null {
+  const date = parseDate(v)
+  return date && isStorableInstant(date) ? date : null
+}
+
+/**
+ * Reference §6.2: `null`, `""` and the older `"none"` all mean "never expires". An expiry the
+ * mirror cannot store is moved to the nearest one it can (issue #20): year 0 stays expired,
+ * year 20000 stays far away, and the row is stored instead of failing every sync.
+ */
 export function toExpiration(v: unknown): Date | null {
   if (typeof v === 'string' && v.trim().toLowerCase() === 'none') return null
-  return toDate(v)
+  const date = parseDate(v)
+  return date ? clampInstant(date) : null
 }
 
 function mapAll<I, T>(items: readonly I[], one: (item: I) => T | null | 'ignore'): Mapped<T> {
@@ -157,6 +187,7 @@ export function mapDispatch(d: DispatchIdSchema): DispatchRow | null {
     notes: typeof data.notes === 'string' ? data.notes : '',
     providerCreated: toDate(data.created),
     providerUpdated: toDate(data.updated),
+    registrationResetDate: toDate(data.registrationResetDate),
   }
 }
 

@@ -44,7 +44,9 @@ export async function registerSync(
         ...transport,
       })
     : null
-  const sync = client ? createSyncService({ database, client, log: app.log }) : null
+  // Tests that shorten the client's backoff shorten the wait between a page's retries too.
+  const pageRetry = transport.backoffCapMs === undefined ? {} : { delayMs: transport.backoffCapMs }
+  const sync = client ? createSyncService({ database, client, log: app.log, pageRetry }) : null
   app.decorate('scormCloud', client)
   app.decorate('sync', sync)
   await app.register(syncRoutes, { prefix: '/api', admin: sync ? createSyncAdminService(database.db, sync) : null })

@@ -1,5 +1,4 @@
-import { and, inArray, isNull, sql } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
+import { inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
@@ -35,6 +34,7 @@ const DISPATCH_KEYS = [
   'notes',
   'providerCreated',
   'providerUpdated',
+  'registrationResetDate',
   'removedAt',
 ] as const
 const REGISTRATION_KEYS = [
@@ -148,34 +148,40 @@ export const syncRepository = {
   },
 
   /**
-   * After a complete full listing: rows of the kind not seen upstream get `removed_at`. The
-   * seen ids travel as one JSON parameter, whatever their number.
+   * Issue #14: a course renamed upstream gets its new title on every dispatch of it in the same
+   * transaction. The dispatch's own `updated` does not move on a rename, so an incremental
+   * dispatch listing would not bring it; the list sorts and searches on dispatch.course_title.
    */
-  async markRemoved(tx: DbOrTx, kind: 'courses' | 'destinations' | 'dispatches', seen: Set<string>): Promise<number> {
-    const ids = JSON.stringify([...seen])
-    const unseen = (id: PgColumn) => sql`${id} not in (select jsonb_array_elements_text(${ids}::jsonb))`
-    if (kind === 'courses') {
-      const rows = await tx
-        .update(course)
-        .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
-        .where(and(isNull(course.removedAt), unseen(course.id)))
-        .returning({ id: course.id })
-      return rows.length
-    }
-    if (kind === 'destinations') {
-      const rows = await tx
-        .update(company)
-        .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
-        .where(and(isNull(company.removedAt), unseen(company.id)))
-        .returning({ id: company.id })
-      return rows.length
-    }
-    const rows = await tx
-      .update(dispatch)
-      .set({ removedAt: sql`now()` })
-      .where(and(isNull(dispatch.removedAt), unseen(dispatch.id)))
-      .returning({ id: dispatch.id })
-    return rows.length
+  async refreshDispatchCourseTitles(tx: DbOrTx, courseIds: string[]): Promise<number> {
+    if (courseIds.length === 0) return 0
+    const rows = (await tx.execute(sql`
+      update ${dispatch} d set course_title = c.title from ${course} c
+      where c.id = d.course_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(courseIds)}::jsonb))
+        and d.course_title is distinct from c.title
+      returning d.id`)) as unknown as { rows: unknown[] }
+    return rows.rows.length
+  },
+
+  /** The same for a destination (company) renamed upstream: dispatch.destination_name follows. */
+  async refreshDispatchDestinationNames(tx: DbOrTx, companyIds: string[]): Promise<number> {
+    if (companyIds.length === 0) return 0
+    const rows = (await tx.execute(sql`
+      update ${dispatch} d set destination_name = c.name from ${company} c
+      where c.id = d.destination_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(companyIds)}::jsonb))
+        and d.destination_name is distinct from c.name
+      returning d.id`)) as unknown as { rows: unknown[] }
+    return rows.rows.length
+  },
+
+  /** Per company with a live capped dispatch: the sum of its live dispatches' registration counters. */
+  async counterSums(db: DbOrTx): Promise<Map<string, number>> {
+    const rows = await db
+      .select({ id: dispatch.destinationId, sum: sql<number>`sum(${dispatch.registrationCount})::int` })
+      .from(dispatch)
+      .where(isNull(dispatch.removedAt))
+      .groupBy(dispatch.destinationId)
+      .having(sql`bool_or(${dispatch.registrationCap} > 0)`)
+    return new Map(rows.map((r) => [r.id, Number(r.sum)]))
   },
 
   /** SPEC §7 courseCount: courses in the mirror, visible or not, not removed upstream. */

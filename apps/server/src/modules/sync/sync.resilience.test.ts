@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Simulator } from '@portal/scorm-cloud-sim'
 import { createScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { PAGE_RETRY } from './page-retry'
 import { mirrorRows, startTestSimulator, syncFixture, syncRuns, tick, type SyncFixture } from './sync.test-support'
 
 let sim: Simulator
@@ -99,13 +100,14 @@ describe('when SCORM Cloud fails', () => {
     expect(waits.every((ms) => ms >= 2_000)).toBe(true)
   })
 
-  it('gives up on a call that does not answer within the request timeout', async () => {
+  it('gives up on a page that does not answer within the request timeout, after its page budget', async () => {
     const f = await fixture({ requestTimeoutMs: 250, breaker: { failureThreshold: 10, openMs: 100 } })
     sim.setFaults({ latencyMs: 1_500 })
     const before = f.client.attempts()
     const result = await f.sync.syncCourses('manual')
     expect(result).toMatchObject({ status: 'failed', message: 'SCORM Cloud did not answer in time.' })
-    expect(f.client.attempts() - before).toBe(3)
+    // 3 attempts per call (the client), 3 calls per page (the sync's page budget, issue #14).
+    expect(f.client.attempts() - before).toBe(3 * PAGE_RETRY.tries)
     sim.clearFaults()
     expect(await f.sync.syncCourses('manual')).toMatchObject({ status: 'succeeded' })
   })

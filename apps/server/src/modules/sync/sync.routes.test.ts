@@ -102,13 +102,13 @@ describe('start-up sync', () => {
 
 describe('failures', () => {
   it('answers 409 when another server process is syncing, and logs the failure', async () => {
-    const release = await t.database.tryLock(SYNC_LOCK_KEY)
+    const lock = await t.database.tryLock(SYNC_LOCK_KEY)
     try {
       const res = await get('/api/admin/companies/sync')
       expect(res.statusCode).toBe(409)
       expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'A sync is already running.' })
     } finally {
-      await release!()
+      await lock!.release()
     }
     expect(await lastActivity()).toMatchObject({ action: 'COMPANIES_SYNC_FAILED' })
   })

@@ -46,15 +46,15 @@ describe('one run at a time', () => {
 
   it('answers "A sync is already running." without running when another process holds the lock', async () => {
     const before = (await syncRuns(f.database.db)).length
-    const release = await f.database.tryLock(SYNC_LOCK_KEY)
-    expect(release).not.toBeNull()
+    const lock = await f.database.tryLock(SYNC_LOCK_KEY)
+    expect(lock).not.toBeNull()
     try {
       await expect(f.sync.run({ trigger: 'manual' })).rejects.toMatchObject({
         code: 'CONFLICT',
         message: 'A sync is already running.',
       })
     } finally {
-      await release!()
+      await lock!.release()
     }
     expect(await syncRuns(f.database.db)).toHaveLength(before)
   })

@@ -1,28 +1,22 @@
-import { SYNC_KINDS, type SyncCounts, type SyncKind, type SyncStatusResponse, type SyncTrigger } from '@portal/shared'
-import { sql } from 'drizzle-orm'
-import type { Database } from '../../db/client'
+import { SYNC_KINDS, type SyncKind, type SyncStatusResponse, type SyncTrigger } from '@portal/shared'
+import type { Database, HeldLock } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
-import { prefetch } from './prefetch'
-import { KIND_HANDLERS } from './sync.kinds'
+import { PAGE_RETRY, type PageRetry } from './page-retry'
+import { runKind, type KindResult } from './sync-kind-run'
 import { syncRepository } from './sync.repository'
 import { FULL_RUN_CURSOR, syncRunRepository as runs } from './sync-run.repository'
 
+export { CURSOR_OVERLAP_MS, type KindResult } from './sync-kind-run'
+
 /** Any fixed number, shared by every server process: one sync at a time across the cluster. */
 export const SYNC_LOCK_KEY = 7_210_002
-/** Re-read this much before the cursor: clock skew and the provider's asynchronous rollup. */
-export const CURSOR_OVERLAP_MS = 5 * 60_000
 export const FULL_RUN_EVERY_MS = 24 * 60 * 60_000
 export const SYNC_BUSY_MESSAGE = 'A sync is already running.'
-
-export interface KindResult extends SyncCounts {
-  kind: SyncKind
-  status: 'succeeded' | 'failed'
-  message: string | null
-  /** Why it failed: a ScormCloudError for the provider, anything else for us. */
-  error?: unknown
-}
+export const SYNC_STOPPED_MESSAGE = 'The sync stopped: the server is shutting down.'
+export const SYNC_LOCK_LOST_MESSAGE =
+  'The sync stopped: the database connection holding its lock was lost. The next run resumes where it stopped.'
 
 export interface SyncOutcome {
   ok: boolean
@@ -32,7 +26,7 @@ export interface SyncOutcome {
 export interface SyncRequest {
   trigger: SyncTrigger
   kinds?: readonly SyncKind[]
-  /** Ignore the cursors: read everything and mark what is gone upstream. Kinds without a cursor run full anyway. */
+  /** Ignore the cursors: read everything and check what is gone upstream. Kinds without a cursor run full anyway. */
   full?: boolean
 }
 
@@ -48,87 +42,58 @@ export interface SyncServiceOptions {
   client: ScormCloudClient
   log?: Logger
   now?: () => Date
+  /** The retry budget of one listing page (page-retry.ts); tests shorten the wait. */
+  pageRetry?: Partial<PageRetry>
 }
 
-const zero = (): SyncCounts => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+const zero = () => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
 
 /**
  * The mirror sync (ARCHITECTURE.md "Mirror and sync"): courses, destinations, dispatches and
  * dispatch registrations copied page by page, one transaction per page, idempotently, one run
- * at a time across all processes, each run recorded in sync_run.
+ * at a time across all processes, each run recorded in sync_run (sync-kind-run.ts).
  */
-export function createSyncService({ database, client, log = silent, now = () => new Date() }: SyncServiceOptions) {
+export function createSyncService({
+  database,
+  client,
+  log = silent,
+  now = () => new Date(),
+  pageRetry = {},
+}: SyncServiceOptions) {
   const { db } = database
+  const retry: PageRetry = { ...PAGE_RETRY, ...pageRetry }
   let current: { kinds: ReadonlySet<SyncKind>; full: boolean; promise: Promise<SyncOutcome> } | null = null
   let stopping = false
   /** The provider's message from this process's last sync, cleared by the next success. */
   let lastProviderError: string | null = null
+  /** Issue #17: told when a run ends (the alert evaluation); never awaited, never allowed to throw. */
+  const finishedListeners: ((outcome: SyncOutcome) => void)[] = []
 
-  async function runKind(kind: SyncKind, trigger: SyncTrigger, since: Date | null, runStart: Date) {
-    const handler = KIND_HANDLERS[kind]
-    const runId = await runs.start(db, kind, trigger, now())
-    const counts = zero()
-    let orphans = 0
-    const seen = since === null && handler.removable ? new Set<string>() : null
-    try {
-      const window = since
-        ? { since: new Date(since.getTime() - CURSOR_OVERLAP_MS), datetimeFilter: 'updated' as const }
-        : {}
-      const stopped = () => new Error('The sync stopped: the server is shutting down.')
-      if (stopping) throw stopped()
-      for await (const items of prefetch(handler.list(client, window))) {
-        if (stopping) throw stopped()
-        // One transaction per page keeps memory and lock time bounded however big the account.
-        // Its commit need not wait for the disk: the run's last transaction (cursor and run row)
-        // commits synchronously, which flushes the WAL of every page before it; a crash before
-        // that loses pages the next run, starting from the old cursor, writes again (issue #7).
-        const page = await db.transaction(async (tx) => {
-          await tx.execute(sql`set local synchronous_commit = off`)
-          return handler.write(tx, items, client)
-        })
-        counts.created += page.created
-        counts.updated += page.updated
-        counts.skipped += page.skipped
-        counts.errors += page.errors
-        orphans += page.orphans
-        if (seen) for (const id of page.ids) seen.add(id)
-      }
-      const notes: string[] = []
-      if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
-      await db.transaction(async (tx) => {
-        // Only after a complete listing: a partial one would "remove" everything not reached.
-        if (seen && kind !== 'registrations') {
-          const removed = await syncRepository.markRemoved(tx, kind, seen)
-          counts.updated += removed
-          if (removed > 0) notes.push(`${removed} marked removed upstream.`)
-        }
-        // The cursor moves only once every page above has committed.
-        await runs.setCursor(tx, kind, runStart)
-        await runs.finish(tx, runId, 'succeeded', counts, notes.join(' ') || null)
-      })
-      lastProviderError = null
-      return { kind, status: 'succeeded', ...counts, message: notes.join(' ') || null } satisfies KindResult
-    } catch (error) {
-      const message = messageOf(error)
-      if (error instanceof ScormCloudError) lastProviderError = message
-      else log.error({ err: error, kind }, 'sync failed')
-      await runs.finish(db, runId, 'failed', counts, message).catch((err: unknown) => {
-        log.error({ err, kind }, 'could not record the failed sync run')
-      })
-      return { kind, status: 'failed', ...counts, message, error } satisfies KindResult
-    }
-  }
+  /** What a kind checks between pages: shutdown, and the lock's connection (issue #14). */
+  const depsFor = (lock: HeldLock) => ({
+    db,
+    client,
+    retry,
+    now,
+    stopped: () => stopping || lock.lost() !== null,
+    check() {
+      // 503 when a route started the run: the database or the server, not the request, is at fault.
+      if (stopping) throw new AppError('NOT_READY', SYNC_STOPPED_MESSAGE)
+      // PostgreSQL dropped the lock with its session: another process may be syncing now.
+      if (lock.lost()) throw new AppError('NOT_READY', SYNC_LOCK_LOST_MESSAGE, { retryAfterSeconds: 5 })
+    },
+    logError: (err: unknown, kind: SyncKind) => log.error({ err, kind }, 'sync failed'),
+  })
 
   async function execute(kinds: readonly SyncKind[], request: SyncRequest): Promise<SyncOutcome> {
-    const release = await database.tryLock(SYNC_LOCK_KEY)
-    if (!release) throw new AppError('CONFLICT', SYNC_BUSY_MESSAGE)
+    const lock = await database.tryLock(SYNC_LOCK_KEY)
+    if (!lock) throw new AppError('CONFLICT', SYNC_BUSY_MESSAGE)
+    const deps = depsFor(lock)
     try {
       await runs.failAbandoned(db)
       // Every kind's cursor is the run's start: anything changed after it is read next time.
       const runStart = now()
       const results: KindResult[] = []
-      let allFull = true
       for (const kind of SYNC_KINDS.filter((k) => kinds.includes(k))) {
         const dispatchesFailed = results.some((r) => r.kind === 'dispatches' && r.status === 'failed')
         if (kind === 'registrations' && dispatchesFailed) {
@@ -140,17 +105,29 @@ export function createSyncService({ database, client, log = silent, now = () => 
           continue
         }
         const since = request.full ? null : await runs.getCursor(db, kind)
-        if (since) allFull = false
-        results.push(await runKind(kind, request.trigger, since, runStart))
+        const result = await runKind(deps, kind, request.trigger, since, runStart)
+        if (result.status === 'succeeded') lastProviderError = null
+        else if (result.error instanceof ScormCloudError) lastProviderError = result.message
+        results.push(result)
       }
       const ok = results.every((r) => r.status === 'succeeded')
+      const allFull = results.every((r) => r.full)
       if (ok && allFull && SYNC_KINDS.every((k) => kinds.includes(k))) {
         await runs.setCursor(db, FULL_RUN_CURSOR, runStart)
       }
       log.info({ trigger: request.trigger, results: results.map(({ error: _e, ...r }) => r) }, 'sync finished')
-      return { ok, results }
+      const outcome = { ok, results }
+      for (const listener of finishedListeners) {
+        try {
+          listener(outcome)
+        } catch (err) {
+          log.error({ err }, 'sync listener failed')
+        }
+      }
+      return outcome
     } finally {
-      await release()
+      // Never throws: on a lost connection PostgreSQL has already dropped the lock.
+      await lock.release()
     }
   }
 
@@ -181,6 +158,10 @@ export function createSyncService({ database, client, log = silent, now = () => 
 
   return {
     run,
+    /** Issue #17: a listener for the end of every run in this process (what it wrote is committed). */
+    onFinished(listener: (outcome: SyncOutcome) => void) {
+      finishedListeners.push(listener)
+    },
     /** Full courses sync (the Sync Courses button). */
     syncCourses: (trigger: SyncTrigger = 'manual') => runOne('courses', trigger),
     /** Full destinations → companies sync (the companies screen's sync button). */

@@ -121,6 +121,18 @@ describe('POST /api/users', () => {
       'This password is too common. Please choose a less guessable one.',
     ],
     [
+      { email: 'h@example.test', password: 'Q'.repeat(12), role: 'admin' },
+      'Password cannot be a single character repeated.',
+    ],
+    [
+      { email: 'i@example.test', password: ' '.repeat(12), role: 'admin' },
+      'Password cannot be only spaces or other blank characters.',
+    ],
+    [
+      { email: 'own.address@example.test', password: 'OWN.ADDRESS@example.test', role: 'admin' },
+      'Password cannot be the account’s email address or the part before the @.',
+    ],
+    [
       { email: 'not-an-email', password: 'a-long-enough-password', role: 'admin' },
       'Please enter a valid email address.',
     ],
@@ -179,6 +191,21 @@ describe('PUT /api/users/:id', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toMatchObject({ username: 'renamed', message: 'User updated successfully' })
     expect(await lastAction()).toMatchObject({ action: 'ADMIN_USER_UPDATED' })
+    expect((await t.login(user.email, TEST_PASSWORD)).accessToken).toBeTruthy()
+  })
+
+  it('refuses a new password that is the user’s own (new) email, with nothing changed', async () => {
+    const user = await t.createUser('sales', { email: 'renamed.person@example.test' })
+    const own = await call('PUT', `/api/users/${user.id}`, { password: 'renamed.person@example.test' })
+    expect(own.statusCode).toBe(400)
+    expect(own.json().message).toBe('Password cannot be the account’s email address or the part before the @.')
+    const moved = await call('PUT', `/api/users/${user.id}`, {
+      email: 'moved.person@example.test',
+      password: 'moved.person@example.test',
+    })
+    expect(moved.statusCode).toBe(400)
+    const [row] = await t.database.db.select().from(appUser).where(eq(appUser.id, user.id))
+    expect(row!.email).toBe('renamed.person@example.test')
     expect((await t.login(user.email, TEST_PASSWORD)).accessToken).toBeTruthy()
   })
 
@@ -263,6 +290,23 @@ describe('PUT /api/users/:id/status and DELETE /api/users/:id', () => {
     expect(del.json().message).toBe('Admins cannot delete their own account.')
     const [row] = await t.database.db.select().from(appUser).where(eq(appUser.id, admin.user.id))
     expect(row!.status).toBe('active')
+  })
+
+  it('refuses an admin changing its own role (the last admin would lock administration out), nothing changes', async () => {
+    for (const role of ['internal', 'sales', 'client'] as const) {
+      const res = await call('PUT', `/api/users/${admin.user.id}`, { role, companyId: 'company-a' })
+      expect(res.statusCode).toBe(400)
+      expect(res.json().message).toBe('Admins cannot change their own role.')
+    }
+    const [row] = await t.database.db.select().from(appUser).where(eq(appUser.id, admin.user.id))
+    expect(row!.role).toBe('admin')
+    // The session still works (a role change would have ended it), and sending its own role is fine.
+    const same = await call('PUT', `/api/users/${admin.user.id}`, { role: 'admin', name: 'Still Admin' })
+    expect(same.statusCode).toBe(200)
+    expect(same.json()).toMatchObject({ role: 'admin', name: 'Still Admin' })
+    // Another admin may still change this one's role: the rule is about oneself.
+    const other = await t.createUser('admin')
+    expect((await call('PUT', `/api/users/${other.id}`, { role: 'internal' })).json().role).toBe('internal')
   })
 
   it('deletes a user, whose tokens stop working, and keeps their activity rows readable', async () => {

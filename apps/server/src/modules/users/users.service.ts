@@ -23,7 +23,8 @@ export interface AdminContext {
   ip: string
 }
 
-const rule = (message: string) => new AppError('RULE_VIOLATION', message)
+const rule = (message: string, field?: string) =>
+  new AppError('RULE_VIOLATION', message, field ? { details: [{ field, message }] } : {})
 
 /** SPEC §5 user rules and DECISIONS.md password and token rules, for the admin's user screen. */
 export function createUsersService(db: Db) {
@@ -37,8 +38,9 @@ export function createUsersService(db: Db) {
 
   async function resolveCompany(role: Role, body: { companyId?: string | null; destinationId?: string | null }) {
     const companyId = companyIdForRole(role, body.companyId ?? body.destinationId)
-    if (role === 'client' && !companyId) throw rule(M.clientRequiresCompany)
-    if (companyId && !(await users.companyExists(companyId))) throw rule(M.companyNotFound)
+    const field = body.companyId === undefined && body.destinationId !== undefined ? 'destinationId' : 'companyId'
+    if (role === 'client' && !companyId) throw rule(M.clientRequiresCompany, field)
+    if (companyId && !(await users.companyExists(companyId))) throw rule(M.companyNotFound, field)
     return companyId
   }
 
@@ -74,7 +76,7 @@ export function createUsersService(db: Db) {
       try {
         if (!email || !body.password) throw rule(M.emailAndPasswordRequired)
         if (!isEmail(email)) throw rule(M.invalidEmail)
-        const policy = passwordPolicyError(body.password)
+        const policy = passwordPolicyError(body.password, { email })
         if (policy) throw rule(policy)
         const companyId = await resolveCompany(body.role, body)
         if (await users.emailTaken(email)) throw new AppError('CONFLICT', M.emailInUse)
@@ -114,12 +116,15 @@ export function createUsersService(db: Db) {
           throw new AppError('CONFLICT', M.emailInUse)
         }
         const role = body.role ?? (current.role as Role)
+        // Issue #20: the last admin demoting itself would lock everyone out of administration;
+        // like its own status and its own deletion, an admin's own role is not its to change.
+        if (id === ctx.actorId && role !== current.role) throw rule(M.cannotChangeOwnRole)
         const companyGiven = body.companyId !== undefined || body.destinationId !== undefined
         const companyId = await resolveCompany(role, companyGiven ? body : { companyId: current.companyId })
         // SPEC §5: a blank password on edit means "keep the current one".
         const password = body.password ? body.password : null
         if (password) {
-          const policy = passwordPolicyError(password)
+          const policy = passwordPolicyError(password, { email })
           if (policy) throw rule(policy)
         }
         const roleChanged = role !== current.role

@@ -135,6 +135,41 @@ describe('POST /api/webhooks/scorm-cloud/registrations', () => {
     expect(await allRows()).toEqual(before)
   })
 
+  it('answers 400 naming the field to values the mirror cannot hold (issue #20), so SCORM Cloud stops retrying', async () => {
+    const v = sim.touchRegistration(sim.data.registrationAt(8)!.id, { registrationCompletion: 'COMPLETED' })
+    const before = await allRows()
+    const cases: [string, string][] = [
+      [JSON.stringify({ ...v, instance: 2147483648 }), 'instance'],
+      [JSON.stringify({ ...v, updated: '0000-01-01T00:00:00Z' }), 'updated'],
+      [JSON.stringify({ ...v, lastAccessDate: '+275760-09-13T00:00:00Z' }), 'lastAccessDate'],
+      [JSON.stringify({ ...v, completedDate: '9999-12-31T23:59:59-05:00' }), 'completedDate'],
+      [JSON.stringify({ ...v, createdDate: '-000001-01-01T00:00:00Z' }), 'createdDate'],
+      [JSON.stringify({ ...v, firstAccessDate: '2026-02-31T00:00:00Z' }), 'firstAccessDate'],
+      [JSON.stringify({ ...v, id: ' ' }), 'id'],
+      [JSON.stringify({ ...v, id: 'reg\ud800' }), 'id'], // written as the escape \ud800: a lone surrogate once parsed
+      [JSON.stringify({ ...v, score: { scaled: 0 } }).replace('"scaled":0', '"scaled":1e999'), 'score/scaled'],
+      [JSON.stringify({ ...v, totalSecondsTracked: 1e300 }), 'totalSecondsTracked'],
+    ]
+    for (const [body, field] of cases) {
+      const res = await postJson(body)
+      expect(res.statusCode, body).toBe(400)
+      expect(
+        res.json().details?.map((d: { field: string }) => d.field),
+        body,
+      ).toContain(field)
+    }
+    expect(await allRows()).toEqual(before)
+    // The bounds themselves are fine (on a registration of its own: a newer state would stay).
+    const edge = await postJson({
+      ...v,
+      id: 'edge-of-range',
+      instance: 2147483647,
+      updated: '9999-12-31T23:59:59.999Z',
+    })
+    expect(edge.statusCode, edge.body).toBe(200)
+    expect((await rowOf('edge-of-range'))!.providerUpdated?.toISOString()).toBe('9999-12-31T23:59:59.999Z')
+  })
+
   it('receives the postbacks SCORM Cloud sends, in both delivery formats', async () => {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const configure = (settings: Record<string, string>) =>

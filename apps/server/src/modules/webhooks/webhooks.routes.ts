@@ -92,7 +92,14 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: OkResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => webhooks.storeRegistration(request.body),
+    async (request) => {
+      const result = await webhooks.storeRegistration(request.body)
+      // Issue #17: evaluated with the rest of the batch, after a debounce, off this request.
+      if (typeof request.body.dispatchId === 'string' && request.body.dispatchId !== '') {
+        app.alerts?.notePostback(request.body.dispatchId)
+      }
+      return result
+    },
   )
 }
 

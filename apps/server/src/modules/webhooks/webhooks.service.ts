@@ -1,8 +1,8 @@
-import type { PostbackRegistration } from '@portal/shared'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant, type PostbackRegistration } from '@portal/shared'
 import type { RegistrationSchema } from '@portal/scorm-cloud-sim'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { mapRegistration, toDate } from '../sync/sync.mapper'
+import { mapRegistration, parseDate } from '../sync/sync.mapper'
 import { syncRepository } from '../sync/sync.repository'
 
 const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedDate', 'createdDate'] as const
@@ -15,17 +15,24 @@ const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedD
 export function createWebhooksService(db: Db) {
   return {
     async storeRegistration(body: PostbackRegistration): Promise<{ message: string }> {
-      // The schema checked the shapes; a date we cannot read would silently become "none".
+      // The schema checked the shapes; a date we cannot read would silently become "none", and
+      // one the mirror cannot store would fail the write as a 500 that SCORM Cloud retries
+      // forever (issue #20): both are a 400, before anything is written.
       for (const field of DATE_FIELDS) {
         const value = body[field]
-        if (value !== undefined && value !== '' && toDate(value) === null) {
-          throw new AppError('VALIDATION_FAILED', `${field} is not a valid date.`, {
-            details: [{ field, message: 'must be an ISO 8601 date' }],
-          })
+        if (value === undefined || value === '') continue
+        const date = parseDate(value)
+        const problem = !date ? 'must be an ISO 8601 date' : !isStorableInstant(date) ? INSTANT_RANGE_MESSAGE : null
+        if (problem) {
+          throw new AppError('VALIDATION_FAILED', `${field} ${problem}.`, { details: [{ field, message: problem }] })
         }
       }
       const row = mapRegistration(body as RegistrationSchema)
-      if (row === null) throw new AppError('VALIDATION_FAILED', 'The registration has no id.')
+      if (row === null) {
+        throw new AppError('VALIDATION_FAILED', 'The registration has no id.', {
+          details: [{ field: 'id', message: 'must not be blank' }],
+        })
+      }
       if (row === 'ignore') {
         return { message: `Ignored: registration ${body.id} has no dispatchId, so it is not a dispatch registration.` }
       }

@@ -62,7 +62,11 @@ export const errorHandlerPlugin = fp(
         return reply.code(429).send({ code: 'TOO_MANY_REQUESTS', message: fe.message })
       }
       if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-        return reply.code(fe.statusCode).send({ code: 'VALIDATION_FAILED', message: fe.message })
+        // A body the parser refuses as a whole (not JSON, a __proto__ key, an empty JSON body).
+        const details = fe.code?.startsWith('FST_ERR_CTP_') ? [{ field: 'body', message: fe.message }] : undefined
+        return reply
+          .code(fe.statusCode)
+          .send({ code: 'VALIDATION_FAILED', message: fe.message, ...(details ? { details } : {}) })
       }
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, 'database unavailable')

@@ -3,24 +3,6 @@ import helmet from '@fastify/helmet'
 import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import type { AppConfig } from '../../config'
-import { AppError } from '../../lib/app-error'
-
-/** True when any string (or key) in a parsed body, query or params holds a NUL character. */
-function holdsNul(root: unknown): boolean {
-  const stack = [root]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (typeof value === 'string') {
-      if (value.includes('\0')) return true
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        if (key.includes('\0')) return true
-        stack.push(inner)
-      }
-    }
-  }
-  return false
-}
 
 /**
  * DECISIONS.md: a strict CSP (no inline script, object-src 'none', base-uri 'none',
@@ -53,11 +35,12 @@ export const securityPlugin = fp<{ config: AppConfig }>(
       await app.register(cors, { origin: config.corsOrigins, credentials: false })
     }
     await app.register(rateLimit, { global: false })
-    // PostgreSQL cannot store NUL in text or jsonb; refused here as a 400 rather than failing
-    // in the database as a 500 (found by test/security/csv-injection.test.ts).
-    app.addHook('preValidation', async (request) => {
-      if (holdsNul(request.body) || holdsNul(request.query) || holdsNul(request.params)) {
-        throw new AppError('VALIDATION_FAILED', 'The request contains a NUL character, which is not allowed.')
+    // Issue #20: API answers carry tokens (sign-in, refresh) or a signed-in user's data, which
+    // neither the browser nor a shared cache may keep. The documentation and web app files may.
+    app.addHook('onSend', async (request, reply) => {
+      const url = request.url
+      if (url.startsWith('/api/') && !url.startsWith('/api/docs') && !reply.hasHeader('cache-control')) {
+        void reply.header('cache-control', 'no-store')
       }
     })
   },

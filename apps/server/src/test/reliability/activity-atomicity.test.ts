@@ -88,6 +88,13 @@ interface Case {
   /** The target's state as the user would see it change. */
   state(target: string): Promise<unknown>
   status: number
+  /**
+   * The answer when the change's transaction fails (default 500). A dispatch edit has already
+   * reached SCORM Cloud by then (issue #20): 202, and the upstream change is still audited, in
+   * a row of its own that says the mirror was not updated.
+   */
+  failedStatus?: number
+  auditsUpstream?: boolean
 }
 
 const newEmail = `created-${randomUUID()}@example.test`
@@ -188,6 +195,8 @@ const CASES: Case[] = [
     call: (id) => inject('PUT', `/api/dispatches/${id}`, admin, { notes: 'Edited by the reliability suite' }),
     state: async (id) => (await t.database.db.select().from(dispatch).where(eq(dispatch.id, id)))[0]?.notes,
     status: 200,
+    failedStatus: 202,
+    auditsUpstream: true,
   },
   {
     name: 'course visibility',
@@ -207,18 +216,24 @@ describe('activity rows share the transaction of the change they record', () => 
     it(`${c.name}: a failed transaction leaves neither the change nor its ${c.action} row`, async () => {
       const target = await c.prepare()
       const before = await c.state(target)
-      const rowsBefore = (await rowsOf(c.action)).length
+      let rowsBefore = (await rowsOf(c.action)).length
 
       await failAtCommit(c.table, c.event)
       const atCommit = await c.call(target)
-      expect(atCommit.statusCode, atCommit.body).toBe(500)
+      expect(atCommit.statusCode, atCommit.body).toBe(c.failedStatus ?? 500)
       expect(await c.state(target)).toEqual(before)
+      if (c.auditsUpstream) {
+        // No row claims the mirror change that was rolled back; one records the upstream change.
+        const added = (await rowsOf(c.action)).slice(rowsBefore)
+        expect(added.map((r) => (r.details as { mirrorUpdated?: boolean }).mirrorUpdated)).toEqual([false])
+        rowsBefore += 1
+      }
       expect(await rowsOf(c.action)).toHaveLength(rowsBefore)
       await dropTriggers(c.table)
 
       await failActivityInsert(c.action)
       const atInsert = await c.call(target)
-      expect(atInsert.statusCode, atInsert.body).toBe(500)
+      expect(atInsert.statusCode, atInsert.body).toBe(c.failedStatus ?? 500)
       expect(await c.state(target)).toEqual(before)
       expect(await rowsOf(c.action)).toHaveLength(rowsBefore)
       await dropTriggers(c.table)

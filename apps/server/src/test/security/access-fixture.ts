@@ -1,5 +1,5 @@
 import type { Role } from '@portal/shared'
-import { courseRequest } from '../../db/schema'
+import { alert, courseRequest } from '../../db/schema'
 import { insertCourses } from '../../modules/courses/courses.test-data'
 import { insertDispatches, insertRegistrations } from '../../modules/dispatches/dispatches.test-data'
 import type { TestContext, TestUser } from '../helpers'
@@ -42,6 +42,8 @@ export interface AccessFixture {
   company: Ids
   course: Ids
   request: Ids & { ownStatus: string; foreignStatus: string }
+  /** Issue #17: an alert of each company (the foreign one names the foreign company). */
+  alert: Ids
   /** Fresh users on each call, so destructive admin calls never break later checks. */
   freshUsers(): Promise<Ids>
 }
@@ -111,9 +113,27 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
     'COMPLETED',
   )
 
+  const alerts = await db
+    .insert(alert)
+    .values(
+      [
+        { dispatchId: 'sec-dispatch-a', companyId: OWN_COMPANY, companyName: 'Own Company Alpha' },
+        { dispatchId: MARK.foreignDispatch, companyId: FOREIGN_COMPANY, companyName: MARK.foreignCompanyName },
+      ].map((a) => ({
+        ...a,
+        kind: 'usage',
+        level: 80,
+        courseTitle: 'Course',
+        registrationCount: 8,
+        registrationCap: 10,
+      })),
+    )
+    .returning({ id: alert.id })
+
   return {
     headers,
     users,
+    alert: { own: String(alerts[0]!.id), foreign: String(alerts[1]!.id), missing: '999999999' },
     dispatch: { own: 'sec-dispatch-a', foreign: MARK.foreignDispatch, missing: MISSING_ID },
     company: { own: OWN_COMPANY, foreign: FOREIGN_COMPANY, missing: MISSING_ID },
     course: { own: 'sec-course-own', foreign: 'sec-course-foreign', missing: MISSING_ID, hidden: MARK.hiddenCourse },

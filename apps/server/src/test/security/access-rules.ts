@@ -4,7 +4,7 @@ import type { AccessFixture } from './access-fixture'
 
 export type Caller = Role | 'none'
 export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
-export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user'
+export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert'
 
 export interface RouteRule {
   /** Roles that pass the permission check (SPEC §6, DECISIONS.md), or a public route. */
@@ -70,6 +70,16 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     ok: [503],
     payload: () => ({ enabled: true }),
   },
+  // Issue #15: without SCORM Cloud credentials every provider call answers 503 (provider first).
+  'POST /api/dispatches': {
+    allow: ADMIN,
+    ok: [503],
+    payload: (_kind, fx) => ({ companyId: fx.company.own, courseId: 'sec-course-foreign' }),
+  },
+  'POST /api/dispatches/:id/registration-count/reset': { allow: ADMIN, id: 'dispatch', ok: [503] },
+  'GET /api/dispatches/:id/package': { allow: ALL, id: 'dispatch', clientScoped: true, ok: [503] },
+  // Staff name the company (400 without it); a client's is its own.
+  'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },
   'GET /api/reports/registrations/count': { allow: STAFF },
   'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
 
@@ -90,6 +100,12 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     allow: ['client'],
     ok: [201],
     payload: () => ({ courseId: 'sec-course-foreign', licenses: 2, notes: 'matrix' }),
+  },
+  'POST /api/course-requests/:id/fulfil': {
+    allow: ADMIN,
+    id: 'request',
+    ok: [503],
+    payload: () => ({ mode: 'create' }),
   },
   'PUT /api/course-requests/:id/status': {
     allow: ADMIN,
@@ -128,6 +144,30 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: () => ({ action: 'HELP_BUTTON_CLICKED', details: 'matrix' }),
   },
   'POST /api/logs/navigation': { allow: ALL, payload: () => ({ pathname: '/dashboard' }) },
+
+  // Issue #17: notifications are the caller's (a client: its company's alerts), settings and
+  // the outbox are admin's, preferences everyone's own.
+  'GET /api/notifications': { allow: ALL },
+  'POST /api/notifications/:id/read': { allow: ALL, id: 'alert', clientScoped: true },
+  'POST /api/notifications/read-all': { allow: ALL },
+  'GET /api/notifications/dispatch-flags': { allow: ALL, ok: [400] },
+  'GET /api/admin/alert-settings': { allow: ADMIN },
+  'PUT /api/admin/alert-settings': {
+    allow: ADMIN,
+    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 7, 0] }),
+  },
+  'GET /api/admin/companies/:id/alert-settings': { allow: ADMIN, id: 'company' },
+  'PUT /api/admin/companies/:id/alert-settings': {
+    allow: ADMIN,
+    id: 'company',
+    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 7, 0] }),
+  },
+  'GET /api/admin/outbox': { allow: ADMIN },
+  'GET /api/profile/preferences': { allow: ALL },
+  'PUT /api/profile/preferences': {
+    allow: ALL,
+    payload: () => ({ alertMails: true, weeklyDigest: false, timeZone: 'UTC', reportFrequency: 'off', reportHour: 8 }),
+  },
 }
 
 /** The statuses a caller must get; `null` means any 2xx. */

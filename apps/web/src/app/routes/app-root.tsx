@@ -6,6 +6,7 @@ import { NavigationReporter } from '@/features/activity/components/navigation-re
 import { useAuthConfig } from '@/features/auth/api/auth-config'
 import { useUser, useAuth } from '@/features/auth/components/auth-context'
 import { ProtectedRoute } from '@/features/auth/components/protected-route'
+import { HeaderActions } from '@/features/alerts/components/header-actions'
 
 /** The signed-in part of the app: guard, shell and activity reporting around every screen. */
 export default function AppRoot() {
@@ -34,6 +35,7 @@ function SignedInShell() {
       supportEmail={config.data?.supportEmail}
       onHelpClick={() => void logAction('HELP_BUTTON_CLICKED', `User clicked Need help? on ${pathname}`)}
       onLogout={() => void onLogout()}
+      headerActions={<HeaderActions />}
     >
       <NavigationReporter />
       <Outlet />

@@ -3,6 +3,8 @@ import { AccessDenied } from '@/components/errors/access-denied'
 import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { CompanyDetailView } from '@/features/companies/components/company-detail'
+import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
+import { can } from '@portal/shared'
 
 /** SPEC §2 /admin/companies/{id}. */
 export default function CompanyRoute() {
@@ -11,6 +13,12 @@ export default function CompanyRoute() {
   return (
     <Authorization permission="company.read" forbidden={<AccessDenied />}>
       <CompanyDetailView key={id} id={id} role={user.role} />
+      {/* Issue #17: the company's alert thresholds (admin), below the tabs. */}
+      {can(user.role, 'alertSettings.manage') && (
+        <div className="mx-auto mt-6 w-full max-w-7xl">
+          <CompanyAlertSettings key={id} companyId={id} />
+        </div>
+      )}
     </Authorization>
   )
 }

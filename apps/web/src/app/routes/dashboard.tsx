@@ -1,10 +1,13 @@
 import { ContentLayout } from '@/components/layouts/content-layout'
 import { logAction } from '@/features/activity/api/log-action'
+import { DispatchAlertBadges } from '@/features/alerts/components/dispatch-alert-badges'
 import { useUser } from '@/features/auth/components/auth-context'
 import { DispatchList } from '@/features/dispatches/components/dispatch-list'
-import type { UiEventHandler } from '@/features/dispatches/types'
+import type { RowBadges, UiEventHandler } from '@/features/dispatches/types'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
+// Issue #17: "Near cap" and "Expires soon" from the alerts feature.
+const rowBadges: RowBadges = (id, pageIds) => <DispatchAlertBadges id={id} pageIds={pageIds} />
 
 /** DECISIONS.md: /dashboard is the dispatch list screen. */
 export default function DashboardRoute() {
@@ -13,7 +16,7 @@ export default function DashboardRoute() {
   const title = user.role === 'client' ? 'Your Dispatches' : 'All Dispatches'
   return (
     <ContentLayout title={title}>
-      <DispatchList role={user.role} onEvent={recordUiEvent} />
+      <DispatchList role={user.role} onEvent={recordUiEvent} rowBadges={rowBadges} />
     </ContentLayout>
   )
 }

@@ -5,6 +5,7 @@ import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { UserManagement } from '@/features/users/components/user-management'
+import { GlobalAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import type { UiAction } from '@portal/shared'
 
 const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
@@ -17,6 +18,10 @@ export default function SettingsRoute() {
     <Authorization permission="user.manage" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>
       <ContentLayout title="Settings">
         <UserManagement currentUserId={user.id} editUserId={params.get('edit')} onEvent={recordUiEvent} />
+        {/* Issue #17: below User Management, its own section. */}
+        <div className="mt-8">
+          <GlobalAlertSettings />
+        </div>
       </ContentLayout>
     </Authorization>
   )

@@ -11,11 +11,13 @@ export type AppShellProps = {
   supportEmail: string | undefined
   onHelpClick: () => void
   onLogout: () => void
+  /** Issue #17: shown at the header's end (the notification bell, the Profile link). */
+  headerActions?: ReactNode
   children: ReactNode
 }
 
 /** SPEC §2 "Shell": sidebar, header and footer around the screen. */
-export function AppShell({ user, supportEmail, onHelpClick, onLogout, children }: AppShellProps) {
+export function AppShell({ user, supportEmail, onHelpClick, onLogout, headerActions, children }: AppShellProps) {
   const [menuOpen, setMenuOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
 
@@ -60,6 +62,7 @@ export function AppShell({ user, supportEmail, onHelpClick, onLogout, children }
           onMenuToggle={() => setMenuOpen((open) => !open)}
           menuButtonRef={menuButton}
           sidebarId={SIDEBAR_ID}
+          actions={headerActions}
         />
         <main id="main-content" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
           {children}

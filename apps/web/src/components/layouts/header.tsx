@@ -1,6 +1,6 @@
 import { format } from 'date-fns'
 import { Menu, X } from 'lucide-react'
-import type { Ref } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { APP_NAME } from '@/config/app'
 
 type HeaderProps = {
@@ -8,10 +8,12 @@ type HeaderProps = {
   onMenuToggle: () => void
   menuButtonRef: Ref<HTMLButtonElement>
   sidebarId: string
+  /** Issue #17: the bell and the Profile link, supplied by the app (components never import features). */
+  actions?: ReactNode
 }
 
 /** SPEC §2: the product title and today's date in long English form. */
-export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId }: HeaderProps) {
+export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId, actions }: HeaderProps) {
   const today = new Date()
   return (
     <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-4 sm:px-6">
@@ -30,6 +32,7 @@ export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId }: Hea
       <time dateTime={format(today, 'yyyy-MM-dd')} className="ml-auto text-right text-xs text-slate-600 sm:text-sm">
         {format(today, 'EEEE, MMMM d, yyyy')}
       </time>
+      {actions}
     </header>
   )
 }

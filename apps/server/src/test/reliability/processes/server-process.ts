@@ -148,7 +148,7 @@ export async function createPgDatabase(prefix = 'portal_resilience') {
     name,
     url: target.toString(),
     /** Runs SQL on the maintenance connection (not inside the test database). */
-    query: (text: string) => admin.query(text),
+    query: (text: string, values?: unknown[]) => admin.query(text, values),
     /** Ends every connection the servers hold to the test database. */
     async terminateConnections() {
       const res = await admin.query(

@@ -18,7 +18,7 @@ import { errorMessage } from '@/lib/api-error'
 import { useLogUsers } from '../api/get-log-users'
 import { downloadLogsCsv, useLogs } from '../api/get-logs'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
-import { saveFile } from '../utils/save-file'
+import { saveFile } from '@/lib/save-file'
 import { EMPTY_FILTERS, LogFilters, type LogFilterValues } from './log-filters'
 import { LogTable } from './log-table'
 

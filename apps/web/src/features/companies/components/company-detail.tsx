@@ -1,8 +1,9 @@
-import { COMPANY_MESSAGES, can, companyNameError, type Role } from '@portal/shared'
+import { COMPANY_MESSAGES, can, companyNameError, companyPackagesFileName, type Role } from '@portal/shared'
 import { ArrowLeft, Pencil } from 'lucide-react'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { DownloadButton } from '@/components/ui/download-button'
 import { controlClass } from '@/components/ui/field'
 import { Link } from '@/components/ui/link'
 import { Spinner } from '@/components/ui/spinner'
@@ -96,6 +97,15 @@ export function CompanyDetailView({ id, role }: { id: string; role: Role }) {
               <p className="text-sm text-slate-600">
                 ID: <span className="font-mono">{company.id}</span>
               </p>
+              {/* Issue #15: every package of the company in one zip. */}
+              {can(role, 'dispatch.download') && (
+                <DownloadButton
+                  path="/api/dispatches/packages"
+                  params={{ companyId: company.id }}
+                  fileName={companyPackagesFileName(company.name)}
+                  label="Download all packages"
+                />
+              )}
             </header>
             <CompanyDetailTabs company={company} role={role} />
           </>

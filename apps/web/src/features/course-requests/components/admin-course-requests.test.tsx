@@ -86,6 +86,7 @@ describe('Course Requests (/admin/course-requests)', () => {
     expect(dialog.getByLabelText('Admin Notes')).toHaveFocus()
     expect(dialog.getAllByRole('button').map((b) => b.textContent)).toEqual([
       '',
+      'Create dispatch', // issue #15: fulfil in one step
       'Mark as Processed',
       'Mark as Completed',
       'Close',

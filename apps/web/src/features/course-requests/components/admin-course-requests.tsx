@@ -1,4 +1,4 @@
-import { can, type CourseRequest, type Role } from '@portal/shared'
+import { can, type CourseRequest, type FulfilMode, type Role } from '@portal/shared'
 import { FileQuestion } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { Banner } from '@/components/ui/banner'
@@ -8,6 +8,7 @@ import { Toast } from '@/components/ui/toast'
 import { useTimedMessage } from '@/components/ui/use-timed-message'
 import { errorMessage } from '@/lib/api-error'
 import { useCourseRequests } from '../api/get-course-requests'
+import { useFulfilCourseRequest } from '../api/fulfil-course-request'
 import { useUpdateCourseRequestStatus } from '../api/update-course-request-status'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
 import type { StatusFilter } from '../types'
@@ -25,6 +26,7 @@ export const FETCH_REQUESTS_FAILED = 'Failed to fetch course requests'
 export function AdminCourseRequests({ role }: { role: Role }) {
   const { data, error, isPending, isFetching, refetch } = useCourseRequests()
   const update = useUpdateCourseRequestStatus()
+  const fulfil = useFulfilCourseRequest()
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState<StatusFilter>('all')
   const [editing, setEditing] = useState<CourseRequest | null>(null)
@@ -45,7 +47,22 @@ export function AdminCourseRequests({ role }: { role: Role }) {
       },
     )
 
-  const listProps = { requests: shown, canEdit, onEdit: setEditing }
+  const onFulfil = (request: CourseRequest) => (mode: FulfilMode) =>
+    fulfil.mutate(
+      { id: request.id, body: { mode } },
+      {
+        onSuccess: () => {
+          toast.show(TOAST_TEXTS.success)
+          setEditing(null)
+        },
+      },
+    )
+
+  const openEditor = (request: CourseRequest | null) => {
+    fulfil.reset()
+    setEditing(request)
+  }
+  const listProps = { requests: shown, canEdit, onEdit: openEditor }
   return (
     <div className="space-y-6">
       {error && <Banner variant="error">{errorMessage(error, FETCH_REQUESTS_FAILED)}</Banner>}
@@ -76,7 +93,10 @@ export function AdminCourseRequests({ role }: { role: Role }) {
           request={editing}
           saving={update.isPending}
           onUpdate={onUpdate(editing)}
-          onClose={() => setEditing(null)}
+          onClose={() => openEditor(null)}
+          onFulfil={onFulfil(editing)}
+          fulfilling={fulfil.isPending}
+          fulfilError={fulfil.error}
         />
       )}
       {toast.message && <Toast message={toast.message.text} variant={toast.message.variant} />}

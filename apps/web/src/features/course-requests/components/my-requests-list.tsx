@@ -1,8 +1,24 @@
 import { formatDateTime, type CourseRequest } from '@portal/shared'
+import { Link } from '@/components/ui/link'
+import { paths } from '@/config/paths'
 import { DemoCell, RequestStatusBadge } from './request-bits'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
+
+/** Issue #15: a fulfilled request links to its dispatch. */
+function DispatchLink({ request }: { request: CourseRequest }) {
+  if (!request.dispatchId) return null
+  return (
+    <Link
+      to={paths.dispatch.getHref(request.dispatchId)}
+      aria-label={`View dispatch of ${request.courseTitle}`}
+      className="mt-1 inline-block text-xs"
+    >
+      View dispatch
+    </Link>
+  )
+}
 
 function AdminNotes({ notes }: { notes: string }) {
   if (!notes) return null
@@ -38,6 +54,7 @@ export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
                   <RequestStatusBadge status={r.status} />
                 </div>
                 <AdminNotes notes={r.adminNotes} />
+                <DispatchLink request={r} />
               </td>
               <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
               <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
@@ -69,6 +86,7 @@ export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
             <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
           </dl>
           <AdminNotes notes={r.adminNotes} />
+          <DispatchLink request={r} />
           <div className="mt-3 text-sm">
             <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
           </div>

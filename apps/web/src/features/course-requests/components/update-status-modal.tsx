@@ -5,6 +5,7 @@ import {
   formatDateTime,
   type CourseRequest,
   type CourseRequestStatus,
+  type FulfilMode,
 } from '@portal/shared'
 import { useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
@@ -12,6 +13,7 @@ import { Modal } from '@/components/ui/modal'
 import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { useCourseDemoUrl } from '../api/get-course-demo'
+import { FulfilSection } from './fulfil-section'
 import { RequestStatusBadge } from './request-bits'
 
 /** SPEC §2: one button for each status other than the current one. */
@@ -41,11 +43,18 @@ export function UpdateStatusModal({
   saving,
   onUpdate,
   onClose,
+  onFulfil,
+  fulfilling = false,
+  fulfilError = null,
 }: {
   request: CourseRequest
   saving: boolean
   onUpdate: (status: CourseRequestStatus, adminNotes: string, demoUrl: string) => void
   onClose: () => void
+  /** Issue #15: fulfil in one step (create the dispatch or add the licenses). */
+  onFulfil?: (mode: FulfilMode) => void
+  fulfilling?: boolean
+  fulfilError?: unknown
 }) {
   const [adminNotes, setAdminNotes] = useState(request.adminNotes)
   const demo = useCourseDemoUrl(request.courseId)
@@ -57,7 +66,7 @@ export function UpdateStatusModal({
         <Button
           key={status}
           variant={status === 'COMPLETED' ? 'primary' : 'secondary'}
-          disabled={saving || demo.isPending}
+          disabled={saving || fulfilling || demo.isPending}
           onClick={() => onUpdate(status, adminNotes.trim(), demoUrl)}
         >
           {STATUS_ACTIONS[status]}
@@ -111,6 +120,9 @@ export function UpdateStatusModal({
           )}
           <p className="text-xs text-slate-600">Taken from the course details; it is shared with the client.</p>
         </div>
+        {onFulfil && (
+          <FulfilSection request={request} busy={saving || fulfilling} error={fulfilError} onFulfil={onFulfil} />
+        )}
       </div>
     </Modal>
   )

@@ -3,9 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
-/** DECISIONS.md admin dispatch controls: the provider is written first; a refusal changes nothing. */
-export function updateDispatch(id: string, body: UpdateDispatchBody): Promise<Dispatch> {
-  return api.put<Dispatch>(`/api/dispatches/${encodeURIComponent(id)}`, body)
+/**
+ * DECISIONS.md admin dispatch controls: the provider is written first; a refusal changes nothing.
+ * A `message` comes with a 202 (issue #20): saved upstream, shown here after the next sync.
+ */
+export function updateDispatch(id: string, body: UpdateDispatchBody): Promise<Dispatch & { message?: string }> {
+  return api.put<Dispatch & { message?: string }>(`/api/dispatches/${encodeURIComponent(id)}`, body)
 }
 
 export function useUpdateDispatch(id: string) {

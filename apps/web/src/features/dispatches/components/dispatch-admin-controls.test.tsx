@@ -84,6 +84,26 @@ describe('admin dispatch controls (DECISIONS.md)', () => {
     expect(puts(log).map((r) => r.body)).toEqual([{ enabled: false }])
   })
 
+  it('says so when SCORM Cloud saved the change but the portal has not recorded it yet (202)', async () => {
+    const BEHIND =
+      'Saved in SCORM Cloud, but the portal could not record the change yet. It will show here after the next sync.'
+    signInAs('admin')
+    useStoredDispatch()
+    server.use(
+      http.put(DETAIL, () =>
+        HttpResponse.json({ ...makeDispatch({ enabled: false }), message: BEHIND }, { status: 202 }),
+      ),
+    )
+    const { user } = renderApp('/dispatches/d-1')
+
+    await user.click(await screen.findByRole('button', { name: 'Disable Dispatch' }))
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Disable Dispatch' }))
+
+    expect(await screen.findByText(BEHIND)).toBeInTheDocument()
+    expect(screen.queryByText('Dispatch disabled.')).not.toBeInTheDocument()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
   it('saves only the changed fields of the edit form and shows them', async () => {
     signInAs('admin')
     useStoredDispatch()

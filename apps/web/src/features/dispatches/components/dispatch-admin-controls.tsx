@@ -1,10 +1,11 @@
 import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
-import { Pencil, Power } from 'lucide-react'
+import { Pencil, Power, RotateCcw } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { errorMessage } from '@/lib/api-error'
+import { useResetRegistrationCount } from '../api/reset-registration-count'
 import { useUpdateDispatch } from '../api/update-dispatch'
 import { DispatchEditForm } from './dispatch-edit-form'
 import { clientName, courseName } from './view-details-link'
@@ -12,6 +13,12 @@ import { clientName, courseName } from './view-details-link'
 /** SPEC §9: edit success banners clear after 3 s. */
 export const SUCCESS_MESSAGE_MS = 3000
 export const UPDATE_FAILED = 'Failed to update dispatch'
+export const RESET_FAILED = 'Failed to reset the registration count'
+
+/** Issue #15: the confirmation states the current count; the registrations themselves stay. */
+export const resetCountText = (dispatch: Dispatch) =>
+  `The registration count of ${courseName(dispatch)} for ${clientName(dispatch)} is ${dispatch.registrationCount} now. ` +
+  'It will count again from 0, freeing the licenses; the learners and their results stay.'
 
 /**
  * DECISIONS.md: admins enable or disable a dispatch and edit its cap, expiry, tags and notes.
@@ -19,7 +26,9 @@ export const UPDATE_FAILED = 'Failed to update dispatch'
  */
 export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
   const update = useUpdateDispatch(dispatch.id)
+  const resetCount = useResetRegistrationCount(dispatch.id)
   const [confirming, setConfirming] = useState(false)
+  const [confirmingReset, setConfirmingReset] = useState(false)
   const [editing, setEditing] = useState(false)
   const [success, setSuccess] = useState<string | null>(null)
 
@@ -32,8 +41,9 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
   const save = (body: UpdateDispatchBody, message: string, after: () => void) => {
     setSuccess(null)
     update.mutate(body, {
-      onSuccess: () => {
-        setSuccess(message)
+      // The server's message, when it sends one, says the change is upstream but not yet here.
+      onSuccess: (saved) => {
+        setSuccess(saved.message ?? message)
         after()
       },
       onError: () => setConfirming(false),
@@ -62,9 +72,14 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
             Edit Dispatch
           </Button>
         )}
+        <Button variant="secondary" onClick={() => setConfirmingReset(true)} disabled={resetCount.isPending}>
+          <RotateCcw aria-hidden="true" className="size-4" />
+          Reset registration count
+        </Button>
       </div>
       <div className="mt-4 space-y-2">
         {update.isError && <Banner variant="error">{errorMessage(update.error, UPDATE_FAILED)}</Banner>}
+        {resetCount.isError && <Banner variant="error">{errorMessage(resetCount.error, RESET_FAILED)}</Banner>}
         {success && <Banner variant="success">{success}</Banner>}
       </div>
       {editing && (
@@ -77,6 +92,23 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
           }}
           onSave={(body) => save(body, 'Dispatch updated successfully.', () => setEditing(false))}
         />
+      )}
+      {confirmingReset && (
+        <ConfirmDialog
+          title="Reset the registration count?"
+          confirmLabel={resetCount.isPending ? 'Resetting...' : 'Reset count'}
+          busy={resetCount.isPending}
+          onCancel={() => setConfirmingReset(false)}
+          onConfirm={() => {
+            setSuccess(null)
+            resetCount.mutate(undefined, {
+              onSuccess: () => setSuccess('Registration count reset.'),
+              onSettled: () => setConfirmingReset(false),
+            })
+          }}
+        >
+          {resetCountText(dispatch)}
+        </ConfirmDialog>
       )}
       {confirming && (
         <ConfirmDialog

@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-error'
 import { useDispatch } from '../api/get-dispatch'
 import type { UiEventHandler } from '../types'
 import { DispatchAdminControls } from './dispatch-admin-controls'
+import { DownloadPackageButton } from './download-package-button'
 import { GeneralInformationCard } from './general-information-card'
 
 export const DEFAULT_TITLE = 'Dispatch Details'
@@ -48,7 +49,10 @@ export function DispatchDetails({
       <title>{`${title} | ${APP_NAME}`}</title>
       <div className="mx-auto w-full max-w-7xl">
         <Breadcrumb items={[{ label: 'Dashboard', href: paths.dashboard.getHref() }, { label: title }]} />
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+          {dispatch && <DownloadPackageButton dispatch={dispatch} />}
+        </div>
         <div className="mt-6 space-y-6">
           {dispatch ? (
             <>

@@ -7,20 +7,33 @@ import { errorMessage } from '@/lib/api-error'
 import { useDispatches } from '../api/get-dispatches'
 import { useDispatchListParams } from '../hooks/use-dispatch-list-params'
 import { useIsWideScreen } from '../hooks/use-is-wide-screen'
-import type { UiEventHandler } from '../types'
+import type { RowBadges, UiEventHandler } from '../types'
 import { DispatchCards } from './dispatch-cards'
 import { DispatchFilters } from './dispatch-filters'
 import { DispatchListSkeleton } from './dispatch-list-skeleton'
 import { DispatchSummaryCards } from './dispatch-summary-cards'
 import { DispatchTable } from './dispatch-table'
+import { DownloadAllPackagesButton } from './download-package-button'
+import { NewDispatchButton } from './new-dispatch-button'
 
 /** SPEC §2 "Dispatch list screen" (DECISIONS.md: it is the dashboard). */
-export function DispatchList({ role, onEvent }: { role: Role; onEvent: UiEventHandler }) {
+export function DispatchList({
+  role,
+  onEvent,
+  rowBadges,
+}: {
+  role: Role
+  onEvent: UiEventHandler
+  rowBadges?: RowBadges
+}) {
   const { query, update } = useDispatchListParams()
   const { data, error, isPending, isPlaceholderData } = useDispatches(query)
   const wide = useIsWideScreen()
   // SPEC §6: the Client column and the active registration count are for staff.
   const staff = can(role, 'destination.read')
+  // Issue #15: admins create dispatches; a client downloads all its packages at once.
+  const canCreate = can(role, 'dispatch.create')
+  const companyName = data?.dispatches[0]?.destinationName ?? ''
 
   const viewed = useRef(false)
   useEffect(() => {
@@ -44,6 +57,12 @@ export function DispatchList({ role, onEvent }: { role: Role; onEvent: UiEventHa
   return (
     <div className="space-y-6">
       {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch dispatches')}</Banner>}
+      {(canCreate || (role === 'client' && companyName)) && (
+        <div className="flex flex-wrap justify-end gap-2">
+          {canCreate && <NewDispatchButton />}
+          {role === 'client' && companyName && <DownloadAllPackagesButton companyName={companyName} />}
+        </div>
+      )}
       {isPending ? (
         <DispatchListSkeleton />
       ) : (
@@ -73,6 +92,11 @@ export function DispatchList({ role, onEvent }: { role: Role; onEvent: UiEventHa
               <Inbox aria-hidden="true" className="mx-auto size-10 text-slate-400" />
               <h2 className="mt-3 text-base font-semibold text-slate-900">No dispatches found</h2>
               <p className="mt-1 text-sm text-slate-600">Get started by creating a new dispatch</p>
+              {canCreate && (
+                <div className="mt-4 flex justify-center">
+                  <NewDispatchButton variant="secondary" />
+                </div>
+              )}
             </div>
           ) : wide ? (
             <DispatchTable
@@ -81,9 +105,10 @@ export function DispatchList({ role, onEvent }: { role: Role; onEvent: UiEventHa
               sort={query.sort}
               order={query.order}
               onSort={onSort}
+              rowBadges={rowBadges}
             />
           ) : (
-            <DispatchCards dispatches={data.dispatches} showClient={staff} />
+            <DispatchCards dispatches={data.dispatches} showClient={staff} rowBadges={rowBadges} />
           )}
         </div>
       )}

@@ -1,6 +1,8 @@
 import { formatRegistrations, type Dispatch, type DispatchListQuery, type DispatchSort } from '@portal/shared'
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
+import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
+import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
 
 type SortProps = { sort: DispatchSort; order: DispatchListQuery['order']; onSort: (sort: DispatchSort) => void }
@@ -30,8 +32,10 @@ function SortHeader({ column, label, sort, order, onSort }: SortProps & { column
 export function DispatchTable({
   dispatches,
   showClient,
+  rowBadges,
   ...sortProps
-}: SortProps & { dispatches: Dispatch[]; showClient: boolean }) {
+}: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges }) {
+  const pageIds = dispatches.map((d) => d.id)
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -54,7 +58,10 @@ export function DispatchTable({
           {dispatches.map((dispatch) => (
             <tr key={dispatch.id} className="hover:bg-slate-50">
               {showClient && <td className="px-4 py-3 text-slate-900">{clientName(dispatch)}</td>}
-              <td className="px-4 py-3 font-medium text-slate-900">{courseName(dispatch)}</td>
+              <td className="px-4 py-3 font-medium text-slate-900">
+                {courseName(dispatch)}
+                {rowBadges?.(dispatch.id, pageIds)}
+              </td>
               <td className="px-4 py-3">
                 <DispatchStatusBadge enabled={dispatch.enabled} />
               </td>
@@ -62,7 +69,10 @@ export function DispatchTable({
                 {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
               </td>
               <td className="px-4 py-3">
-                <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+                <div className="flex flex-wrap items-start gap-2">
+                  <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+                  <DownloadPackageButton dispatch={dispatch} rowLabel />
+                </div>
               </td>
             </tr>
           ))}

@@ -70,12 +70,18 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
               <UsageBar percent={percent} label="Registrations used" />
             </div>
           )}
+          {dispatch.registrationResetDate && (
+            <p className="mt-1 text-xs text-slate-600">Counted since the last reset.</p>
+          )}
         </Field>
         <Field label="SCORM Expiry Date">
           {dispatch.expirationDate ? formatDate(dispatch.expirationDate) : muted('No expiry date')}
         </Field>
         <Field label="Created">{formatDateTime(dispatch.created)}</Field>
         <Field label="Last Updated">{formatDateTime(dispatch.updated)}</Field>
+        <Field label="Last reset">
+          {dispatch.registrationResetDate ? formatDateTime(dispatch.registrationResetDate) : muted('Never')}
+        </Field>
         {can(role, 'dispatch.readNotes') && (
           <>
             <Field label="Tags">

@@ -83,6 +83,12 @@ describe('completion report', () => {
     expect(section.getByText(/^Showing/)).toHaveTextContent('Showing 1-100 of 250 records · 180 learners')
   })
 
+  it('shows a capped search total as "1,000+" without a learner count', async () => {
+    answerReport({ totalItems: 1000, distinctLearners: 1000, totalCapped: true })
+    const { section } = await openReport()
+    expect(section.getByText(/^Showing/)).toHaveTextContent(/^Showing 1-100 of 1000\+ records$/)
+  })
+
   it('applies the search on Enter, back on page 1', async () => {
     answerReport({ totalItems: 1000 })
     const { user, seen, section } = await openReport()

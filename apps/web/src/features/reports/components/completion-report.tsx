@@ -71,11 +71,13 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
           <p className="text-sm text-slate-700" aria-live="polite">
             {pagination && pagination.totalItems > 0 && (
               <>
-                {showingRecordsText(pagination.page, pagination.pageSize, pagination.totalItems)}
-                <span className="text-slate-500">
-                  {' '}
-                  · {data.distinctLearners} {data.distinctLearners === 1 ? 'learner' : 'learners'}
-                </span>
+                {showingRecordsText(pagination.page, pagination.pageSize, pagination.totalItems, data.totalCapped)}
+                {!data.totalCapped && (
+                  <span className="text-slate-500">
+                    {' '}
+                    · {data.distinctLearners} {data.distinctLearners === 1 ? 'learner' : 'learners'}
+                  </span>
+                )}
               </>
             )}
           </p>

@@ -3,7 +3,7 @@ import {
   USER_FORM_MESSAGES as M,
   companyIdForRole,
   isEmail,
-  passwordLengthError,
+  passwordRuleError,
   type CreateUser,
   type Destination,
   type Role,
@@ -34,7 +34,7 @@ export function validateUserForm(values: Values, creating: boolean): string | nu
   if (creating && (!email || !values.password)) return M.emailAndPasswordRequired
   if (!isEmail(email)) return M.invalidEmail
   if (values.role === 'client' && !companyIdForRole('client', values.companyId)) return M.clientRequiresCompany
-  if (values.password) return passwordLengthError(values.password)
+  if (values.password) return passwordRuleError(values.password, { email })
   return null
 }
 

@@ -1,4 +1,5 @@
 import { activityHandlers } from './activity'
+import { alertHandlers } from './alerts' // issue #17
 import { authHandlers } from './auth'
 import { companyHandlers } from './companies' // issue #6
 import { courseRequestHandlers } from './course-requests'
@@ -18,4 +19,5 @@ export const handlers = [
   ...reportHandlers,
   ...companyHandlers, // issue #6
   ...logHandlers, // issue #6
+  ...alertHandlers, // issue #17
 ]

@@ -46,7 +46,12 @@ export const registrationFixtures: ReportRegistration[] = [
 export function makeReport(
   request: Request,
   id: string,
-  overrides: { registrations?: ReportRegistration[]; totalItems?: number; distinctLearners?: number } = {},
+  overrides: {
+    registrations?: ReportRegistration[]
+    totalItems?: number
+    distinctLearners?: number
+    totalCapped?: boolean
+  } = {},
 ): ReportResponse {
   const url = new URL(request.url)
   const page = Number(url.searchParams.get('page') ?? 1)
@@ -58,6 +63,7 @@ export function makeReport(
     registrations,
     pagination: { page, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
     distinctLearners: overrides.distinctLearners ?? totalItems,
+    totalCapped: overrides.totalCapped ?? false,
   }
 }
 

@@ -1,0 +1,58 @@
+import { sql, type SQL } from 'drizzle-orm'
+
+/**
+ * Free-text search shared by the dispatch list, the completion report and the activity logs
+ * (issue #13), written so that a trigram index (pg_trgm) serves every form of it:
+ * - a term of three characters or more matches anywhere (`ILIKE '%term%'`);
+ * - a term of one or two characters has no trigram of its own, so it matches where a word starts
+ *   (`ab` finds "Abel", "Ana Bell" and "x.ab@…"), as large products treat very short queries: a
+ *   word start is a trigram pg_trgm keeps ("  a", " ab"), where a substring match would read
+ *   every row;
+ * - a term with no letter or digit matches nothing: pg_trgm keeps only letters and digits, so no
+ *   index can find punctuation, and such a search would read every row.
+ * Pattern characters of the term (`%`, `_`, `\`, regex syntax) are always taken literally.
+ */
+export const MIN_SUBSTRING_TERM = 3
+
+/** Where a word starts: the start of the text or after any ASCII punctuation or a space. */
+const WORD_START = '(^|[][ !"#$%&\'()*+,./:;<=>?@\\\\^_`{|}~-])'
+
+const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u
+
+/** `term` with the LIKE pattern characters taken literally. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** `%term%` for ILIKE, with the pattern characters of the term taken literally. */
+export function containsPattern(term: string): string {
+  return `%${escapeLike(term)}%`
+}
+
+/** `term` as a regular expression matching itself literally. */
+function escapeRegex(term: string): string {
+  return term.replace(/[\\^$.*+?()[\]{}|-]/g, (c) => `\\${c}`)
+}
+
+export interface MatchOptions {
+  /**
+   * The text is stored lowercased (lower() at write time): compared case-sensitively with the
+   * term lowercased by the same lower(), which is several times cheaper per row than ILIKE.
+   */
+  lowered?: boolean
+  /**
+   * false: written so that no index serves it, for a scan of a few rows found another way (a
+   * time slice of the log): a trigram look-up costs the same whatever the slice's size.
+   */
+  indexed?: boolean
+}
+
+/** `text` matches the (trimmed, non-empty) term, as one condition a trigram index serves. */
+export function matchesTerm(text: SQL, term: string, options: MatchOptions = {}): SQL {
+  if (!HAS_WORD_CHARACTER.test(term)) return sql`false`
+  const subject = options.indexed === false ? sql`(${text} || '')` : text
+  const substring = term.length >= MIN_SUBSTRING_TERM
+  const pattern = substring ? containsPattern(term) : WORD_START + escapeRegex(term)
+  if (options.lowered) return substring ? sql`${subject} like lower(${pattern})` : sql`${subject} ~ lower(${pattern})`
+  return substring ? sql`${subject} ilike ${pattern}` : sql`${subject} ~* ${pattern}`
+}

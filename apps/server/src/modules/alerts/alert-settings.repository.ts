@@ -1,0 +1,55 @@
+import { eq, sql } from 'drizzle-orm'
+import { normaliseLevels, type AlertSettings, type CompanyAlertSettings } from '@portal/shared'
+import type { DbOrTx } from '../../db/client'
+import { alertSettings, company, companyAlertSettings } from '../../db/schema'
+
+/** Issue #17: the global thresholds and the per-company overrides. */
+export const alertSettingsRepository = {
+  async global(db: DbOrTx): Promise<AlertSettings> {
+    const [row] = await db.select().from(alertSettings).where(eq(alertSettings.id, 1))
+    return {
+      usageThresholds: normaliseLevels(row?.usageThresholds ?? []),
+      expiryDays: normaliseLevels(row?.expiryDays ?? []),
+    }
+  },
+
+  async setGlobal(db: DbOrTx, settings: AlertSettings): Promise<AlertSettings> {
+    const values = {
+      usageThresholds: normaliseLevels(settings.usageThresholds),
+      expiryDays: normaliseLevels(settings.expiryDays),
+    }
+    await db
+      .insert(alertSettings)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: alertSettings.id, set: { ...values, updatedAt: sql`now()` } })
+    return values
+  },
+
+  /** null when there is no such company (the route's 404). */
+  async forCompany(db: DbOrTx, companyId: string): Promise<CompanyAlertSettings | null> {
+    const [row] = await db
+      .select({ id: company.id, usage: companyAlertSettings.usageThresholds, expiry: companyAlertSettings.expiryDays })
+      .from(company)
+      .leftJoin(companyAlertSettings, eq(companyAlertSettings.companyId, company.id))
+      .where(eq(company.id, companyId))
+    if (!row) return null
+    if (row.usage && row.expiry) {
+      return { usageThresholds: normaliseLevels(row.usage), expiryDays: normaliseLevels(row.expiry), overridden: true }
+    }
+    return { ...(await alertSettingsRepository.global(db)), overridden: false }
+  },
+
+  async setCompany(db: DbOrTx, companyId: string, settings: AlertSettings): Promise<CompanyAlertSettings | null> {
+    const [exists] = await db.select({ id: company.id }).from(company).where(eq(company.id, companyId))
+    if (!exists) return null
+    const values = {
+      usageThresholds: normaliseLevels(settings.usageThresholds),
+      expiryDays: normaliseLevels(settings.expiryDays),
+    }
+    await db
+      .insert(companyAlertSettings)
+      .values({ companyId, ...values })
+      .onConflictDoUpdate({ target: companyAlertSettings.companyId, set: { ...values, updatedAt: sql`now()` } })
+    return { ...values, overridden: true }
+  },
+}

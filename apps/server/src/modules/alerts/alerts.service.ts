@@ -1,0 +1,148 @@
+import { sql } from 'drizzle-orm'
+import type { Db, Tx } from '../../db/client'
+import { renderAlertMail } from '../mail/mail-render'
+import { outboxRepository, type NewMail } from '../mail/outbox.repository'
+import { evaluateAlerts, type RaisedAlert } from './alerts-evaluate.sql'
+
+interface Log {
+  info(obj: object, msg?: string): void
+  error(obj: object, msg?: string): void
+}
+
+type Row = Record<string, unknown>
+const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
+
+/** A postback batch: evaluated this long after its first postback (many postbacks, one evaluation). */
+export const POSTBACK_DEBOUNCE_MS = 2_000
+/** Past this many pending dispatch ids, one evaluation of everything is cheaper. */
+const MAX_PENDING_IDS = 5_000
+
+/**
+ * Who is mailed an alert: the company's account manager and the admins (staff), and the
+ * company's client users who opted in; active users whose alert mails are on (staff by default,
+ * clients only when they turned them on). One SQL over all the new alerts.
+ */
+async function recipients(tx: Tx, alertIds: number[]) {
+  const rows = rowsOf(
+    await tx.execute(sql`
+    select a.id::text as alert_id, u.id as user_id, u.email
+    from alert a
+    left join company co on co.id = a.company_id
+    join app_user u on u.status = 'active' and (
+      u.role = 'admin'
+      or u.id = co.account_manager_id
+      or (u.role = 'client' and u.company_id = a.company_id))
+    left join user_preference p on p.user_id = u.id
+    where a.id in (select jsonb_array_elements_text(${JSON.stringify(alertIds)}::jsonb)::bigint)
+      and coalesce(p.alert_mails, u.role <> 'client')
+    order by a.id, u.id`),
+  )
+  return rows.map((r) => ({ alertId: Number(r.alert_id), userId: String(r.user_id), email: String(r.email) }))
+}
+
+export interface AlertsServiceOptions {
+  db: Db
+  publicUrl: string
+  log: Log
+  now?: () => Date
+  /** Called after a transaction queued mails (the process's outbox worker sends them soon). */
+  onMailQueued?: () => void
+}
+
+/**
+ * Issue #17: raises alerts after sync runs and postback batches. Requests are coalesced and run
+ * one at a time in this process, off the request path (a route or the sync never waits for
+ * them); across processes the evaluation's advisory lock makes them take turns.
+ */
+export function createAlertsService({
+  db,
+  publicUrl,
+  log,
+  now = () => new Date(),
+  onMailQueued,
+}: AlertsServiceOptions) {
+  let pendingAll = false
+  const pendingIds = new Set<string>()
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<void> | null = null
+  let closed = false
+
+  /** One evaluation and its mails, in one transaction: the mail rows commit with their alerts. */
+  async function evaluate(dispatchIds: readonly string[] | null = null): Promise<RaisedAlert[]> {
+    const { raised, queued } = await db.transaction(async (tx) => {
+      const raised = await evaluateAlerts(tx, { now: now(), dispatchIds })
+      if (raised.length === 0) return { raised, queued: 0 }
+      const byId = new Map(raised.map((a) => [a.id, a]))
+      const mails: NewMail[] = (await recipients(tx, [...byId.keys()])).map((r) => {
+        const mail = renderAlertMail(byId.get(r.alertId)!, publicUrl)
+        return {
+          idempotencyKey: `alert:${r.alertId}:${r.userId}`,
+          kind: 'alert',
+          userId: r.userId,
+          to: r.email,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        }
+      })
+      return { raised, queued: await outboxRepository.enqueue(tx, mails) }
+    })
+    if (raised.length > 0) log.info({ alerts: raised.length, mails: queued }, 'alerts raised')
+    if (queued > 0) onMailQueued?.()
+    return raised
+  }
+
+  async function drain(): Promise<void> {
+    while ((pendingAll || pendingIds.size > 0) && !closed) {
+      const ids = pendingAll ? null : [...pendingIds]
+      pendingAll = false
+      pendingIds.clear()
+      try {
+        await evaluate(ids)
+      } catch (error) {
+        log.error({ err: error }, 'alert evaluation failed')
+      }
+    }
+  }
+
+  function kick(delayMs: number) {
+    if (closed || timer || running) return
+    timer = setTimeout(() => {
+      timer = null
+      running = drain().finally(() => {
+        running = null
+        if (pendingAll || pendingIds.size > 0) kick(0)
+      })
+    }, delayMs)
+    timer.unref()
+  }
+
+  return {
+    evaluate,
+    /** After a sync run or a settings change: everything, soon. */
+    requestAll() {
+      pendingAll = true
+      kick(0)
+    },
+    /** After a stored postback: its dispatch, with the others of the same batch. */
+    notePostback(dispatchId: string) {
+      if (pendingIds.size >= MAX_PENDING_IDS) pendingAll = true
+      else pendingIds.add(dispatchId)
+      kick(POSTBACK_DEBOUNCE_MS)
+    },
+    /** Tests: resolves when nothing is pending or running. */
+    async idle(): Promise<void> {
+      while (timer || running) {
+        if (running) await running
+        else await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    },
+    async close(): Promise<void> {
+      closed = true
+      if (timer) clearTimeout(timer)
+      timer = null
+      await running
+    },
+  }
+}
+export type AlertsService = ReturnType<typeof createAlertsService>

@@ -1,0 +1,124 @@
+import { sql, type SQL } from 'drizzle-orm'
+import { alertMessage, type Notification } from '@portal/shared'
+import type { DbOrTx } from '../../db/client'
+
+/**
+ * Issue #17: a user's notifications are the alerts the user may see (staff: all; a client: its
+ * company's, in the SQL) with the user's read marks: read-all moves a per-user mark (every alert
+ * up to it is read), single reads above it are rows of alert_read.
+ */
+
+export interface Viewer {
+  id: string
+  role: string
+  companyId: string | null
+}
+
+type Row = Record<string, unknown>
+const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
+export const UNREAD_COUNT_CAP = 1000
+
+/** The alerts a viewer may see; a client without a company sees none. */
+export const visibleTo = (viewer: Viewer, column: SQL = sql`a.company_id`): SQL => {
+  if (viewer.role !== 'client') return sql`true`
+  return viewer.companyId ? sql`${column} = ${viewer.companyId}` : sql`false`
+}
+
+const readThrough = (viewer: Viewer) =>
+  sql`coalesce((select read_through from notification_cursor where user_id = ${viewer.id}::uuid), 0)`
+
+function toNotification(r: Row): Notification {
+  const base = {
+    kind: r.kind as Notification['kind'],
+    level: Number(r.level),
+    courseTitle: String(r.course_title),
+    companyName: String(r.company_name),
+    registrationCount: Number(r.registration_count),
+    registrationCap: Number(r.registration_cap),
+  }
+  return {
+    id: Number(r.id),
+    ...base,
+    dispatchId: String(r.dispatch_id),
+    companyId: String(r.company_id),
+    expirationDate: r.expiration_date ? new Date(r.expiration_date as string).toISOString() : null,
+    message: alertMessage(base),
+    createdAt: new Date(r.created_at as string).toISOString(),
+    read: Boolean(r.read),
+  }
+}
+
+export const notificationsRepository = {
+  async list(db: DbOrTx, viewer: Viewer, { limit, before }: { limit: number; before?: number }) {
+    const rows = rowsOf(
+      await db.execute(sql`
+      select a.id::text, a.kind, a.level, a.dispatch_id, a.company_id, a.company_name, a.course_title,
+        a.registration_count, a.registration_cap, a.expiration_date, a.created_at,
+        (a.id <= ${readThrough(viewer)} or exists (
+          select 1 from alert_read r where r.user_id = ${viewer.id}::uuid and r.alert_id = a.id)) as read
+      from alert a
+      where ${visibleTo(viewer)} ${before ? sql`and a.id < ${before}` : sql``}
+      order by a.id desc
+      limit ${limit + 1}`),
+    )
+    const items = rows.slice(0, limit).map(toNotification)
+    return { items, nextBefore: rows.length > limit ? items[items.length - 1]!.id : null }
+  },
+
+  async unreadCount(db: DbOrTx, viewer: Viewer): Promise<number> {
+    const rows = rowsOf(
+      await db.execute(sql`
+      select count(*)::int as n from (
+        select 1 from alert a
+        where ${visibleTo(viewer)} and a.id > ${readThrough(viewer)}
+          and not exists (select 1 from alert_read r where r.user_id = ${viewer.id}::uuid and r.alert_id = a.id)
+        limit ${UNREAD_COUNT_CAP}) as u`),
+    )
+    return Number(rows[0]?.n ?? 0)
+  },
+
+  /** False when the alert does not exist or the viewer may not see it (the route's 404). */
+  async markRead(db: DbOrTx, viewer: Viewer, alertId: number): Promise<boolean> {
+    const rows = rowsOf(
+      await db.execute(sql`
+      with target as (select a.id from alert a where a.id = ${alertId} and ${visibleTo(viewer)})
+      insert into alert_read (user_id, alert_id)
+      select ${viewer.id}::uuid, id from target
+      on conflict do nothing
+      returning alert_id`),
+    )
+    if (rows.length > 0) return true
+    const exists = rowsOf(await db.execute(sql`select 1 from alert a where a.id = ${alertId} and ${visibleTo(viewer)}`))
+    return exists.length > 0
+  },
+
+  async markAllRead(db: DbOrTx, viewer: Viewer): Promise<void> {
+    await db.transaction(async (tx) => {
+      const top = rowsOf(
+        await tx.execute(sql`select coalesce(max(a.id), 0)::text as id from alert a where ${visibleTo(viewer)}`),
+      )
+      const id = Number(top[0]?.id ?? 0)
+      await tx.execute(sql`
+        insert into notification_cursor (user_id, read_through) values (${viewer.id}::uuid, ${id})
+        on conflict (user_id) do update set read_through = greatest(notification_cursor.read_through, excluded.read_through)`)
+      await tx.execute(sql`delete from alert_read where user_id = ${viewer.id}::uuid and alert_id <= ${id}`)
+    })
+  },
+
+  /** Dashboard badges: which of these dispatches have a live usage or expiry crossing. */
+  async flags(db: DbOrTx, viewer: Viewer, ids: string[]) {
+    const rows = rowsOf(
+      await db.execute(sql`
+      select distinct s.dispatch_id, s.kind
+      from alert_state s
+      join dispatch a on a.id = s.dispatch_id
+      where s.dispatch_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+        and ${visibleTo(viewer, sql`a.destination_id`)}
+      order by 1`),
+    )
+    return {
+      nearCap: rows.filter((r) => r.kind === 'usage').map((r) => String(r.dispatch_id)),
+      expiresSoon: rows.filter((r) => r.kind === 'expiry').map((r) => String(r.dispatch_id)),
+    }
+  },
+}

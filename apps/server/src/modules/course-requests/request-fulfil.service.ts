@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto'
+import {
+  COURSE_REQUEST_MESSAGES,
+  DISPATCH_ACTION_MESSAGES as M,
+  dispatchExistsMessage,
+  type CourseRequest,
+  type FulfilCourseRequestBody,
+} from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { recordActivity } from '../activity-logs/activity.repository'
+import { titleOf } from '../courses/courses.mapper'
+import { DispatchConflictError } from '../dispatches/dispatch-conflict'
+import { requirePair } from '../dispatches/dispatch-create.service'
+import {
+  createDispatchPairRepository,
+  mirrorProviderDispatch,
+  type PairDispatch,
+} from '../dispatches/dispatch-pair.repository'
+import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import { createCourseRequestsRepository } from './course-requests.repository'
+import { toCourseRequest, type RequestContext, type Requestor } from './course-requests.service'
+import { createRequestFulfilRepository, type FulfilIntent, type FulfilState } from './request-fulfil.repository'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** What this fulfilment sets out to do; a recorded one is finished as first asked. */
+function intentOf(
+  state: FulfilState,
+  pairDispatch: PairDispatch | null,
+  body: FulfilCourseRequestBody,
+  conflict: (id: string) => Error,
+): FulfilIntent {
+  // A retry: the recorded target stands while it is still the pair's dispatch (or there is none).
+  if (state.intent && (!pairDispatch || pairDispatch.id === state.intent.dispatchId)) return state.intent
+  if (body.mode === 'create') {
+    if (pairDispatch) throw conflict(pairDispatch.id)
+    return { mode: 'create', dispatchId: randomUUID(), registrationCap: body.registrationCap ?? state.licenses }
+  }
+  if (!pairDispatch) throw new AppError('RULE_VIOLATION', M.noDispatchToAdd)
+  // An unlimited dispatch stays unlimited: adding to "no cap" would impose one.
+  const added = pairDispatch.registrationCap === 0 ? 0 : pairDispatch.registrationCap + state.licenses
+  return { mode: 'add', dispatchId: pairDispatch.id, registrationCap: body.registrationCap ?? added }
+}
+
+/**
+ * POST /api/course-requests/{id}/fulfil (issue #15): "Create dispatch" for the requestor's
+ * company with the requested licenses as the cap, or "Add N licenses" to its dispatch of the
+ * course; either marks the request PROCESSED and links it to the dispatch.
+ *
+ * Idempotent: the target (dispatch id and the cap it ends with, an absolute value) is recorded
+ * on the request before SCORM Cloud is called. A retry after any partial failure, the provider
+ * having accepted or not, repeats that target: it looks the dispatch up before creating it, and
+ * setting a cap to the same value twice changes nothing. A request already fulfilled answers
+ * as it is. A definitive refusal by the provider clears the target (nothing happened upstream).
+ */
+export function createRequestFulfilService(deps: { db: Db; client: () => ScormCloudClient | null }) {
+  const requests = createCourseRequestsRepository(deps.db)
+  const fulfilments = createRequestFulfilRepository(deps.db)
+  const pairs = createDispatchPairRepository(deps.db)
+
+  async function view(id: string, viewer: Requestor): Promise<CourseRequest> {
+    const row = await requests.find(id)
+    if (!row) throw new AppError('NOT_FOUND', COURSE_REQUEST_MESSAGES.requestNotFound)
+    return toCourseRequest(row, viewer.role)
+  }
+
+  /** Brings SCORM Cloud to the intent; returns its read of the dispatch afterwards. */
+  async function applyUpstream(client: ScormCloudClient, intent: FulfilIntent, companyId: string, courseId: string) {
+    if (intent.mode === 'create') {
+      const existing = await client.getDispatch(intent.dispatchId).catch((error: unknown) => {
+        if (error instanceof ScormCloudError && error.providerStatus === 404) return null
+        throw error
+      })
+      if (!existing) {
+        await client.createDispatch(intent.dispatchId, {
+          destinationId: companyId,
+          courseId,
+          registrationCap: intent.registrationCap,
+        })
+      } else if ((existing.registrationCap ?? 0) !== intent.registrationCap) {
+        await client.updateDispatch(intent.dispatchId, { registrationCap: intent.registrationCap })
+      }
+    } else {
+      await client.updateDispatch(intent.dispatchId, { registrationCap: intent.registrationCap })
+    }
+    return client.getDispatch(intent.dispatchId)
+  }
+
+  return {
+    async fulfil(
+      viewer: Requestor,
+      id: string,
+      body: FulfilCourseRequestBody,
+      ctx: RequestContext,
+    ): Promise<CourseRequest> {
+      const state = UUID.test(id) ? await fulfilments.state(id) : null
+      if (!state) throw new AppError('NOT_FOUND', COURSE_REQUEST_MESSAGES.requestNotFound)
+      if (!state.intent && state.dispatchId && state.status !== 'PENDING') return view(id, viewer)
+      if (!state.companyId) throw new AppError('RULE_VIOLATION', M.noCompany)
+      const pair = await requirePair(pairs, state.companyId, state.courseId)
+      const conflict = (dispatchId: string) =>
+        new DispatchConflictError(dispatchId, dispatchExistsMessage(pair.company.shownName, titleOf(pair.course)))
+      const client = deps.client()
+      if (!client) throw new AppError('NOT_READY', M.notConfigured)
+
+      const pairDispatch = await pairs.findPairDispatch(pair.company.id, pair.course.id)
+      const intent = await fulfilments.claim(id, intentOf(state, pairDispatch, body, conflict))
+      if (intent.mode === 'create' && !pairDispatch) {
+        // Made outside this request (another screen, not yet synced): never a second dispatch.
+        const upstream = await client.dispatchOfPair(pair.company.id, pair.course.id)
+        if (upstream && upstream.id !== intent.dispatchId) {
+          await mirrorProviderDispatch(deps.db, upstream.id, upstream.data, pair)
+          await fulfilments.release(id)
+          throw conflict(upstream.id)
+        }
+      }
+      let fresh
+      try {
+        fresh = await applyUpstream(client, intent, pair.company.id, pair.course.id)
+      } catch (error) {
+        if (error instanceof ScormCloudError && !error.retryable && error.providerStatus >= 400) {
+          await fulfilments.release(id)
+        }
+        throw error
+      }
+
+      const before = pairDispatch?.registrationCap ?? null
+      await deps.db.transaction(async (tx) => {
+        await mirrorProviderDispatch(tx, intent.dispatchId, fresh, pair)
+        await fulfilments.complete(id, intent.dispatchId, tx)
+        const common = {
+          dispatchId: intent.dispatchId,
+          companyId: pair.company.id,
+          companyName: pair.company.shownName,
+          courseId: pair.course.id,
+          courseTitle: titleOf(pair.course),
+        }
+        await recordActivity(tx, {
+          action: intent.mode === 'create' ? 'DISPATCH_CREATED' : 'DISPATCH_UPDATED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details:
+            intent.mode === 'create'
+              ? { ...common, registrationCap: intent.registrationCap, requestId: id }
+              : { ...common, requestId: id, changes: { registrationCap: { before, after: intent.registrationCap } } },
+        })
+        await recordActivity(tx, {
+          action: 'COURSE_REQUEST_STATUS_UPDATED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: { requestId: id, ...common, before: state.status, after: 'PROCESSED', fulfilment: intent.mode },
+        })
+      })
+      return view(id, viewer)
+    },
+  }
+}
+export type RequestFulfilService = ReturnType<typeof createRequestFulfilService>

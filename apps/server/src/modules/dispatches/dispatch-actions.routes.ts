@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import {
+  CreateDispatchBodySchema,
+  DispatchConflictSchema,
+  DispatchSchema,
+  ErrorResponseSchema,
+  IdParamsSchema,
+} from '@portal/shared'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { DispatchCountService } from './dispatch-count.service'
+import { withConflictAnswer } from './dispatch-conflict'
+import type { DispatchCreateService } from './dispatch-create.service'
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+}
+
+/** POST /api/dispatches and POST /api/dispatches/{id}/registration-count/reset (issue #15, admin). */
+const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
+  creates: DispatchCreateService
+  counts: DispatchCountService
+}> = async (app, { creates, counts }) => {
+  const contextOf = (request: FastifyRequest) => ({
+    viewer: requireUser(request),
+    actor: actorOf(request),
+    ip: request.ip,
+  })
+
+  app.post(
+    '/',
+    {
+      config: { permission: 'dispatch.create' },
+      schema: {
+        tags: ['dispatches'],
+        summary: 'Create a dispatch of a course to a company (SCORM Cloud first, then the mirror)',
+        body: CreateDispatchBodySchema,
+        response: { 201: DispatchSchema, ...errors, 409: DispatchConflictSchema },
+      },
+    },
+    async (request, reply) =>
+      withConflictAnswer(reply, async () => {
+        const created = await creates.create(request.body, contextOf(request))
+        return reply.code(201).send(created)
+      }),
+  )
+
+  app.post(
+    '/:id/registration-count/reset',
+    {
+      config: { permission: 'dispatch.resetCount' },
+      schema: {
+        tags: ['dispatches'],
+        summary: "Reset a dispatch's registration counter (renew its licenses)",
+        params: IdParamsSchema,
+        response: { 200: DispatchSchema, ...errors },
+      },
+    },
+    async (request) => counts.reset(request.params.id, contextOf(request)),
+  )
+}
+
+export default dispatchActionsRoutes

@@ -1,0 +1,55 @@
+import { DISPATCH_ACTION_MESSAGES as M, type Dispatch } from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { recordActivity } from '../activity-logs/activity.repository'
+import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { toDate } from '../sync/sync.mapper'
+import type { EditContext } from './dispatch-update.service'
+import { toDispatch } from './dispatches.mapper'
+import { createDispatchesRepository } from './dispatches.repository'
+import type { DispatchesService } from './dispatches.service'
+
+/**
+ * "Reset registration count" (issue #15, renewing licenses): DELETE …/registrationCount at
+ * SCORM Cloud, then the mirror takes the provider's counter and reset date. The registrations
+ * themselves stay (reference §6.1); the usage shown counts from the reset.
+ */
+export function createDispatchCountService(deps: {
+  db: Db
+  dispatches: DispatchesService
+  client: () => ScormCloudClient | null
+}) {
+  const repository = createDispatchesRepository(deps.db)
+
+  return {
+    async reset(id: string, ctx: EditContext): Promise<Dispatch> {
+      const row = await deps.dispatches.requireVisible(ctx.viewer, id)
+      const client = deps.client()
+      if (!client) throw new AppError('NOT_READY', M.notConfigured)
+      const resetAt = new Date()
+      await client.resetRegistrationCount(id)
+      const fresh = await client.getDispatch(id)
+      // v4 providers do not send registrationResetDate (reference §6.2, v5): then ours is the reset time.
+      const resetDate = toDate(fresh.registrationResetDate) ?? resetAt
+      const count = Number.isInteger(fresh.registrationCount) ? Math.max(0, fresh.registrationCount!) : 0
+      await deps.db.transaction(async (tx) => {
+        await repository.updateMirror(id, { registrationCount: count, registrationResetDate: resetDate }, tx)
+        await recordActivity(tx, {
+          action: 'DISPATCH_COUNT_RESET',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: {
+            dispatchId: id,
+            companyId: row.destinationId,
+            companyName: row.destinationName,
+            courseTitle: row.courseTitle,
+            registrationCountBefore: row.registrationCount,
+            registrationCap: row.registrationCap,
+          },
+        })
+      })
+      return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
+    },
+  }
+}
+export type DispatchCountService = ReturnType<typeof createDispatchCountService>

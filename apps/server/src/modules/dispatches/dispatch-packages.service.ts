@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, packageFileName } from '@portal/shared'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/app-error'
+import { recordActivity } from '../activity-logs/activity.repository'
+import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import { createDispatchPairRepository, isExpired } from './dispatch-pair.repository'
+import type { EditContext } from './dispatch-update.service'
+import type { DispatchesService } from './dispatches.service'
+
+/** A download ready to send: the provider's body, unread, and what the browser is told. */
+export interface PackageDownload {
+  body: Readable
+  fileName: string
+  /** The provider's Content-Length, when it sent one. */
+  contentLength: string | null
+}
+
+/** Turns the provider's streaming answer into a Node stream that reads only as fast as we send. */
+function toDownload(response: Response, fileName: string): PackageDownload {
+  if (!response.body) throw new ScormCloudError('SCORM Cloud sent an empty package.', response.status, false)
+  const length = response.headers.get('content-length')
+  return {
+    body: Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>),
+    fileName,
+    contentLength: length && /^\d+$/.test(length) ? length : null,
+  }
+}
+
+/**
+ * Package downloads (issue #15): the provider's zip streamed through, never buffered. Clients
+ * reach their own company's dispatches only (another company's is 404, as for the dispatch),
+ * and not a disabled or expired one; staff may download any. Each download is logged
+ * (DISPATCH_PACKAGE_DOWNLOADED) once the provider has answered, before the first byte goes out.
+ */
+export function createDispatchPackagesService(deps: {
+  db: Db
+  dispatches: DispatchesService
+  client: () => ScormCloudClient | null
+}) {
+  const pairs = createDispatchPairRepository(deps.db)
+  const requireClient = () => {
+    const client = deps.client()
+    if (!client) throw new AppError('NOT_READY', M.notConfigured)
+    return client
+  }
+
+  return {
+    async dispatchPackage(id: string, ctx: EditContext, signal: AbortSignal): Promise<PackageDownload> {
+      const row = await deps.dispatches.requireVisible(ctx.viewer, id)
+      if (ctx.viewer.role === 'client') {
+        if (!row.enabled) throw new AppError('FORBIDDEN', M.disabled)
+        if (isExpired(row.expirationDate)) throw new AppError('FORBIDDEN', M.expired)
+      }
+      const response = await requireClient().dispatchZip(id, signal)
+      const download = toDownload(response, packageFileName(row.destinationName, row.courseTitle))
+      await recordActivity(deps.db, {
+        action: 'DISPATCH_PACKAGE_DOWNLOADED',
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        details: {
+          dispatchId: id,
+          companyId: row.destinationId,
+          companyName: row.destinationName,
+          courseTitle: row.courseTitle,
+          bytes: download.contentLength === null ? null : Number(download.contentLength),
+        },
+      }).catch((error: unknown) => {
+        download.body.destroy()
+        throw error
+      })
+      return download
+    },
+
+    /**
+     * Every package of a company in one zip. A client's company is its own (another id is 404);
+     * since the provider's zip cannot leave a dispatch out, a client whose company has a
+     * disabled or expired dispatch downloads packages one by one instead.
+     */
+    async companyPackages(
+      requestedCompanyId: string | undefined,
+      ctx: EditContext,
+      signal: AbortSignal,
+    ): Promise<PackageDownload> {
+      const { viewer } = ctx
+      let companyId = requestedCompanyId
+      if (viewer.role === 'client') {
+        if (!viewer.companyId || (companyId !== undefined && companyId !== viewer.companyId)) {
+          throw new AppError('NOT_FOUND', M.companyNotFound)
+        }
+        companyId = viewer.companyId
+      }
+      if (!companyId)
+        throw new AppError('RULE_VIOLATION', M.companyRequired, {
+          details: [{ field: 'companyId', message: M.companyRequired }],
+        })
+      const company = await pairs.findCompany(companyId)
+      if (!company) throw new AppError('NOT_FOUND', M.companyNotFound)
+      if (viewer.role === 'client') {
+        const states = await pairs.companyDispatchStates(company.id)
+        if (states.some((d) => !d.enabled || isExpired(d.expirationDate))) {
+          throw new AppError('FORBIDDEN', M.someUnavailable)
+        }
+      }
+      const response = await requireClient().destinationZip(company.id, signal)
+      const download = toDownload(response, companyPackagesFileName(company.shownName))
+      await recordActivity(deps.db, {
+        action: 'DISPATCH_PACKAGE_DOWNLOADED',
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        details: {
+          allPackages: true,
+          companyId: company.id,
+          companyName: company.shownName,
+          bytes: download.contentLength === null ? null : Number(download.contentLength),
+        },
+      }).catch((error: unknown) => {
+        download.body.destroy()
+        throw error
+      })
+      return download
+    },
+  }
+}
+export type DispatchPackagesService = ReturnType<typeof createDispatchPackagesService>

@@ -1,0 +1,110 @@
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import type { DispatchSchema } from '@portal/scorm-cloud-sim'
+import type { DbOrTx } from '../../db/client'
+import { company, course, dispatch } from '../../db/schema'
+import { AppError } from '../../lib/app-error'
+import { mapDispatch } from '../sync/sync.mapper'
+import { syncRepository } from '../sync/sync.repository'
+import { shownName } from '../companies/companies.repository'
+
+/** The mirror rows a dispatch of a course to a company is made from (issue #15). */
+export interface PairCompany {
+  id: string
+  /** The provider's name (what the sync writes into dispatch.destination_name). */
+  name: string
+  /** What screens show: an admin's rename, else the provider's name. */
+  shownName: string
+}
+
+export interface PairCourse {
+  id: string
+  title: string
+  titleOverride: string | null
+}
+
+export interface PairDispatch {
+  id: string
+  registrationCap: number
+  registrationCount: number
+}
+
+export function createDispatchPairRepository(db: DbOrTx) {
+  return {
+    /** A company still present upstream. */
+    async findCompany(id: string): Promise<PairCompany | null> {
+      const [row] = await db
+        .select({ id: company.id, name: company.name, shownName })
+        .from(company)
+        .where(and(eq(company.id, id), isNull(company.removedAt)))
+        .limit(1)
+      return row ?? null
+    },
+
+    /** A course still present upstream (hidden ones too: visibility is a catalogue matter). */
+    async findCourse(id: string): Promise<PairCourse | null> {
+      const [row] = await db
+        .select({ id: course.id, title: course.title, titleOverride: course.titleOverride })
+        .from(course)
+        .where(and(eq(course.id, id), isNull(course.removedAt)))
+        .limit(1)
+      return row ?? null
+    },
+
+    /** The company's present dispatch of the course (reference §6: at most one per pair). */
+    async findPairDispatch(companyId: string, courseId: string): Promise<PairDispatch | null> {
+      const [row] = await db
+        .select({
+          id: dispatch.id,
+          registrationCap: dispatch.registrationCap,
+          registrationCount: dispatch.registrationCount,
+        })
+        .from(dispatch)
+        .where(and(eq(dispatch.destinationId, companyId), eq(dispatch.courseId, courseId), isNull(dispatch.removedAt)))
+        .orderBy(desc(dispatch.providerCreated), dispatch.id)
+        .limit(1)
+      return row ?? null
+    },
+
+    /** Enabled flag and expiry of each present dispatch of a company (the client's all-packages rule). */
+    async companyDispatchStates(companyId: string): Promise<{ enabled: boolean; expirationDate: Date | null }[]> {
+      return db
+        .select({ enabled: dispatch.enabled, expirationDate: dispatch.expirationDate })
+        .from(dispatch)
+        .where(and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt)))
+    },
+  }
+}
+export type DispatchPairRepository = ReturnType<typeof createDispatchPairRepository>
+
+/**
+ * Writes SCORM Cloud's read of a dispatch into the mirror with the sync's own upsert, so the
+ * row is exactly what the next sync would write (and the data-version triggers on `dispatch`
+ * move the list caches on). Titles the provider leaves out fall back like the sync's.
+ */
+export async function mirrorProviderDispatch(
+  tx: DbOrTx,
+  id: string,
+  fresh: DispatchSchema,
+  pair: { company: PairCompany; course: PairCourse },
+): Promise<void> {
+  const mapped = mapDispatch({
+    id,
+    data: {
+      ...fresh,
+      courseId: fresh.courseId || pair.course.id,
+      destinationId: fresh.destinationId || pair.company.id,
+    },
+  })
+  if (!mapped) throw new AppError('UPSTREAM_FAILED', 'SCORM Cloud sent a dispatch the portal cannot read.')
+  await syncRepository.upsertDispatches(tx, [
+    {
+      ...mapped,
+      courseTitle: mapped.courseTitle ?? (pair.course.title || pair.course.id),
+      destinationName: mapped.destinationName ?? (pair.company.name || pair.company.id),
+    },
+  ])
+}
+
+/** An expiry date has passed (a client may no longer download the package). */
+export const isExpired = (expirationDate: Date | null, now = Date.now()) =>
+  expirationDate !== null && expirationDate.getTime() < now

@@ -1,0 +1,160 @@
+import { sql, type SQL } from 'drizzle-orm'
+import {
+  company,
+  course,
+  dispatch,
+  dispatchCourseSummary,
+  dispatchStat,
+  dispatchSummary,
+  dispatchVersion,
+} from '../../db/schema'
+import { MIN_SUBSTRING_TERM, matchesTerm } from '../../db/search'
+import type { DispatchFilter } from './dispatches.repository'
+
+/**
+ * The dispatch list's summary cards and cache versions as SQL (issue #13): read from the
+ * aggregates the triggers of migration 0008 keep per company and per course, so no request
+ * counts the dispatches of its filter one by one.
+ */
+
+/** Dispatch ids are searched by substring only: one or two characters of an id mean nothing. */
+export const matchesIds = (term: string) => term.length >= MIN_SUBSTRING_TERM
+
+/** What a search term matched in the course and company tables. */
+export interface SearchSets {
+  courses: string[]
+  companies: string[]
+}
+export const EMPTY_SEARCH: SearchSets = { courses: [], companies: [] }
+
+/**
+ * The version a cached page of this filter hangs on: a client's pages change only with its own
+ * company's dispatches (dispatch_summary.version), staff pages with any dispatch (dispatch_version).
+ */
+export function versionSql(filter: Pick<DispatchFilter, 'companyId'>): SQL {
+  if (filter.companyId === undefined) {
+    return sql`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`
+  }
+  return sql`(select max(${dispatchSummary.version}) from ${dispatchSummary} where ${dispatchSummary.companyId} = ${filter.companyId})`
+}
+
+const enabledIs = (filter: DispatchFilter, column: SQL) =>
+  filter.status === 'all' ? sql`true` : sql`${column} = ${filter.status === 'enabled'}`
+
+/** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
+function scopeSql(filter: DispatchFilter): SQL {
+  const s = dispatchSummary
+  const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
+  return sql`(select coalesce(sum(${s.dispatches}), 0) from ${s} where ${company} and ${enabledIs(filter, sql`${s.enabled}`)})`
+}
+
+/** The summary of a filter without a search: a client's two rows, or the sum of every company's. */
+export function keptSummarySql(filter: DispatchFilter): SQL {
+  const s = dispatchSummary
+  const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
+  return sql`
+    select
+      coalesce(sum(${s.dispatches}), 0) as "totalDispatches",
+      coalesce(sum(${s.dispatches}) filter (where ${s.enabled}), 0) as "activeDispatches",
+      coalesce(sum(${s.registrations}), 0) as "registrations",
+      coalesce(sum(${s.cappedRegistrations}), 0) as "cappedRegistrations",
+      coalesce(sum(${s.cappedCapacity}), 0) as "cappedCapacity",
+      coalesce(sum(${s.unlimited}) filter (where ${s.enabled}), 0) as "unlimitedActive",
+      coalesce(sum(${s.activeRegistrations}), 0) as "activeRegistrations",
+      ${versionSql(filter)} as "version"
+    from ${s}
+    where ${company} and ${enabledIs(filter, sql`${s.enabled}`)}`
+}
+
+/** The course and company ids whose title or name (the provider's or the portal's) matches. */
+export function searchSetsSql(term: string): SQL {
+  return sql`
+    select
+      array(select ${course.id} from ${course}
+            where ${matchesTerm(sql`${course.title}`, term)} or ${matchesTerm(sql`${course.titleOverride}`, term)}) as "courses",
+      array(select ${company.id} from ${company}
+            where ${matchesTerm(sql`${company.name}`, term)} or ${matchesTerm(sql`${company.displayName}`, term)}) as "companies"`
+}
+
+/** One signed row per dispatch of `where` (for the parts of a search summary counted directly). */
+function perDispatch(sign: 1 | -1, where: SQL): SQL {
+  const d = dispatch
+  return sql`
+    select ${sql.raw(String(sign))} as sign, ${d.enabled} as enabled, 1 as dispatches,
+      ${d.registrationCount}::bigint as registrations,
+      case when ${d.registrationCap} > 0 then ${d.registrationCount} else 0 end::bigint as capped_registrations,
+      case when ${d.registrationCap} > 0 then ${d.registrationCap} else 0 end::bigint as capped_capacity,
+      case when ${d.registrationCap} <= 0 then 1 else 0 end as unlimited,
+      coalesce((select ${dispatchStat.registrations} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${d.id}), 0)::bigint
+        as active_registrations
+    from ${d}
+    where ${where}`
+}
+
+function keptRows(table: typeof dispatchSummary | typeof dispatchCourseSummary, where: SQL): SQL {
+  return sql`
+    select 1 as sign, ${table.enabled} as enabled, ${table.dispatches} as dispatches,
+      ${table.registrations} as registrations, ${table.cappedRegistrations} as capped_registrations,
+      ${table.cappedCapacity} as capped_capacity, ${table.unlimited} as unlimited,
+      ${table.activeRegistrations} as active_registrations
+    from ${table} where ${where}`
+}
+
+/**
+ * The summary of a search. A client's matches are its own few dispatches, summed directly. For
+ * staff, by inclusion and exclusion over what the term matched: the kept sums of the matching
+ * courses, plus those of the matching companies, minus the dispatches counted twice (a matching
+ * course at a matching company), plus the dispatches matched by id alone.
+ */
+export function searchedSummarySql(filter: DispatchFilter, sets: SearchSets, where: SQL): SQL {
+  const parts: SQL[] = []
+  if (filter.companyId !== undefined) {
+    parts.push(perDispatch(1, where))
+  } else {
+    const d = dispatch
+    const courses = sql`${sql.param(sets.courses)}::text[]`
+    const companies = sql`${sql.param(sets.companies)}::text[]`
+    const status = enabledIs(filter, sql`${d.enabled}`)
+    if (sets.courses.length) {
+      const c = dispatchCourseSummary
+      parts.push(keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter, sql`${c.enabled}`)}`))
+    }
+    if (sets.companies.length) {
+      const s = dispatchSummary
+      parts.push(keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter, sql`${s.enabled}`)}`))
+    }
+    if (sets.courses.length && sets.companies.length) {
+      parts.push(
+        perDispatch(
+          -1,
+          sql`${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
+        ),
+      )
+    }
+    const term = filter.search!.trim()
+    if (matchesIds(term)) {
+      parts.push(
+        perDispatch(
+          1,
+          sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term)}
+              and not (${d.courseId} = any(${courses}) or ${d.destinationId} = any(${companies}))`,
+        ),
+      )
+    }
+  }
+  if (parts.length === 0)
+    parts.push(sql`select 1 as sign, true as enabled, 0 as dispatches, 0::bigint as registrations,
+    0::bigint as capped_registrations, 0::bigint as capped_capacity, 0 as unlimited, 0::bigint as active_registrations`)
+  return sql`
+    select
+      coalesce(sum(sign * dispatches), 0) as "totalDispatches",
+      coalesce(sum(sign * dispatches) filter (where enabled), 0) as "activeDispatches",
+      coalesce(sum(sign * registrations), 0) as "registrations",
+      coalesce(sum(sign * capped_registrations), 0) as "cappedRegistrations",
+      coalesce(sum(sign * capped_capacity), 0) as "cappedCapacity",
+      coalesce(sum(sign * unlimited) filter (where enabled), 0) as "unlimitedActive",
+      coalesce(sum(sign * active_registrations), 0) as "activeRegistrations",
+      ${versionSql(filter)} as "version",
+      ${scopeSql(filter)} as "scopeDispatches"
+    from (${sql.join(parts, sql` union all `)}) as parts`
+}

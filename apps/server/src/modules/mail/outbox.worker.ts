@@ -1,0 +1,128 @@
+import type { Db } from '../../db/client'
+import { MailSendError, type MailTransport } from './mail-transport'
+import { outboxRepository as outbox } from './outbox.repository'
+
+interface Log {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+  error(obj: object, msg?: string): void
+}
+
+export interface OutboxWorkerOptions {
+  db: Db
+  transport: MailTransport
+  log: Log
+  now?: () => Date
+  /** A claimed row is this process's for this long; past it, a crash is assumed (uncertain). */
+  leaseMs?: number
+  batch?: number
+  /** Attempts before a mail is given up (failed). */
+  maxAttempts?: number
+  /** Doubling delay before the next attempt, from this, capped at one hour. */
+  baseDelayMs?: number
+  /** Messages-IDs name this host (from PUBLIC_URL). */
+  domain: string
+}
+
+export const OUTBOX_LEASE_MS = 5 * 60_000
+export const OUTBOX_MAX_ATTEMPTS = 8
+
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 60 * 60_000)
+}
+
+/**
+ * Issue #17: sends the outbox. Each pass sweeps abandoned claims, claims due rows with SKIP
+ * LOCKED (each process its own), sends them one by one and marks each by its claim token.
+ * Failures are recorded on the row and retried with a doubling delay; nothing here ever
+ * reaches a request.
+ */
+export function createOutboxWorker(options: OutboxWorkerOptions) {
+  const {
+    db,
+    transport,
+    log,
+    now = () => new Date(),
+    leaseMs = OUTBOX_LEASE_MS,
+    batch = 20,
+    maxAttempts = OUTBOX_MAX_ATTEMPTS,
+    baseDelayMs = 30_000,
+  } = options
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<number> | null = null
+  let again = false
+  let stopped = false
+
+  async function pass(): Promise<number> {
+    await outbox.sweep(db, now())
+    let sent = 0
+    for (;;) {
+      const mails = await outbox.claim(db, { now: now(), limit: batch, leaseMs })
+      if (mails.length === 0) return sent
+      for (const mail of mails) {
+        try {
+          await transport.send({
+            ...mail,
+            messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, '.')}@${options.domain}>`,
+          })
+          await outbox.markSent(db, mail, now())
+          sent += 1
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error)
+          const permanent = error instanceof MailSendError && error.permanent
+          const retryAt =
+            permanent || mail.attempts >= maxAttempts
+              ? null
+              : new Date(now().getTime() + retryDelayMs(mail.attempts, baseDelayMs))
+          await outbox.markFailed(db, mail, message, retryAt)
+          log.warn(
+            { mailId: mail.id, attempts: mail.attempts, error: message, retry: retryAt !== null },
+            'mail not sent',
+          )
+        }
+      }
+      if (stopped || mails.length < batch) return sent
+    }
+  }
+
+  /** One pass now (or right after the one in flight); resolves with the mails it sent. */
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true
+      return running
+    }
+    running = pass()
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'outbox pass failed')
+        return 0
+      })
+      .finally(() => {
+        running = null
+        if (again && !stopped) {
+          again = false
+          void runOnce()
+        }
+      })
+    return running
+  }
+
+  return {
+    runOnce,
+    /** A mail was queued in this process: send soon instead of at the next tick. */
+    nudge() {
+      if (!stopped) void runOnce()
+    },
+    start(intervalMs: number) {
+      if (intervalMs <= 0 || timer) return
+      timer = setInterval(() => void runOnce(), intervalMs)
+      timer.unref()
+    },
+    async stop() {
+      stopped = true
+      if (timer) clearInterval(timer)
+      timer = null
+      await running
+    },
+  }
+}
+export type OutboxWorker = ReturnType<typeof createOutboxWorker>

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import type { ReportResponse } from '@portal/shared'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { insertDispatches } from '../dispatches/dispatches.test-data'
+import { REPORT_SEARCH_COUNT_CAP } from './reports.repository'
+
+let t: TestContext
+let admin: { 'x-auth-token': string }
+const ROWS = 1_500
+
+/**
+ * Issue #13 on a dispatch larger than the search cap: pages walked from either end agree with
+ * one another, a search past the cap says "1,000+", and short terms match where a word starts.
+ */
+beforeAll(async () => {
+  t = await buildTestApp()
+  admin = (await t.loginAs('admin')).headers
+  await insertDispatches(t.database.db, [{ id: 'big', destinationId: 'company-big' }])
+  // Every third learner never accessed; the rest one minute apart; some share a last access.
+  await t.database.db.execute(sql`
+    insert into registration (id, dispatch_id, course_id, learner_id, learner_first_name, learner_last_name,
+      learner_email, completion_status, success_status, last_access_date)
+    select 'reg-' || lpad(g::text, 5, '0'), 'big', 'c', 'L' || g,
+      case when g % 2 = 0 then 'Jonas' else 'Ana' end, 'Smith' || g, 'learner' || g || '@example.test',
+      case when g % 3 = 0 then 'completed' else 'incomplete' end, 'unknown',
+      case when g % 3 = 1 then null else timestamptz '2026-01-01T00:00:00Z' + (g / 2) * interval '1 minute' end
+    from generate_series(1, ${ROWS}) as g`)
+})
+afterAll(async () => t.close())
+
+const get = async (query: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/reports/dispatch/big?${query}`, headers: admin })
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json<ReportResponse>()
+}
+
+describe('completion report of a large dispatch', () => {
+  it('gives the same rows in the same order whichever end a page is walked from', async () => {
+    const all: string[] = []
+    for (let page = 1; page <= ROWS / 100; page += 1) {
+      const body = await get(`page=${page}&pageSize=100`)
+      expect(body.pagination).toMatchObject({ totalItems: ROWS, totalPages: ROWS / 100 })
+      all.push(...body.registrations.map((r) => r.id))
+    }
+    expect(new Set(all).size).toBe(ROWS)
+    const expected = (
+      (await t.database.db.execute(sql`
+        select id from registration where dispatch_id = 'big'
+        order by last_access_date desc nulls last, id`)) as unknown as { rows: { id: string }[] }
+    ).rows.map((r) => r.id)
+    expect(all).toEqual(expected)
+    // A last page that is not full, walked from the end.
+    const last = await get('page=16&pageSize=100')
+    expect(last.registrations.map((r) => r.id)).toEqual([])
+    const partial = await get('page=31&pageSize=50&status=completed')
+    expect(partial.pagination.totalItems).toBe(ROWS / 3)
+    expect(partial.registrations).toHaveLength(0)
+    const lastCompleted = await get('page=10&pageSize=50&status=completed')
+    expect(lastCompleted.registrations.map((r) => r.id)).toEqual(
+      expected.filter((id) => Number(id.slice(4)) % 3 === 0).slice(450, 500),
+    )
+  })
+
+  it('counts a search exactly below the cap and says "1,000+" past it', async () => {
+    const few = await get('search=smith1')
+    // smith1, smith10-19, smith100-199, smith1000-1500: 1 + 10 + 100 + 501 rows.
+    expect(few).toMatchObject({ totalCapped: false, pagination: { totalItems: 612 }, distinctLearners: 612 })
+    const many = await get('search=smith')
+    expect(many).toMatchObject({ totalCapped: true, pagination: { totalItems: REPORT_SEARCH_COUNT_CAP } })
+    expect(many.registrations).toHaveLength(100)
+    expect(many.registrations[0]!.id).toBe('reg-01500')
+  })
+
+  it('matches one or two letters where a word starts: first name, last name or e-mail', async () => {
+    const jo = await get('search=jo&pageSize=10')
+    expect(jo.pagination.totalItems).toBe(ROWS / 2) // every "Jonas", nothing inside a word
+    expect(jo.registrations.every((r) => r.learnerFirstName === 'Jonas')).toBe(true)
+    const na = await get('search=na&pageSize=10')
+    expect(na.pagination.totalItems).toBe(0) // "Ana" and "Jonas" hold "na", but not at a word start
+    const le = await get('search=le&pageSize=10')
+    expect(le.pagination.totalItems).toBe(REPORT_SEARCH_COUNT_CAP) // learner…@: every e-mail
+    expect(le.totalCapped).toBe(true)
+  })
+})

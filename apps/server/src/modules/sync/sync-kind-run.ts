@@ -1,0 +1,220 @@
+import type { SyncCounts, SyncKind, SyncTrigger } from '@portal/shared'
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import { withPageRetries, type PageRetry } from './page-retry'
+import { prefetch } from './prefetch'
+import { refreshCounters } from './sync-counters'
+import { KIND_HANDLERS, type PageResult } from './sync.kinds'
+import { syncProgressRepository as progress, type Checkpoint, type RemovableKind } from './sync-progress.repository'
+import { settleUnseen } from './sync-removal'
+import { syncRunRepository as runs } from './sync-run.repository'
+
+/** Re-read this much before the cursor: clock skew and the provider's asynchronous rollup. */
+export const CURSOR_OVERLAP_MS = 5 * 60_000
+
+export interface KindResult extends SyncCounts {
+  kind: SyncKind
+  status: 'succeeded' | 'failed'
+  message: string | null
+  /** Why it failed: a ScormCloudError for the provider, anything else for us. */
+  error?: unknown
+  /** Whether this run's listing of the kind was a full one (resumed or not). */
+  full?: boolean
+}
+
+export interface KindRunDeps {
+  db: Db
+  client: ScormCloudClient
+  retry: PageRetry
+  now: () => Date
+  /** Throws when the run must stop: the server is shutting down, or the sync lock was lost. */
+  check: () => void
+  /** True once check() would throw (no new provider calls are started). */
+  stopped: () => boolean
+  logError: (error: unknown, kind: SyncKind) => void
+}
+
+const zero = (): SyncCounts => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const add = (counts: SyncCounts, page: PageResult) => {
+  counts.created += page.created
+  counts.updated += page.updated
+  counts.skipped += page.skipped
+  counts.errors += page.errors
+}
+/** A saved `more` token the provider refuses (expired, say): the listing starts again. */
+const refusedToken = (error: unknown) =>
+  error instanceof ScormCloudError &&
+  error.providerStatus >= 400 &&
+  error.providerStatus < 500 &&
+  error.providerStatus !== 429
+
+/**
+ * One kind of one run (ARCHITECTURE.md "Mirror and sync"), recorded in sync_run. Issue #14: the
+ * listing keeps a checkpoint per page (the provider's `more` token, saved in the page's
+ * transaction), so a run that fails, on a flaky provider or a lost database connection, is
+ * resumed by the next one where it stopped; each page has a retry budget of its own; a full
+ * listing removes nothing by itself (sync-removal.ts); an incremental dispatch listing is
+ * followed by the counter check (sync-counters.ts). The cursor moves once the listing is done.
+ */
+export async function runKind(
+  deps: KindRunDeps,
+  kind: SyncKind,
+  trigger: SyncTrigger,
+  since: Date | null,
+  runStart: Date,
+): Promise<KindResult> {
+  const { db, client } = deps
+  const handler = KIND_HANDLERS[kind]
+  const removable = handler.fetchOne ? (kind as RemovableKind) : null
+  const runId = await runs.start(db, kind, trigger, deps.now())
+  const counts = zero()
+  const notes: string[] = []
+  let orphans = 0
+  let renamed = 0
+  let full = since === null
+  try {
+    deps.check()
+    let checkpoint = await progress.getCheckpoint(db, kind)
+    // A full run was asked for: an incremental listing under way is a subset of it, dropped.
+    if (checkpoint && full && checkpoint.since !== null) checkpoint = null
+    const fresh = (): Checkpoint => ({ kind, since, listingStartedAt: runStart, nextPage: null, pages: 0 })
+    let resumedFrom: string | null = null
+    if (checkpoint) {
+      full = checkpoint.since === null
+      resumedFrom = checkpoint.nextPage
+      notes.push(
+        resumedFrom ? `Resumed at page ${checkpoint.pages + 1}.` : 'Resumed: every page was written, the end was left.',
+      )
+    } else {
+      await progress.clearListing(db, kind)
+      checkpoint = fresh()
+    }
+
+    if (!checkpoint.pages || resumedFrom) {
+      let cp: Checkpoint = checkpoint
+      const window = (): ListWindow =>
+        cp.since ? { since: new Date(cp.since.getTime() - CURSOR_OVERLAP_MS), datetimeFilter: 'updated' } : {}
+      async function* pages(more: string | null): AsyncGenerator<ListPage> {
+        let next = more
+        do {
+          const page = await withPageRetries(
+            () => handler.page(client, window(), next),
+            client.breaker,
+            deps.retry,
+            deps.stopped,
+          )
+          yield page
+          next = page.more
+        } while (next)
+      }
+      let written = 0
+      for (let start = resumedFrom; ;) {
+        try {
+          for await (const page of prefetch(pages(start))) {
+            deps.check()
+            // One transaction per page keeps memory and lock time bounded however big the account,
+            // and commits the page's checkpoint with its rows. Its commit need not wait for the
+            // disk: the kind's last transaction commits synchronously, which flushes the WAL of
+            // every page before it; a crash before that loses the pages and their checkpoints
+            // together, and the next run reads them again (issue #7).
+            const result = await db.transaction(async (tx) => {
+              await tx.execute(sql`set local synchronous_commit = off`)
+              const r = await handler.write(tx, page.items, client)
+              if (removable) {
+                if (full) await progress.addSeen(tx, removable, r.ids)
+                await progress.clearMissing(tx, removable, r.ids)
+              }
+              cp = { ...cp, nextPage: page.more, pages: cp.pages + 1 }
+              await progress.saveCheckpoint(tx, cp)
+              return r
+            })
+            written += 1
+            add(counts, result)
+            orphans += result.orphans
+            renamed += result.renamed ?? 0
+          }
+          break
+        } catch (error) {
+          if (!(start && written === 0 && refusedToken(error))) throw error
+          notes.push('The provider refused the saved page token: the listing started again.')
+          await progress.clearListing(db, kind)
+          cp = fresh()
+          full = since === null
+          start = null
+        }
+      }
+      checkpoint = cp
+    }
+
+    deps.check()
+    if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
+    if (renamed > 0) notes.push(`${renamed} dispatch name(s) followed a rename.`)
+    const settle = removable && full ? await settleUnseen(db, client, removable, handler, deps.stopped) : null
+    if (kind === 'dispatches' && !full) {
+      const counters = await refreshCounters(db, client, deps.retry, deps.stopped)
+      if (counters.updated > 0) notes.push(`${counters.updated} registration counter(s) refreshed.`)
+    }
+    deps.check()
+    const done = checkpoint
+    const final = await db.transaction(async (tx) => {
+      // Copies: a rolled-back end leaves the counts of the failed run as they were.
+      const total = { ...counts }
+      const lines = [...notes]
+      if (settle) {
+        const settled = await settle(tx)
+        total.updated += settled.removed
+        if (settled.removed > 0) lines.push(`${settled.removed} marked removed upstream.`)
+        if (settled.kept) {
+          add(total, settled.kept)
+          lines.push(`${settled.kept.ids.length} not listed but confirmed by the provider, kept.`)
+        }
+        if (settled.pending > 0) {
+          lines.push(`${settled.pending} not listed and not confirmed: removed if the next full run misses them too.`)
+        }
+      }
+      const message = lines.join(' ') || null
+      // The cursor moves only once every page of the listing has committed.
+      await runs.setCursor(tx, kind, done.listingStartedAt)
+      await progress.clearListing(tx, kind)
+      await runs.finish(tx, runId, 'succeeded', total, message)
+      return { ...total, message }
+    })
+    return { kind, status: 'succeeded', ...final, full }
+  } catch (error) {
+    const message = messageOf(error)
+    if (!(error instanceof ScormCloudError)) deps.logError(error, kind)
+    await closeFailed(db, runId, counts, message, deps.logError, kind)
+    return { kind, status: 'failed', ...counts, message, error, full }
+  }
+}
+
+/**
+ * The run row is closed even when the database just dropped a connection: the pool replaces
+ * it, so a few tries a moment apart get through unless the database is really down (then the
+ * next run's failAbandoned closes it).
+ */
+async function closeFailed(
+  db: Db,
+  runId: number,
+  counts: SyncCounts,
+  message: string,
+  logError: KindRunDeps['logError'],
+  kind: SyncKind,
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runs.finish(db, runId, 'failed', counts, message)
+      return
+    } catch (error) {
+      if (attempt >= 4) {
+        logError(error, kind)
+        return
+      }
+      await pause(250 * attempt)
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { company, course, dispatch, syncCheckpoint, syncMissing, syncSeen } from '../../db/schema'
+
+/** The kinds a full listing checks for items gone upstream. */
+export type RemovableKind = 'courses' | 'destinations' | 'dispatches'
+
+export interface Checkpoint {
+  kind: string
+  since: Date | null
+  listingStartedAt: Date
+  /** null: every page is written; only the end of the run is left. */
+  nextPage: string | null
+  pages: number
+}
+
+const TABLES = { courses: course, destinations: company, dispatches: dispatch } as const
+const idsJson = (ids: Iterable<string>) => JSON.stringify([...new Set(ids)])
+const inIds = (ids: Iterable<string>) => sql`(select jsonb_array_elements_text(${idsJson(ids)}::jsonb))`
+
+/**
+ * A sync's progress between runs (issue #14, migration 0009): the checkpoint of a listing
+ * under way, the ids its full listing has seen, and the items the last full listing missed.
+ */
+export const syncProgressRepository = {
+  async getCheckpoint(db: DbOrTx, kind: string): Promise<Checkpoint | null> {
+    const [row] = await db.select().from(syncCheckpoint).where(eq(syncCheckpoint.kind, kind))
+    return row ? { ...row } : null
+  },
+
+  /** Written in the transaction of the page it follows, so progress and data commit together. */
+  async saveCheckpoint(db: DbOrTx, checkpoint: Checkpoint): Promise<void> {
+    const { kind: _kind, ...rest } = checkpoint
+    await db
+      .insert(syncCheckpoint)
+      .values(checkpoint)
+      .onConflictDoUpdate({ target: syncCheckpoint.kind, set: { ...rest, updatedAt: sql`now()` } })
+  },
+
+  /** A listing's end (or its restart): the checkpoint and the ids it saw go. */
+  async clearListing(db: DbOrTx, kind: string): Promise<void> {
+    await db.delete(syncCheckpoint).where(eq(syncCheckpoint.kind, kind))
+    await db.delete(syncSeen).where(eq(syncSeen.kind, kind))
+  },
+
+  async addSeen(db: DbOrTx, kind: RemovableKind, ids: string[]): Promise<void> {
+    if (ids.length === 0) return
+    await db.execute(
+      sql`insert into ${syncSeen} (kind, id) select ${kind}, id from jsonb_array_elements_text(${idsJson(ids)}::jsonb) as id
+          on conflict do nothing`,
+    )
+  },
+
+  /** Items returned by any listing are there: they are no longer "missed". */
+  async clearMissing(db: DbOrTx, kind: RemovableKind, ids: string[]): Promise<void> {
+    if (ids.length === 0) return
+    await db.delete(syncMissing).where(and(eq(syncMissing.kind, kind), sql`${syncMissing.id} in ${inIds(ids)}`))
+  },
+
+  /** Mirrored, not marked removed, and not returned by the full listing just finished. */
+  async unseen(db: DbOrTx, kind: RemovableKind): Promise<string[]> {
+    const table = TABLES[kind]
+    const rows = (await db.execute(
+      sql`select t.id from ${table} t where t.removed_at is null
+          and not exists (select 1 from ${syncSeen} s where s.kind = ${kind} and s.id = t.id)
+          order by t.id`,
+    )) as unknown as { rows: { id: string }[] }
+    return rows.rows.map((r) => r.id)
+  },
+
+  async missed(db: DbOrTx, kind: RemovableKind): Promise<Set<string>> {
+    const rows = await db.select({ id: syncMissing.id }).from(syncMissing).where(eq(syncMissing.kind, kind))
+    return new Set(rows.map((r) => r.id))
+  },
+
+  /** The kind's "missed once" list becomes exactly `ids`. */
+  async setMissing(db: DbOrTx, kind: RemovableKind, ids: string[]): Promise<void> {
+    await db.delete(syncMissing).where(eq(syncMissing.kind, kind))
+    if (ids.length === 0) return
+    await db.execute(
+      sql`insert into ${syncMissing} (kind, id) select ${kind}, id from jsonb_array_elements_text(${idsJson(ids)}::jsonb) as id`,
+    )
+  },
+
+  /** Marks these rows removed upstream (their history stays); returns how many were live. */
+  async markRemoved(db: DbOrTx, kind: RemovableKind, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0
+    const table = TABLES[kind]
+    const touched = kind === 'dispatches' ? sql`` : sql`, updated_at = now()`
+    const rows = (await db.execute(
+      sql`update ${table} set removed_at = now()${touched} where removed_at is null and id in ${inIds(ids)} returning id`,
+    )) as unknown as { rows: { id: string }[] }
+    return rows.rows.length
+  },
+}

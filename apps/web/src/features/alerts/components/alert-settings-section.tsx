@@ -1,0 +1,86 @@
+import { Spinner } from '@/components/ui/spinner'
+import { Banner } from '@/components/ui/banner'
+import { Link } from '@/components/ui/link'
+import { paths } from '@/config/paths'
+import { errorMessage } from '@/lib/api-error'
+import {
+  useCompanyAlertSettings,
+  useGlobalAlertSettings,
+  useSaveCompanyAlertSettings,
+  useSaveGlobalAlertSettings,
+} from '../api/alerts-api'
+import { ThresholdForm } from './threshold-form'
+
+/** Issue #17, Settings (admin): the global thresholds, and the way to the mail outbox. */
+export function GlobalAlertSettings() {
+  const { data, error, isPending } = useGlobalAlertSettings()
+  const save = useSaveGlobalAlertSettings()
+  return (
+    <section
+      aria-labelledby="alert-settings-heading"
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="alert-settings-heading" className="text-lg font-semibold text-slate-900">
+          Alerts
+        </h2>
+        <Link to={paths.outbox.getHref()} className="text-sm">
+          Mail outbox
+        </Link>
+      </div>
+      <p className="text-sm text-slate-600">
+        Defaults for every company; a company can have its own on its detail screen.
+      </p>
+      {isPending ? (
+        <Spinner label="Loading alert settings..." />
+      ) : error || !data ? (
+        <Banner variant="error">{errorMessage(error, 'Failed to load alert settings')}</Banner>
+      ) : (
+        <ThresholdForm
+          key={JSON.stringify(data)}
+          value={data}
+          saving={save.isPending}
+          saved={save.isSuccess}
+          error={save.error ? errorMessage(save.error, 'Failed to save alert settings') : null}
+          onSave={(body) => save.mutate(body)}
+        />
+      )}
+    </section>
+  )
+}
+
+/** Issue #17, company detail (admin): the company's own thresholds. */
+export function CompanyAlertSettings({ companyId }: { companyId: string }) {
+  const { data, error, isPending } = useCompanyAlertSettings(companyId)
+  const save = useSaveCompanyAlertSettings(companyId)
+  return (
+    <section
+      aria-labelledby="company-alerts-heading"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
+    >
+      <h2 id="company-alerts-heading" className="text-lg font-semibold text-slate-900">
+        Alert thresholds
+      </h2>
+      {isPending ? (
+        <Spinner label="Loading alert settings..." />
+      ) : error || !data ? (
+        <Banner variant="error">{errorMessage(error, 'Failed to load alert settings')}</Banner>
+      ) : (
+        <>
+          <p className="text-sm text-slate-600">
+            {data.overridden ? 'This company has its own thresholds.' : 'This company uses the global thresholds.'}
+          </p>
+          <ThresholdForm
+            key={JSON.stringify(data)}
+            value={data}
+            saving={save.isPending}
+            saved={save.isSuccess}
+            saveLabel="Apply company thresholds"
+            error={save.error ? errorMessage(save.error, 'Failed to save alert settings') : null}
+            onSave={(body) => save.mutate(body)}
+          />
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,21 @@
+import { UserRound } from 'lucide-react'
+import { Link } from 'react-router'
+import { paths } from '@/config/paths'
+import { NotificationBell } from './notification-bell'
+
+/** Issue #17: the header's bell and the link to the Profile page (every role). */
+export function HeaderActions() {
+  return (
+    <div className="flex items-center gap-1">
+      <NotificationBell />
+      <Link
+        to={paths.profile.getHref()}
+        aria-label="Profile"
+        title="Profile"
+        className="rounded-md p-2 text-slate-700 hover:bg-slate-100"
+      >
+        <UserRound aria-hidden="true" className="size-5" />
+      </Link>
+    </div>
+  )
+}

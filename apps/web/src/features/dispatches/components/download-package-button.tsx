@@ -1,0 +1,27 @@
+import { companyPackagesFileName, packageFileName, type Dispatch } from '@portal/shared'
+import { DownloadButton } from '@/components/ui/download-button'
+import { clientName, courseName } from './view-details-link'
+
+/** Issue #15: the dispatch's SCORM package, named `<company> - <course>.zip` as the server names it. */
+export function DownloadPackageButton({ dispatch, rowLabel = false }: { dispatch: Dispatch; rowLabel?: boolean }) {
+  return (
+    <DownloadButton
+      path={`/api/dispatches/${encodeURIComponent(dispatch.id)}/package`}
+      fileName={packageFileName(clientName(dispatch), courseName(dispatch))}
+      label="Download package"
+      {...(rowLabel ? { srLabel: `of ${courseName(dispatch)} for ${clientName(dispatch)}` } : {})}
+    />
+  )
+}
+
+/** Issue #15: every package of the signed-in client's company in one zip. */
+export function DownloadAllPackagesButton({ companyName }: { companyName: string }) {
+  return (
+    <DownloadButton
+      path="/api/dispatches/packages"
+      fileName={companyPackagesFileName(companyName)}
+      size="md"
+      label="Download all packages"
+    />
+  )
+}

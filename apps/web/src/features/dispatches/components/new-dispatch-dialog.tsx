@@ -1,0 +1,186 @@
+import { DISPATCH_CAP_MAX, DISPATCH_NOTES_MAX, type CreateDispatchBody, type Dispatch } from '@portal/shared'
+import { useMemo, useState, type FormEvent } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Link } from '@/components/ui/link'
+import { Modal } from '@/components/ui/modal'
+import { SearchablePicker } from '@/components/ui/searchable-picker'
+import { Switch } from '@/components/ui/switch'
+import { Textarea } from '@/components/ui/textarea'
+import { paths } from '@/config/paths'
+import { conflictDispatchId, errorMessage } from '@/lib/api-error'
+import { useCreateDispatch } from '../api/create-dispatch'
+import { useCompanyOptions, useCourseOptions } from '../api/get-dispatch-options'
+import { parseTags } from './dispatch-edit-form'
+
+export const CREATE_FAILED = 'Failed to create dispatch'
+
+type Draft = {
+  companyId: string
+  courseId: string
+  cap: string
+  expiry: string
+  enabled: boolean
+  notes: string
+  tags: string
+}
+const EMPTY: Draft = { companyId: '', courseId: '', cap: '', expiry: '', enabled: true, notes: '', tags: '' }
+
+/** The form's own checks, before anything is sent (the server checks them again). */
+function problems(draft: Draft): Partial<Record<'companyId' | 'courseId' | 'cap', string>> {
+  const found: Partial<Record<'companyId' | 'courseId' | 'cap', string>> = {}
+  if (!draft.companyId) found.companyId = 'Choose a company.'
+  if (!draft.courseId) found.courseId = 'Choose a course.'
+  const cap = Number(draft.cap)
+  if (draft.cap.trim() !== '' && (!Number.isInteger(cap) || cap < 0 || cap > DISPATCH_CAP_MAX)) {
+    found.cap = 'License cap must be a whole number from 0 to 10,000,000.'
+  }
+  return found
+}
+
+/**
+ * Issue #15 "New Dispatch" (admin): company and course picked from the mirror, license cap
+ * (empty or 0 = unlimited), expiry date, enabled, notes and tags. A pair that has a dispatch
+ * already is refused by the server with a link to that dispatch.
+ */
+export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (d: Dispatch) => void }) {
+  const companies = useCompanyOptions()
+  const courses = useCourseOptions()
+  const create = useCreateDispatch()
+  const [draft, setDraft] = useState<Draft>(EMPTY)
+  const [shown, setShown] = useState<ReturnType<typeof problems>>({})
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
+
+  const companyOptions = useMemo(
+    () => (companies.data ?? []).map((c) => ({ value: c.id, label: c.name || c.id })),
+    [companies.data],
+  )
+  const courseOptions = useMemo(
+    () => (courses.data ?? []).map((c) => ({ value: c.id, label: c.title || c.id })),
+    [courses.data],
+  )
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const found = problems(draft)
+    setShown(found)
+    if (Object.keys(found).length > 0) return
+    const body: CreateDispatchBody = {
+      companyId: draft.companyId,
+      courseId: draft.courseId,
+      registrationCap: draft.cap.trim() === '' ? 0 : Number(draft.cap),
+      enabled: draft.enabled,
+      notes: draft.notes,
+      tags: parseTags(draft.tags),
+      ...(draft.expiry ? { expirationDate: draft.expiry } : {}),
+    }
+    create.mutate(body, { onSuccess: onCreated })
+  }
+
+  const existing = conflictDispatchId(create.error)
+  const footer = (
+    <>
+      <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
+        Cancel
+      </Button>
+      <Button type="submit" form="new-dispatch-form" disabled={create.isPending}>
+        {create.isPending ? 'Creating...' : 'Create Dispatch'}
+      </Button>
+    </>
+  )
+
+  return (
+    <Modal title="New Dispatch" onClose={onClose} footer={footer} className="max-w-2xl">
+      <form id="new-dispatch-form" onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
+        <SearchablePicker
+          label="Company"
+          searchLabel="Search companies"
+          options={companyOptions}
+          value={draft.companyId}
+          onChange={(v) => set('companyId', v)}
+          required
+          loading={companies.isPending}
+          error={
+            shown.companyId ?? (companies.error ? errorMessage(companies.error, 'Failed to fetch destinations') : null)
+          }
+        />
+        <SearchablePicker
+          label="Course"
+          searchLabel="Search courses"
+          options={courseOptions}
+          value={draft.courseId}
+          onChange={(v) => set('courseId', v)}
+          required
+          loading={courses.isPending}
+          error={shown.courseId ?? (courses.error ? errorMessage(courses.error, 'Failed to fetch courses') : null)}
+        />
+        <div>
+          <Input
+            label="License cap"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={DISPATCH_CAP_MAX}
+            step={1}
+            value={draft.cap}
+            placeholder="Unlimited"
+            aria-invalid={shown.cap ? true : undefined}
+            aria-describedby="new-dispatch-cap-hint"
+            onChange={(e) => set('cap', e.target.value)}
+          />
+          <p
+            id="new-dispatch-cap-hint"
+            className={shown.cap ? 'mt-1 text-xs font-medium text-red-700' : 'mt-1 text-xs text-slate-600'}
+          >
+            {shown.cap ?? 'Empty or 0 means unlimited.'}
+          </p>
+        </div>
+        <Input
+          label="SCORM Expiry Date"
+          type="date"
+          value={draft.expiry}
+          onChange={(e) => set('expiry', e.target.value)}
+        />
+        <div className="flex items-center gap-3 md:col-span-2">
+          <Switch checked={draft.enabled} onChange={(v) => set('enabled', v)} label="Enabled" />
+          <span aria-hidden="true" className="text-sm text-slate-800">
+            Enabled
+          </span>
+        </div>
+        <div className="md:col-span-2">
+          <Input
+            label="Tags"
+            value={draft.tags}
+            maxLength={2000}
+            aria-describedby="new-dispatch-tags-hint"
+            onChange={(e) => set('tags', e.target.value)}
+          />
+          <p id="new-dispatch-tags-hint" className="mt-1 text-xs text-slate-600">
+            Separate tags with commas.
+          </p>
+        </div>
+        <div className="md:col-span-2">
+          <Textarea
+            label="Notes"
+            rows={3}
+            maxLength={DISPATCH_NOTES_MAX}
+            value={draft.notes}
+            onChange={(e) => set('notes', e.target.value)}
+          />
+        </div>
+        {create.isError && (
+          <Banner variant="error" className="md:col-span-2">
+            {errorMessage(create.error, CREATE_FAILED)}
+            {existing && (
+              <>
+                {' '}
+                <Link to={paths.dispatch.getHref(existing)}>View the existing dispatch</Link>
+              </>
+            )}
+          </Banner>
+        )}
+      </form>
+    </Modal>
+  )
+}
