@@ -217,7 +217,10 @@ export function exampleOf(schema: JsonSchema): unknown {
     case 'boolean':
       return true
     case 'array':
-      return []
+      // As many items as the schema asks for (a required list of ids needs one).
+      return Array.from({ length: schema.minItems ?? 0 }, () =>
+        exampleOf(Array.isArray(schema.items) ? (schema.items[0] ?? {}) : (schema.items ?? {})),
+      )
     case 'object': {
       const out: Record<string, unknown> = {}
       for (const name of schema.required ?? []) out[name] = exampleOf(schema.properties?.[name] ?? {})

@@ -18,6 +18,7 @@ export interface JsonSchema {
   exclusiveMinimum?: number | boolean
   exclusiveMaximum?: number | boolean
   maxItems?: number
+  minItems?: number
   maxProperties?: number
   maxDepth?: number
   maxJsonLength?: number

@@ -154,13 +154,13 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/alert-settings': { allow: ADMIN },
   'PUT /api/admin/alert-settings': {
     allow: ADMIN,
-    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 7, 0] }),
+    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 14, 7] }),
   },
   'GET /api/admin/companies/:id/alert-settings': { allow: ADMIN, id: 'company' },
   'PUT /api/admin/companies/:id/alert-settings': {
     allow: ADMIN,
     id: 'company',
-    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 7, 0] }),
+    payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 14, 7] }),
   },
   'GET /api/admin/outbox': { allow: ADMIN },
   'GET /api/profile/preferences': { allow: ALL },
