@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   'course.read': ['admin', 'internal', 'sales', 'client'],
   'course.readStats': ['admin', 'internal', 'sales'],
   'course.edit': ['admin'],
+  /** SPEC §6: the hosting app (a course's or a dispatch's appSource) is the admin's. */
+  'course.readAppSource': ['admin'],
   'course.sync': ['admin'],
   'courseRequest.create': ['client'],
   'courseRequest.readOwn': ['client'],

@@ -22,7 +22,10 @@ export const DispatchListQuerySchema = Type.Object({
 })
 export type DispatchListQuery = Static<typeof DispatchListQuerySchema>
 
-/** SPEC §3 Dispatch. `tags` and `notes` are present only for admin and internal (SPEC §6). */
+/**
+ * SPEC §3 Dispatch. `tags` and `notes` are present only for admin and internal, `appSource`
+ * only for admin (SPEC §6).
+ */
 export const DispatchSchema = Type.Object({
   id: Type.String(),
   courseId: Type.String(),
@@ -36,7 +39,7 @@ export const DispatchSchema = Type.Object({
   created: Nullable(Type.String()),
   updated: Nullable(Type.String()),
   expirationDate: Nullable(Type.String()),
-  appSource: Nullable(Type.String()),
+  appSource: Type.Optional(Nullable(Type.String())),
   tags: Type.Optional(Type.Array(Type.String())),
   notes: Type.Optional(Type.String()),
   /** Issue #15: the last registration counter reset (SCORM Cloud `registrationResetDate`); null = never. */

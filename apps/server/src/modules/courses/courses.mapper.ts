@@ -1,4 +1,4 @@
-import { DEFAULT_COURSE_VERSION, isRequestable, type Course, type CourseDispatch, type Role } from '@portal/shared'
+import { can, DEFAULT_COURSE_VERSION, isRequestable, type Course, type CourseDispatch, type Role } from '@portal/shared'
 import type { CourseRow, CoursesRepository } from './courses.repository'
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
@@ -29,7 +29,7 @@ export function toCourse(row: CourseRow, role: Role, assigned = false): Course {
     isVisible: row.isVisible,
     isRequestable: row.isRequestable,
   }
-  if (role === 'admin') course.appSource = row.appSource
+  if (can(role, 'course.readAppSource')) course.appSource = row.appSource
   if (role === 'client') {
     course.assigned = assigned
     course.requestable = isRequestable(row, assigned)

@@ -34,7 +34,10 @@ export interface SummaryRow {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-/** The one place a dispatch row becomes the SPEC §3 dispatch; tags and notes only for admin and internal. */
+/**
+ * The one place a dispatch row becomes the SPEC §3 dispatch; tags and notes only for admin and
+ * internal, the app source only for admin (SPEC §6).
+ */
 export function toDispatch(row: DispatchRow, role: Role): Dispatch {
   const dispatch: Dispatch = {
     id: row.id,
@@ -48,9 +51,9 @@ export function toDispatch(row: DispatchRow, role: Role): Dispatch {
     created: iso(row.providerCreated),
     updated: iso(row.providerUpdated),
     expirationDate: iso(row.expirationDate),
-    appSource: row.appSource,
     registrationResetDate: iso(row.registrationResetDate ?? null),
   }
+  if (can(role, 'course.readAppSource')) dispatch.appSource = row.appSource
   // SPEC §6: the keys are left out, not emptied, so sales and clients cannot tell "no tags" apart.
   if (can(role, 'dispatch.readNotes')) {
     dispatch.tags = row.tags

@@ -187,6 +187,18 @@ describe('GET /api/dispatches scoping and fields', () => {
     const one = await t.app.inject({ method: 'GET', url: '/api/dispatches/disp-01', headers })
     expect('notes' in one.json<Dispatch>()).toBe(withNotes)
   })
+
+  it.each([
+    ['admin', true],
+    ['internal', false],
+    ['sales', false],
+  ] as const)('%s: the app source present = %s (SPEC §6: admin only)', async (role, withApp) => {
+    const { headers } = await t.loginAs(role)
+    const body = await list('', headers)
+    expect(body.dispatches.every((d) => 'appSource' in d)).toBe(withApp)
+    const one = await t.app.inject({ method: 'GET', url: '/api/dispatches/disp-01', headers })
+    expect(one.json<Dispatch>().appSource).toBe(withApp ? '7' : undefined)
+  })
 })
 
 describe('GET /api/dispatches/:id', () => {

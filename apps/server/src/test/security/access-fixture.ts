@@ -26,6 +26,8 @@ export const MARK = {
   dispatchNote: 'SECRET-DISPATCH-NOTE-9912',
   lockedDemo: 'https://demo.example/locked-demo-5521',
   openDemo: 'https://demo.example/open-demo-6632',
+  /** SPEC §6: the hosting app is the admin's (course, dispatch list and details, report). */
+  appSource: 'APP-SOURCE-MARK-3317',
 } as const
 
 export interface Ids {
@@ -53,7 +55,7 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
   await t.createCompany(OWN_COMPANY, 'Own Company Alpha')
   await t.createCompany(FOREIGN_COMPANY, MARK.foreignCompanyName)
   await insertCourses(db, [
-    { id: 'sec-course-own', title: 'Own Course', isVisible: true },
+    { id: 'sec-course-own', title: 'Own Course', isVisible: true, appSource: MARK.appSource },
     { id: 'sec-course-foreign', title: 'Foreign Course', isVisible: true },
     { id: MARK.hiddenCourse, title: MARK.hiddenTitle, isVisible: false, demoUrl: 'https://demo.example/h' },
     { id: 'sec-course-locked', title: 'Locked Demo', isVisible: true, demoUrl: MARK.lockedDemo },
@@ -155,7 +157,7 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
 /** Strings a caller of this role must never receive in any successful answer. */
 export function forbiddenMarks(role: Role | 'none'): string[] {
   const marks: string[] = []
-  if (role !== 'admin') marks.push(MARK.hiddenCourse, MARK.hiddenTitle)
+  if (role !== 'admin') marks.push(MARK.hiddenCourse, MARK.hiddenTitle, MARK.appSource)
   if (role === 'sales' || role === 'client') marks.push(MARK.dispatchTag, MARK.dispatchNote)
   if (role === 'client') {
     marks.push(
