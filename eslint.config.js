@@ -17,6 +17,7 @@ const webFeatures = [
   'users',
   'activity-logs',
   'settings',
+  'alerts',
 ]
 
 export default tseslint.config(
@@ -37,7 +38,13 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     plugins: { import: importPlugin, 'check-file': checkFile },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      // Dependencies are not walked (no-cycle would parse all of node_modules).
+      'import/ignore': ['node_modules'],
+      'import/external-module-folders': ['node_modules'],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -51,6 +58,11 @@ export default tseslint.config(
       ],
       'check-file/folder-naming-convention': ['error', { '{apps,packages}/*/src/**/': 'KEBAB_CASE' }],
     },
+  },
+  // Issue #18: no import cycles in the product's source.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // packages/shared runs on both sides: no Node or DOM APIs, no imports from apps.
   {
@@ -70,6 +82,51 @@ export default tseslint.config(
             { target: './apps/server/src', from: './apps/web' },
             { target: './apps/server/src/db', from: './apps/server/src/modules' },
             { target: './apps/server/src/lib', from: './apps/server/src/modules' },
+            // Issue #18: plugins are cross-cutting; what they need from a module is handed to them.
+            { target: './apps/server/src/plugins', from: './apps/server/src/modules' },
+          ],
+        },
+      ],
+    },
+  },
+  // Issue #18, layers: a route handler reaches data through its service only.
+  {
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.repository', '**/db/schema', '**/db/schema/*', 'drizzle-orm', 'drizzle-orm/*'],
+              message: 'Routes call their service; data access lives in repositories (issue #18).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='app'][property.name='db']",
+          message: 'Routes call their service, which is handed the database in app.ts (issue #18).',
+        },
+      ],
+    },
+  },
+  // Issue #18: a repository reads its own tables; SQL shared by modules lives in db/.
+  {
+    files: ['apps/server/src/**/*.repository.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.repository'],
+              message: 'Shared SQL belongs in db/ (e.g. db/columns.ts, db/search.ts), not in another repository.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

@@ -28,42 +28,31 @@ import { createLoginThrottle } from './modules/auth/login-throttle'
 import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
 import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
+import { createLogsService } from './modules/activity-logs/logs.service'
 import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
-// ---- issue #3: SCORM Cloud mirror sync and postbacks ----
 import { registerSync } from './modules/sync/sync.module'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
-// ---- end issue #3 ----
-// ---- issue #17: alerts, mail outbox, preferences, scheduled reports ----
+import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { registerAlerts, type AlertsModuleOptions } from './modules/alerts/alerts.module'
-// ---- end issue #17 ----
-// ---- issue #4: dispatches and reports ----
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
-import reportsRoutes from './modules/reports/reports.routes'
-import { createReportsService } from './modules/reports/reports.service'
-// ---- end issue #4 ----
-// ---- issue #6: companies, activity logs (list + CSV export in activity.routes), user activity ----
-import companiesRoutes from './modules/companies/companies.routes'
-import { createCompaniesService } from './modules/companies/companies.service'
-import userActivityRoutes from './modules/activity-logs/user-activity.routes'
-// ---- end issue #6 ----
-// ---- issue #5: courses and course requests ----
-import coursesRoutes from './modules/courses/courses.routes'
-import { createCoursesService } from './modules/courses/courses.service'
-import { createCourseEditService } from './modules/courses/course-edit.service'
-import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
-import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
-// ---- end issue #5 ----
-// ---- issue #15: dispatch creation, request fulfilment, packages, counter reset ----
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
 import { createDispatchCountService } from './modules/dispatches/dispatch-count.service'
 import { createDispatchPackagesService } from './modules/dispatches/dispatch-packages.service'
+import reportsRoutes from './modules/reports/reports.routes'
+import { createReportsService } from './modules/reports/reports.service'
+import companiesRoutes from './modules/companies/companies.routes'
+import { createCompaniesService } from './modules/companies/companies.service'
+import coursesRoutes from './modules/courses/courses.routes'
+import { createCoursesService } from './modules/courses/courses.service'
+import { createCourseEditService } from './modules/courses/course-edit.service'
+import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
+import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
 import requestFulfilRoutes from './modules/course-requests/request-fulfil.routes'
 import { createRequestFulfilService } from './modules/course-requests/request-fulfil.service'
-// ---- end issue #15 ----
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,59 +145,51 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { signer })
   await app.register(docsPlugin)
 
-  const throttle = createLoginThrottle(database.db, options.throttle)
-  const auth = createAuthService({ db: database.db, signer, throttle, sessionMaxHours: config.sessionMaxHours })
-  const users = createUsersService(database.db)
+  // The composition root: every service is built here and handed to its module's routes.
+  const db = database.db
+  const throttle = createLoginThrottle(db, options.throttle)
+  const auth = createAuthService({ db, signer, throttle, sessionMaxHours: config.sessionMaxHours })
+  const logs = createLogsService(db, app.log)
+  const users = createUsersService(db, { logs })
 
   await app.register(healthRoutes, { prefix: '/api' })
-  await app.register(authRoutes, { prefix: '/api/auth', auth })
+  await app.register(authRoutes, { prefix: '/api/auth', auth, users })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
-  await app.register(activityRoutes, { prefix: '/api/logs' })
-  // ---- issue #3: SCORM Cloud client, mirror sync (routes, scheduler; app.sync) and postbacks ----
-  await registerSync(app, { config, database, transport: options.scormCloudTransport ?? {} })
-  // Issue #13: the log's month partitions, made ahead (at start, then daily).
+  await app.register(activityRoutes, { prefix: '/api/logs', logs })
+  // The log's month partitions, made ahead (at start, then daily).
   let partitions: { stop(): void } | null = null
   app.addHook('onReady', async () => {
-    partitions = scheduleLogPartitions(database.db, app.log)
+    partitions = scheduleLogPartitions(db, app.log)
   })
   app.addHook('onClose', async () => partitions?.stop())
 
-  // Issue #17 (after the sync: it listens for runs; before the webhook: postbacks feed it).
+  // The SCORM Cloud client, the mirror sync and its routes (app.sync, app.scormCloud).
+  await registerSync(app, { config, database, transport: options.scormCloudTransport ?? {} })
+  // Alerts after the sync (they listen for its runs) and before the webhook (postbacks feed them).
   await registerAlerts(app, { config, database, ...options.alerts })
-  await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud' })
-  // ---- end issue #3 ----
-  // ---- issue #4: dispatches and reports (after issue #3: the edit uses its app.scormCloud) ----
-  const dispatches = createDispatchesService(database.db, { cache: config.readCache })
-  const dispatchUpdates = createDispatchUpdateService({
-    db: database.db,
+  await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
+
+  // Edits go to SCORM Cloud first, then the mirror: the client is read at call time (app.scormCloud).
+  const dispatches = createDispatchesService(db, { cache: config.readCache })
+  const providerDeps = { db, dispatches, client: () => app.scormCloud ?? null }
+  await app.register(dispatchesRoutes, {
+    prefix: '/api/dispatches',
     dispatches,
-    client: () => app.scormCloud ?? null,
+    updates: createDispatchUpdateService(providerDeps),
   })
-  await app.register(dispatchesRoutes, { prefix: '/api/dispatches', dispatches, updates: dispatchUpdates })
   await app.register(reportsRoutes, {
     prefix: '/api/reports',
-    reports: createReportsService(database.db, dispatches, { cache: config.readCache }),
+    reports: createReportsService(db, dispatches, { cache: config.readCache }),
   })
-  // ---- end issue #4 ----
-  // ---- issue #6: companies (its sync button is issue #3's GET /api/admin/companies/sync) ----
-  await app.register(companiesRoutes, {
-    prefix: '/api/admin/companies',
-    companies: createCompaniesService(database.db),
-  })
-  await app.register(userActivityRoutes, { prefix: '/api/users' })
-  // ---- end issue #6 ----
-  // ---- issue #5: courses (GET /api/dispatches/courses is static: it wins over /api/dispatches/:id) ----
-  const courses = createCoursesService(database.db)
-  const courseEdits = createCourseEditService({ db: database.db, courses })
-  await app.register(coursesRoutes, { prefix: '/api', courses, edits: courseEdits })
+  await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(db) })
+  // GET /api/dispatches/courses is static: it wins over /api/dispatches/:id.
+  const courses = createCoursesService(db)
+  await app.register(coursesRoutes, { prefix: '/api', courses, edits: createCourseEditService({ db, courses }) })
   await app.register(courseRequestsRoutes, {
     prefix: '/api/course-requests',
-    requests: createCourseRequestsService(database.db),
+    requests: createCourseRequestsService(db),
   })
-  // ---- end issue #5 ----
-  // ---- issue #15: provider first, then the mirror (the client is issue #3's app.scormCloud) ----
-  const providerDeps = { db: database.db, dispatches, client: () => app.scormCloud ?? null }
   await app.register(dispatchActionsRoutes, {
     prefix: '/api/dispatches',
     creates: createDispatchCreateService(providerDeps),
@@ -222,7 +203,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/api/course-requests',
     fulfilments: createRequestFulfilService(providerDeps),
   })
-  // ---- end issue #15 ----
 
   await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })
   return app

@@ -73,5 +73,6 @@ export const SalesUserListSchema = Type.Array(SalesUserSchema)
 /** GET /api/auth/users: the log screen's user filter. */
 export const UserOptionSchema = SalesUserSchema
 export const UserOptionListSchema = Type.Array(UserOptionSchema)
+export type UserOption = Static<typeof UserOptionSchema>
 
 export { PASSWORD_MIN }

@@ -13,8 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { appUser } from './users'
-import { company } from './companies'
+import { appUser, company } from './users'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })

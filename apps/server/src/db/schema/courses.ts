@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { appUser } from './users'
-import { company } from './companies'
+import { appUser, company } from './users'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 

@@ -10,7 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
-import { company } from './companies'
+import { company } from './users'
 import { course } from './courses'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })

@@ -1,5 +1,4 @@
 export * from './users'
-export * from './companies'
 export * from './courses'
 export * from './dispatches'
 export * from './activity'

@@ -1,12 +1,9 @@
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog } from '../../db/schema'
+import type { Actor } from '../../lib/actor'
 
-export interface Actor {
-  id: string | null
-  name: string | null
-  email: string | null
-}
+export type { Actor }
 
 export interface ActivityEntry {
   action: ActivityAction

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { LogActionBodySchema, LogNavigationBodySchema, OkResponseSchema } from '@portal/shared'
-import { recordActivity } from './activity.repository'
 import { actorOf } from '../../plugins/app/auth'
 import logsRoutes from './logs.routes'
+import type { LogsService } from './logs.service'
 
 /**
  * UI events only (DECISIONS.md): the action list is closed by the schema, and the user and IP
  * are stamped here, never taken from the browser.
  */
-const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const activityRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
   app.post(
     '/action',
     {
@@ -20,7 +20,7 @@ const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await recordActivity(app.db, {
+      await logs.record({
         action: request.body.action,
         actor: actorOf(request),
         details: request.body.details ?? null,
@@ -41,7 +41,7 @@ const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await recordActivity(app.db, {
+      await logs.record({
         action: 'NAVIGATION_LOGGED',
         actor: actorOf(request),
         details: { pathname: request.body.pathname },
@@ -52,7 +52,7 @@ const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   // Issue #6: the log list and its CSV export (GET /api/logs, GET /api/logs/export.csv).
-  await app.register(logsRoutes)
+  await app.register(logsRoutes, { logs })
 }
 
 export default activityRoutes

@@ -9,16 +9,14 @@ import {
   LogListResponseSchema,
 } from '@portal/shared'
 import { actorOf } from '../../plugins/app/auth'
-import { createLogsService, type ReaderContext } from './logs.service'
+import type { LogsService, ReaderContext } from './logs.service'
 
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema }
 
 const contextOf = (request: FastifyRequest): ReaderContext => ({ actor: actorOf(request), ip: request.ip })
 
 /** GET /api/logs and its CSV export (SPEC §2 Activity Logs, §7; admins only). */
-const logsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const logs = createLogsService(app.db, app.log)
-
+const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
   app.get(
     '/',
     {

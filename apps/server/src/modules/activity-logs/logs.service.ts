@@ -13,7 +13,7 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity, type Actor } from './activity.repository'
+import { recordActivity, type ActivityEntry, type Actor } from './activity.repository'
 import {
   createLogsRepository,
   type DayCount,
@@ -243,6 +243,11 @@ export function createLogsService(db: Db, log: Log) {
         }
       }
       return lines()
+    },
+
+    /** A row the browser reported (UI events, navigation): user and IP stamped by the route. */
+    async record(entry: ActivityEntry): Promise<void> {
+      await recordActivity(db, entry)
     },
 
     async recentOfUser(userId: string, limit = 20): Promise<LogEntry[]> {

@@ -3,12 +3,15 @@ import type { AppConfig } from '../../config'
 import type { Database } from '../../db/client'
 import { createSmtpTransport, type MailTransport } from '../mail/mail-transport'
 import outboxRoutes from '../mail/outbox.routes'
+import { createOutboxService } from '../mail/outbox.service'
 import { createOutboxWorker, type OutboxWorker } from '../mail/outbox.worker'
 import { csvReportAttachment, type ReportAttachmentBuilder } from '../mail/report-attachment'
 import { queueScheduledMails } from '../mail/scheduled-mails'
 import preferencesRoutes from '../profile/preferences.routes'
+import { createPreferencesService } from '../profile/preferences.service'
 import { alertSettingsRoutes, notificationsRoutes } from './alerts.routes'
 import { createAlertsService, type AlertsService } from './alerts.service'
+import { createAlertSettingsService, createNotificationsService } from './notifications.service'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,10 +70,17 @@ export async function registerAlerts(app: FastifyInstance, options: AlertsModule
   })
   app.sync?.onFinished(() => alerts.requestAll())
 
-  await app.register(notificationsRoutes, { prefix: '/api/notifications' })
-  await app.register(alertSettingsRoutes, { prefix: '/api/admin', alerts })
-  await app.register(outboxRoutes, { prefix: '/api/admin' })
-  await app.register(preferencesRoutes, { prefix: '/api/profile' })
+  const db = database.db
+  await app.register(notificationsRoutes, {
+    prefix: '/api/notifications',
+    notifications: createNotificationsService(db),
+  })
+  await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings: createAlertSettingsService(db, alerts) })
+  await app.register(outboxRoutes, {
+    prefix: '/api/admin',
+    outbox: createOutboxService(db, { smtpConfigured: config.smtpUrl !== null }),
+  })
+  await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
 
   let scheduleTimer: NodeJS.Timeout | null = null
   app.addHook('onReady', async () => {

@@ -11,11 +11,8 @@ import {
   NotificationListSchema,
   UnreadCountSchema,
 } from '@portal/shared'
-import { notFound } from '../../lib/app-error'
 import { requireUser } from '../../plugins/app/auth'
-import { alertSettingsRepository as settings } from './alert-settings.repository'
-import type { AlertsService } from './alerts.service'
-import { notificationsRepository as notifications } from './notifications.repository'
+import type { AlertSettingsService, NotificationsService } from './notifications.service'
 
 const errors = {
   400: ErrorResponseSchema,
@@ -23,11 +20,12 @@ const errors = {
   403: ErrorResponseSchema,
   404: ErrorResponseSchema,
 }
-const NO_ALERT = 'Notification not found.'
-const NO_COMPANY = 'Company not found'
 
 /** Issue #17: the bell's notifications (under /api/notifications). */
-export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (
+  app,
+  { notifications },
+) => {
   app.get(
     '/',
     {
@@ -38,11 +36,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: NotificationListSchema, ...errors },
       },
     },
-    async (request) => {
-      const viewer = requireUser(request)
-      const page = await notifications.list(app.db, viewer, request.query)
-      return { ...page, unreadCount: await notifications.unreadCount(app.db, viewer) }
-    },
+    async (request) => notifications.list(requireUser(request), request.query),
   )
 
   app.post(
@@ -55,12 +49,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: UnreadCountSchema, ...errors },
       },
     },
-    async (request) => {
-      const viewer = requireUser(request)
-      // Another company's alert is answered exactly as a missing one.
-      if (!(await notifications.markRead(app.db, viewer, request.params.id))) throw notFound(NO_ALERT)
-      return { unreadCount: await notifications.unreadCount(app.db, viewer) }
-    },
+    async (request) => notifications.markRead(requireUser(request), request.params.id),
   )
 
   app.post(
@@ -69,11 +58,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'notification.read' },
       schema: { tags: ['notifications'], response: { 200: UnreadCountSchema, ...errors } },
     },
-    async (request) => {
-      const viewer = requireUser(request)
-      await notifications.markAllRead(app.db, viewer)
-      return { unreadCount: await notifications.unreadCount(app.db, viewer) }
-    },
+    async (request) => notifications.markAllRead(requireUser(request)),
   )
 
   app.get(
@@ -86,19 +71,22 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DispatchAlertFlagsSchema, ...errors },
       },
     },
-    async (request) => notifications.flags(app.db, requireUser(request), request.query.ids),
+    async (request) => notifications.flags(requireUser(request), request.query.ids),
   )
 }
 
 /** Issue #17: thresholds (under /api/admin), admin only. A change is evaluated at once. */
-export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> = async (app, { alerts }) => {
+export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSettingsService }> = async (
+  app,
+  { settings },
+) => {
   app.get(
     '/alert-settings',
     {
       config: { permission: 'alertSettings.manage' },
       schema: { tags: ['alerts'], response: { 200: AlertSettingsSchema, ...errors } },
     },
-    async () => settings.global(app.db),
+    async () => settings.global(),
   )
 
   app.put(
@@ -107,11 +95,7 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsServ
       config: { permission: 'alertSettings.manage' },
       schema: { tags: ['alerts'], body: AlertSettingsSchema, response: { 200: AlertSettingsSchema, ...errors } },
     },
-    async (request) => {
-      const saved = await settings.setGlobal(app.db, request.body)
-      alerts.requestAll()
-      return saved
-    },
+    async (request) => settings.setGlobal(request.body),
   )
 
   app.get(
@@ -120,7 +104,7 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsServ
       config: { permission: 'alertSettings.manage' },
       schema: { tags: ['alerts'], params: IdParamsSchema, response: { 200: CompanyAlertSettingsSchema, ...errors } },
     },
-    async (request) => (await settings.forCompany(app.db, request.params.id)) ?? Promise.reject(notFound(NO_COMPANY)),
+    async (request) => settings.forCompany(request.params.id),
   )
 
   app.put(
@@ -134,11 +118,6 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsServ
         response: { 200: CompanyAlertSettingsSchema, ...errors },
       },
     },
-    async (request) => {
-      const saved = await settings.setCompany(app.db, request.params.id, request.body)
-      if (!saved) throw notFound(NO_COMPANY)
-      alerts.requestAll()
-      return saved
-    },
+    async (request) => settings.setCompany(request.params.id, request.body),
   )
 }

@@ -8,17 +8,19 @@ import {
   SessionResponseSchema,
   UserOptionListSchema,
   UserSchema,
-  displayName,
 } from '@portal/shared'
 import { requireUser } from '../../plugins/app/auth'
-import { createUsersRepository } from '../users/users.repository'
+import type { UsersService } from '../users/users.service'
 import { toUser } from '../users/users.mapper'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../demo/demo-accounts'
 import type { AuthService } from './auth.service'
 
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 429: ErrorResponseSchema }
 
-const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: UsersService }> = async (
+  app,
+  { auth, users },
+) => {
   const clientOf = (request: { ip: string; headers: Record<string, unknown> }) => ({
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 300) : null,
@@ -73,10 +75,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app,
         response: { 200: UserOptionListSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
       },
     },
-    async () => {
-      const rows = await createUsersRepository(app.db).listOptions()
-      return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email }))
-    },
+    async () => users.options(),
   )
 
   app.get(

@@ -1,10 +1,8 @@
 import { and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../db/client'
+import { companyShownName as shownName } from '../../db/columns'
 import { appUser, company, courseRequest, dispatch, syncRun } from '../../db/schema'
-
-/** SPEC §2 Companies: the portal's name is an admin's rename, else the provider's. */
-export const shownName = sql<string>`coalesce(${company.displayName}, ${company.name})`
 
 const manager = alias(appUser, 'manager')
 const count = (expr: SQL.Aliased<number> | SQL) => sql<number>`coalesce(${expr}, 0)::int`.mapWith(Number)

@@ -12,11 +12,8 @@ import { recordActivity } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
 import { DispatchConflictError } from '../dispatches/dispatch-conflict'
 import { requirePair } from '../dispatches/dispatch-create.service'
-import {
-  createDispatchPairRepository,
-  mirrorProviderDispatch,
-  type PairDispatch,
-} from '../dispatches/dispatch-pair.repository'
+import { mirrorProviderDispatch } from '../dispatches/dispatch-mirror.service'
+import { createDispatchPairRepository, type PairDispatch } from '../dispatches/dispatch-pair.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { createCourseRequestsRepository } from './course-requests.repository'

@@ -11,12 +11,8 @@ import { recordActivity } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { DispatchConflictError } from './dispatch-conflict'
-import {
-  createDispatchPairRepository,
-  mirrorProviderDispatch,
-  type PairCompany,
-  type PairCourse,
-} from './dispatch-pair.repository'
+import { mirrorProviderDispatch } from './dispatch-mirror.service'
+import { createDispatchPairRepository, type PairCompany, type PairCourse } from './dispatch-pair.repository'
 import { parseExpiration, type EditContext } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesService } from './dispatches.service'

@@ -1,22 +1,8 @@
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { userColumns } from '../../db/columns'
 import { appUser, authSession, company } from '../../db/schema'
 import type { UserRow } from './users.mapper'
-
-/** The SPEC §3 user, as the users screens and the per-request session check read it. */
-export const userColumns = {
-  id: appUser.id,
-  email: appUser.email,
-  username: appUser.username,
-  name: appUser.name,
-  role: appUser.role,
-  companyId: appUser.companyId,
-  // Issue #6: an admin's company rename (display_name) wins over the provider's name.
-  companyName: sql<string | null>`coalesce(${company.displayName}, ${company.name})`,
-  status: appUser.status,
-  createdAt: appUser.createdAt,
-  lastLogin: appUser.lastLogin,
-}
 
 export interface NewUserRow {
   email: string

@@ -6,6 +6,7 @@ import {
   OkResponseSchema,
   SalesUserListSchema,
   UpdateUserSchema,
+  UserActivitySchema,
   UserListSchema,
   UserMutationResponseSchema,
   UserSchema,
@@ -35,6 +36,15 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
 
   app.get('/', { config: gated, schema: { tags: ['users'], response: { 200: UserListSchema, ...errors } } }, async () =>
     users.list(),
+  )
+
+  app.get(
+    '/:id/activity',
+    {
+      config: gated,
+      schema: { tags: ['users'], params: UuidParamsSchema, response: { 200: UserActivitySchema, ...errors } },
+    },
+    async (request) => users.recentActivity(request.params.id),
   )
 
   app.get(

@@ -6,14 +6,17 @@ import {
   isEmail,
   type CreateUser,
   type Role,
+  type LogEntry,
   type UpdateUser,
   type User,
+  type UserOption,
   type UserStatus,
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { hashPassword, passwordPolicyError } from '../../lib/passwords'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { LogsService } from '../activity-logs/logs.service'
 import { toUser } from './users.mapper'
 import { createUsersRepository } from './users.repository'
 
@@ -27,7 +30,10 @@ const rule = (message: string, field?: string) =>
   new AppError('RULE_VIOLATION', message, field ? { details: [{ field, message }] } : {})
 
 /** SPEC §5 user rules and DECISIONS.md password and token rules, for the admin's user screen. */
-export function createUsersService(db: Db) {
+/** The latest rows a user wrote, for the admin's /admin/users/{id} page (DECISIONS.md). */
+export const RECENT_ACTIVITY_LIMIT = 20
+
+export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'recentOfUser'> }) {
   const users = createUsersRepository(db)
 
   async function requireUser(id: string) {
@@ -69,6 +75,18 @@ export function createUsersService(db: Db) {
 
     async get(id: string): Promise<User> {
       return toUser(await requireUser(id))
+    },
+
+    /** GET /api/users/{id}/activity: 404 for an unknown user, else its latest log rows. */
+    async recentActivity(id: string): Promise<LogEntry[]> {
+      const row = await requireUser(id)
+      return deps.logs.recentOfUser(row.id, RECENT_ACTIVITY_LIMIT)
+    },
+
+    /** The log screen's user filter (GET /api/auth/users): every user, by name. */
+    async options(): Promise<UserOption[]> {
+      const rows = await users.listOptions()
+      return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email }))
     },
 
     async create(body: CreateUser, ctx: AdminContext): Promise<User> {

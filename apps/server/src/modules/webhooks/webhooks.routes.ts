@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { ErrorResponseSchema, OkResponseSchema, PostbackRegistrationSchema } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
-import { createWebhooksService } from './webhooks.service'
+import type { WebhooksService } from './webhooks.service'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,8 +31,7 @@ const badForm = (message: string) => new AppError('VALIDATION_FAILED', message)
  * `userName` / `password` fields of a `form` delivery. Never redirects: the provider would
  * count a 3xx as delivered.
  */
-const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const webhooks = createWebhooksService(app.db)
+const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const expectedUser = digest(app.config.postbackUser)
   const expectedPassword = digest(app.config.postbackPassword)
   // Both halves always compared, in constant time over equal-length digests.

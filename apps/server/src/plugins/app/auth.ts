@@ -6,8 +6,8 @@ import { AppError } from '../../lib/app-error'
 import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import { appUser, authSession, company } from '../../db/schema'
-import type { Actor } from '../../modules/activity-logs/activity.repository'
-import { userColumns } from '../../modules/users/users.repository'
+import type { Actor } from '../../lib/actor'
+import { userColumns } from '../../db/columns'
 import type { Db } from '../../db/client'
 
 export interface AuthUser {

@@ -1,0 +1,6 @@
+/** Who did something, as the activity log keeps it (SPEC §3); all null for a system row. */
+export interface Actor {
+  id: string | null
+  name: string | null
+  email: string | null
+}
