@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
-import type { DispatchSchema } from '@portal/scorm-cloud-sim'
+import type { DispatchSchema } from '../scorm-cloud/scorm-cloud.types'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch } from '../../db/schema'
 import { AppError } from '../../lib/app-error'
