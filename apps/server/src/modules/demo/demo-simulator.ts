@@ -30,6 +30,9 @@ export async function startDemoSimulator(config: AppConfig): Promise<{ simulator
   })
   return {
     simulator,
-    config: { ...config, scormCloud: { appId: simulator.appId, secretKey: simulator.secretKey, baseUrl: simulator.url } },
+    config: {
+      ...config,
+      scormCloud: { appId: simulator.appId, secretKey: simulator.secretKey, baseUrl: simulator.url },
+    },
   }
 }
