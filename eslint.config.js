@@ -132,6 +132,25 @@ export default tseslint.config(
       ],
     },
   },
+  // Issue #18: production code imports nothing from the simulator; demo mode alone loads it, with
+  // a dynamic import (modules/demo/demo-simulator.ts). Tests and their support files may.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-support.ts', 'apps/server/src/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portal/scorm-cloud-sim', '@portal/scorm-cloud-sim/*'],
+              message: 'Production code does not import the simulator (demo mode loads it with a dynamic import).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The web app (bulletproof-react): shared → features → app; features never import each other.
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every check and every suite, then one closing line `N passed, N failed`
+// `npm test`: every check and every suite, then one closing line `N passed, N failed, N skipped`
 // that sums the unit/route suites (vitest, on PGlite and, with TEST_DATABASE_URL, PostgreSQL)
-// and the browser suite (Playwright in headless Chromium).
+// and the browser suite (Playwright in headless Chromium). Without TEST_DATABASE_URL the
+// PostgreSQL-only tests (`*.pg.test.ts`) count as skipped, never as passed (issue #18).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -34,7 +35,7 @@ step(
 )
 
 if (!existsSync('/usr/bin/chromium')) step('install chromium', 'bash', ['scripts/install-chromium.sh'])
-step('build web app', 'npm', ['run', 'build'])
+step('build web app and server', 'npm', ['run', 'build'])
 step('bundle budget', 'node', ['scripts/check-bundle-budget.mjs'])
 const playwrightJson = path.join(reports, 'playwright.json')
 step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json']), {
@@ -43,17 +44,26 @@ step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json']), {
 
 let passed = 0
 let failed = 0
+let skipped = 0
 if (existsSync(vitestJson)) {
   const v = JSON.parse(readFileSync(vitestJson, 'utf8'))
   passed += v.numPassedTests
   failed += v.numFailedTests
+  skipped += v.numPendingTests + v.numTodoTests
 } else failed += 1
 if (existsSync(playwrightJson)) {
   const p = JSON.parse(readFileSync(playwrightJson, 'utf8'))
   passed += p.stats.expected + p.stats.flaky
   failed += p.stats.unexpected
+  skipped += p.stats.skipped
 } else failed += 1
 
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`)
-console.log(`\n${passed} passed, ${failed} failed`)
+if (!process.env.TEST_DATABASE_URL) {
+  console.log(
+    '\nSKIPPED, not counted as passed: TEST_DATABASE_URL is not set, so the PostgreSQL-only tests ' +
+      '(*.pg.test.ts) did not run and the server suite ran on PGlite only.',
+  )
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failures.length || failed ? 1 : 0)

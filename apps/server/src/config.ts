@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { Type, type StaticDecode } from 'typebox'
+import { Value } from 'typebox/value'
 
 export interface ScormCloudConfig {
   appId: string
@@ -58,54 +60,116 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>
 
 const DEFAULT_SCORM_CLOUD_URL = 'https://cloud.scorm.com/api/v2'
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim()
-  if (!raw) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`)
-  const value = Number(raw)
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`)
-  return value
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase()
-  if (!raw) return fallback
-  if (raw === 'true' || raw === '1' || raw === 'on') return true
-  if (raw === 'false' || raw === '0' || raw === 'off') return false
-  throw new ConfigError(name, `must be true or false, got "${raw}"`)
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name]?.trim()
-  if (!raw) return null
-  let parsed: URL
-  try {
-    parsed = new URL(raw)
-  } catch {
-    throw new ConfigError(name, 'must be a valid URL')
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}`)
-  }
-  return raw
-}
-
+// Issue #18: every variable is checked by one schema (TypeBox, as the routes are): each rule
+// carries the message that names what is wrong, and decoding turns the text into its value.
+// A variable set to an empty (or blank) value counts as unset.
+const text = Type.String()
+const wholeNumber = (min: number, max: number) =>
+  Type.Decode(
+    Type.Refine(
+      Type.Refine(
+        text,
+        (v) => /^\d+$/.test(v),
+        (v) => `must be a whole number, got "${v}"`,
+      ),
+      (v) => Number(v) >= min && Number(v) <= max,
+      () => `must be between ${min} and ${max}`,
+    ),
+    (v) => Number(v),
+  )
+const flag = Type.Decode(
+  Type.Refine(
+    text,
+    (v) => /^(true|1|on|false|0|off)$/i.test(v),
+    (v) => `must be true or false, got "${v.toLowerCase()}"`,
+  ),
+  (v) => /^(true|1|on)$/i.test(v),
+)
+const urlWith = (...protocols: string[]) =>
+  Type.Refine(
+    Type.Refine(
+      text,
+      (v) => URL.canParse(v),
+      () => 'must be a valid URL',
+    ),
+    // Every rule runs: this one passes a text the one before refused.
+    (v) => !URL.canParse(v) || protocols.includes(new URL(v).protocol),
+    () => `must use ${protocols.join(' or ')}`,
+  )
+const emailAddress = Type.Refine(
+  text,
+  (v) => /^[^\s@]+@[^\s@]+$/.test(v),
+  () => 'must be an email address',
+)
 /** `address` or `Display Name <address>`, one line. */
-function mailbox(env: Env, name: string): string | null {
-  const raw = env[name]?.trim()
-  if (!raw) return null
-  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(raw)) {
-    throw new ConfigError(name, 'must be an email address or "Name <address>"')
-  }
-  return raw
-}
+const mailbox = Type.Refine(
+  text,
+  (v) => /^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(v),
+  () => 'must be an email address or "Name <address>"',
+)
+const list = Type.Decode(text, (v) =>
+  v
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+)
 
-function email(env: Env, name: string): string | null {
-  const raw = env[name]?.trim()
-  if (!raw) return null
-  if (!/^[^\s@]+@[^\s@]+$/.test(raw)) throw new ConfigError(name, 'must be an email address')
-  return raw
+/** The environment the server reads; README.md "Configuration" documents each variable. */
+export const EnvSchema = Type.Object({
+  PORT: Type.Optional(wholeNumber(0, 65535)),
+  HOST: Type.Optional(text),
+  DATABASE_URL: Type.Optional(urlWith('postgres:', 'postgresql:')),
+  DATABASE_POOL_SIZE: Type.Optional(wholeNumber(1, 1000)),
+  DATABASE_QUEUE_LIMIT: Type.Optional(wholeNumber(0, 100_000)),
+  READ_CACHE: Type.Optional(flag),
+  DATA_DIR: Type.Optional(text),
+  JWT_SECRET: Type.Optional(
+    Type.Refine(
+      text,
+      (v) => v.length >= 32,
+      () => 'must be at least 32 characters long',
+    ),
+  ),
+  SESSION_MAX_HOURS: Type.Optional(wholeNumber(1, 24 * 30)),
+  SCORM_CLOUD_APP_ID: Type.Optional(text),
+  SCORM_CLOUD_SECRET_KEY: Type.Optional(text),
+  SCORM_CLOUD_BASE_URL: Type.Optional(urlWith('https:', 'http:')),
+  POSTBACK_USER: Type.Optional(text),
+  POSTBACK_PASSWORD: Type.Optional(text),
+  SYNC_INTERVAL_MINUTES: Type.Optional(wholeNumber(0, 24 * 60)),
+  ADMIN_EMAIL: Type.Optional(emailAddress),
+  ADMIN_PASSWORD: Type.Optional(text),
+  SUPPORT_EMAIL: Type.Optional(emailAddress),
+  LOG_LEVEL: Type.Optional(
+    Type.Refine(
+      text,
+      (v) => LOG_LEVELS.includes(v),
+      () => `must be one of ${LOG_LEVELS.join(', ')}`,
+    ),
+  ),
+  CORS_ORIGINS: Type.Optional(list),
+  TRUST_PROXY: Type.Optional(flag),
+  WEB_DIST_DIR: Type.Optional(text),
+  SMTP_URL: Type.Optional(urlWith('smtp:', 'smtps:')),
+  MAIL_FROM: Type.Optional(mailbox),
+  PUBLIC_URL: Type.Optional(urlWith('https:', 'http:')),
+})
+
+/** Variables kept as written: a password may start or end with a space. */
+const UNTRIMMED = new Set(['ADMIN_PASSWORD'])
+
+/** The schema's variables, blank ones left out, checked and decoded; the first problem throws. */
+function readEnv(env: Env): StaticDecode<typeof EnvSchema> {
+  const raw: Record<string, string> = {}
+  for (const name of Object.keys(EnvSchema.properties)) {
+    const value = UNTRIMMED.has(name) ? env[name] : env[name]?.trim()
+    if (value?.trim()) raw[name] = value
+  }
+  const [problem] = Value.Errors(EnvSchema, raw)
+  if (problem) throw new ConfigError(problem.instancePath.slice(1), problem.message)
+  return Value.Decode(EnvSchema, raw)
 }
 
 /**
@@ -144,68 +208,55 @@ function generatedSecrets(dataDir: string): { jwtSecret: string; postbackPasswor
   return secrets
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
-  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data')
-  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])
-  const appId = env.SCORM_CLOUD_APP_ID?.trim() || ''
-  const secretKey = env.SCORM_CLOUD_SECRET_KEY?.trim() || ''
-  if (Boolean(appId) !== Boolean(secretKey)) {
+/** Rules between variables, after each one passed the schema. */
+function together(env: StaticDecode<typeof EnvSchema>): void {
+  if (Boolean(env.SCORM_CLOUD_APP_ID) !== Boolean(env.SCORM_CLOUD_SECRET_KEY)) {
     throw new ConfigError(
-      appId ? 'SCORM_CLOUD_SECRET_KEY' : 'SCORM_CLOUD_APP_ID',
+      env.SCORM_CLOUD_APP_ID ? 'SCORM_CLOUD_SECRET_KEY' : 'SCORM_CLOUD_APP_ID',
       'must be set together with the other SCORM Cloud credential',
     )
   }
-  const baseUrl = url(env, 'SCORM_CLOUD_BASE_URL', ['https:', 'http:']) ?? DEFAULT_SCORM_CLOUD_URL
-  const jwtSecretEnv = env.JWT_SECRET?.trim()
-  if (jwtSecretEnv && jwtSecretEnv.length < 32) {
-    throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long')
+  if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+    throw new ConfigError(env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'must be set together')
   }
-  const needGenerated = !jwtSecretEnv || !env.POSTBACK_PASSWORD?.trim()
-  const generated = needGenerated ? generatedSecrets(dataDir) : null
-  const adminEmail = email(env, 'ADMIN_EMAIL')
-  const adminPassword = env.ADMIN_PASSWORD || null
-  if (Boolean(adminEmail) !== Boolean(adminPassword)) {
-    throw new ConfigError(adminEmail ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'must be set together')
-  }
-  const logLevel = env.LOG_LEVEL?.trim() || 'info'
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent')
-  }
-  const webDist = env.WEB_DIST_DIR?.trim()
-  const port = int(env, 'PORT', 3000, 0, 65535)
-  const host = env.HOST?.trim() || '127.0.0.1'
-  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:'])
-  const mailFrom = mailbox(env, 'MAIL_FROM')
-  if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is set')
-  const publicUrl = url(env, 'PUBLIC_URL', ['https:', 'http:'])
+  if (env.SMTP_URL && !env.MAIL_FROM) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is set')
+}
+
+export function loadConfig(processEnv: Env = process.env): AppConfig {
+  const env = readEnv(processEnv)
+  together(env)
+  const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  const generated = env.JWT_SECRET && env.POSTBACK_PASSWORD ? null : generatedSecrets(dataDir)
+  const port = env.PORT ?? 3000
+  const host = env.HOST ?? '127.0.0.1'
+  const appId = env.SCORM_CLOUD_APP_ID
   return {
     port,
     host,
-    databaseUrl,
+    databaseUrl: env.DATABASE_URL ?? null,
     dataDir,
-    jwtSecret: jwtSecretEnv || generated!.jwtSecret,
-    scormCloud: appId ? { appId, secretKey, baseUrl } : null,
-    postbackUser: env.POSTBACK_USER?.trim() || 'scorm-cloud',
-    postbackPassword: env.POSTBACK_PASSWORD?.trim() || generated!.postbackPassword,
-    syncIntervalMinutes: int(env, 'SYNC_INTERVAL_MINUTES', 10, 0, 24 * 60),
-    adminEmail,
-    adminPassword,
+    jwtSecret: env.JWT_SECRET ?? generated!.jwtSecret,
+    scormCloud: appId
+      ? { appId, secretKey: env.SCORM_CLOUD_SECRET_KEY!, baseUrl: env.SCORM_CLOUD_BASE_URL ?? DEFAULT_SCORM_CLOUD_URL }
+      : null,
+    postbackUser: env.POSTBACK_USER ?? 'scorm-cloud',
+    postbackPassword: env.POSTBACK_PASSWORD ?? generated!.postbackPassword,
+    syncIntervalMinutes: env.SYNC_INTERVAL_MINUTES ?? 10,
+    adminEmail: env.ADMIN_EMAIL ?? null,
+    adminPassword: env.ADMIN_PASSWORD ?? null,
     demoMode: !appId,
-    supportEmail: email(env, 'SUPPORT_EMAIL') ?? 'support@example.com',
-    logLevel,
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
-    trustProxy: env.TRUST_PROXY === 'true',
-    sessionMaxHours: int(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30),
-    webDistDir: webDist ? path.resolve(webDist) : null,
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    databaseQueueLimit: int(env, 'DATABASE_QUEUE_LIMIT', 64, 0, 100_000),
-    readCache: bool(env, 'READ_CACHE', true),
-    smtpUrl,
-    mailFrom: mailFrom ?? 'Dispatch Portal <no-reply@localhost>',
-    publicUrl: (publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`).replace(
+    supportEmail: env.SUPPORT_EMAIL ?? 'support@example.com',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    corsOrigins: env.CORS_ORIGINS ?? [],
+    trustProxy: env.TRUST_PROXY ?? false,
+    sessionMaxHours: env.SESSION_MAX_HOURS ?? 12,
+    webDistDir: env.WEB_DIST_DIR ? path.resolve(env.WEB_DIST_DIR) : null,
+    databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,
+    databaseQueueLimit: env.DATABASE_QUEUE_LIMIT ?? 64,
+    readCache: env.READ_CACHE ?? true,
+    smtpUrl: env.SMTP_URL ?? null,
+    mailFrom: env.MAIL_FROM ?? 'Dispatch Portal <no-reply@localhost>',
+    publicUrl: (env.PUBLIC_URL ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`).replace(
       /\/+$/,
       '',
     ),

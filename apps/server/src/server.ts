@@ -1,10 +1,11 @@
 import closeWithGrace from 'close-with-grace'
-import { startSimulator, type Simulator } from '@portal/scorm-cloud-sim'
 import { buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
+import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
+import { runStartupSync } from './modules/sync/sync.scheduler'
 
 /** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
 function orExit<T>(read: () => T): T {
@@ -23,26 +24,9 @@ let config = orExit(() => loadConfig())
 // Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it (issue #14).
 const pgliteDir = config.databaseUrl ? null : orExit(() => dataFolder(config.dataDir, 'pglite'))
 
-// Demo mode (no SCORM Cloud credentials): the built-in simulator on loopback stands in for the
-// provider, in live mode with postbacks to our webhook, and the real client talks to it.
-let simulator: Simulator | null = null
-if (config.demoMode) {
-  simulator = await startSimulator({
-    seed: 42,
-    port: 0,
-    host: '127.0.0.1',
-    live:
-      config.port === 0
-        ? { intervalMs: 20_000 }
-        : {
-            intervalMs: 20_000,
-            postbackUrl: `http://127.0.0.1:${config.port}/api/webhooks/scorm-cloud/registrations`,
-            postbackUser: config.postbackUser,
-            postbackPassword: config.postbackPassword,
-          },
-  })
-  config = { ...config, scormCloud: { appId: simulator.appId, secretKey: simulator.secretKey, baseUrl: simulator.url } }
-}
+// Demo mode: the simulator stands in for SCORM Cloud (modules/demo/demo-simulator.ts).
+let simulator: DemoSimulator | null = null
+if (config.demoMode) ({ simulator, config } = await startDemoSimulator(config))
 
 const database = await createDatabase({
   databaseUrl: config.databaseUrl,
@@ -53,13 +37,10 @@ const app = await buildApp({ config, database })
 
 try {
   await ensureFirstAdmin(app.db, config, app.log)
-  if (simulator && app.sync) {
-    // Issue #3: the demo syncs once before it reports ready, so the screens have data.
-    const outcome = await app.sync.run({ trigger: 'startup' })
-    if (!outcome.ok) app.log.warn({ results: outcome.results }, 'start-up sync did not complete')
-  } else if (app.sync) {
-    void app.sync.run({ trigger: 'startup' }).catch((err: unknown) => app.log.warn({ err }, 'start-up sync failed'))
-  }
+  // The start-up sync the tests run (modules/sync/sync.scheduler.ts): it never throws. The demo
+  // syncs once before it reports ready, so the screens have data (issue #3).
+  if (simulator) await runStartupSync(app)
+  else void runStartupSync(app)
   if (config.demoMode) await ensureDemoAccounts(app.db)
 } catch (error) {
   console.error((error as Error).message)

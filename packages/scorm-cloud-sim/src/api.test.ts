@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { DestinationInfoSchema, DispatchIdSchema, DispatchSchema } from './types'
+import type { DestinationInfoSchema, DispatchIdSchema, DispatchSchema } from '@portal/server/scorm-cloud-types'
 
 describe('API behaviour', () => {
   let sim: Simulator

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { DispatchIdSchema, RegistrationSchema } from './types'
+import type { DispatchIdSchema, RegistrationSchema } from '@portal/server/scorm-cloud-types'
 
 // Benchmark size: 50,000 dispatches over 500 destinations, 1,000,000 registrations with
 // 100,000 in one dispatch. Registrations are derived on demand; the test checks that lists,

@@ -1,7 +1,7 @@
 /** Generates courses and destinations (companies). Each item draws from its own hash stream. */
 import { STREAM, chance, intBetween, pick, rngFor, shuffleHead, weighted } from './prng'
 import { DAY, toSecond, type CourseRecord, type DestinationRecord } from './records'
-import type { CourseLearningStandard } from './types'
+import type { CourseLearningStandard } from '@portal/server/scorm-cloud-types'
 import {
   COMPANY_PREFIXES,
   COMPANY_SUFFIXES,

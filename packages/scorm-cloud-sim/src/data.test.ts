@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { DispatchIdSchema, RegistrationSchema } from './types'
+import type { DispatchIdSchema, RegistrationSchema } from '@portal/server/scorm-cloud-types'
 
 describe('generated demo data', () => {
   let sim: Simulator

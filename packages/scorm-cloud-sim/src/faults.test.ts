@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
 
@@ -58,18 +58,22 @@ describe('fault injection and availability', () => {
 
   it('adds the configured latency', async () => {
     sim.setFaults({ latencyMs: 150 })
-    const started = performance.now()
-    const res = await api.get('/ping')
-    expect(res.status).toBe(200)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+    await onFakeClock(async (passWaits) => {
+      const started = performance.now()
+      const res = await passWaits(api.get('/ping'), () => sim.stats().faults.delayed, 150)
+      expect(res.status).toBe(200)
+      expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+    })
     sim.clearFaults()
   })
 
   it('stalls requests at stallRate 1 until stallMs has passed', async () => {
     sim.setFaults({ stallRate: 1, stallMs: 200 })
-    const started = performance.now()
-    expect((await api.get('/ping')).status).toBe(200)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(195)
+    await onFakeClock(async (passWaits) => {
+      const started = performance.now()
+      expect((await passWaits(api.get('/ping'), () => sim.stats().faults.stalled, 200)).status).toBe(200)
+      expect(performance.now() - started).toBeGreaterThanOrEqual(195)
+    })
     expect(sim.stats().faults.stalled).toBeGreaterThanOrEqual(1)
     sim.clearFaults()
   })
@@ -98,3 +102,29 @@ describe('fault injection and availability', () => {
     expect((await api.get('/ping')).status).toBe(200)
   })
 })
+
+/**
+ * Issue #18: the simulator's waits (setTimeout) and the test's stopwatch (performance.now) run on
+ * vitest's fake clock, so a test moves the clock instead of sleeping the wait out. `passWaits`
+ * lets the request reach the simulator (real I/O, polled with setImmediate, which stays real)
+ * until `waits()` counts one more wait, then moves the clock by `ms` (the answer may not come sooner).
+ */
+async function onFakeClock(
+  body: (passWaits: <T>(request: Promise<T>, waits: () => number, ms: number) => Promise<T>) => Promise<void>,
+) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+  try {
+    await body(async (request, waits, ms) => {
+      let answered = false
+      void request.finally(() => (answered = true)).catch(() => {})
+      const before = waits()
+      while (waits() === before) await new Promise((resolve) => setImmediate(resolve))
+      await vi.advanceTimersByTimeAsync(ms - 1)
+      expect(answered, 'answered before the wait was over').toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      return request
+    })
+  } finally {
+    vi.useRealTimers()
+  }
+}

@@ -26,4 +26,3 @@ export {
 export type { RequestStats } from './http-server'
 export type { FaultStats } from './faults'
 export type { PostbackStats } from './postback'
-export * from './types'

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient } from './test-support'
-import type { RegistrationSchema } from './types'
+import type { RegistrationSchema } from '@portal/server/scorm-cloud-types'
 
 interface Received {
   headers: IncomingHttpHeaders

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { DispatchIdSchema, DispatchListSchema, DispatchSchema } from './types'
+import type { DispatchIdSchema, DispatchListSchema, DispatchSchema } from '@portal/server/scorm-cloud-types'
 
 const SIZES = { courses: 10, destinations: 6, dispatches: 40, registrations: 200 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inspectDestinationPackage, inspectPackage } from './package-inspect'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { DispatchIdSchema, DispatchSchema } from './types'
+import type { DispatchIdSchema, DispatchSchema } from '@portal/server/scorm-cloud-types'
 
 const SIZES = { courses: 6, destinations: 3, dispatches: 6, registrations: 12, bigDispatchRegistrations: 0 }
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
-import type { CourseSchema, DestinationIdSchema, DispatchIdSchema, RegistrationSchema } from './types'
+import type {
+  CourseSchema,
+  DestinationIdSchema,
+  DispatchIdSchema,
+  RegistrationSchema,
+} from '@portal/server/scorm-cloud-types'
 
 describe('lists: paging and filters (page size 7)', () => {
   let sim: Simulator

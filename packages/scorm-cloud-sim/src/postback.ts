@@ -7,7 +7,7 @@
  */
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import type { RegistrationSchema } from './types'
+import type { RegistrationSchema } from '@portal/server/scorm-cloud-types'
 
 export interface PostbackTarget {
   url: string

@@ -10,7 +10,7 @@ import type {
   DispatchSchema,
   LaunchAuthSchema,
   PostBackSchema,
-} from './types'
+} from '@portal/server/scorm-cloud-types'
 
 export const SECOND = 1_000
 export const HOUR = 3_600_000

@@ -15,7 +15,12 @@ import {
   type DestinationRecord,
   type DispatchRecord,
 } from './records'
-import type { LearnerSchema, RegistrationCompletion, RegistrationSchema, RegistrationSuccess } from './types'
+import type {
+  LearnerSchema,
+  RegistrationCompletion,
+  RegistrationSchema,
+  RegistrationSuccess,
+} from '@portal/server/scorm-cloud-types'
 import { dispatchOfIndex, type World } from './world'
 import { FIRST_NAMES, LAST_NAMES, slugify } from './words'
 

@@ -5,7 +5,7 @@ import { memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
 import type { RequestContext, Route } from './router'
-import type { LaunchAuthSchema } from './types'
+import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
 
 function destinationIdx(rc: RequestContext): number {
   const id = rc.params.destinationId ?? ''

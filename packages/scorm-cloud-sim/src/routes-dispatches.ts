@@ -13,7 +13,7 @@ import {
 import { iso } from './records'
 import type { RequestContext, Route } from './router'
 import type { DispatchChanges } from './store'
-import type { PostBackSchema } from './types'
+import type { PostBackSchema } from '@portal/server/scorm-cloud-types'
 
 function dispatchIdx(rc: RequestContext): number {
   const id = rc.params.dispatchId ?? ''

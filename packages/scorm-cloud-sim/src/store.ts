@@ -14,7 +14,7 @@ import type {
   RegistrationCompletion,
   RegistrationSchema,
   RegistrationSuccess,
-} from './types'
+} from '@portal/server/scorm-cloud-types'
 import type { World } from './world'
 
 /** Changes to a dispatch; `expirationDate` null, "" or "none" clears the expiry. */

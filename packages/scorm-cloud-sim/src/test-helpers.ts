@@ -7,7 +7,12 @@ import { advance } from './progress'
 import { STREAM, rngFor } from './prng'
 import type { RegState } from './registration-generator'
 import type { DispatchChanges, RegistrationChanges, SimStore } from './store'
-import type { CourseSchema, DestinationInfoSchema, DispatchSchema, RegistrationSchema } from './types'
+import type {
+  CourseSchema,
+  DestinationInfoSchema,
+  DispatchSchema,
+  RegistrationSchema,
+} from '@portal/server/scorm-cloud-types'
 
 export interface SimulatorCounts {
   courses: number

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { eq, sql } from 'drizzle-orm'
 import { buildTestApp, type TestContext, type TestUser } from '../../test/helpers'
 import { appUser, company, mailOutbox } from '../../db/schema'
@@ -227,11 +227,17 @@ describe('alert mails over real SMTP', () => {
         html: 'T',
       },
     ])
-    // The dead process's claim: committed, lease running out, never marked.
-    const claimed = await outboxRepository.claim(t.database.db, { now: new Date(), limit: 10, leaseMs: 1 })
-    expect(claimed).toHaveLength(1)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    expect(await worker().runOnce()).toBe(0)
+    // The dead process's claim: committed, lease running out, never marked. The lease runs out on
+    // the fake clock (issue #18), not in a real sleep.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const claimed = await outboxRepository.claim(t.database.db, { now: new Date(), limit: 10, leaseMs: 1 })
+      expect(claimed).toHaveLength(1)
+      vi.advanceTimersByTime(5)
+      expect(await worker().runOnce()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
     expect(smtp.received).toHaveLength(0)
     const [row] = await rows(t.database.db, sql`select status, last_error from mail_outbox`)
     expect(row).toEqual({ status: 'uncertain', last_error: UNCERTAIN_MESSAGE })

@@ -1,4 +1,4 @@
-import type { DispatchSchema } from '@portal/scorm-cloud-sim'
+import type { DispatchSchema } from '../scorm-cloud/scorm-cloud.types'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { mapDispatch } from '../sync/sync.mapper'

@@ -1,4 +1,4 @@
-import type { UpdateDispatchSchema as ProviderUpdate } from '@portal/scorm-cloud-sim'
+import type { UpdateDispatchSchema as ProviderUpdate } from '../scorm-cloud/scorm-cloud.types'
 import { isStorableInstant, type Dispatch, type UpdateDispatchBody } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'

@@ -13,7 +13,7 @@ import type {
   RegistrationSchema,
   TagListSchema,
   UpdateDispatchSchema,
-} from '@portal/scorm-cloud-sim'
+} from './scorm-cloud.types'
 import { createTransport, type RequestOptions, type TransportOptions } from './http-transport'
 
 /** Zip endpoints (reference §6.1): `type` defaults to and may only be SCORM_12. */

@@ -1,4 +1,9 @@
-import type { CourseSchema, DestinationIdSchema, DispatchIdSchema, RegistrationSchema } from '@portal/scorm-cloud-sim'
+import type {
+  CourseSchema,
+  DestinationIdSchema,
+  DispatchIdSchema,
+  RegistrationSchema,
+} from '../scorm-cloud/scorm-cloud.types'
 import { clampInstant, isStorableInstant } from '@portal/shared'
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { asc, eq } from 'drizzle-orm'
-import type { RegistrationSchema, Simulator } from '@portal/scorm-cloud-sim'
+import type { Simulator } from '@portal/scorm-cloud-sim'
+import type { RegistrationSchema } from '../scorm-cloud/scorm-cloud.types'
 import { registration } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { mapRegistration } from '../sync/sync.mapper'

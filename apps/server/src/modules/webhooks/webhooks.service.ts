@@ -1,5 +1,5 @@
 import { INSTANT_RANGE_MESSAGE, isStorableInstant, type PostbackRegistration } from '@portal/shared'
-import type { RegistrationSchema } from '@portal/scorm-cloud-sim'
+import type { RegistrationSchema } from '../scorm-cloud/scorm-cloud.types'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { mapRegistration, parseDate } from '../sync/sync.mapper'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DispatchListResponse } from '@portal/shared'
-import type { DispatchSchema } from '@portal/scorm-cloud-sim'
+import type { DispatchSchema } from '../../modules/scorm-cloud/scorm-cloud.types'
 import { providerFixture, type ProviderFixture } from './provider.test-support'
 
 /**

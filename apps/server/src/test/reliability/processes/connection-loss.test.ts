@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RegistrationSchema, Simulator } from '@portal/scorm-cloud-sim'
+import type { Simulator } from '@portal/scorm-cloud-sim'
+import type { RegistrationSchema } from '../../../modules/scorm-cloud/scorm-cloud.types'
 import { SMALL_SIZES, startTestSimulator } from '../../../modules/sync/sync.test-support'
 import { SYNC_LOCK_KEY, SYNC_LOCK_LOST_MESSAGE } from '../../../modules/sync/sync.service'
 import {

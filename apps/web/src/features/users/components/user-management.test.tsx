@@ -98,6 +98,9 @@ describe('Suspend / Activate', () => {
     )
     const log = recordRequests()
     await openSettings()
+    // Issue #18: the 50 ms guard reads Date.now(); on the fake clock it moves only when the test
+    // says, so no real sleep stands in for "later".
+    vi.useFakeTimers({ toFake: ['Date'] })
     const statusCalls = () => requestsTo(log, '/api/users/user-client/status')
     const toggle = rowOf('cleo@acme.test').getByRole('button', { name: /^Suspend/ })
     act(() => {
@@ -105,7 +108,8 @@ describe('Suspend / Activate', () => {
       fireEvent.click(toggle) // the same instant: a double click
     })
     await waitFor(() => expect(rowOf('cleo@acme.test').getByText('Suspended')).toBeInTheDocument())
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await waitFor(() => expect(statusCalls()).not.toHaveLength(0))
+    vi.advanceTimersByTime(100)
     expect(statusCalls()).toHaveLength(1)
     expect(statusCalls()[0]!.body).toEqual({ status: 'suspended' })
     release()

@@ -1,6 +1,8 @@
 /**
- * JSON shapes of the SCORM Cloud REST API v2 as the simulator serves them
- * (docs/reference: /work/shared/reference/scorm-cloud-api-v2.md, sections 3-9).
+ * JSON shapes of the SCORM Cloud REST API v2 (docs/reference: /work/shared/reference/scorm-cloud-api-v2.md,
+ * sections 3-9). They belong to the client that speaks the API; the simulator
+ * (packages/scorm-cloud-sim) serves the same shapes and imports them, types only, through
+ * `@portal/server/scorm-cloud-types` (issue #18, docs/decisions.md).
  * Every field the spec marks optional stays optional here, so a client typed against these
  * shapes also copes with the real provider leaving fields out.
  */
