@@ -42,6 +42,10 @@ import { createDispatchesService } from './modules/dispatches/dispatches.service
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import reportsRoutes from './modules/reports/reports.routes'
 import { createReportsService } from './modules/reports/reports.service'
+// ---- issue #16: charts ----
+import chartsRoutes from './modules/reports/charts.routes'
+import { createChartsService } from './modules/reports/charts.service'
+// ---- end issue #16 charts ----
 // ---- end issue #4 ----
 // ---- issue #6: companies, activity logs (list + CSV export in activity.routes), user activity ----
 import companiesRoutes from './modules/companies/companies.routes'
@@ -191,6 +195,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reports: createReportsService(database.db, dispatches, { cache: config.readCache }),
   })
   // ---- end issue #4 ----
+  // ---- issue #16: charts ----
+  await app.register(chartsRoutes, {
+    prefix: '/api/reports/charts',
+    charts: createChartsService(database.db, dispatches, { cache: config.readCache }),
+  })
+  // ---- end issue #16 charts ----
   // ---- issue #6: companies (its sync button is issue #3's GET /api/admin/companies/sync) ----
   await app.register(companiesRoutes, {
     prefix: '/api/admin/companies',
