@@ -221,3 +221,29 @@ describe('GET /api/reports/charts/dashboard', () => {
     expect((await get('/api/reports/charts/dashboard')).statusCode).toBe(401)
   })
 })
+
+describe('chart routes in the OpenAPI document', () => {
+  it('documents both routes with their bounded inputs and their answers', async () => {
+    const doc = (await get('/api/docs/json')).json()
+    const dispatchOp = doc.paths['/api/reports/charts/dispatch/{id}'].get
+    expect(dispatchOp.tags).toEqual(['reports'])
+    const weeks = dispatchOp.responses['200'].content['application/json'].schema.properties
+    expect(Object.keys(weeks)).toEqual(['weeks', 'status'])
+    expect(Object.keys(dispatchOp.responses)).toEqual(expect.arrayContaining(['200', '401', '404']))
+    const dashboardOp = doc.paths['/api/reports/charts/dashboard'].get
+    const search = dashboardOp.parameters.find((p: { name: string }) => p.name === 'search')
+    expect(search.schema.maxLength).toBe(200)
+    const status = dashboardOp.parameters.find((p: { name: string }) => p.name === 'status')
+    expect(JSON.stringify(status.schema)).toMatch(/all.*enabled.*disabled/)
+    expect(dashboardOp.responses['200'].content['application/json'].schema.properties).toHaveProperty('nearestCap')
+  })
+
+  it('refuses bad filters with a JSON 400 naming the field', async () => {
+    const tooLong = await get(`/api/reports/charts/dashboard?search=${'x'.repeat(201)}`, admin)
+    expect(tooLong.statusCode).toBe(400)
+    expect(tooLong.json().details[0].field).toBe('search')
+    const status = await get('/api/reports/charts/dashboard?status=everything', admin)
+    expect(status.statusCode).toBe(400)
+    expect(status.json().details[0].field).toBe('status')
+  })
+})
