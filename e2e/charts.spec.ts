@@ -52,8 +52,8 @@ test.describe('charts as admin (1280 px)', () => {
     await expect(
       weeks.getByRole('img', { name: /Completions per week: chart/ }).or(weeks.getByText(/^No completions/)),
     ).toBeVisible()
-    const status = page.getByRole('region', { name: 'Status breakdown' })
-    await expect(status.getByRole('img', { name: /Status breakdown: chart/ })).toBeVisible()
+    const status = page.getByRole('region', { name: 'Progress and results' })
+    await expect(status.getByRole('img', { name: /Progress and results: chart/ })).toBeVisible()
     await expect(status.locator('.recharts-surface')).toBeVisible()
     // Category names are on the axis, not in colour alone.
     for (const name of ['Completed', 'Incomplete', 'Not started', 'Passed', 'Failed']) {
@@ -64,7 +64,7 @@ test.describe('charts as admin (1280 px)', () => {
     await expect(showTable).toHaveAttribute('aria-pressed', 'false')
     await showTable.click()
     await expect(status.getByRole('button', { name: 'Show as chart' })).toHaveAttribute('aria-pressed', 'true')
-    const rows = status.getByRole('table', { name: 'Status breakdown' }).getByRole('row')
+    const rows = status.getByRole('table', { name: 'Progress and results' }).getByRole('row')
     await expect(rows).toHaveCount(6)
     const texts = await rows.allInnerTexts()
     expect(texts.slice(1).map((t) => t.split('\t')[0])).toEqual([

@@ -25,7 +25,7 @@ describe('charts (issue #16)', () => {
     expect(rows).toHaveLength(27) // header + 26 weeks
     expect(rows.at(-1)).toHaveTextContent('Jun 29' + '4')
 
-    const status = await region('Status breakdown')
+    const status = await region('Progress and results')
     await user.click(await status.findByRole('button', { name: 'Show as table' }))
     const statusRows = within(status.getByRole('table'))
       .getAllByRole('row')

@@ -45,7 +45,7 @@ export function DispatchCharts({ dispatchId }: { dispatchId: string }) {
         }}
       />
       <ChartPanel
-        title="Status breakdown"
+        title="Progress and results"
         description="Registrations by completion status, and by result."
         state={query}
         empty={(data?.status.registrations ?? 0) === 0}
