@@ -37,6 +37,8 @@ import { registerAlerts, type AlertsModuleOptions } from './modules/alerts/alert
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
+import chartsRoutes from './modules/reports/charts.routes'
+import { createChartsService } from './modules/reports/charts.service'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
@@ -181,6 +183,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportsRoutes, {
     prefix: '/api/reports',
     reports: createReportsService(db, dispatches, { cache: config.readCache }),
+  })
+  await app.register(chartsRoutes, {
+    prefix: '/api/reports/charts',
+    charts: createChartsService(db, dispatches, { cache: config.readCache }),
   })
   await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(db) })
   // GET /api/dispatches/courses is static: it wins over /api/dispatches/:id.

@@ -34,3 +34,6 @@ export * from './rules/package-file-name'
 export * from './schemas/alerts'
 export * from './rules/alerts'
 // ---- end issue #17 ----
+// ---- issue #16: charts ----
+export * from './schemas/charts'
+// ---- end issue #16 charts ----

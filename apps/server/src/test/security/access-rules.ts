@@ -82,6 +82,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },
   'GET /api/reports/registrations/count': { allow: STAFF },
   'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+  // ---- issue #16: charts (the nearest-cap list is left out of a client's answer) ----
+  'GET /api/reports/charts/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'GET /api/reports/charts/dashboard': { allow: ALL },
+  // ---- end issue #16 charts ----
 
   // Courses: the catalogue is for all, hidden courses for admins only.
   'GET /api/dispatches/courses': { allow: ALL },

@@ -2,6 +2,7 @@ import { ContentLayout } from '@/components/layouts/content-layout'
 import { logAction } from '@/features/activity/api/log-action'
 import { DispatchAlertBadges } from '@/features/alerts/components/dispatch-alert-badges'
 import { useUser } from '@/features/auth/components/auth-context'
+import { DashboardCharts } from '@/features/charts/components/dashboard-charts'
 import { DispatchList } from '@/features/dispatches/components/dispatch-list'
 import type { RowBadges, UiEventHandler } from '@/features/dispatches/types'
 
@@ -17,6 +18,10 @@ export default function DashboardRoute() {
   return (
     <ContentLayout title={title}>
       <DispatchList role={user.role} onEvent={recordUiEvent} rowBadges={rowBadges} />
+      {/* Issue #16: charts over the list's filters. */}
+      <div className="mt-6">
+        <DashboardCharts role={user.role} />
+      </div>
     </ContentLayout>
   )
 }

@@ -1,6 +1,7 @@
 import { useParams } from 'react-router'
 import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
+import { DispatchCharts } from '@/features/charts/components/dispatch-charts'
 import { DispatchDetails } from '@/features/dispatches/components/dispatch-details'
 import type { UiEventHandler } from '@/features/dispatches/types'
 import { CompletionReport } from '@/features/reports/components/completion-report'
@@ -13,6 +14,8 @@ export default function DispatchRoute() {
   const user = useUser()
   return (
     <DispatchDetails key={id} id={id} role={user.role} onEvent={recordUiEvent}>
+      {/* Issue #16: completions per week and the status breakdown. */}
+      <DispatchCharts dispatchId={id} />
       <CompletionReport dispatchId={id} />
     </DispatchDetails>
   )

@@ -1,5 +1,6 @@
 import { activityHandlers } from './activity'
 import { alertHandlers } from './alerts' // issue #17
+import { chartHandlers } from './charts' // issue #16 charts
 import { authHandlers } from './auth'
 import { companyHandlers } from './companies' // issue #6
 import { courseRequestHandlers } from './course-requests'
@@ -20,4 +21,5 @@ export const handlers = [
   ...companyHandlers, // issue #6
   ...logHandlers, // issue #6
   ...alertHandlers, // issue #17
+  ...chartHandlers, // issue #16 charts
 ]
