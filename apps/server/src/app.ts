@@ -42,6 +42,12 @@ import { createDispatchesService } from './modules/dispatches/dispatches.service
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import reportsRoutes from './modules/reports/reports.routes'
 import { createReportsService } from './modules/reports/reports.service'
+// ---- issue #16 ----
+import reportExportRoutes from './modules/reports/report-export.routes'
+import { createReportExportService } from './modules/reports/report-export'
+import learnersRoutes from './modules/learners/learners.routes'
+import { createLearnersService } from './modules/learners/learners.service'
+// ---- end issue #16 ----
 // ---- end issue #4 ----
 // ---- issue #6: companies, activity logs (list + CSV export in activity.routes), user activity ----
 import companiesRoutes from './modules/companies/companies.routes'
@@ -223,6 +229,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     fulfilments: createRequestFulfilService(providerDeps),
   })
   // ---- end issue #15 ----
+  // ---- issue #16: report exports and the learner view ----
+  await app.register(reportExportRoutes, {
+    prefix: '/api/reports',
+    exports: createReportExportService(database.db, dispatches, app.log),
+  })
+  await app.register(learnersRoutes, {
+    prefix: '/api/learners',
+    learners: createLearnersService(database.db, app.log, { cache: config.readCache }),
+  })
+  // ---- end issue #16 ----
 
   await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })
   return app

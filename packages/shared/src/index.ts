@@ -34,3 +34,6 @@ export * from './rules/package-file-name'
 export * from './schemas/alerts'
 export * from './rules/alerts'
 // ---- end issue #17 ----
+// ---- issue #16: exports and learners ----
+export * from './schemas/learners'
+// ---- end issue #16 ----

@@ -82,6 +82,12 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },
   'GET /api/reports/registrations/count': { allow: STAFF },
   'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+  // Issue #16: the report's export (CSV by default), the learner view (a client:
+  // its own company, whatever it asks; staff name one).
+  'GET /api/reports/dispatch/:id/export': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'GET /api/learners': { allow: ALL },
+  'GET /api/learners/export': { allow: ALL },
+  'GET /api/learners/:email/registrations': { allow: ALL },
 
   // Courses: the catalogue is for all, hidden courses for admins only.
   'GET /api/dispatches/courses': { allow: ALL },
