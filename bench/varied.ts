@@ -6,6 +6,7 @@
  * are drawn from each filter's real page count (asked of the API first); several users of each
  * role take turns. The distributions are written below with their reasons.
  */
+import { LEARNER_SORTS } from '@portal/shared'
 import type { ApiSession } from './api-session'
 import { getJson } from './api-session'
 import type { SqlRunner } from './sql-runner'
@@ -261,6 +262,15 @@ export async function dispatchListRequests(
   return finish(drafts, probe)
 }
 
+/** A learner search: a first name, a last name, an e-mail's start, or two letters. */
+const learnerSearch = (r: Rng, vocab: Vocabulary) =>
+  weighted<() => string>(r, [
+    [() => pick(r, vocab.learnerFirstNames), 30],
+    [() => pick(r, vocab.learnerLastNames), 30],
+    [() => pick(r, vocab.learnerEmails).slice(0, 6 + Math.floor(r() * 10)), 25],
+    [() => pick(r, vocab.learnerLastNames).slice(0, 2), 15],
+  ])()
+
 /**
  * Completion report of one dispatch: no status half of the time, else one of the three; a
  * last-access window in 30 % (7 to 120 days within the data); a learner search in 25 % (a first
@@ -293,15 +303,7 @@ export async function reportRequests(
       startDate = day(new Date(from))
       endDate = day(new Date(from + days * 86_400_000))
     }
-    const search =
-      r() < 0.25
-        ? weighted<() => string>(r, [
-            [() => pick(r, vocab.learnerFirstNames), 30],
-            [() => pick(r, vocab.learnerLastNames), 30],
-            [() => pick(r, vocab.learnerEmails).slice(0, 6 + Math.floor(r() * 10)), 25],
-            [() => pick(r, vocab.learnerLastNames).slice(0, 2), 15],
-          ])()
-        : undefined
+    const search = r() < 0.25 ? learnerSearch(r, vocab) : undefined
     const pageSize = weighted(r, [
       [100, 70],
       [10, 10],
@@ -379,30 +381,12 @@ export async function learnerRequests(
   count: number,
   probe: Probe,
 ): Promise<VariedRequest[]> {
-  const sorts = [
-    'name',
-    'email',
-    'courses',
-    'completed',
-    'inProgress',
-    'notStarted',
-    'averageScore',
-    'totalTime',
-    'lastAccess',
-  ] as const
   const drafts: Parameters<typeof finish>[0] = []
   for (let i = 0; i < count; i += 1) {
     const user = users[i % users.length]!
-    const [sort, order] = r() < 0.33 ? (['name', 'asc'] as const) : [pick(r, sorts), pick(r, ['asc', 'desc'] as const)]
-    const search =
-      r() < 0.25
-        ? weighted<() => string>(r, [
-            [() => pick(r, vocab.learnerFirstNames), 30],
-            [() => pick(r, vocab.learnerLastNames), 30],
-            [() => pick(r, vocab.learnerEmails).slice(0, 6 + Math.floor(r() * 10)), 25],
-            [() => pick(r, vocab.learnerLastNames).slice(0, 2), 15],
-          ])()
-        : undefined
+    const [sort, order] =
+      r() < 0.33 ? (['name', 'asc'] as const) : [pick(r, LEARNER_SORTS), pick(r, ['asc', 'desc'] as const)]
+    const search = r() < 0.25 ? learnerSearch(r, vocab) : undefined
     const status = r() < 0.2 ? pick(r, ['completed', 'incomplete', 'not attempted'] as const) : undefined
     const courseId = r() < 0.15 && vocab.companyCourseIds.length > 0 ? pick(r, vocab.companyCourseIds) : undefined
     const pageSize = weighted(r, [

@@ -3,6 +3,7 @@ import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { matchesTerm } from '../../db/search'
+import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
   companyId: string
@@ -190,13 +191,7 @@ export function createLearnersRepository(db: DbOrTx) {
           dispatchId: registration.dispatchId,
           courseId: dispatch.courseId,
           courseTitle: dispatch.courseTitle,
-          completionStatus: registration.completionStatus,
-          successStatus: registration.successStatus,
-          scoreScaled: registration.scoreScaled,
-          totalSecondsTracked: registration.totalSecondsTracked,
-          firstAccessDate: registration.firstAccessDate,
-          lastAccessDate: registration.lastAccessDate,
-          completedDate: registration.completedDate,
+          ...progressColumns,
         })
         .from(registration)
         .innerJoin(dispatch, eq(dispatch.id, registration.dispatchId))

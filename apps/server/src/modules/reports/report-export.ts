@@ -6,7 +6,7 @@ import { EXPORT_CHUNK_ROWS, exportFile, readAhead, type ExportFile, type ExportT
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService } from '../dispatches/dispatches.service'
-import { whereOf, type RegistrationFilter } from './reports.repository'
+import { whereOf, type RegistrationFilter, type RegistrationRow } from './reports.repository'
 import { reportFilterOf } from './reports.service'
 
 /** Who exported, for REPORT_EXPORTED. */
@@ -17,18 +17,18 @@ export interface ExportContext {
 
 type Log = { error(obj: unknown, msg: string): void }
 
-export interface ExportRow {
-  id: string
-  learnerFirstName: string
-  learnerLastName: string
-  learnerEmail: string
-  completionStatus: string
-  successStatus: string
-  scoreScaled: number | null
-  totalSecondsTracked: number
-  firstAccessDate: Date | null
-  lastAccessDate: Date | null
-  completedDate: Date | null
+/** A report row with the dates the export adds. */
+export type ExportRow = RegistrationRow & { firstAccessDate: Date | null; completedDate: Date | null }
+
+/** A registration's progress columns (the export's, and a learner's registrations in the learner view). */
+export const progressColumns = {
+  completionStatus: registration.completionStatus,
+  successStatus: registration.successStatus,
+  scoreScaled: registration.scoreScaled,
+  totalSecondsTracked: registration.totalSecondsTracked,
+  firstAccessDate: registration.firstAccessDate,
+  lastAccessDate: registration.lastAccessDate,
+  completedDate: registration.completedDate,
 }
 
 /** Where the previous chunk ended, in the report's order (last access newest first, never last, then id). */
@@ -118,13 +118,7 @@ export function createReportExportService(db: Db, dispatches: DispatchesService,
     learnerFirstName: registration.learnerFirstName,
     learnerLastName: registration.learnerLastName,
     learnerEmail: registration.learnerEmail,
-    completionStatus: registration.completionStatus,
-    successStatus: registration.successStatus,
-    scoreScaled: registration.scoreScaled,
-    totalSecondsTracked: registration.totalSecondsTracked,
-    firstAccessDate: registration.firstAccessDate,
-    lastAccessDate: registration.lastAccessDate,
-    completedDate: registration.completedDate,
+    ...progressColumns,
   }
 
   async function chunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number): Promise<ExportRow[]> {

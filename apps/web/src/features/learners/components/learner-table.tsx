@@ -1,7 +1,7 @@
 import { formatDateTime, formatDuration, formatScore, type Learner, type LearnerSort } from '@portal/shared'
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
+import { SortHeader, type SortProps as LearnerSortProps } from '@/components/ui/sort-header'
 
-type SortProps = { sort: LearnerSort; order: 'asc' | 'desc'; onSort: (sort: LearnerSort) => void }
+type SortProps = LearnerSortProps<LearnerSort>
 
 export const learnerName = (l: Learner) => `${l.firstName} ${l.lastName}`.trim() || l.email || l.learnerId
 /** The key the registrations route takes: the e-mail, else `id:<learner id>`. */
@@ -19,27 +19,6 @@ export const LEARNER_COLUMNS: { sort: LearnerSort; label: string; numeric?: bool
   { sort: 'totalTime', label: 'Total Time', numeric: true },
   { sort: 'lastAccess', label: 'Last Access' },
 ]
-
-function SortHeader({ column, label, sort, order, onSort }: SortProps & { column: LearnerSort; label: string }) {
-  const active = sort === column
-  const Arrow = !active ? ArrowUpDown : order === 'asc' ? ArrowUp : ArrowDown
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className="px-3 py-3 text-left"
-    >
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className="inline-flex items-center gap-1 rounded text-xs font-semibold tracking-wide text-slate-700 uppercase hover:text-slate-900"
-      >
-        {label}
-        <Arrow aria-hidden="true" className={active ? 'size-4 text-blue-700' : 'size-4 text-slate-400'} />
-      </button>
-    </th>
-  )
-}
 
 function OpenButton({ learner, onOpen }: { learner: Learner; onOpen: (key: string) => void }) {
   return (
@@ -66,7 +45,7 @@ export function LearnerTable({
         <thead className="bg-slate-50">
           <tr>
             {LEARNER_COLUMNS.map((c) => (
-              <SortHeader key={c.sort} column={c.sort} label={c.label} {...sortProps} />
+              <SortHeader key={c.sort} column={c.sort} label={c.label} className="px-3 py-3 text-left" {...sortProps} />
             ))}
           </tr>
         </thead>
