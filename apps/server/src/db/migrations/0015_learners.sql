@@ -241,3 +241,7 @@ BEGIN
     END IF;
   END IF;
 END $$;
+--> statement-breakpoint
+-- Statistics now: until autovacuum reads the new table, the planner would guess its size and
+-- sort a company's learners instead of walking the sort index.
+ANALYZE "company_learner";

@@ -168,7 +168,9 @@ describe('GET /api/reports/dispatch/:id/export', () => {
 })
 
 describe('export at the bench’s big dispatch size', () => {
-  const ROWS = 100_000
+  // The bench's big dispatch on PostgreSQL; a fifth of it on the embedded PGlite, whose inserts
+  // and reads are several times slower (CI runs both): the bound is the same.
+  const ROWS = process.env.TEST_DB_KIND === 'postgres' ? 100_000 : 20_000
 
   beforeAll(async () => {
     await t.database.db.execute(sql`
@@ -209,7 +211,7 @@ describe('export at the bench’s big dispatch size', () => {
     return { growth: peak - baseline, body: Buffer.concat(parts) }
   }
 
-  it('streams 100,000 rows as .xlsx and as CSV with memory growth under 64 MB', async () => {
+  it('streams every row as .xlsx and as CSV with memory growth under 64 MB', async () => {
     const xlsx = await measure('xlsx')
     expect(xlsx.growth).toBeLessThan(64 * 1024 * 1024)
     // Read back with the library's streaming reader (the whole workbook in memory is the slow part here).
