@@ -18,6 +18,8 @@ const webFeatures = [
   'activity-logs',
   'settings',
   'alerts',
+  'learners',
+  'charts',
 ]
 
 export default tseslint.config(

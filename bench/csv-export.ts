@@ -17,7 +17,16 @@ export interface ExportResult {
   otherCores: number
 }
 
-export async function measureExport(url: string, token: string, serverPid: number): Promise<ExportResult> {
+/**
+ * `knownRows`: the rows the file holds when they cannot be counted from its bytes (an .xlsx is a
+ * zip); a CSV's rows are its lines less the header.
+ */
+export async function measureExport(
+  url: string,
+  token: string,
+  serverPid: number,
+  knownRows?: number,
+): Promise<ExportResult> {
   const rss = sampleRss(serverPid)
   const share = startCpuShare()
   const started = performance.now()
@@ -36,7 +45,7 @@ export async function measureExport(url: string, token: string, serverPid: numbe
   const totalMs = performance.now() - started
   const memory = rss.stop()
   const otherCores = share.stop()
-  const rows = Math.max(0, newlines - 1) // minus the header line
+  const rows = knownRows ?? Math.max(0, newlines - 1) // minus the header line
   return {
     status: response.status,
     ttfbMs: Math.round(ttfbMs),

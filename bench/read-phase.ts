@@ -26,6 +26,8 @@ export interface ReadInputs {
 export interface ReadOutcome {
   rows: RowResult[]
   export: ExportResult | { skipped: string }
+  /** Issue #16: the completion report of the big dispatch exported as CSV and as .xlsx. */
+  reportExports: { csv: ExportResult; xlsx: ExportResult } | { skipped: string }
   login: LoadResult | null
   /** Fills rows[].sql and latencyRatio; call with the database the server used. */
   baselines(target: SqlTarget, progress: (line: string) => void): Promise<void>
@@ -121,6 +123,8 @@ export async function runReads(
     progress(`  ${JSON.stringify(exported)}`)
   }
 
+  const reportExports = await measureReportExports(server, inputs.fixtures, await tokenOf('admin'), progress)
+
   progress('sign-in at 10 connections...')
   const login = await measureLoad({
     url: `${server.baseUrl}/api/auth/login`,
@@ -136,6 +140,7 @@ export async function runReads(
   return {
     rows,
     export: exported,
+    reportExports,
     login,
     async baselines(target, log) {
       log(`SQL baselines (${planned.length} rows)...`)
@@ -155,4 +160,25 @@ export async function runReads(
       }
     },
   }
+}
+
+/** Issue #16: GET /api/reports/dispatch/{big}/export as CSV, then as .xlsx (every row, no filter). */
+export async function measureReportExports(
+  server: RunningServer,
+  fixtures: BenchFixtures,
+  token: string,
+  progress: (line: string) => void,
+): Promise<ReadOutcome['reportExports']> {
+  const url = (format: string) =>
+    `${server.baseUrl}/api/reports/dispatch/${encodeURIComponent(fixtures.bigDispatchId)}/export?format=${format}`
+  progress(
+    `completion report export of the big dispatch (${fixtures.bigDispatchRegistrations} rows), CSV then .xlsx...`,
+  )
+  const csv = await measureExport(url('csv'), token, server.pid)
+  if (csv.status !== 200) return { skipped: `the export answered ${csv.status}` }
+  progress(`  csv: ${JSON.stringify(csv)}`)
+  // Every live registration of the dispatch is a row: the CSV's line count says how many.
+  const xlsx = await measureExport(url('xlsx'), token, server.pid, csv.rows)
+  progress(`  xlsx: ${JSON.stringify(xlsx)}`)
+  return { csv, xlsx }
 }

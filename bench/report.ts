@@ -34,6 +34,8 @@ export interface DbRun {
   /** Issue #13: the varied rows (caches off: the cold path). */
   varied: VariedRowResult[]
   export: ExportResult | { skipped: string }
+  /** Issue #16: the completion report export of the big dispatch (PostgreSQL). */
+  reportExports?: { csv: ExportResult; xlsx: ExportResult } | { skipped: string }
   login: LoadResult | null
   notes: string[]
 }
@@ -163,6 +165,16 @@ function slowestSection(run: DbRun): string[] {
   return out
 }
 
+function reportExportLines(run: DbRun): string[] {
+  const x = run.reportExports
+  if (!x) return []
+  if ('skipped' in x) return [`Completion report export: ${x.skipped}`]
+  return (['csv', 'xlsx'] as const).map((format) => {
+    const e = x[format]
+    return `Completion report export (${format}, the big dispatch): ${e.rows.toLocaleString('en-US')} rows, ${e.megabytes} MB, first byte ${e.ttfbMs} ms, total ${(e.totalMs / 1000).toFixed(1)} s, ${e.rowsPerSecond.toLocaleString('en-US')} rows/s, server RSS ${e.rss.startMb} → peak ${e.rss.peakMb} MB (growth ${e.rss.growthMb} MB).`
+  })
+}
+
 function exportLine(run: DbRun): string {
   if ('skipped' in run.export) return `CSV export: ${run.export.skipped}`
   const x = run.export
@@ -223,7 +235,7 @@ export function markdownSection(reports: BenchReport[]): string {
       out.push(...slowestSection(run))
     }
     if (run.rows.length) out.push('Repeated URL (caches on):', '', ...markdownRows(run), '')
-    out.push(exportLine(run), '')
+    out.push(exportLine(run), '', ...reportExportLines(run).flatMap((line) => [line, '']))
     const paths = new Map(run.rows.map((r) => [r.label, r.path]))
     if (paths.size) {
       out.push('Repeated requests:', '')

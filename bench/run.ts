@@ -158,6 +158,7 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
         rows: reads.rows,
         varied,
         export: reads.export,
+        reportExports: reads.reportExports,
         login: reads.login,
         notes: [
           `After the full sync, before VACUUM: dispatch had ${bloat[0]?.live} live and ${bloat[0]?.dead} dead row versions in ${bloat[0]?.mb} MB (the registration counter trigger updates a dispatch row per registration page).`,

@@ -9,15 +9,18 @@ import { readFileSync } from 'node:fs'
 import { Value } from 'typebox/value'
 import {
   DispatchListQuerySchema,
+  LearnerListQuerySchema,
   LogListQuerySchema,
   ReportQuerySchema,
   type DispatchListQuery,
+  type LearnerListQuery,
   type LogListQuery,
   type ReportQuery,
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
 import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
 import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
+import { createLearnersService } from '../apps/server/src/modules/learners/learners.service'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import type { ApiSession } from './api-session'
 import { explainWork, type StatementPlan } from './explain'
@@ -29,6 +32,7 @@ import type { SqlTarget } from './sql-baselines'
 import type { SqlRunner } from './sql-runner'
 import {
   dispatchListRequests,
+  learnerRequests,
   loadVocabulary,
   logsRequests,
   reportRequests,
@@ -47,7 +51,7 @@ export interface SlowRequest {
 export interface VariedRowResult {
   id: string
   label: string
-  group: 'dispatch list' | 'completion report' | 'logs'
+  group: 'dispatch list' | 'completion report' | 'logs' | 'learners'
   connections: number
   /** Postbacks a second sent meanwhile (0: none). */
   postbacksPerSecond: number
@@ -102,6 +106,8 @@ export interface VariedData {
   vocab: Vocabulary
   learners: Learner[]
   bigDispatchId: string
+  /** Issue #16: the big dispatch's company (the learner view's row). */
+  companyId: string
 }
 
 export async function loadVariedData(db: SqlRunner, bigDispatchId: string, postbacks: boolean): Promise<VariedData> {
@@ -109,6 +115,9 @@ export async function loadVariedData(db: SqlRunner, bigDispatchId: string, postb
     vocab: await loadVocabulary(db, bigDispatchId),
     learners: postbacks ? await loadLearners(db, 5_000) : [],
     bigDispatchId,
+    companyId:
+      (await db.query<{ v: string }>(`select destination_id as v from dispatch where id = $1`, [bigDispatchId])).rows[0]
+        ?.v ?? '',
   }
 }
 
@@ -161,6 +170,20 @@ export async function runVaried(
       group: 'logs',
       connections: options.connections.logs,
       requests: await logsRequests(r, vocab, BENCH_LOG_ACTIONS, sessions.admins, MIX_SIZE, probe('logs')),
+    },
+    {
+      id: 'varied-learners',
+      label: 'learners of the 100,000-registration company, varied',
+      group: 'learners',
+      connections: options.connections.report,
+      requests: await learnerRequests(
+        r,
+        vocab,
+        data.companyId,
+        [...sessions.reportReaders, ...sessions.clients.filter((c) => c.user.companyId === data.companyId)],
+        MIX_SIZE,
+        probe('report'),
+      ),
     },
   ]
   const rows: VariedRowResult[] = []
@@ -233,6 +256,10 @@ export function workOf(path: string, sessions: VariedSessions, email: string): (
         decodeURIComponent(report[1]!),
         query,
       )
+  }
+  if (url.pathname === '/api/learners') {
+    const query = Value.Default(LearnerListQuerySchema, params) as LearnerListQuery
+    return (db) => createLearnersService(db, { error() {} }, { cache: false }).list(viewer, query)
   }
   if (url.pathname === '/api/logs') {
     const query = Value.Default(LogListQuerySchema, params) as LogListQuery

@@ -6,6 +6,7 @@
  * are drawn from each filter's real page count (asked of the API first); several users of each
  * role take turns. The distributions are written below with their reasons.
  */
+import { LEARNER_SORTS } from '@portal/shared'
 import type { ApiSession } from './api-session'
 import { getJson } from './api-session'
 import type { SqlRunner } from './sql-runner'
@@ -63,6 +64,8 @@ export interface Vocabulary {
   logUserIds: string[]
   logTerms: string[]
   logRange: { start: string; end: string }
+  /** Issue #16: the courses of the big dispatch's company (the learner view's course filter). */
+  companyCourseIds: string[]
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10)
@@ -117,6 +120,11 @@ export async function loadVocabulary(db: SqlRunner, bigDispatchId: string): Prom
       'course-17',
     ],
     logRange: { start: day(new Date(logRange.start)), end: day(new Date(logRange.end)) },
+    companyCourseIds: await list(
+      `select distinct course_id as v from dispatch
+       where removed_at is null and destination_id = (select destination_id from dispatch where id = $1) order by 1`,
+      [bigDispatchId],
+    ),
   }
 }
 
@@ -254,6 +262,15 @@ export async function dispatchListRequests(
   return finish(drafts, probe)
 }
 
+/** A learner search: a first name, a last name, an e-mail's start, or two letters. */
+const learnerSearch = (r: Rng, vocab: Vocabulary) =>
+  weighted<() => string>(r, [
+    [() => pick(r, vocab.learnerFirstNames), 30],
+    [() => pick(r, vocab.learnerLastNames), 30],
+    [() => pick(r, vocab.learnerEmails).slice(0, 6 + Math.floor(r() * 10)), 25],
+    [() => pick(r, vocab.learnerLastNames).slice(0, 2), 15],
+  ])()
+
 /**
  * Completion report of one dispatch: no status half of the time, else one of the three; a
  * last-access window in 30 % (7 to 120 days within the data); a learner search in 25 % (a first
@@ -286,15 +303,7 @@ export async function reportRequests(
       startDate = day(new Date(from))
       endDate = day(new Date(from + days * 86_400_000))
     }
-    const search =
-      r() < 0.25
-        ? weighted<() => string>(r, [
-            [() => pick(r, vocab.learnerFirstNames), 30],
-            [() => pick(r, vocab.learnerLastNames), 30],
-            [() => pick(r, vocab.learnerEmails).slice(0, 6 + Math.floor(r() * 10)), 25],
-            [() => pick(r, vocab.learnerLastNames).slice(0, 2), 15],
-          ])()
-        : undefined
+    const search = r() < 0.25 ? learnerSearch(r, vocab) : undefined
     const pageSize = weighted(r, [
       [100, 70],
       [10, 10],
@@ -352,6 +361,46 @@ export async function logsRequests(
       u: draws(r),
       pageSize: 50,
       path: (page) => `/api/logs?${qs({ page, limit: 50, ...filter })}`,
+    })
+  }
+  return finish(drafts, probe)
+}
+
+/**
+ * Issue #16, the learner view of the big dispatch's company (100,000 registrations): staff name
+ * the company, clients are of it. Any of the nine sorts either way (name ascending, the default,
+ * a third of the time); a search in 25 % (a first name, a last name, an e-mail's start, two
+ * letters); a status in 20 %; a course in 15 %; 50 a page (the issue's row) 80 %, 25 and 100
+ * 10 % each.
+ */
+export async function learnerRequests(
+  r: Rng,
+  vocab: Vocabulary,
+  companyId: string,
+  users: ApiSession[],
+  count: number,
+  probe: Probe,
+): Promise<VariedRequest[]> {
+  const drafts: Parameters<typeof finish>[0] = []
+  for (let i = 0; i < count; i += 1) {
+    const user = users[i % users.length]!
+    const [sort, order] =
+      r() < 0.33 ? (['name', 'asc'] as const) : [pick(r, LEARNER_SORTS), pick(r, ['asc', 'desc'] as const)]
+    const search = r() < 0.25 ? learnerSearch(r, vocab) : undefined
+    const status = r() < 0.2 ? pick(r, ['completed', 'incomplete', 'not attempted'] as const) : undefined
+    const courseId = r() < 0.15 && vocab.companyCourseIds.length > 0 ? pick(r, vocab.companyCourseIds) : undefined
+    const pageSize = weighted(r, [
+      [50, 80],
+      [25, 10],
+      [100, 10],
+    ])
+    const filter = { companyId: user.user.role === 'client' ? undefined : companyId, search, status, courseId }
+    drafts.push({
+      user,
+      probePath: `/api/learners?${qs({ ...filter, pageSize: 25 })}`,
+      u: draws(r),
+      pageSize,
+      path: (page) => `/api/learners?${qs({ page, pageSize, ...filter, sort, order })}`,
     })
   }
   return finish(drafts, probe)

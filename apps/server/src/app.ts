@@ -39,6 +39,10 @@ import { createDispatchesService } from './modules/dispatches/dispatches.service
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
 import { createChartsService } from './modules/reports/charts.service'
+import reportExportRoutes from './modules/reports/report-export.routes'
+import { createReportExportService } from './modules/reports/report-export'
+import learnersRoutes from './modules/learners/learners.routes'
+import { createLearnersService } from './modules/learners/learners.service'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
@@ -208,6 +212,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestFulfilRoutes, {
     prefix: '/api/course-requests',
     fulfilments: createRequestFulfilService(providerDeps),
+  })
+  await app.register(reportExportRoutes, {
+    prefix: '/api/reports',
+    exports: createReportExportService(db, dispatches, app.log),
+  })
+  await app.register(learnersRoutes, {
+    prefix: '/api/learners',
+    learners: createLearnersService(db, app.log, { cache: config.readCache }),
   })
 
   await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })

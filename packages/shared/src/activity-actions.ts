@@ -45,6 +45,8 @@ export const SERVER_ACTIONS = [
   'DISPATCH_PACKAGE_DOWNLOADED',
   'DISPATCH_COUNT_RESET',
   'LOGS_EXPORTED',
+  // Issue #16: a completion report or learner list exported (format, filters, rows).
+  'REPORT_EXPORTED',
   'TOKEN_REUSE_DETECTED',
 ] as const
 

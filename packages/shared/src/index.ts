@@ -37,3 +37,6 @@ export * from './rules/alerts'
 // ---- issue #16: charts ----
 export * from './schemas/charts'
 // ---- end issue #16 charts ----
+// ---- issue #16: exports and learners ----
+export * from './schemas/learners'
+// ---- end issue #16 ----

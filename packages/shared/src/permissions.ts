@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   'destination.read': ['admin', 'internal', 'sales'],
   'report.readCount': ['admin', 'internal', 'sales'],
   'report.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
+  // Issue #16: the company-wide learner view (a client: its own company, enforced in the query).
+  'learner.read': ['admin', 'internal', 'sales', 'client'],
   'course.read': ['admin', 'internal', 'sales', 'client'],
   'course.readStats': ['admin', 'internal', 'sales'],
   'course.edit': ['admin'],

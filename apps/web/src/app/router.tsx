@@ -23,6 +23,7 @@ export const routeModules = {
   logs: () => import('./routes/logs'),
   profile: () => import('./routes/profile'), // issue #17
   outbox: () => import('./routes/admin-outbox'), // issue #17
+  learners: () => import('./routes/learners'), // issue #16
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
 
@@ -61,6 +62,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.logs.path, m.logs),
             screen(paths.profile.path, m.profile), // issue #17
             screen(paths.outbox.path, m.outbox), // issue #17
+            screen(paths.learners.path, m.learners), // issue #16
           ],
         },
         screen('*', m.notFound),

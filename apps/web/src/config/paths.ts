@@ -23,4 +23,6 @@ export const paths = {
   // ---- issue #17 ----
   profile: { path: '/profile', getHref: () => '/profile' },
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
+  // ---- issue #16 ----
+  learners: { path: '/learners', getHref: () => '/learners' },
 } as const

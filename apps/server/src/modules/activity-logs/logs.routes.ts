@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import {
@@ -8,6 +7,7 @@ import {
   LogListQuerySchema,
   LogListResponseSchema,
 } from '@portal/shared'
+import { readAhead, textStream } from '../../lib/table-export'
 import { actorOf } from '../../plugins/app/auth'
 import type { LogsService, ReaderContext } from './logs.service'
 
@@ -37,27 +37,11 @@ const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app,
       schema: { tags: ['activity-logs'], querystring: LogFilterSchema, response: errors },
     },
     async (request, reply) => {
-      const lines = logs.exportCsv(request.query, contextOf(request))
       // Issue #20: the header and the first rows are read before the answer starts, so a query
       // these filters break is a JSON error, not a file cut short. A failure after the first
       // byte destroys the connection without the closing chunk: the browser reports the download
       // as failed, never as a complete file (test/security/export-failure.test.ts).
-      const first: string[] = []
-      for (let i = 0; i < 2; i += 1) {
-        const next = await lines.next()
-        if (next.done) break
-        first.push(next.value)
-      }
-      async function* all() {
-        try {
-          yield* first
-          yield* lines
-        } finally {
-          await lines.return(undefined) // a download aborted during `first` still records LOGS_EXPORTED
-        }
-      }
-      // Bytes, not objects: the stream holds about one chunk ahead of the client (backpressure).
-      const body = Readable.from(all(), { objectMode: false, highWaterMark: 64 * 1024 })
+      const body = textStream(await readAhead(logs.exportCsv(request.query, contextOf(request)), 2))
       return reply
         .header('content-type', 'text/csv; charset=utf-8; header=present')
         .header('content-disposition', `attachment; filename="${LOG_CSV_FILENAME}"`)

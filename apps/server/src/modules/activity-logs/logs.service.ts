@@ -13,6 +13,7 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
+import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import { recordActivity, type ActivityEntry, type Actor } from './activity.repository'
 import {
   createLogsRepository,
@@ -26,7 +27,7 @@ import {
 
 const DAY_MS = 86_400_000
 /** Rows per keyset query of the CSV export: about 280 kB of text; 5,000 grew the heap by 80 MB. */
-export const EXPORT_CHUNK_ROWS = 2_000
+export { EXPORT_CHUNK_ROWS }
 /**
  * A search's page is looked for in growing slices of time back from the newest (issue #13):
  * the trigram index finds the matches of a slice together with the time index, so a page costs

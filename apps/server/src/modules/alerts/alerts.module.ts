@@ -5,7 +5,7 @@ import { createSmtpTransport, type MailTransport } from '../mail/mail-transport'
 import outboxRoutes from '../mail/outbox.routes'
 import { createOutboxService } from '../mail/outbox.service'
 import { createOutboxWorker, type OutboxWorker } from '../mail/outbox.worker'
-import { csvReportAttachment, type ReportAttachmentBuilder } from '../mail/report-attachment'
+import { defaultReportAttachment, type ReportAttachmentBuilder } from '../mail/report-attachment'
 import { queueScheduledMails } from '../mail/scheduled-mails'
 import preferencesRoutes from '../profile/preferences.routes'
 import { createPreferencesService } from '../profile/preferences.service'
@@ -29,7 +29,7 @@ export interface AlertsModuleOptions {
   database: Database
   /** Tests: a transport of their own instead of SMTP_URL's. */
   mailTransport?: MailTransport
-  /** The .xlsx builder of issue #16 plugs in here; CSV until then. */
+  /** Tests: another builder (default: a client's completion summary as .xlsx, the rest CSV). */
   reportAttachments?: ReportAttachmentBuilder
   /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
   timers?: boolean
@@ -61,7 +61,7 @@ export async function registerAlerts(app: FastifyInstance, options: AlertsModule
   const scheduled = {
     db: database.db,
     publicUrl: config.publicUrl,
-    attachments: options.reportAttachments ?? csvReportAttachment,
+    attachments: options.reportAttachments ?? defaultReportAttachment,
   }
   app.decorate('queueScheduledMails', async (now: Date = new Date()) => {
     const queued = await queueScheduledMails(scheduled, now)

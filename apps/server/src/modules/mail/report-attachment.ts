@@ -1,10 +1,13 @@
 import { csvRow } from '@portal/shared'
+import { xlsxBuffer } from '../../lib/table-export'
 import type { MailFile } from './outbox.repository'
 
+/** The file name start of a client's completion summary (scheduled-mails.ts). */
+export const COMPLETION_SUMMARY = 'completion-summary-'
+
 /**
- * Issue #17: the scheduled report's attachment, behind one small interface. The .xlsx export
- * (the reports issue, #16) plugs in here when it lands: a builder that returns an .xlsx file of
- * the same table; until then every report attaches a CSV.
+ * Issue #17: the scheduled report's attachment, behind one small interface. Issue #16: a
+ * client's completion summary is attached as .xlsx (defaultReportAttachment), the others as CSV.
  */
 export interface ReportTable {
   /** File name without extension, e.g. license-usage-2026-W48. */
@@ -27,4 +30,27 @@ export const csvReportAttachment: ReportAttachmentBuilder = {
       content: Buffer.from('\uFEFF' + lines, 'utf8'),
     }
   },
+}
+
+/** Issue #16: the same table as an .xlsx workbook (the exports' streaming writer; numbers stay numbers). */
+export const xlsxReportAttachment: ReportAttachmentBuilder = {
+  async build(table) {
+    const sheet = {
+      name: table.name,
+      sheetName: 'Report',
+      columns: table.columns.map((header) => ({ header })),
+      cells: (row: (string | number | null)[]) => row,
+    }
+    return {
+      filename: `${table.name}.xlsx`,
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      content: await xlsxBuffer(sheet, table.rows),
+    }
+  },
+}
+
+/** Issue #16: the default: a client's completion summary as .xlsx, the other reports as CSV. */
+export const defaultReportAttachment: ReportAttachmentBuilder = {
+  build: (table) =>
+    table.name.startsWith(COMPLETION_SUMMARY) ? xlsxReportAttachment.build(table) : csvReportAttachment.build(table),
 }

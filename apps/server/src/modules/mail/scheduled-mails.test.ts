@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
+import ExcelJS from 'exceljs'
 import { buildTestApp, type TestContext, type TestUser } from '../../test/helpers'
 import { userPreference } from '../../db/schema'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
@@ -27,10 +28,13 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
+/** bytea as the driver gives it (a Buffer; PGlite: a Uint8Array). */
+const bytes = (value: unknown) => Buffer.from(value as Uint8Array)
+
 const mails = () =>
   rows(
     t.database.db,
-    sql`select m.kind, m.to_address, m.subject, m.idempotency_key, a.filename, convert_from(a.content, 'UTF8') as csv
+    sql`select m.kind, m.to_address, m.subject, m.idempotency_key, a.filename, a.content
       from mail_outbox m left join mail_attachment a on a.mail_id = m.id order by m.id`,
   )
 
@@ -50,20 +54,27 @@ describe('scheduled mails', () => {
     expect(await t.app.queueScheduledMails(new Date('2030-07-01T00:00:00Z'))).toBe(2)
   })
 
-  it('attaches the CSV: the client its completion summary, the account manager its companies only', async () => {
+  it('attaches the client its completion summary as .xlsx, the account manager its companies only as CSV', async () => {
     const all = await mails()
     const clientReport = all.find((m) => m.to_address === 'sm-client@example.test')!
     expect(clientReport.idempotency_key).toBe(`report:${client.id}:2030-W23`)
-    expect(clientReport.filename).toBe('completion-summary-2030-W23.csv')
-    expect(String(clientReport.csv)).toContain(
-      'Course,Status,Registrations,Cap,Learners,Completed,Incomplete,Not Started',
-    )
-    // The formula guard of the shared CSV rules.
-    expect(String(clientReport.csv)).toContain(`"'=HYPERLINK(""x"")"`)
+    // Issue #16: the client's completion summary is an .xlsx workbook of the same table.
+    expect(clientReport.filename).toBe('completion-summary-2030-W23.xlsx')
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.load(bytes(clientReport.content) as unknown as ArrayBuffer)
+    const sheet = workbook.worksheets[0]!
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      ...['Course', 'Status', 'Registrations', 'Cap', 'Learners', 'Completed', 'Incomplete', 'Not Started'],
+    ])
+    // A title that looks like a formula stays text (an .xlsx cell is typed), numbers stay numbers.
+    expect(sheet.getCell('A2').value).toBe('=HYPERLINK("x")')
+    expect(sheet.getCell('C2').value).toBe(3)
     const salesReport = all.find((m) => m.to_address === 'sm-sales@example.test' && m.kind === 'report')!
     expect(salesReport.filename).toBe('license-usage-2030-06.csv')
-    expect(String(salesReport.csv)).toContain('co-sm')
-    expect(String(salesReport.csv)).not.toContain('co-other')
+    const csv = bytes(salesReport.content).toString('utf8')
+    expect(csv).toContain('co-sm')
+    expect(csv).not.toContain('co-other')
     expect(String(salesReport.subject)).toBe('[Dispatch Portal] License usage summary (2030-06)')
   })
 })

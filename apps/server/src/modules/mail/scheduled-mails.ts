@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client'
 import { visibleTo } from '../alerts/notifications.repository'
 import { renderDigestMail, renderReportMail } from './mail-render'
 import { outboxRepository, type NewMail } from './outbox.repository'
-import type { ReportAttachmentBuilder, ReportTable } from './report-attachment'
+import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } from './report-attachment'
 
 /**
  * Issue #17: the weekly digest and the weekly or monthly report, sent at the user's chosen hour
@@ -113,7 +113,7 @@ async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: Re
       title: `Completion summary (${due.period})`,
       summary: [`${rows.length} dispatches, ${total} registrations, ${completed} completed.`],
       table: {
-        name: `completion-summary-${due.period}`,
+        name: `${COMPLETION_SUMMARY}${due.period}`,
         columns: ['Course', 'Status', 'Registrations', 'Cap', 'Learners', 'Completed', 'Incomplete', 'Not Started'],
         rows: rows.map((r) => [
           String(r.course_title),

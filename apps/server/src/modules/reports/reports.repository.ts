@@ -39,7 +39,8 @@ export interface RegistrationRow {
   lastAccessDate: Date | null
 }
 
-function whereOf(filter: RegistrationFilter): SQL {
+/** The report's rows of a filter (live registrations of the dispatch); the export reads the same. */
+export function whereOf(filter: RegistrationFilter): SQL {
   const conditions = [eq(registration.dispatchId, filter.dispatchId), isNull(registration.removedAt)]
   const term = filter.search?.trim()
   if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))

@@ -56,6 +56,29 @@ export function toReportRegistration(row: RegistrationRow): ReportRegistration {
   }
 }
 
+/** The report's filters as SQL bounds (also the export's, issue #16); refused days are a 400. */
+export function reportFilterOf(
+  dispatchId: string,
+  query: Pick<ReportQuery, 'search' | 'status' | 'startDate' | 'endDate'>,
+): RegistrationFilter {
+  const start = query.startDate || undefined
+  const end = query.endDate || undefined
+  const filter: RegistrationFilter = { dispatchId, search: query.search, status: query.status || undefined }
+  if (start) filter.from = dayStart(start, 'startDate')
+  if (end) {
+    dayStart(end, 'endDate') // refuses a day that does not exist
+    // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
+    const before = dayEndExclusive(end)
+    if (before) filter.before = before
+  }
+  // ISO days compare as strings.
+  if (start && end && end < start) {
+    const message = REPORT_MESSAGES.endBeforeStart
+    throw new AppError('RULE_VIOLATION', message, { details: [{ field: 'endDate', message }] })
+  }
+  return filter
+}
+
 /**
  * The completion report of one dispatch (SPEC §2 dispatch details) and the registration count.
  * Days are UTC days: the mirror stores instants, and the report has no user time zone.
@@ -64,25 +87,6 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
   const reports = createReportsRepository(db)
   const totalsCached = options.cache === false ? createVersionedCache<ReportTotals>(0) : totalsCache(db)
   const pagesCached = options.cache === false ? createVersionedCache<RegistrationRow[]>(0) : pageCache(db)
-
-  function filterOf(dispatchId: string, query: ReportQuery): RegistrationFilter {
-    const start = query.startDate || undefined
-    const end = query.endDate || undefined
-    const filter: RegistrationFilter = { dispatchId, search: query.search, status: query.status || undefined }
-    if (start) filter.from = dayStart(start, 'startDate')
-    if (end) {
-      dayStart(end, 'endDate') // refuses a day that does not exist
-      // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
-      const before = dayEndExclusive(end)
-      if (before) filter.before = before
-    }
-    // ISO days compare as strings.
-    if (start && end && end < start) {
-      const message = REPORT_MESSAGES.endBeforeStart
-      throw new AppError('RULE_VIOLATION', message, { details: [{ field: 'endDate', message }] })
-    }
-    return filter
-  }
 
   /**
    * Counted again only when the dispatch's registrations changed since (issue #7: the count of
@@ -115,7 +119,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
 
   return {
     async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportResponse> {
-      const filter = filterOf(dispatchId, query)
+      const filter = reportFilterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null

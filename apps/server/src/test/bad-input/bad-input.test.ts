@@ -133,7 +133,8 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
   // A new dispatch needs a pair the provider knows (the fixture's companies are the mirror's only).
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined
-  return { pathValues: { id }, body: payload(), headers, payload }
+  // Issue #16: a learner is addressed by e-mail.
+  return { pathValues: { id, email: 'learner@example.test' }, body: payload(), headers, payload }
 }
 
 /**

@@ -86,6 +86,12 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/reports/charts/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
   'GET /api/reports/charts/dashboard': { allow: ALL },
   // ---- end issue #16 charts ----
+  // Issue #16: the report's export (CSV by default), the learner view (a client:
+  // its own company, whatever it asks; staff name one).
+  'GET /api/reports/dispatch/:id/export': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'GET /api/learners': { allow: ALL },
+  'GET /api/learners/export': { allow: ALL },
+  'GET /api/learners/:email/registrations': { allow: ALL },
 
   // Courses: the catalogue is for all, hidden courses for admins only.
   'GET /api/dispatches/courses': { allow: ALL },

@@ -3,6 +3,7 @@ import {
   BookOpen,
   Building2,
   ClipboardList,
+  GraduationCap,
   LayoutDashboard,
   ScrollText,
   Settings,
@@ -23,6 +24,8 @@ export function navItemsFor(role: Role): NavItem[] {
   } else if (can(role, 'courseRequest.readOwn')) {
     items.push({ name: 'Course Requests', to: paths.courseRequests.getHref(), icon: ClipboardList })
   }
+  // Issue #16: every role's learners (a client its company's; staff pick one).
+  if (can(role, 'learner.read')) items.push({ name: 'Learners', to: paths.learners.getHref(), icon: GraduationCap })
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
   if (can(role, 'user.manage')) items.push({ name: 'Settings', to: paths.settings.getHref(), icon: Settings })

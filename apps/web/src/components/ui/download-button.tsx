@@ -21,6 +21,7 @@ export function DownloadButton({
   srLabel,
   variant = 'secondary',
   size = 'sm',
+  failedText = DOWNLOAD_FAILED,
 }: {
   path: string
   params?: Record<string, string | undefined>
@@ -30,6 +31,8 @@ export function DownloadButton({
   srLabel?: string
   variant?: ButtonProps['variant']
   size?: ButtonProps['size']
+  /** The message when the server sends none (issue #16: exports say so). */
+  failedText?: string
 }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -40,7 +43,7 @@ export function DownloadButton({
     try {
       saveFile(await api.get<Blob>(path, { params, responseType: 'blob' }), fileName)
     } catch (failure) {
-      setError(errorMessage(failure, DOWNLOAD_FAILED))
+      setError(errorMessage(failure, failedText))
     } finally {
       setBusy(false)
     }

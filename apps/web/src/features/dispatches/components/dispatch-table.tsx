@@ -1,34 +1,13 @@
-import { formatRegistrations, type Dispatch, type DispatchListQuery, type DispatchSort } from '@portal/shared'
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
+import { formatRegistrations, type Dispatch, type DispatchSort } from '@portal/shared'
+import { SortHeader, type SortProps as DispatchSortProps } from '@/components/ui/sort-header'
 import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
 
-type SortProps = { sort: DispatchSort; order: DispatchListQuery['order']; onSort: (sort: DispatchSort) => void }
+type SortProps = DispatchSortProps<DispatchSort>
 
 /** SPEC §2: Client, Course, Status and Registrations sort on click, with an arrow for the direction. */
-function SortHeader({ column, label, sort, order, onSort }: SortProps & { column: DispatchSort; label: string }) {
-  const active = sort === column
-  const Arrow = !active ? ArrowUpDown : order === 'asc' ? ArrowUp : ArrowDown
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className="px-4 py-3 text-left"
-    >
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className="inline-flex items-center gap-1 rounded text-xs font-semibold tracking-wide text-slate-700 uppercase hover:text-slate-900"
-      >
-        {label}
-        <Arrow aria-hidden="true" className={active ? 'size-4 text-blue-700' : 'size-4 text-slate-400'} />
-      </button>
-    </th>
-  )
-}
-
 export function DispatchTable({
   dispatches,
   showClient,

@@ -7,6 +7,7 @@ import {
 } from '@portal/shared'
 import { useState } from 'react'
 import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
@@ -52,9 +53,22 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
 
   return (
     <section aria-labelledby="completion-report" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
-        Completion Report
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
+          Completion Report
+        </h2>
+        {/* Issue #16: every row of exactly the applied filters, not the page. */}
+        <ExportMenu
+          path={`/api/reports/dispatch/${encodeURIComponent(dispatchId)}/export`}
+          params={{
+            search: query.search || undefined,
+            status: query.status || undefined,
+            startDate: query.startDate || undefined,
+            endDate: query.endDate || undefined,
+          }}
+          fileName={`completion-report-${dispatchId}`}
+        />
+      </div>
       <div className="mt-4 space-y-4">
         <ReportFilters
           draft={draft}

@@ -1,0 +1,37 @@
+import { bigint, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+
+/**
+ * Issue #16: one row per company and learner (registration.learner_hash) over the live
+ * registrations of the company's live dispatches, kept by statement-level triggers on
+ * `registration` and `dispatch` (migration 0015; its indexes are there: one per sort key, a
+ * trigram index for the search and a GIN index over `facets`). Read by /api/learners.
+ */
+export const companyLearner = pgTable(
+  'company_learner',
+  {
+    companyId: text('company_id').notNull(),
+    learnerHash: bigint('learner_hash', { mode: 'bigint' }).notNull(),
+    email: text('email').notNull().default(''),
+    learnerId: text('learner_id').notNull().default(''),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    registrations: integer('registrations').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    incomplete: integer('incomplete').notNull().default(0),
+    notAttempted: integer('not_attempted').notNull().default(0),
+    /** Mean of the scored registrations' score.scaled (0..100); null when none is scored. */
+    averageScore: doublePrecision('average_score'),
+    totalSeconds: doublePrecision('total_seconds').notNull().default(0),
+    lastAccess: timestamp('last_access', { withTimezone: true, mode: 'date' }),
+    /** c:<course id>, s:<status>, cs:<course id>:<status> of the learner's registrations. */
+    facets: text('facets').array().notNull().default([]),
+  },
+  (t) => [primaryKey({ name: 'company_learner_pkey', columns: [t.companyId, t.learnerHash] })],
+)
+
+/** Issue #16: per company, its learners and a version that grows with each change (migration 0015). */
+export const companyLearnerStat = pgTable('company_learner_stat', {
+  companyId: text('company_id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  learners: integer('learners').notNull().default(0),
+})

@@ -1,0 +1,148 @@
+import { once } from 'node:events'
+import { PassThrough, Readable } from 'node:stream'
+import ExcelJS from 'exceljs'
+import { csvRow, type ExportFormat } from '@portal/shared'
+
+/**
+ * Issue #16: a table streamed as CSV or .xlsx from chunks read one after the other (keyset
+ * pages), shared by the completion report and learner exports. Memory stays flat at any size:
+ * a chunk is read only when the response has room for it (backpressure), and the .xlsx is
+ * written by exceljs's streaming WorkbookWriter (rows committed as they are added).
+ */
+export type ExportCell = string | number | Date | null
+
+export interface ExportColumn {
+  header: string
+  /** Dates are real Excel dates in the .xlsx (ISO 8601 text in the CSV). */
+  kind?: 'text' | 'number' | 'date'
+  width?: number
+}
+
+export interface ExportTable<R> {
+  /** File name without its extension. */
+  name: string
+  sheetName: string
+  columns: readonly ExportColumn[]
+  cells(row: R): ExportCell[]
+}
+
+export interface ExportFile {
+  filename: string
+  contentType: string
+  body: Readable
+}
+
+/** Rows per chunk of a streamed export: about 300 kB of text, as the logs export reads. */
+export const EXPORT_CHUNK_ROWS = 2_000
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+}
+const EXCEL_DATE = 'yyyy-mm-dd hh:mm:ss'
+
+/**
+ * `first` values of `source` read now, then the rest as it is pulled: a query the filters break
+ * fails before the answer starts (a JSON error, not a file cut short). The source's `finally`
+ * always runs, also for a download aborted early (issue #20, the logs export).
+ */
+export async function readAhead<T>(source: AsyncGenerator<T>, first = 1): Promise<AsyncGenerator<T>> {
+  const head: T[] = []
+  try {
+    for (let i = 0; i < first; i += 1) {
+      const next = await source.next()
+      if (next.done) break
+      head.push(next.value)
+    }
+  } catch (error) {
+    await source.return(undefined)
+    throw error
+  }
+  async function* all() {
+    try {
+      yield* head
+      yield* source
+    } finally {
+      await source.return(undefined)
+    }
+  }
+  return all()
+}
+
+/** Text pieces as a byte stream that holds about one chunk ahead of the client (backpressure). */
+export const textStream = (pieces: AsyncIterable<string>) =>
+  Readable.from(pieces, { objectMode: false, highWaterMark: 64 * 1024 })
+
+const csvText = (cell: ExportCell) => (cell instanceof Date ? cell.toISOString() : cell)
+
+async function* csvPieces<R>(table: ExportTable<R>, chunks: AsyncIterable<R[]>) {
+  // A byte order mark: Excel opens a UTF-8 CSV as UTF-8 only with it.
+  yield '\uFEFF' + csvRow(table.columns.map((c) => c.header))
+  for await (const chunk of chunks) {
+    let text = ''
+    for (const row of chunk) text += csvRow(table.cells(row).map(csvText))
+    yield text
+  }
+}
+
+/**
+ * Waits while the response is full (the zip writer's pipe into `out` waits for its drain), or
+ * throws when it is gone: the reading stops, and the chunks' `finally` records the abort.
+ */
+async function room(out: PassThrough) {
+  while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')])
+  if (out.destroyed) throw new Error('export stream closed')
+}
+
+/** The .xlsx: one sheet, a bold header row, typed cells (numbers, dates, text that is never a formula). */
+function xlsxStream<R>(table: ExportTable<R>, chunks: AsyncIterable<R[]>): Readable {
+  const out = new PassThrough({ highWaterMark: 256 * 1024 })
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
+  const sheet = workbook.addWorksheet(table.sheetName)
+  sheet.columns = table.columns.map((c, i) => ({
+    header: c.header,
+    key: `c${i}`,
+    width: c.width ?? (c.kind === 'date' ? 20 : Math.max(12, c.header.length + 2)),
+    ...(c.kind === 'date' ? { style: { numFmt: EXCEL_DATE } } : {}),
+  }))
+  sheet.getRow(1).font = { bold: true }
+  sheet.getRow(1).commit()
+  const dates = table.columns.flatMap((c, i) => (c.kind === 'date' ? [i + 1] : []))
+  void (async () => {
+    try {
+      for await (const chunk of chunks) {
+        for (const data of chunk) {
+          // Strings are written as strings (inline text): a cell starting with = is text, not a formula.
+          const row = sheet.addRow(table.cells(data))
+          for (const col of dates) row.getCell(col).numFmt = EXCEL_DATE
+          row.commit()
+        }
+        await room(out)
+      }
+      sheet.commit()
+      await workbook.commit()
+    } catch (error) {
+      out.destroy(error instanceof Error ? error : new Error(String(error)))
+    }
+  })()
+  return out
+}
+
+/** The export as a file: its name, type and streamed body. Read the first chunk before calling. */
+export function exportFile<R>(format: ExportFormat, table: ExportTable<R>, chunks: AsyncGenerator<R[]>): ExportFile {
+  return {
+    filename: `${table.name}.${format}`,
+    contentType: CONTENT_TYPES[format],
+    body: format === 'xlsx' ? xlsxStream(table, chunks) : textStream(csvPieces(table, chunks)),
+  }
+}
+
+/** An .xlsx of a table held in memory (the scheduled mails' attachment). */
+export async function xlsxBuffer(table: ExportTable<ExportCell[]>, rows: ExportCell[][]): Promise<Buffer> {
+  async function* one() {
+    yield rows
+  }
+  const parts: Buffer[] = []
+  for await (const part of xlsxStream(table, one())) parts.push(part as Buffer)
+  return Buffer.concat(parts)
+}

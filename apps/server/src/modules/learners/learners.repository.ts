@@ -1,0 +1,223 @@
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import type { CompletionStatus, LearnerSort } from '@portal/shared'
+import type { DbOrTx } from '../../db/client'
+import { companyLearner, companyLearnerStat, dispatch, registration } from '../../db/schema'
+import { matchesTerm } from '../../db/search'
+import { progressColumns } from '../reports/report-export'
+
+export interface LearnerFilter {
+  companyId: string
+  search?: string | undefined
+  courseId?: string | undefined
+  status?: CompletionStatus | undefined
+}
+
+export interface LearnerOrder {
+  sort: LearnerSort
+  order: 'asc' | 'desc'
+}
+
+export interface LearnerTotals {
+  total: number
+  /** A search matched more than LEARNER_SEARCH_COUNT_CAP learners: the total stops there. */
+  capped: boolean
+}
+
+export type LearnerRow = Omit<typeof companyLearner.$inferSelect, 'facets' | 'companyId'>
+
+/** Issue #16: like the report's search, a learner search counts its matches exactly up to this many. */
+export const LEARNER_SEARCH_COUNT_CAP = 1_000
+
+const L = companyLearner
+
+/**
+ * Each sort key as migration 0015's index on it reads it (keep the two identical): never-accessed
+ * learners are the oldest, unscored ones below every score. `type` casts a keyset value back.
+ */
+const SORT_KEYS: Record<LearnerSort, { key: SQL; type: SQL }> = {
+  name: { key: sql`lower(${L.firstName} || ' ' || ${L.lastName})`, type: sql`text` },
+  email: { key: sql`lower(${L.email})`, type: sql`text` },
+  courses: { key: sql`${L.registrations}`, type: sql`integer` },
+  completed: { key: sql`${L.completed}`, type: sql`integer` },
+  inProgress: { key: sql`${L.incomplete}`, type: sql`integer` },
+  notStarted: { key: sql`${L.notAttempted}`, type: sql`integer` },
+  averageScore: { key: sql`coalesce(${L.averageScore}, -1)`, type: sql`double precision` },
+  totalTime: { key: sql`${L.totalSeconds}`, type: sql`double precision` },
+  lastAccess: { key: sql`coalesce(${L.lastAccess}, '-infinity'::timestamptz)`, type: sql`timestamptz` },
+}
+
+/** Name and e-mail as one text, as the trigram index company_learner_search_idx holds it. */
+const LEARNER_TEXT = sql`lower(${L.firstName} || ' ' || ${L.lastName} || ' ' || ${L.email})`
+
+/** The facet a course and/or status filter asks for (migration 0015's facets). */
+function facetOf(filter: LearnerFilter): string | null {
+  if (filter.courseId && filter.status) return `cs:${filter.courseId}:${filter.status}`
+  if (filter.courseId) return `c:${filter.courseId}`
+  if (filter.status) return `s:${filter.status}`
+  return null
+}
+
+function whereOf(filter: LearnerFilter): SQL {
+  const conditions = [eq(L.companyId, filter.companyId)]
+  const term = filter.search?.trim()
+  if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))
+  const facet = facetOf(filter)
+  if (facet) conditions.push(sql`${L.facets} @> array[${facet}]::text[]`)
+  return and(...conditions)!
+}
+
+/** The company's learner version (migration 0015), as a column of the statement reading its learners. */
+const versionOf = (companyId: string) =>
+  sql<
+    number | null
+  >`(select ${companyLearnerStat.version} from ${companyLearnerStat} where ${companyLearnerStat.companyId} = ${companyId})`.mapWith(
+    Number,
+  )
+
+/** The key of a learner given as its e-mail (or `id:<learner id>` for one without), as learner_hash is made. */
+export const learnerHashOf = (key: string) =>
+  key.startsWith('id:') && !key.includes('@')
+    ? sql`hashtextextended('i:' || ${key.slice(3)}, 0)`
+    : sql`hashtextextended('e:' || lower(${key}), 0)`
+
+const rowColumns = {
+  learnerHash: L.learnerHash,
+  email: L.email,
+  learnerId: L.learnerId,
+  firstName: L.firstName,
+  lastName: L.lastName,
+  registrations: L.registrations,
+  completed: L.completed,
+  incomplete: L.incomplete,
+  notAttempted: L.notAttempted,
+  averageScore: L.averageScore,
+  totalSeconds: L.totalSeconds,
+  lastAccess: L.lastAccess,
+}
+
+export function createLearnersRepository(db: DbOrTx) {
+  const orderOf = ({ sort, order }: LearnerOrder, reverse = false) => {
+    const dir = (order === 'desc') !== reverse ? sql`desc` : sql`asc`
+    return [sql`${SORT_KEYS[sort].key} ${dir}`, sql`${L.learnerHash} ${dir}`]
+  }
+
+  return {
+    /**
+     * One page, deferred join: the offset is walked over the sort key's index alone (learner
+     * hashes), only the page's rows are read from the table. A page in the second half of a
+     * known total is walked from the other end (the last page costs what the first does).
+     */
+    async page(
+      filter: LearnerFilter,
+      order: LearnerOrder,
+      limit: number,
+      offset: number,
+      total: number | null,
+    ): Promise<{ rows: LearnerRow[]; version: number | null }> {
+      const fromEnd = total !== null && offset > total / 2
+      const ids = db
+        .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
+        .from(L)
+        .where(whereOf(filter))
+        .orderBy(...orderOf(order, fromEnd))
+        .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
+        .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+        .as('page')
+      const found = await db
+        .select({ ...rowColumns, version: versionOf(filter.companyId) })
+        .from(ids)
+        .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
+        .orderBy(...orderOf(order))
+      return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
+    },
+
+    /** The filter's learners: the kept count without a filter, else counted (a search up to the cap). */
+    async totals(filter: LearnerFilter): Promise<LearnerTotals & { version: number | null }> {
+      const search = Boolean(filter.search?.trim())
+      if (!search && !facetOf(filter)) {
+        const [row] = await db
+          .select({ total: companyLearnerStat.learners, version: companyLearnerStat.version })
+          .from(companyLearnerStat)
+          .where(eq(companyLearnerStat.companyId, filter.companyId))
+        return { total: row?.total ?? 0, capped: false, version: row?.version ?? null }
+      }
+      const rows = db
+        .select({ one: sql`1`.as('one') })
+        .from(L)
+        .where(whereOf(filter))
+        .$dynamic()
+      const matching = (search ? rows.limit(LEARNER_SEARCH_COUNT_CAP + 1) : rows).as('matching')
+      const [row] = await db
+        .select({ total: sql<number>`count(*)::int`.mapWith(Number), version: versionOf(filter.companyId) })
+        .from(matching)
+      const capped = search && row!.total > LEARNER_SEARCH_COUNT_CAP
+      return { total: capped ? LEARNER_SEARCH_COUNT_CAP : row!.total, capped, version: row!.version }
+    },
+
+    /** The export's chunk after `after` (the previous chunk's last sort key and learner), keyset over the sort index. */
+    async chunk(
+      filter: LearnerFilter,
+      order: LearnerOrder,
+      after: { key: string; hash: bigint } | null,
+      limit: number,
+    ): Promise<(LearnerRow & { sortKey: string })[]> {
+      const { key, type } = SORT_KEYS[order.sort]
+      const cmp = order.order === 'desc' ? sql`<` : sql`>`
+      const seek = after
+        ? sql`(${key}, ${L.learnerHash}) ${cmp} (cast(${after.key} as ${type}), cast(${after.hash.toString()} as bigint))`
+        : sql`true`
+      return db
+        .select({ ...rowColumns, sortKey: sql<string>`(${key})::text` })
+        .from(L)
+        .where(and(whereOf(filter), seek))
+        .orderBy(...orderOf(order))
+        .limit(limit)
+    },
+
+    /** The learner's summary row in the company, or null. */
+    async learner(companyId: string, key: string) {
+      const [row] = await db
+        .select({ email: L.email, firstName: L.firstName, lastName: L.lastName })
+        .from(L)
+        .where(and(eq(L.companyId, companyId), eq(L.learnerHash, learnerHashOf(key))))
+      return row ?? null
+    },
+
+    /** The learner's live registrations in the company's live dispatches, newest access first. */
+    async registrations(companyId: string, key: string, limit: number) {
+      return db
+        .select({
+          id: registration.id,
+          dispatchId: registration.dispatchId,
+          courseId: dispatch.courseId,
+          courseTitle: dispatch.courseTitle,
+          ...progressColumns,
+        })
+        .from(registration)
+        .innerJoin(dispatch, eq(dispatch.id, registration.dispatchId))
+        .where(
+          and(
+            eq(registration.learnerHash, sql`${learnerHashOf(key)}`),
+            isNull(registration.removedAt),
+            isNull(dispatch.removedAt),
+            eq(dispatch.destinationId, companyId),
+          ),
+        )
+        .orderBy(sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id))
+        .limit(limit)
+    },
+
+    /** The company's courses (its live dispatches'), for the course filter. */
+    async courses(companyId: string): Promise<{ id: string; title: string }[]> {
+      return db
+        .selectDistinctOn([sql`lower(${dispatch.courseTitle})`, dispatch.courseId], {
+          id: dispatch.courseId,
+          title: dispatch.courseTitle,
+        })
+        .from(dispatch)
+        .where(and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt)))
+        .orderBy(sql`lower(${dispatch.courseTitle})`, dispatch.courseId)
+    },
+  }
+}
+export type LearnersRepository = ReturnType<typeof createLearnersRepository>

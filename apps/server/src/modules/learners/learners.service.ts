@@ -1,0 +1,195 @@
+import {
+  LEARNER_EXPORT_COLUMNS,
+  LEARNER_REGISTRATIONS_LIMIT,
+  formatDuration,
+  type Learner,
+  type LearnerExportQuery,
+  type LearnerListQuery,
+  type LearnerListResponse,
+  type LearnerRegistrationsResponse,
+} from '@portal/shared'
+import type { Db } from '../../db/client'
+import { EXPORT_CHUNK_ROWS, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
+import { toPagination } from '../dispatches/dispatches.mapper'
+import type { Viewer } from '../dispatches/dispatches.scope'
+import type { ReadCacheOptions } from '../dispatches/dispatches.service'
+import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
+import { audited, givenFilters, recordExport, type ExportContext } from '../reports/report-export'
+import {
+  createLearnersRepository,
+  type LearnerFilter,
+  type LearnerOrder,
+  type LearnerRow,
+  type LearnerTotals,
+} from './learners.repository'
+
+type Log = { error(obj: unknown, msg: string): void }
+
+const totalsCache = cachePerDatabase<LearnerTotals>(500)
+const pageCache = cachePerDatabase<LearnerRow[]>(200)
+
+/** Units as the report's (DECISIONS.md): score 0..1 (the provider's scaled score is 0..100), whole seconds. */
+export function toLearner(row: LearnerRow): Learner {
+  return {
+    email: row.email,
+    learnerId: row.learnerId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    courses: row.registrations,
+    completed: row.completed,
+    inProgress: row.incomplete,
+    notStarted: row.notAttempted,
+    averageScore: row.averageScore === null ? null : row.averageScore / 100,
+    totalTime: Math.round(row.totalSeconds),
+    lastAccessDate: row.lastAccess?.toISOString() ?? null,
+  }
+}
+
+export function learnerExportTable(companyId: string): ExportTable<LearnerRow> {
+  const kinds = [
+    'text',
+    'text',
+    'text',
+    'number',
+    'number',
+    'number',
+    'number',
+    'number',
+    'number',
+    'text',
+    'date',
+  ] as const
+  return {
+    name: `learners-${companyId.replace(/[^\w.-]+/g, '_').slice(0, 80)}`,
+    sheetName: 'Learners',
+    columns: LEARNER_EXPORT_COLUMNS.map((header, i) => ({ header, kind: kinds[i] })),
+    cells: (r) => [
+      r.firstName,
+      r.lastName,
+      r.email,
+      r.registrations,
+      r.completed,
+      r.incomplete,
+      r.notAttempted,
+      r.averageScore === null ? null : Math.round(r.averageScore * 100) / 100,
+      Math.round(r.totalSeconds),
+      formatDuration(r.totalSeconds),
+      r.lastAccess,
+    ],
+  }
+}
+
+/**
+ * The company a caller reads (issue #16): a client always its own, whatever it asks; staff the
+ * one they picked (none picked: nothing).
+ */
+export function companyOf(viewer: Viewer, requested: string | undefined): string | null {
+  if (viewer.role === 'client') return viewer.companyId
+  return requested?.trim() || null
+}
+
+/**
+ * /api/learners (issue #16): one row per learner across a company's dispatches, read from the
+ * aggregate migration 0015 keeps. Totals and pages are cached per the company's learner version.
+ */
+export function createLearnersService(db: Db, log: Log, options: ReadCacheOptions = {}) {
+  const learners = createLearnersRepository(db)
+  const totalsCached = options.cache === false ? createVersionedCache<LearnerTotals>(0) : totalsCache(db)
+  const pagesCached = options.cache === false ? createVersionedCache<LearnerRow[]>(0) : pageCache(db)
+
+  const filterOf = (companyId: string, q: LearnerExportQuery | LearnerListQuery): LearnerFilter => ({
+    companyId,
+    search: q.search?.trim() || undefined,
+    courseId: q.courseId?.trim() || undefined,
+    status: q.status || undefined,
+  })
+  const keyOf = (f: LearnerFilter) => JSON.stringify([f.companyId, f.search ?? '', f.courseId ?? '', f.status ?? ''])
+
+  /** The company's version, read without a row (an empty company has none: nothing is cached). */
+  async function totalsOf(filter: LearnerFilter) {
+    // The kept count carries the version: read it first, then the cached totals of that version.
+    const kept = await learners.totals({ companyId: filter.companyId })
+    if (!filter.search && !filter.courseId && !filter.status) return { totals: kept, version: kept.version }
+    const read = await totalsCached.read(keyOf(filter), kept.version, async () => {
+      const { version, ...totals } = await learners.totals(filter)
+      return { value: totals, version }
+    })
+    return { totals: read.value, version: kept.version }
+  }
+
+  return {
+    async list(viewer: Viewer, query: LearnerListQuery): Promise<LearnerListResponse> {
+      const companyId = companyOf(viewer, query.companyId)
+      const empty = { learners: [], pagination: toPagination(0, query.page, query.pageSize), totalCapped: false }
+      if (!companyId) return { ...empty, courses: [] }
+      const filter = filterOf(companyId, query)
+      const order: LearnerOrder = { sort: query.sort, order: query.order }
+      const offset = (query.page - 1) * query.pageSize
+      const [{ totals, version }, courses] = await Promise.all([totalsOf(filter), learners.courses(companyId)])
+      let rows: LearnerRow[] = []
+      if (offset < totals.total) {
+        const key = `${keyOf(filter)}:${order.sort}:${order.order}:${query.pageSize}:${offset}`
+        const read = await pagesCached.read(key, version, async () => {
+          const page = await learners.page(filter, order, query.pageSize, offset, totals.capped ? null : totals.total)
+          return { value: page.rows, version: page.version }
+        })
+        rows = read.value
+      }
+      return {
+        learners: rows.map(toLearner),
+        pagination: toPagination(totals.total, query.page, query.pageSize),
+        totalCapped: totals.capped,
+        courses,
+      }
+    },
+
+    async registrations(viewer: Viewer, key: string, requested: string | undefined) {
+      const companyId = companyOf(viewer, requested)
+      if (!companyId) return { learner: null, registrations: [] } satisfies LearnerRegistrationsResponse
+      const [learner, rows] = await Promise.all([
+        learners.learner(companyId, key),
+        learners.registrations(companyId, key, LEARNER_REGISTRATIONS_LIMIT),
+      ])
+      return {
+        learner,
+        registrations: rows.map((r) => ({
+          id: r.id,
+          dispatchId: r.dispatchId,
+          courseId: r.courseId,
+          courseTitle: r.courseTitle,
+          completionStatus: r.completionStatus,
+          successStatus: r.successStatus,
+          score: r.scoreScaled === null ? null : r.scoreScaled / 100,
+          totalTimeTracked: Math.round(r.totalSecondsTracked),
+          firstAccessDate: r.firstAccessDate?.toISOString() ?? null,
+          lastAccessDate: r.lastAccessDate?.toISOString() ?? null,
+          completedDate: r.completedDate?.toISOString() ?? null,
+        })),
+      } satisfies LearnerRegistrationsResponse
+    },
+
+    /** Every learner of the filters, in the list's order, keyset chunks over its sort index. */
+    async export(viewer: Viewer, ctx: ExportContext, query: LearnerExportQuery): Promise<ExportFile> {
+      const companyId = companyOf(viewer, query.companyId)
+      const filter = companyId ? filterOf(companyId, query) : null
+      const order: LearnerOrder = { sort: query.sort, order: query.order }
+      async function* chunks(): AsyncGenerator<LearnerRow[]> {
+        if (!filter) return
+        let after: { key: string; hash: bigint } | null = null
+        for (;;) {
+          const rows = await learners.chunk(filter, order, after, EXPORT_CHUNK_ROWS)
+          if (rows.length > 0) yield rows.map(({ sortKey: _k, ...row }) => row)
+          if (rows.length < EXPORT_CHUNK_ROWS) return
+          const last = rows[rows.length - 1]!
+          after = { key: last.sortKey, hash: last.learnerHash }
+        }
+      }
+      const details = { report: 'learners', companyId, format: query.format, filters: givenFilters(query) }
+      const rows = audited(chunks, (rowCount, completed) =>
+        recordExport(db, log, ctx, { ...details, rowCount, completed }),
+      )
+      return exportFile(query.format, learnerExportTable(companyId ?? 'none'), await readAhead(rows))
+    },
+  }
+}
+export type LearnersService = ReturnType<typeof createLearnersService>

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ErrorResponseSchema, IdParamsSchema, ReportExportQuerySchema } from '@portal/shared'
+import type { ExportFile } from '../../lib/table-export'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { ExportContext, ReportExportService } from './report-export'
+
+export const exportErrors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+}
+
+/** The OpenAPI description of a file answer (CSV or .xlsx). */
+export const exportFileResponse = {
+  200: {
+    description:
+      'The file: text/csv, or an .xlsx workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet).',
+    type: 'string',
+    format: 'binary',
+  },
+}
+
+export const exportContextOf = (request: FastifyRequest): ExportContext => ({
+  actor: actorOf(request),
+  ip: request.ip,
+})
+
+/** A streamed download: sent as it is, never through the response schemas. */
+export function sendExport(reply: FastifyReply, file: ExportFile) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('cache-control', 'no-store')
+    .send(file.body as never)
+}
+
+/** GET /api/reports/dispatch/{id}/export (issue #16): the completion report as CSV or .xlsx. */
+const reportExportRoutes: FastifyPluginAsyncTypebox<{ exports: ReportExportService }> = async (app, { exports }) => {
+  app.get(
+    '/dispatch/:id/export',
+    {
+      config: { permission: 'report.read' },
+      schema: {
+        tags: ['reports'],
+        description: "Every row of the completion report's filters (not one page), as CSV or .xlsx.",
+        params: IdParamsSchema,
+        querystring: ReportExportQuerySchema,
+        response: { ...exportFileResponse, ...exportErrors },
+      },
+    },
+    async (request, reply) => {
+      const file = await exports.exportDispatch(
+        requireUser(request),
+        exportContextOf(request),
+        request.params.id,
+        request.query,
+      )
+      return sendExport(reply, file)
+    },
+  )
+}
+
+export default reportExportRoutes

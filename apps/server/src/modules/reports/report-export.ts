@@ -1,0 +1,183 @@
+import { and, asc, desc, gt, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
+import { REPORT_EXPORT_COLUMNS, formatDuration, type ExportFormat, type ReportExportQuery } from '@portal/shared'
+import type { Db } from '../../db/client'
+import { registration } from '../../db/schema'
+import { EXPORT_CHUNK_ROWS, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
+import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { Viewer } from '../dispatches/dispatches.scope'
+import type { DispatchesService } from '../dispatches/dispatches.service'
+import { whereOf, type RegistrationFilter, type RegistrationRow } from './reports.repository'
+import { reportFilterOf } from './reports.service'
+
+/** Who exported, for REPORT_EXPORTED. */
+export interface ExportContext {
+  actor: Actor | null
+  ip: string
+}
+
+type Log = { error(obj: unknown, msg: string): void }
+
+/** A report row with the dates the export adds. */
+export type ExportRow = RegistrationRow & { firstAccessDate: Date | null; completedDate: Date | null }
+
+/** A registration's progress columns (the export's, and a learner's registrations in the learner view). */
+export const progressColumns = {
+  completionStatus: registration.completionStatus,
+  successStatus: registration.successStatus,
+  scoreScaled: registration.scoreScaled,
+  totalSecondsTracked: registration.totalSecondsTracked,
+  firstAccessDate: registration.firstAccessDate,
+  lastAccessDate: registration.lastAccessDate,
+  completedDate: registration.completedDate,
+}
+
+/** Where the previous chunk ended, in the report's order (last access newest first, never last, then id). */
+type Cursor = { lastAccess: Date | null; id: string }
+
+const COLUMN_KINDS: Record<(typeof REPORT_EXPORT_COLUMNS)[number], 'text' | 'number' | 'date'> = {
+  'First Name': 'text',
+  'Last Name': 'text',
+  Email: 'text',
+  'Completion Status': 'text',
+  'Success Status': 'text',
+  'Score (%)': 'number',
+  'Time Tracked (s)': 'number',
+  'Time Tracked': 'text',
+  'First Access': 'date',
+  'Last Access': 'date',
+  'Completion Date': 'date',
+}
+
+/** The completion report's table: score in percent (the provider's scaled score), time in whole seconds. */
+export function reportExportTable(dispatchId: string): ExportTable<ExportRow> {
+  return {
+    name: `completion-report-${dispatchId.replace(/[^\w.-]+/g, '_').slice(0, 80)}`,
+    sheetName: 'Completion report',
+    columns: REPORT_EXPORT_COLUMNS.map((header) => ({ header, kind: COLUMN_KINDS[header] })),
+    cells: (r) => [
+      r.learnerFirstName,
+      r.learnerLastName,
+      r.learnerEmail,
+      r.completionStatus,
+      r.successStatus,
+      r.scoreScaled,
+      Math.round(r.totalSecondsTracked),
+      formatDuration(r.totalSecondsTracked),
+      r.firstAccessDate,
+      r.lastAccessDate,
+      r.completedDate,
+    ],
+  }
+}
+
+/** The filters as the caller gave them, empty ones left out: what REPORT_EXPORTED records. */
+export function givenFilters(query: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query)
+      .filter(([key, v]) => key !== 'format' && typeof v === 'string' && v.trim() !== '')
+      .map(([key, v]) => [key, String(v).trim()]),
+  )
+}
+
+/** REPORT_EXPORTED with what was sent; a failure to record it is logged, never thrown into the stream. */
+export function recordExport(db: Db, log: Log, ctx: ExportContext, details: Record<string, unknown>) {
+  return recordActivity(db, { action: 'REPORT_EXPORTED', actor: ctx.actor, ipAddress: ctx.ip, details }).catch(
+    (error: unknown) => log.error({ err: error }, 'could not record REPORT_EXPORTED'),
+  )
+}
+
+/**
+ * Chunks of `table`'s rows, each read when the stream asks for it; REPORT_EXPORTED is written
+ * when it ends, with the rows sent and whether all were (an aborted download is recorded too).
+ */
+export async function* audited<R>(
+  read: () => AsyncGenerator<R[]>,
+  done: (rowCount: number, completed: boolean) => Promise<unknown>,
+): AsyncGenerator<R[]> {
+  let rowCount = 0
+  let completed = false
+  try {
+    for await (const chunk of read()) {
+      rowCount += chunk.length
+      yield chunk
+    }
+    completed = true
+  } finally {
+    await done(rowCount, completed)
+  }
+}
+
+/**
+ * GET /api/reports/dispatch/{id}/export (issue #16): every row of the report's filters, in its
+ * order, read in keyset chunks over the report indexes (the accessed rows newest first, then
+ * the never-accessed ones by id), so no chunk costs more than the first.
+ */
+export function createReportExportService(db: Db, dispatches: DispatchesService, log: Log) {
+  const columns = {
+    id: registration.id,
+    learnerFirstName: registration.learnerFirstName,
+    learnerLastName: registration.learnerLastName,
+    learnerEmail: registration.learnerEmail,
+    ...progressColumns,
+  }
+
+  async function chunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number): Promise<ExportRow[]> {
+    const base = whereOf(filter)
+    if (!cursor || cursor.lastAccess) {
+      // The accessed rows, newest first: the bound on last access is the index's range.
+      const after: SQL[] = cursor?.lastAccess
+        ? [
+            lte(registration.lastAccessDate, cursor.lastAccess),
+            or(lt(registration.lastAccessDate, cursor.lastAccess), gt(registration.id, cursor.id))!,
+          ]
+        : []
+      const rows = await db
+        .select(columns)
+        .from(registration)
+        .where(and(base, isNotNull(registration.lastAccessDate), ...after))
+        .orderBy(desc(registration.lastAccessDate), asc(registration.id))
+        .limit(limit)
+      if (rows.length === limit) return rows
+      const rest = await chunk(filter, { lastAccess: null, id: '' }, limit - rows.length)
+      return [...rows, ...rest]
+    }
+    return db
+      .select(columns)
+      .from(registration)
+      .where(and(base, isNull(registration.lastAccessDate), gt(registration.id, cursor.id)))
+      .orderBy(asc(registration.id))
+      .limit(limit)
+  }
+
+  async function* chunks(filter: RegistrationFilter): AsyncGenerator<ExportRow[]> {
+    let cursor: Cursor | null = null
+    for (;;) {
+      const rows = await chunk(filter, cursor, EXPORT_CHUNK_ROWS)
+      if (rows.length > 0) yield rows
+      if (rows.length < EXPORT_CHUNK_ROWS) return
+      const last = rows[rows.length - 1]!
+      cursor = { lastAccess: last.lastAccessDate, id: last.id }
+    }
+  }
+
+  return {
+    /** Scope first (another company's dispatch is not found), then the filters, then the first chunk. */
+    async exportDispatch(
+      viewer: Viewer,
+      ctx: ExportContext,
+      dispatchId: string,
+      query: ReportExportQuery,
+    ): Promise<ExportFile> {
+      const filter = reportFilterOf(dispatchId, query)
+      await dispatches.requireVisible(viewer, dispatchId)
+      const format: ExportFormat = query.format
+      const details = { report: 'completion', dispatchId, format, filters: givenFilters(query) }
+      const rows = audited(
+        () => chunks(filter),
+        (rowCount, completed) => recordExport(db, log, ctx, { ...details, rowCount, completed }),
+      )
+      return exportFile(format, reportExportTable(dispatchId), await readAhead(rows))
+    },
+  }
+}
+export type ReportExportService = ReturnType<typeof createReportExportService>

@@ -1,0 +1,82 @@
+import { formatDateTime, formatDuration, formatScore } from '@portal/shared'
+import { Link } from '@/components/ui/link'
+import { Modal } from '@/components/ui/modal'
+import { Spinner } from '@/components/ui/spinner'
+import { paths } from '@/config/paths'
+import { errorMessage } from '@/lib/api-error'
+import { CompletionBadge, SuccessBadge } from '@/features/reports/components/status-badges'
+import { useLearnerRegistrations } from '../api/get-learners'
+
+/** Issue #16: a learner's registrations across the company's courses, each linking to its dispatch. */
+export function LearnerDetails({
+  learnerKey,
+  companyId,
+  onClose,
+}: {
+  learnerKey: string
+  companyId: string | undefined
+  onClose: () => void
+}) {
+  const { data, error, isPending } = useLearnerRegistrations(learnerKey, companyId)
+  const name = data?.learner ? `${data.learner.firstName} ${data.learner.lastName}`.trim() : ''
+  return (
+    <Modal title={name ? `Learner: ${name}` : 'Learner'} onClose={onClose} className="max-w-4xl">
+      {data?.learner?.email && <p className="mb-3 text-sm break-all text-slate-600">{data.learner.email}</p>}
+      {isPending ? (
+        <Spinner label="Loading registrations..." className="py-6" />
+      ) : error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {errorMessage(error, 'Failed to fetch the learner’s registrations')}
+        </p>
+      ) : data.registrations.length === 0 ? (
+        <p className="text-sm text-slate-600">No registrations found</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Registrations of {name || learnerKey}</caption>
+            <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Course
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Completion
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Success
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Score
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Time
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Last Access
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {data.registrations.map((r) => (
+                <tr key={r.id}>
+                  <td className="px-3 py-2">
+                    <Link to={paths.dispatch.getHref(r.dispatchId)}>{r.courseTitle}</Link>
+                  </td>
+                  <td className="px-3 py-2">
+                    <CompletionBadge status={r.completionStatus} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <SuccessBadge status={r.successStatus} />
+                  </td>
+                  <td className="px-3 py-2 tabular-nums">{formatScore(r.score)}</td>
+                  <td className="px-3 py-2 tabular-nums">{formatDuration(r.totalTimeTracked)}</td>
+                  <td className="px-3 py-2">{r.lastAccessDate ? formatDateTime(r.lastAccessDate) : 'Never'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Modal>
+  )
+}

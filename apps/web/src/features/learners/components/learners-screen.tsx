@@ -1,0 +1,210 @@
+import {
+  can,
+  LEARNER_PAGE_SIZES,
+  pageWindow,
+  showingRange,
+  type LearnerListQuery,
+  type LearnerSort,
+  type Role,
+} from '@portal/shared'
+import { Users } from 'lucide-react'
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { EmptyState } from '@/components/ui/empty-state'
+import { ExportMenu } from '@/components/ui/export-menu'
+import { Input } from '@/components/ui/input'
+import { Pagination } from '@/components/ui/pagination'
+import { SearchablePicker } from '@/components/ui/searchable-picker'
+import { Select } from '@/components/ui/select'
+import { Spinner } from '@/components/ui/spinner'
+import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
+import { errorMessage } from '@/lib/api-error'
+import { useCompanyOptions } from '@/features/dispatches/api/get-dispatch-options'
+import { useLearners } from '../api/get-learners'
+import { useLearnerListParams } from '../hooks/use-learner-list-params'
+import { LearnerDetails } from './learner-details'
+import { LearnerCards, LearnerTable } from './learner-table'
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All Statuses' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'incomplete', label: 'In Progress' },
+  { value: 'not attempted', label: 'Not Started' },
+] as const
+const PAGE_SIZE_OPTIONS = LEARNER_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+
+/** "Showing X to Y of Z learners", like the dispatch list's text ("1,000+" for a capped search). */
+export function showingLearnersText(page: number, pageSize: number, total: number, capped: boolean) {
+  const { from, to } = showingRange(page, pageSize, total)
+  return `Showing ${from} to ${to} of ${total}${capped ? '+' : ''} ${total === 1 && !capped ? 'learner' : 'learners'}`
+}
+
+/** Staff choose the company whose learners they see; the URL keeps it. */
+function CompanyPicker({ value, onChange }: { value: string; onChange: (companyId: string) => void }) {
+  const { data, isPending, error } = useCompanyOptions()
+  const options = useMemo(() => (data ?? []).map((c) => ({ value: c.id, label: c.name || c.id })), [data])
+  return (
+    <div className="max-w-md">
+      <SearchablePicker
+        label="Company"
+        searchLabel="Search companies"
+        options={options}
+        value={value}
+        onChange={onChange}
+        loading={isPending}
+        error={error ? errorMessage(error, 'Failed to fetch companies') : null}
+      />
+    </div>
+  )
+}
+
+/** Issue #16 /learners: one row per learner across every dispatch of a company. */
+export function LearnersScreen({ role }: { role: Role }) {
+  const { state, update } = useLearnerListParams()
+  const staff = can(role, 'destination.read')
+  const companyId = staff ? state.companyId : ''
+  const ready = !staff || Boolean(companyId)
+  const query: LearnerListQuery = {
+    page: state.page,
+    pageSize: state.pageSize,
+    search: state.search || undefined,
+    courseId: state.courseId || undefined,
+    status: state.status || undefined,
+    sort: state.sort,
+    order: state.order,
+    ...(staff ? { companyId } : {}),
+  }
+  const { data, error, isPending, isPlaceholderData } = useLearners(query, ready)
+  const wide = useIsWideScreen()
+  const [search, setSearch] = useState(state.search)
+  // The box follows the URL (back/forward): adjusted while rendering, not in an effect.
+  const [shownSearch, setShownSearch] = useState(state.search)
+  if (shownSearch !== state.search) {
+    setShownSearch(state.search)
+    setSearch(state.search)
+  }
+
+  const onSort = (sort: LearnerSort) =>
+    update({ sort, order: sort === state.sort && state.order === 'asc' ? 'desc' : 'asc' })
+  const open = (key: string) => update({ learner: key })
+  const pagination = data?.pagination
+  const totalPages = pagination?.totalPages ?? 0
+
+  // A page past the end (an old link, or learners gone meanwhile) moves to the last page.
+  const pastEnd = !isPlaceholderData && totalPages > 0 && state.page > totalPages
+  useEffect(() => {
+    if (pastEnd) update({ page: totalPages }, { replace: true })
+  }, [pastEnd, totalPages, update])
+
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault()
+    update({ search: search.trim() })
+  }
+  const courseOptions = [
+    { value: '', label: 'All Courses' },
+    ...(data?.courses ?? []).map((c) => ({ value: c.id, label: c.title || c.id })),
+  ]
+  const exportParams = {
+    companyId: staff ? companyId : undefined,
+    search: query.search,
+    courseId: query.courseId,
+    status: query.status,
+    sort: query.sort,
+    order: query.order,
+  }
+
+  return (
+    <div className="space-y-6">
+      {staff && (
+        <CompanyPicker value={companyId} onChange={(id) => update({ companyId: id, courseId: '', learner: '' })} />
+      )}
+      {!ready ? (
+        <EmptyState icon={Users} title="Choose a company" description="Pick a company to see its learners." />
+      ) : (
+        <>
+          {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch learners')}</Banner>}
+          <div className="flex flex-wrap items-end gap-3">
+            <form role="search" onSubmit={submitSearch} className="flex items-end gap-2">
+              <Input
+                label="Search learners"
+                placeholder="Name or email"
+                value={search}
+                maxLength={200}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+              <Button type="submit" variant="secondary">
+                Search
+              </Button>
+            </form>
+            <Select
+              label="Course"
+              value={state.courseId}
+              options={courseOptions}
+              onChange={(e) => update({ courseId: e.target.value })}
+            />
+            <Select
+              label="Status"
+              value={state.status}
+              options={STATUS_OPTIONS}
+              onChange={(e) => update({ status: e.target.value as typeof state.status })}
+            />
+            <Select
+              label="Learners per page"
+              value={String(state.pageSize)}
+              options={PAGE_SIZE_OPTIONS}
+              onChange={(e) => update({ pageSize: Number(e.target.value) as typeof state.pageSize })}
+            />
+            <div className="ml-auto">
+              <ExportMenu path="/api/learners/export" params={exportParams} fileName="learners" />
+            </div>
+          </div>
+          {isPending && !data ? (
+            <Spinner label="Loading learners..." className="py-8" />
+          ) : (
+            data && (
+              <div aria-busy={isPlaceholderData} className={isPlaceholderData ? 'opacity-60' : undefined}>
+                {data.learners.length === 0 ? (
+                  <EmptyState icon={Users} title="No learners found" />
+                ) : wide ? (
+                  <LearnerTable
+                    learners={data.learners}
+                    sort={state.sort}
+                    order={state.order}
+                    onSort={onSort}
+                    onOpen={open}
+                  />
+                ) : (
+                  <LearnerCards learners={data.learners} onOpen={open} />
+                )}
+              </div>
+            )
+          )}
+          {pagination && pagination.totalItems > 0 && (
+            <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
+              <p className="text-sm text-slate-700" aria-live="polite">
+                {showingLearnersText(pagination.page, pagination.pageSize, pagination.totalItems, data.totalCapped)}
+              </p>
+              {totalPages > 1 && (
+                <Pagination
+                  label="Learner pages"
+                  page={pagination.page}
+                  totalPages={totalPages}
+                  items={pageWindow(pagination.page, totalPages)}
+                  onPageChange={(page) => update({ page })}
+                />
+              )}
+            </div>
+          )}
+        </>
+      )}
+      {state.learner && ready && (
+        <LearnerDetails
+          learnerKey={state.learner}
+          companyId={staff ? companyId : undefined}
+          onClose={() => update({ learner: '' })}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import { LEARNER_DEFAULT_PAGE_SIZE, LEARNER_PAGE_SIZES, LEARNER_SORTS, type LearnerListQuery } from '@portal/shared'
+import { useCallback, useMemo } from 'react'
+import { useSearchParams } from 'react-router'
+
+/** What the URL keeps (issue #16): the company (staff), filters, sort, page and the open learner. */
+export type LearnerListState = Required<Omit<LearnerListQuery, 'status'>> & {
+  status: '' | 'completed' | 'incomplete' | 'not attempted'
+  learner: string
+}
+
+export const DEFAULT_LEARNER_STATE: LearnerListState = {
+  companyId: '',
+  page: 1,
+  pageSize: LEARNER_DEFAULT_PAGE_SIZE,
+  search: '',
+  courseId: '',
+  status: '',
+  sort: 'name',
+  order: 'asc',
+  learner: '',
+}
+
+const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
+  values.includes(value as T) ? (value as T) : fallback
+
+export function parseLearnerState(params: URLSearchParams): LearnerListState {
+  const d = DEFAULT_LEARNER_STATE
+  const page = Number(params.get('page'))
+  return {
+    companyId: params.get('companyId') ?? '',
+    page: Number.isInteger(page) && page >= 1 ? page : d.page,
+    pageSize: oneOf(LEARNER_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
+    search: (params.get('search') ?? '').trim(),
+    courseId: params.get('courseId') ?? '',
+    status: oneOf(['', 'completed', 'incomplete', 'not attempted'] as const, params.get('status') ?? '', d.status),
+    sort: oneOf(LEARNER_SORTS, params.get('sort'), d.sort),
+    order: oneOf(['asc', 'desc'] as const, params.get('order'), d.order),
+    learner: params.get('learner') ?? '',
+  }
+}
+
+function toSearchParams(state: LearnerListState): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const key of Object.keys(DEFAULT_LEARNER_STATE) as Array<keyof LearnerListState>) {
+    const value = state[key]
+    if (value !== DEFAULT_LEARNER_STATE[key]) params.set(key, String(value))
+  }
+  return params
+}
+
+/** The screen's state in the URL: back/forward and reload keep it; any change but the page (or the open learner) goes to page 1. */
+export function useLearnerListParams() {
+  const [searchParams, setSearchParams] = useSearchParams()
+  const state = useMemo(() => parseLearnerState(searchParams), [searchParams])
+  const update = useCallback(
+    (changes: Partial<LearnerListState>, options?: { replace?: boolean }) => {
+      setSearchParams(
+        (current) => {
+          const now = parseLearnerState(current)
+          const keepsPage = Object.keys(changes).every((k) => k === 'page' || k === 'learner')
+          return toSearchParams({ ...now, ...(keepsPage ? {} : { page: 1 }), ...changes })
+        },
+        { replace: options?.replace ?? false },
+      )
+    },
+    [setSearchParams],
+  )
+  return { state, update }
+}
