@@ -2,6 +2,7 @@ import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/share
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DemoCell, RequestStatusBadge } from './request-bits'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
@@ -21,7 +22,7 @@ function Requestor({ request }: { request: CourseRequest }) {
 /** SPEC §2 Course Requests table (admin and sales); admins edit, sales only view. */
 export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="Course requests">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Course requests</caption>
         <thead className="bg-slate-50">
@@ -63,7 +64,7 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }
 

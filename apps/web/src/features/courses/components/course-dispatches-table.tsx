@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state'
 import { Link } from '@/components/ui/link'
 import { ProgressBar } from '@/components/ui/progress-bar'
 import { paths } from '@/config/paths'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 /** SPEC §9 usage colours. */
 const BAR_COLOURS = { green: 'bg-green-600', yellow: 'bg-yellow-500', red: 'bg-red-600' } as const
@@ -25,7 +26,7 @@ export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispat
           description="This course has not been dispatched to any clients yet."
         />
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+        <TableScrollBox label="Dispatches of this course">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">Dispatches of this course</caption>
             <thead className="bg-slate-50">
@@ -68,7 +69,7 @@ export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispat
               })}
             </tbody>
           </table>
-        </div>
+        </TableScrollBox>
       )}
     </section>
   )

@@ -4,6 +4,7 @@ import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 type SortProps = { sort: DispatchSort; order: DispatchListQuery['order']; onSort: (sort: DispatchSort) => void }
 
@@ -37,7 +38,7 @@ export function DispatchTable({
 }: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges }) {
   const pageIds = dispatches.map((d) => d.id)
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="Dispatches">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Dispatches</caption>
         <thead className="bg-slate-50">
@@ -78,6 +79,6 @@ export function DispatchTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }
