@@ -4,7 +4,8 @@ import { useIsWideScreen } from './use-is-wide-screen'
 
 export type Column<T> = {
   header: string
-  cell: (row: T) => ReactNode
+  /** The cell's content; `layout` tells a cell whether it sits in the table or a card. */
+  cell: (row: T, layout: 'table' | 'cards') => ReactNode
   /** Classes of the table cell (wide layout). */
   className?: string
   /**
@@ -92,11 +93,11 @@ function TableLayout<T>({ caption, columns, rows, rowKey }: Omit<Props<T>, 'layo
               {columns.map((column) =>
                 column.rowHeader ? (
                   <th key={column.header} scope="row" className={cn(td, 'text-left font-normal', column.className)}>
-                    {column.cell(row)}
+                    {column.cell(row, 'table')}
                   </th>
                 ) : (
                   <td key={column.header} className={cn(td, column.className)}>
-                    {column.cell(row)}
+                    {column.cell(row, 'table')}
                   </td>
                 ),
               )}
@@ -116,16 +117,16 @@ function CardLayout<T>({ caption, columns, rows, rowKey }: Omit<Props<T>, 'layou
     <ul aria-label={caption} className="space-y-3">
       {rows.map((row) => (
         <li key={rowKey(row)} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-xs">
-          {primary && <div className="min-w-0 break-words">{primary.cell(row)}</div>}
+          {primary && <div className="min-w-0 break-words">{primary.cell(row, 'cards')}</div>}
           <dl className={cn('grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-3 gap-y-2', primary && 'mt-3')}>
             {fields.map((column) => (
               <div key={column.header} className="contents">
                 <dt className="text-slate-600">{column.header}</dt>
-                <dd className="min-w-0 break-words text-slate-900">{column.cell(row)}</dd>
+                <dd className="min-w-0 break-words text-slate-900">{column.cell(row, 'cards')}</dd>
               </div>
             ))}
           </dl>
-          {actions && <div className="mt-3 border-t border-slate-100 pt-3">{actions.cell(row)}</div>}
+          {actions && <div className="mt-3 border-t border-slate-100 pt-3">{actions.cell(row, 'cards')}</div>}
         </li>
       ))}
     </ul>

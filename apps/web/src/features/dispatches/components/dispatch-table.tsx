@@ -58,7 +58,7 @@ export function DispatchTable({
         <tbody className="divide-y divide-slate-200">
           {dispatches.map((dispatch) => (
             <tr key={dispatch.id} className="hover:bg-slate-50">
-              {showClient && <td className="px-4 py-3 text-slate-900">{clientName(dispatch)}</td>}
+              {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
               <td className="px-4 py-3 font-medium text-slate-900">
                 {courseName(dispatch)}
                 {rowBadges?.(dispatch.id, pageIds)}
@@ -70,7 +70,7 @@ export function DispatchTable({
                 {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
               </td>
               <td className="px-4 py-3">
-                <div className="flex flex-wrap items-start gap-2">
+                <div className="flex items-start gap-2 whitespace-nowrap">
                   <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
                   <DownloadPackageButton dispatch={dispatch} rowLabel />
                 </div>

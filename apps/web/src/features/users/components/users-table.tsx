@@ -30,8 +30,9 @@ export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDel
     {
       header: 'User',
       primary: true,
-      cell: (user) => {
+      cell: (user, layout) => {
         const name = shownUsername(user)
+        const wrap = layout === 'table' ? 'whitespace-nowrap' : 'break-all'
         return (
           <div className="flex min-w-0 items-center gap-3">
             <span
@@ -41,8 +42,8 @@ export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDel
               {name.charAt(0).toUpperCase() || '?'}
             </span>
             <div className="min-w-0">
-              <div className="font-medium break-words text-slate-900">{name}</div>
-              <div className="text-xs break-all text-slate-600">{user.email || 'No Email'}</div>
+              <div className={`font-medium text-slate-900 ${wrap}`}>{name}</div>
+              <div className={`text-xs text-slate-600 ${wrap}`}>{user.email || 'No Email'}</div>
             </div>
           </div>
         )
@@ -60,8 +61,9 @@ export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDel
     {
       header: 'Actions',
       actions: true,
-      cell: (user) => (
+      cell: (user, layout) => (
         <UserRowActions
+          compact={layout === 'table'}
           user={user}
           self={user.id === currentUserId}
           onEdit={onEdit}
@@ -74,41 +76,62 @@ export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDel
   return <ResponsiveTable caption="Users" columns={columns} rows={users} rowKey={(user) => user.id} />
 }
 
+/**
+ * Edit, Suspend/Activate, Delete. In the table (`compact`) they are icon buttons, named by the
+ * hidden text and titled for the pointer, so the row stays one line at 1280 px; cards show words.
+ */
 function UserRowActions({
+  compact,
   user,
   self,
   onEdit,
   onToggleStatus,
   onDelete,
-}: Omit<Props, 'users' | 'currentUserId'> & { user: User; self: boolean }) {
+}: Omit<Props, 'users' | 'currentUserId'> & { compact: boolean; user: User; self: boolean }) {
   const active = user.status === 'active'
+  const toggleLabel = active ? 'Suspend' : 'Activate'
+  const label = (text: string) =>
+    compact ? (
+      <span className="sr-only">{`${text} ${user.email}`}</span>
+    ) : (
+      <>
+        {text} <span className="sr-only">{user.email}</span>
+      </>
+    )
+  const size = compact ? 'size-8 px-0' : 'px-2'
   return (
-    <div className="flex flex-wrap gap-1 whitespace-nowrap">
-      <Button size="sm" variant="ghost" className="px-2" onClick={() => onEdit(user)}>
+    <div className={compact ? 'flex gap-1' : 'flex flex-wrap gap-2'}>
+      <Button
+        size="sm"
+        variant="ghost"
+        className={size}
+        title={compact ? 'Edit' : undefined}
+        onClick={() => onEdit(user)}
+      >
         <Pencil aria-hidden="true" className="size-4" />
-        Edit <span className="sr-only">{user.email}</span>
+        {label('Edit')}
       </Button>
       <Button
         size="sm"
         variant="ghost"
-        className="px-2"
+        className={size}
         disabled={self}
-        title={self ? 'Cannot change own status' : undefined}
+        title={self ? 'Cannot change own status' : compact ? toggleLabel : undefined}
         onClick={() => onToggleStatus(user)}
       >
         {active ? <UserX aria-hidden="true" className="size-4" /> : <UserCheck aria-hidden="true" className="size-4" />}
-        {active ? 'Suspend' : 'Activate'} <span className="sr-only">{user.email}</span>
+        {label(toggleLabel)}
       </Button>
       <Button
         size="sm"
         variant="ghost"
-        className="px-2 text-red-700 hover:bg-red-50"
+        className={`${size} text-red-700 hover:bg-red-50`}
         disabled={self}
-        title={self ? 'Cannot delete self' : undefined}
+        title={self ? 'Cannot delete self' : compact ? 'Delete' : undefined}
         onClick={() => onDelete(user)}
       >
         <Trash2 aria-hidden="true" className="size-4" />
-        Delete <span className="sr-only">{user.email}</span>
+        {label('Delete')}
       </Button>
     </div>
   )
