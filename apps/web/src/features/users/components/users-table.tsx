@@ -98,7 +98,7 @@ function UserRowActions({
         {text} <span className="sr-only">{user.email}</span>
       </>
     )
-  const size = compact ? 'size-8 px-0' : 'px-2'
+  const size = compact ? 'size-8 px-0!' : 'px-2!'
   return (
     <div className={compact ? 'flex gap-1' : 'flex flex-wrap gap-2'}>
       <Button
@@ -108,7 +108,7 @@ function UserRowActions({
         title={compact ? 'Edit' : undefined}
         onClick={() => onEdit(user)}
       >
-        <Pencil aria-hidden="true" className="size-4" />
+        <Pencil aria-hidden="true" className="size-4 shrink-0" />
         {label('Edit')}
       </Button>
       <Button
@@ -119,7 +119,7 @@ function UserRowActions({
         title={self ? 'Cannot change own status' : compact ? toggleLabel : undefined}
         onClick={() => onToggleStatus(user)}
       >
-        {active ? <UserX aria-hidden="true" className="size-4" /> : <UserCheck aria-hidden="true" className="size-4" />}
+        {active ? <UserX aria-hidden="true" className="size-4 shrink-0" /> : <UserCheck aria-hidden="true" className="size-4 shrink-0" />}
         {label(toggleLabel)}
       </Button>
       <Button
@@ -130,7 +130,7 @@ function UserRowActions({
         title={self ? 'Cannot delete self' : compact ? 'Delete' : undefined}
         onClick={() => onDelete(user)}
       >
-        <Trash2 aria-hidden="true" className="size-4" />
+        <Trash2 aria-hidden="true" className="size-4 shrink-0" />
         {label('Delete')}
       </Button>
     </div>
