@@ -43,22 +43,28 @@ export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispat
                 const percent = usagePercent(d.registrationCount, d.registrationCap)
                 return (
                   <tr key={d.id}>
-                    <td className="px-4 py-3 font-medium text-slate-900">{d.destinationName}</td>
+                    <td className="px-4 py-3 font-medium whitespace-nowrap text-slate-900">{d.destinationName}</td>
                     <td className="px-4 py-3">
                       <Badge tone={d.enabled ? 'green' : 'neutral'}>{d.enabled ? 'Enabled' : 'Disabled'}</Badge>
                     </td>
                     <td className="min-w-40 px-4 py-3 text-slate-700 tabular-nums">
                       <div>{formatRegistrations(d.registrationCount, d.registrationCap)}</div>
-                      {percent !== null && (
+                      {percent !== null ? (
                         <ProgressBar
                           value={percent}
                           label={`Registrations used by ${d.destinationName}`}
                           className="mt-1"
                           barClassName={BAR_COLOURS[usageColour(percent)]}
                         />
+                      ) : (
+                        // No cap, no bar: a dashed track of the same height keeps the rows even.
+                        <div
+                          aria-hidden="true"
+                          className="mt-1 h-2 rounded-full border border-dashed border-slate-300"
+                        />
                       )}
                     </td>
-                    <td className="px-4 py-3 text-slate-700">{formatDate(d.created)}</td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(d.created)}</td>
                     <td className="px-4 py-3">
                       <Link to={paths.dispatch.getHref(d.id)} aria-label={`View Details: ${d.destinationName}`}>
                         View Details

@@ -119,7 +119,11 @@ function UserRowActions({
         title={self ? 'Cannot change own status' : compact ? toggleLabel : undefined}
         onClick={() => onToggleStatus(user)}
       >
-        {active ? <UserX aria-hidden="true" className="size-4 shrink-0" /> : <UserCheck aria-hidden="true" className="size-4 shrink-0" />}
+        {active ? (
+          <UserX aria-hidden="true" className="size-4 shrink-0" />
+        ) : (
+          <UserCheck aria-hidden="true" className="size-4 shrink-0" />
+        )}
         {label(toggleLabel)}
       </Button>
       <Button
