@@ -76,7 +76,7 @@ async function settle(page: Page) {
   await expect(page.locator('[aria-busy="true"], [data-loading="true"]')).toHaveCount(0)
 }
 
-async function check(page: Page, label: string, problems: string[]) {
+async function check(page: Page, width: number, label: string, problems: string[]) {
   const overflow = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
     inner: window.innerWidth,
@@ -84,7 +84,10 @@ async function check(page: Page, label: string, problems: string[]) {
   if (overflow.scroll > overflow.inner) {
     problems.push(`${label}: page is ${overflow.scroll}px wide in a ${overflow.inner}px window`)
   }
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze()
+  // Colours do not change with the width: the contrast rule (axe's slowest) runs at 1280 px only.
+  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
+  if (width !== WIDTHS[0].width) axe.disableRules(['color-contrast'])
+  const result = await axe.analyze()
   for (const violation of result.violations) {
     if (!REPORTED.has(violation.impact ?? '')) continue
     const where = violation.nodes
@@ -97,13 +100,10 @@ async function check(page: Page, label: string, problems: string[]) {
 
 async function checkBothWidths(page: Page, label: string, problems: string[], ready: () => Promise<void>) {
   for (const size of WIDTHS) {
-    const t0 = Date.now()
     await page.setViewportSize(size)
     await ready()
     await settle(page)
-    const t1 = Date.now()
-    await check(page, `${label} @${size.width}`, problems)
-    console.log(`TIMING ${label} @${size.width} ready ${t1 - t0} check ${Date.now() - t1}`)
+    await check(page, size.width, `${label} @${size.width}`, problems)
   }
 }
 
@@ -116,7 +116,8 @@ test('the sign-in page fits both widths and passes axe', async ({ page }) => {
 
 for (const role of ALL) {
   test(`every screen fits 1280 and 390 px and passes axe as ${role}`, async ({ page }) => {
-    test.slow()
+    // Up to 12 screens, each twice; seconds each on CI, far more on a machine busy with other work.
+    test.setTimeout(240_000)
     const problems: string[] = []
     await signInAndWait(page, role)
     const ids = await readIds(page, role)
