@@ -28,7 +28,7 @@ export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId, actio
       >
         {menuOpen ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
       </button>
-      <p className="text-lg font-semibold text-slate-900">{APP_NAME}</p>
+      <p className="text-lg font-semibold whitespace-nowrap text-slate-900">{APP_NAME}</p>
       <time dateTime={format(today, 'yyyy-MM-dd')} className="ml-auto text-right text-xs text-slate-600 sm:text-sm">
         {format(today, 'EEEE, MMMM d, yyyy')}
       </time>

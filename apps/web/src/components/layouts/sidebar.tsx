@@ -22,6 +22,7 @@ export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick,
   return (
     <aside
       id={id}
+      aria-label="Sidebar"
       className={cn(
         'fixed inset-y-0 left-0 z-40 w-64 flex-col bg-slate-900 text-slate-200 lg:flex',
         open ? 'flex shadow-xl' : 'hidden',

@@ -71,9 +71,11 @@ describe('Activity Logs (/logs)', () => {
       expect.stringMatching(/^2026-03-0[12] \d\d:15:30$/),
       'Amy Adams (amy@example.com)',
       'PAGE_VIEWED',
-      '{"pathname":"/courses"}',
+      expect.stringContaining('Pathname: /courses'),
       '10.0.0.3',
     ])
+    // Issue #19: an object reads as labelled values; its JSON stays one click away.
+    expect(screen.getByText('{"pathname":"/courses"}').closest('details')).not.toBeNull()
     expect(rows[1]!.slice(1)).toEqual(['System/Unknown', 'COMPANIES_SYNCED', 'N/A', '-'])
     expect(rows[2]).toEqual([
       'Invalid Date',

@@ -1,9 +1,9 @@
 import { ACTIVITY_ACTIONS } from '@portal/shared'
 import { Download, RotateCcw, Search } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { DateField } from '@/components/ui/date-field'
 import { Field, controlClass } from '@/components/ui/field'
 import type { LogUserOption } from '../api/get-log-users'
-import { DateFilter } from './date-filter'
 
 export type LogFilterValues = { startDate: string; endDate: string; userId: string; action: string; search: string }
 export const EMPTY_FILTERS: LogFilterValues = { startDate: '', endDate: '', userId: '', action: '', search: '' }
@@ -24,14 +24,14 @@ export function LogFilters({ values, users, dateError, busy, onChange, onReset, 
   return (
     <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        <DateFilter
+        <DateField
           label="Start Date"
           side="start"
           value={values.startDate}
           range={range}
           onChange={(startDate) => onChange({ startDate })}
         />
-        <DateFilter
+        <DateField
           label="End Date"
           side="end"
           value={values.endDate}

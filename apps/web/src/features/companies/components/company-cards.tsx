@@ -22,7 +22,7 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
             {edit ? (
               <NameInput draft={edit.draft} onChange={edit.onChange} />
             ) : (
-              <h3 className="font-medium text-slate-900">{company.name}</h3>
+              <h2 className="font-medium text-slate-900">{company.name}</h2>
             )}
             {showManager && (
               <div className="text-sm">
@@ -30,18 +30,19 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
                 {edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />}
               </div>
             )}
-            <dl className="grid grid-cols-3 gap-2 text-sm">
-              <div>
+            {/* Subgrid rows: a label that wraps ("Course Requests") keeps the three counts on one line. */}
+            <dl className="grid grid-cols-3 grid-rows-[auto_auto] gap-x-2 text-sm">
+              <div className="row-span-2 grid grid-rows-subgrid">
                 <dt className="text-slate-600">Users</dt>
-                <dd className="tabular-nums">{company.counts.users}</dd>
+                <dd className="self-end font-medium text-slate-900 tabular-nums">{company.counts.users}</dd>
               </div>
-              <div>
+              <div className="row-span-2 grid grid-rows-subgrid">
                 <dt className="text-slate-600">Course Requests</dt>
-                <dd className="tabular-nums">{company.counts.courseRequests}</dd>
+                <dd className="self-end font-medium text-slate-900 tabular-nums">{company.counts.courseRequests}</dd>
               </div>
-              <div>
+              <div className="row-span-2 grid grid-rows-subgrid">
                 <dt className="text-slate-600">Dispatches</dt>
-                <dd className="tabular-nums">{company.counts.dispatches}</dd>
+                <dd className="self-end font-medium text-slate-900 tabular-nums">{company.counts.dispatches}</dd>
               </div>
             </dl>
             {edit ? (

@@ -6,13 +6,14 @@ import { EmptyState } from '@/components/ui/empty-state'
 import { Link } from '@/components/ui/link'
 import { Tabs } from '@/components/ui/tabs'
 import { paths } from '@/config/paths'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 const td = 'px-4 py-3'
 
 function Table({ caption, headers, children }: { caption: string; headers: string[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label={caption}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
@@ -26,7 +27,7 @@ function Table({ caption, headers, children }: { caption: string; headers: strin
         </thead>
         <tbody className="divide-y divide-slate-200">{children}</tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }
 

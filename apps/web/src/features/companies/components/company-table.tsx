@@ -1,6 +1,7 @@
 import type { Company } from '@portal/shared'
 import { EditActions, ManagerCell, ManagerSelect, NameInput, type EditProps } from './company-edit-controls'
 import { CompanyRowActions } from './company-row-actions'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 const td = 'px-4 py-3 align-top'
@@ -17,7 +18,7 @@ type Props = {
 export function CompanyTable({ companies, showManager, canEdit, editing, onEdit }: Props) {
   const { draft } = editing
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="Companies">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Companies</caption>
         <thead className="bg-slate-50">
@@ -70,6 +71,6 @@ export function CompanyTable({ companies, showManager, canEdit, editing, onEdit 
           })}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }

@@ -2,9 +2,10 @@ import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/share
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DemoCell, RequestStatusBadge } from './request-bits'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
+const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-700 uppercase'
 const COLUMNS = ['Course', 'Requestor', 'Company', 'Licenses', 'Status', 'Date', 'Demo', 'Actions']
 
 type Props = { requests: CourseRequest[]; canEdit: boolean; onEdit: (request: CourseRequest) => void }
@@ -21,7 +22,7 @@ function Requestor({ request }: { request: CourseRequest }) {
 /** SPEC §2 Course Requests table (admin and sales); admins edit, sales only view. */
 export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="Course requests">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Course requests</caption>
         <thead className="bg-slate-50">
@@ -45,8 +46,8 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
               <td className="px-4 py-3">
                 <RequestStatusBadge status={r.status} />
               </td>
-              <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
-              <td className="px-4 py-3">
+              <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(r.createdAt)}</td>
+              <td className="px-4 py-3 whitespace-nowrap">
                 <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO} />
               </td>
               <td className="px-4 py-3">
@@ -63,7 +64,7 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }
 
@@ -74,7 +75,7 @@ export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
       {requests.map((r) => (
         <li key={r.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
           <div className="flex items-start justify-between gap-2">
-            <h3 className="font-medium text-slate-900">{r.courseTitle}</h3>
+            <h2 className="font-medium text-slate-900">{r.courseTitle}</h2>
             <RequestStatusBadge status={r.status} />
           </div>
           <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">

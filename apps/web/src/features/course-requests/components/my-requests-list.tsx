@@ -2,6 +2,7 @@ import { formatDateTime, type CourseRequest } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { DemoCell, RequestStatusBadge } from './request-bits'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
@@ -33,7 +34,7 @@ function AdminNotes({ notes }: { notes: string }) {
 /** SPEC §2 My Course Requests table: Course (with its status and the admin's notes), Licenses, Request Date, Demo. */
 export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="My course requests">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">My course requests</caption>
         <thead className="bg-slate-50">
@@ -65,7 +66,7 @@ export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }
 

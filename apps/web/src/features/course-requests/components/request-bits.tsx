@@ -18,7 +18,7 @@ export function DemoCell({ url, courseTitle, none }: { url: string | null; cours
       target="_blank"
       rel="noopener noreferrer"
       aria-label={`View Demo: ${courseTitle}`}
-      className="inline-flex items-center gap-1 font-medium text-blue-700 hover:underline"
+      className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-blue-700 hover:underline"
     >
       View Demo
       <ExternalLink aria-hidden="true" className="size-3.5" />

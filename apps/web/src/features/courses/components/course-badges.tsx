@@ -1,16 +1,17 @@
-import { DEFAULT_COURSE_VERSION, type Course } from '@portal/shared'
+import type { Course } from '@portal/shared'
 import { Badge } from '@/components/ui/badge'
+import { appSourceName, courseVersionLabel } from '../utils/course-labels'
 
 /** SPEC §2: "v" plus the version, 1.0 when none is known. */
 export function VersionBadge({ version }: { version: string | null | undefined }) {
-  return <Badge tone="blue">{`v${version || DEFAULT_COURSE_VERSION}`}</Badge>
+  return <Badge tone="blue">{`v${courseVersionLabel(version)}`}</Badge>
 }
 
 /** SPEC §2 admin badges: the hosting app and whether clients see the course. */
 export function AdminCourseBadges({ course }: { course: Pick<Course, 'appSource' | 'isVisible'> }) {
   return (
     <>
-      {course.appSource && <Badge tone="neutral">{`App ${course.appSource}`}</Badge>}
+      {course.appSource && <Badge tone="neutral">{`App ${appSourceName(course.appSource)}`}</Badge>}
       {course.isVisible ? <Badge tone="green">Visible</Badge> : <Badge tone="yellow">Hidden</Badge>}
     </>
   )

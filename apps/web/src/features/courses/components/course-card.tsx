@@ -3,6 +3,7 @@ import { BarChart3, BookOpen, CheckCircle2, Clock } from 'lucide-react'
 import { LazyImage } from '@/components/ui/lazy-image'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
+import { stockImageFor } from '../utils/stock-images'
 import { AdminCourseBadges, VersionBadge } from './course-badges'
 
 /** SPEC §9: a card shows 3 tags, then "+N more". */
@@ -24,7 +25,12 @@ export function CourseCard({ course, role }: { course: Course; role: Role }) {
       aria-labelledby={`course-${course.id}`}
       className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-xs"
     >
-      <LazyImage src={course.imageUrl} alt="" fallback={<ImageFallback />} className="h-40 w-full" />
+      <LazyImage
+        src={course.imageUrl || stockImageFor(course.id)}
+        alt=""
+        fallback={<ImageFallback />}
+        className="h-40 w-full"
+      />
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex items-start justify-between gap-2">
           <h2 id={`course-${course.id}`} className="text-base font-semibold text-slate-900">

@@ -80,7 +80,7 @@ export function CourseDetailsScreen({
               <CourseOverview course={course} />
             )}
           </div>
-          <aside className="space-y-6">
+          <aside aria-label="Course information" className="min-w-0 space-y-6">
             {staff && <CourseSidePanel course={course} role={role} editing={editing} onEdit={() => setEditing(true)} />}
             {role === 'client' && course.access && <CourseAccessCard access={course.access} />}
             {role === 'client' && (

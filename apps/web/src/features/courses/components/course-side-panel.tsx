@@ -2,13 +2,23 @@ import { can, formatDate, type CourseDetails, type Role } from '@portal/shared'
 import { Pencil } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
+import { appSourceName } from '../utils/course-labels'
 import { CourseVisibilityControl } from './course-visibility-control'
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+function Fact({ label, children, stacked }: { label: string; children: ReactNode; stacked?: boolean }) {
+  // A long value (the course id) reads better on a line of its own than wrapped against its label.
+  if (stacked) {
+    return (
+      <div className="py-2">
+        <dt className="text-slate-600">{label}</dt>
+        <dd className="mt-0.5 font-mono text-xs font-medium break-words text-slate-900">{children}</dd>
+      </div>
+    )
+  }
   return (
     <div className="flex justify-between gap-4 py-2">
       <dt className="shrink-0 text-slate-600">{label}</dt>
-      <dd className="text-right font-medium break-all text-slate-900 tabular-nums">{children}</dd>
+      <dd className="min-w-0 text-right font-medium break-words text-slate-900 tabular-nums">{children}</dd>
     </div>
   )
 }
@@ -36,12 +46,16 @@ export function CourseSidePanel({
         Course Information
       </h2>
       <dl className="mt-3 divide-y divide-slate-100 text-sm">
-        <Fact label="Course ID">{course.id}</Fact>
+        <Fact label="Course ID" stacked>
+          {course.id}
+        </Fact>
         <Fact label="Created">{formatDate(course.created)}</Fact>
         <Fact label="Total Registrations">{(stats?.totalRegistrations ?? 0).toLocaleString('en-US')}</Fact>
         <Fact label="Active Dispatches">{stats?.activeDispatches ?? 0}</Fact>
         <Fact label="Total Dispatches">{stats?.totalDispatches ?? 0}</Fact>
-        {admin && <Fact label="Hosting App">{course.appSource ? `App ${course.appSource}` : 'N/A'}</Fact>}
+        {admin && (
+          <Fact label="Hosting App">{course.appSource ? `App ${appSourceName(course.appSource)}` : 'N/A'}</Fact>
+        )}
       </dl>
       {admin && (
         <div className="mt-4 space-y-4 border-t border-slate-200 pt-4">

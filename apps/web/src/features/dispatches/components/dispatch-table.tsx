@@ -4,6 +4,7 @@ import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { TableScrollBox } from '@/components/ui/responsive-table'
 
 type SortProps = DispatchSortProps<DispatchSort>
 
@@ -16,7 +17,7 @@ export function DispatchTable({
 }: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges }) {
   const pageIds = dispatches.map((d) => d.id)
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs">
+    <TableScrollBox label="Dispatches">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Dispatches</caption>
         <thead className="bg-slate-50">
@@ -36,7 +37,7 @@ export function DispatchTable({
         <tbody className="divide-y divide-slate-200">
           {dispatches.map((dispatch) => (
             <tr key={dispatch.id} className="hover:bg-slate-50">
-              {showClient && <td className="px-4 py-3 text-slate-900">{clientName(dispatch)}</td>}
+              {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
               <td className="px-4 py-3 font-medium text-slate-900">
                 {courseName(dispatch)}
                 {rowBadges?.(dispatch.id, pageIds)}
@@ -48,7 +49,7 @@ export function DispatchTable({
                 {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
               </td>
               <td className="px-4 py-3">
-                <div className="flex flex-wrap items-start gap-2">
+                <div className="flex items-start gap-2 whitespace-nowrap">
                   <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
                   <DownloadPackageButton dispatch={dispatch} rowLabel />
                 </div>
@@ -57,6 +58,6 @@ export function DispatchTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScrollBox>
   )
 }

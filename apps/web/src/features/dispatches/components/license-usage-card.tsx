@@ -13,29 +13,30 @@ export function LicenseUsageCard({ summary, showActive }: { summary: DispatchSum
   const active = showActive ? summary.activeRegistrations : undefined
   return (
     <SummaryCard title="License Usage" icon={Gauge}>
+      {/* Issue #19: the figure and its bar share a line, so this card no longer sets a tall row. */}
       {percent === null ? (
         <p className="text-2xl font-semibold text-slate-900">-</p>
       ) : (
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex items-center gap-3">
           <p className="text-2xl font-semibold text-slate-900">{percent}%</p>
           <OverusedBadge percent={percent} />
+          <div className="min-w-0 flex-1">
+            <UsageBar percent={percent} label="License usage" />
+          </div>
         </div>
       )}
       {percent !== null && (
-        <div className="mt-2 space-y-1">
-          <UsageBar percent={percent} label="License usage" />
-          <p className="text-xs text-slate-600">
-            {summary.cappedRegistrations.toLocaleString('en-US')} of {summary.cappedCapacity.toLocaleString('en-US')}{' '}
-            licenses used
-          </p>
-        </div>
+        <p className="mt-1 text-xs text-slate-600">
+          {summary.cappedRegistrations.toLocaleString('en-US')} of {summary.cappedCapacity.toLocaleString('en-US')}{' '}
+          licenses used
+        </p>
       )}
       {percent === null && <p className="mt-1 text-xs text-slate-600">No dispatch has a license cap</p>}
-      <p className="mt-1 text-xs text-slate-600">
+      <p className="mt-0.5 text-xs text-slate-600">
         Unlimited active licenses: <span className="font-medium text-slate-900">{summary.unlimitedActive}</span>
       </p>
       {active !== undefined && (
-        <p className="mt-1 text-xs text-slate-600">
+        <p className="mt-0.5 text-xs text-slate-600">
           {active === summary.registrations ? (
             <>
               Active registrations: <span className="font-medium text-slate-900">{active.toLocaleString('en-US')}</span>

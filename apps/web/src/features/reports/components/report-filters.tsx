@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 
@@ -40,6 +41,7 @@ export function ReportFilters({
 }) {
   const set = <K extends keyof ReportFilterValues>(key: K, value: ReportFilterValues[K]) =>
     onChange({ ...draft, [key]: value })
+  const range = { start: draft.startDate, end: draft.endDate }
   const submit = (event: FormEvent) => {
     event.preventDefault()
     onApply()
@@ -67,19 +69,19 @@ export function ReportFilters({
         options={STATUS_OPTIONS}
         onChange={(e) => set('status', e.target.value as ReportFilterValues['status'])}
       />
-      <Input
+      <DateField
         label="Last Access From"
-        type="date"
+        side="start"
         value={draft.startDate}
-        max={draft.endDate || undefined}
-        onChange={(e) => set('startDate', e.target.value)}
+        range={range}
+        onChange={(startDate) => set('startDate', startDate)}
       />
-      <Input
+      <DateField
         label="Last Access To"
-        type="date"
+        side="end"
         value={draft.endDate}
-        min={draft.startDate || undefined}
-        onChange={(e) => set('endDate', e.target.value)}
+        range={range}
+        onChange={(endDate) => set('endDate', endDate)}
       />
       <div className="flex items-end gap-2">
         <Button type="submit">Apply Filters</Button>

@@ -1,9 +1,9 @@
 import { CalendarDays, X } from 'lucide-react'
 import DatePicker from 'react-datepicker'
-import { Button } from '@/components/ui/button'
-import { Field, controlClass } from '@/components/ui/field'
-import { FILTER_DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '../utils/filter-day'
-import './date-filter.css'
+import { DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '@/lib/calendar-day'
+import { Button } from './button'
+import { Field, controlClass } from './field'
+import './date-field.css'
 
 type Props = {
   label: string
@@ -17,11 +17,11 @@ type Props = {
 }
 
 /**
- * One end of the log date range (SPEC §2: yyyy-MM-dd, clearable, end not before start), on
- * react-datepicker. The calendar disables the days the other end rules out; typed text is parsed
+ * One end of a date range (SPEC §2: yyyy-MM-dd, clearable, end not before start), on
+ * react-datepicker: the one date input of the portal (the log filters, the completion report). The calendar disables the days the other end rules out; typed text is parsed
  * here, strictly, so a typed end before the start still reaches the screen and shows its error.
  */
-export function DateFilter({ label, value, range, side, error, onChange }: Props) {
+export function DateField({ label, value, range, side, error, onChange }: Props) {
   const start = dayToDate(range.start)
   const end = dayToDate(range.end)
   return (
@@ -33,7 +33,7 @@ export function DateFilter({ label, value, range, side, error, onChange }: Props
             aria-describedby={control['aria-describedby']}
             aria-invalid={control['aria-invalid'] ? 'true' : undefined}
             selected={dayToDate(value)}
-            dateFormat={FILTER_DAY_FORMAT}
+            dateFormat={DAY_FORMAT}
             strictParsing
             placeholderText="YYYY-MM-DD"
             autoComplete="off"
