@@ -49,6 +49,13 @@ const SCREENS: Screen[] = [
     path: () => '/admin/companies/beacon-pharmaceuticals',
     ready: heading('Beacon Pharmaceuticals'),
   },
+  { name: 'learners', roles: ['client'], path: () => '/learners', ready: heading('Learners') },
+  {
+    name: 'learners of a company',
+    roles: ['admin'],
+    path: () => '/learners?companyId=beacon-pharmaceuticals',
+    ready: heading('Learners'),
+  },
   { name: 'settings', roles: ['admin'], path: () => '/settings', ready: heading('Settings') },
   { name: 'user', roles: ['admin'], path: (ids) => `/admin/users/${ids.user}`, ready: heading(/.+/) },
   { name: 'logs', roles: ['admin'], path: () => '/logs', ready: heading('Activity Logs') },
