@@ -15,7 +15,7 @@ const REFRESH_LOCK = 'portal-token-refresh'
 
 type QueryValue = string | number | boolean | null | undefined
 export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
   body?: unknown
   params?: Record<string, QueryValue>
   /** Login, refresh, revoke and config: no token, no refresh, no retry. */
