@@ -6,19 +6,35 @@ export const DISPATCH_PAGE_SIZES = [10, 25, 50, 100, 200] as const
 export const DISPATCH_DEFAULT_PAGE_SIZE = 50
 export const DISPATCH_SORTS = ['client', 'course', 'status', 'registrations'] as const
 export type DispatchSort = (typeof DISPATCH_SORTS)[number]
+export const DISPATCH_STATUS_FILTERS = ['all', 'enabled', 'disabled'] as const
+export const SORT_ORDERS = ['asc', 'desc'] as const
+
+/** SPEC §9: the dispatch list's defaults, read by the API schema and the web's URL state alike. */
+export const DISPATCH_LIST_DEFAULTS = {
+  page: 1,
+  pageSize: DISPATCH_DEFAULT_PAGE_SIZE,
+  search: '',
+  status: 'all',
+  sort: 'client',
+  order: 'asc',
+} as const satisfies {
+  page: number
+  pageSize: (typeof DISPATCH_PAGE_SIZES)[number]
+  search: string
+  status: (typeof DISPATCH_STATUS_FILTERS)[number]
+  sort: DispatchSort
+  order: (typeof SORT_ORDERS)[number]
+}
+
+const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v as T[number]))
 
 export const DispatchListQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  pageSize: OneOf(DISPATCH_PAGE_SIZES, { default: DISPATCH_DEFAULT_PAGE_SIZE }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DISPATCH_LIST_DEFAULTS.page }),
+  pageSize: OneOf(DISPATCH_PAGE_SIZES, { default: DISPATCH_LIST_DEFAULTS.pageSize }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
-  status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], { default: 'all' }),
-  sort: Type.Union(
-    [Type.Literal('client'), Type.Literal('course'), Type.Literal('status'), Type.Literal('registrations')],
-    {
-      default: 'client',
-    },
-  ),
-  order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
+  status: Type.Union(literals(DISPATCH_STATUS_FILTERS), { default: DISPATCH_LIST_DEFAULTS.status }),
+  sort: Type.Union(literals(DISPATCH_SORTS), { default: DISPATCH_LIST_DEFAULTS.sort }),
+  order: Type.Union(literals(SORT_ORDERS), { default: DISPATCH_LIST_DEFAULTS.order }),
 })
 export type DispatchListQuery = Static<typeof DispatchListQuerySchema>
 

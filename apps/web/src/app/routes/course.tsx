@@ -5,7 +5,7 @@ import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
 import { courseRequestKeys } from '@/features/course-requests/api/query-keys'
 import { CourseDetailsScreen } from '@/features/courses/components/course-details'
-import type { UiEventHandler } from '@/features/courses/types'
+import type { UiEventHandler } from '@/types/ui-event'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 

@@ -2,7 +2,7 @@ import { ContentLayout } from '@/components/layouts/content-layout'
 import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
 import { CourseCatalogue } from '@/features/courses/components/course-catalogue'
-import type { UiEventHandler } from '@/features/courses/types'
+import type { UiEventHandler } from '@/types/ui-event'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 

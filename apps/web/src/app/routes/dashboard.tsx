@@ -4,7 +4,8 @@ import { DispatchAlertBadges } from '@/features/alerts/components/dispatch-alert
 import { useUser } from '@/features/auth/components/auth-context'
 import { DashboardCharts } from '@/features/charts/components/dashboard-charts'
 import { DispatchList } from '@/features/dispatches/components/dispatch-list'
-import type { RowBadges, UiEventHandler } from '@/features/dispatches/types'
+import type { RowBadges } from '@/features/dispatches/types'
+import type { UiEventHandler } from '@/types/ui-event'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 // Issue #17: "Near cap" and "Expires soon" from the alerts feature.

@@ -3,7 +3,7 @@ import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
 import { DispatchCharts } from '@/features/charts/components/dispatch-charts'
 import { DispatchDetails } from '@/features/dispatches/components/dispatch-details'
-import type { UiEventHandler } from '@/features/dispatches/types'
+import type { UiEventHandler } from '@/types/ui-event'
 import { CompletionReport } from '@/features/reports/components/completion-report'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)

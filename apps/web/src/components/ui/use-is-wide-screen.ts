@@ -18,7 +18,7 @@ function subscribe(onChange: () => void): () => void {
 
 const isWide = () => mediaQuery()?.matches ?? window.innerWidth >= WIDE_LAYOUT_MIN_PX
 
-/** True at 1024 px and wider (a shared twin of the dispatches feature's own hook). */
+/** True at 1024 px and wider: the table layouts; below it, cards. */
 export function useIsWideScreen(): boolean {
   return useSyncExternalStore(subscribe, isWide)
 }

@@ -6,7 +6,6 @@ import {
   logDateRangeError,
   type ActivityAction,
   type LogFilter,
-  type UiAction,
 } from '@portal/shared'
 import { ScrollText } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -19,13 +18,14 @@ import { useLogUsers } from '../api/get-log-users'
 import { downloadLogsCsv, useLogs } from '../api/get-logs'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
 import { saveFile } from '@/lib/save-file'
+import type { UiEventHandler } from '@/types/ui-event'
 import { EMPTY_FILTERS, LogFilters, type LogFilterValues } from './log-filters'
 import { LogTable } from './log-table'
 
 const count = (n: number) => n.toLocaleString('en-US')
 
 /** SPEC §2 "Activity Logs" (admins; the route redirects everyone else). */
-export function ActivityLogs({ onEvent }: { onEvent: (action: UiAction, details?: Record<string, unknown>) => void }) {
+export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
   const [values, setValues] = useState<LogFilterValues>(EMPTY_FILTERS)
   const [page, setPage] = useState(1)
   const [busy, setBusy] = useState(false)

@@ -1,16 +1,16 @@
-import { DISPATCH_DEFAULT_PAGE_SIZE, DISPATCH_PAGE_SIZES, DISPATCH_SORTS, type DispatchListQuery } from '@portal/shared'
+import {
+  DISPATCH_LIST_DEFAULTS,
+  DISPATCH_PAGE_SIZES,
+  DISPATCH_SORTS,
+  DISPATCH_STATUS_FILTERS,
+  SORT_ORDERS,
+  type DispatchListQuery,
+} from '@portal/shared'
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 
 /** SPEC §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
-export const DEFAULT_LIST_QUERY: DispatchListQuery = {
-  page: 1,
-  pageSize: DISPATCH_DEFAULT_PAGE_SIZE,
-  search: '',
-  status: 'all',
-  sort: 'client',
-  order: 'asc',
-}
+export const DEFAULT_LIST_QUERY: DispatchListQuery = DISPATCH_LIST_DEFAULTS
 
 const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
   values.includes(value as T) ? (value as T) : fallback
@@ -23,9 +23,9 @@ export function parseListQuery(params: URLSearchParams): DispatchListQuery {
     page: Number.isInteger(page) && page >= 1 ? page : d.page,
     pageSize: oneOf(DISPATCH_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
     search: (params.get('search') ?? '').trim(),
-    status: oneOf(['all', 'enabled', 'disabled'] as const, params.get('status'), d.status),
+    status: oneOf(DISPATCH_STATUS_FILTERS, params.get('status'), d.status),
     sort: oneOf(DISPATCH_SORTS, params.get('sort'), d.sort),
-    order: oneOf(['asc', 'desc'] as const, params.get('order'), d.order),
+    order: oneOf(SORT_ORDERS, params.get('order'), d.order),
   }
 }
 
