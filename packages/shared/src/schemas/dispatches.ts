@@ -26,17 +26,27 @@ export const DISPATCH_LIST_DEFAULTS = {
   order: (typeof SORT_ORDERS)[number]
 }
 
-const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v as T[number]))
-
 export const DispatchListQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DISPATCH_LIST_DEFAULTS.page }),
   pageSize: OneOf(DISPATCH_PAGE_SIZES, { default: DISPATCH_LIST_DEFAULTS.pageSize }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
-  status: Type.Union(literals(DISPATCH_STATUS_FILTERS), { default: DISPATCH_LIST_DEFAULTS.status }),
-  sort: Type.Union(literals(DISPATCH_SORTS), { default: DISPATCH_LIST_DEFAULTS.sort }),
-  order: Type.Union(literals(SORT_ORDERS), { default: DISPATCH_LIST_DEFAULTS.order }),
+  status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], {
+    default: DISPATCH_LIST_DEFAULTS.status,
+  }),
+  sort: Type.Union(
+    [Type.Literal('client'), Type.Literal('course'), Type.Literal('status'), Type.Literal('registrations')],
+    { default: DISPATCH_LIST_DEFAULTS.sort },
+  ),
+  order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: DISPATCH_LIST_DEFAULTS.order }),
 })
 export type DispatchListQuery = Static<typeof DispatchListQuerySchema>
+// The lists above and the schema's unions name the same values (a compile-time check).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+export const DISPATCH_LIST_VALUES_MATCH: [
+  Same<DispatchListQuery['status'], (typeof DISPATCH_STATUS_FILTERS)[number]>,
+  Same<DispatchListQuery['sort'], DispatchSort>,
+  Same<DispatchListQuery['order'], (typeof SORT_ORDERS)[number]>,
+] = [true, true, true]
 
 /**
  * SPEC §3 Dispatch. `tags` and `notes` are present only for admin and internal, `appSource`
