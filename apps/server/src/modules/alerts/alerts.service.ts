@@ -105,14 +105,18 @@ export function createAlertsService({
     }
   }
 
+  function run() {
+    running = drain().finally(() => {
+      running = null
+      if (pendingAll || pendingIds.size > 0) kick(0)
+    })
+  }
+
   function kick(delayMs: number) {
     if (closed || timer || running) return
     timer = setTimeout(() => {
       timer = null
-      running = drain().finally(() => {
-        running = null
-        if (pendingAll || pendingIds.size > 0) kick(0)
-      })
+      run()
     }, delayMs)
     timer.unref()
   }
@@ -135,6 +139,17 @@ export function createAlertsService({
       while (timer || running) {
         if (running) await running
         else await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    },
+    /** Tests: runs what is pending now, without its debounce, and resolves when nothing runs. */
+    async flush(): Promise<void> {
+      while (timer || running) {
+        if (timer) {
+          clearTimeout(timer)
+          timer = null
+          run()
+        }
+        await running
       }
     },
     async close(): Promise<void> {

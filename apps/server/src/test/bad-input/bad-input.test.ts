@@ -242,7 +242,7 @@ describe('bad input on every operation of the OpenAPI document (issue #20)', () 
       await journal.since()
       const control = await t.app.inject(controlRequest(op, base))
       // A settings change evaluates alerts in the background: its writes belong to the control.
-      await t.app.alerts.idle()
+      await t.app.alerts.flush()
       const controlBody = safeJson(control.body)
       const expected401 = ROUTE_RULES[keyOf(op)]?.publicStatus?.includes(401) ?? false
       const unauthorised = control.statusCode === 401 && !expected401
@@ -262,7 +262,7 @@ describe('bad input on every operation of the OpenAPI document (issue #20)', () 
           if (!request) continue
           const label = `${keyOf(op)} ${field.part}:${fieldName(field)} = ${bad.cls}: ${bad.label}`
           const res = await t.app.inject(request)
-          await t.app.alerts.idle()
+          await t.app.alerts.flush()
           const writes = await journal.since()
           inputs += 1
           sent.add(`${keyOf(op)}|${field.part}:${fieldName(field)}|${bad.cls}`)

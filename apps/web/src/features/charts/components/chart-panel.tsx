@@ -71,7 +71,7 @@ export function ChartPanel({
       </Suspense>
     )
   return (
-    <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
+    <section aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h2 id={headingId} className="text-lg font-semibold text-slate-900">

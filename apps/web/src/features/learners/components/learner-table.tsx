@@ -77,9 +77,9 @@ export function LearnerCards({ learners, onOpen }: { learners: Learner[]; onOpen
     <ul aria-label="Learners" className="grid gap-4 sm:grid-cols-2">
       {learners.map((l) => (
         <li key={learnerKey(l)} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-          <h3>
+          <h2>
             <OpenButton learner={l} onOpen={onOpen} />
-          </h3>
+          </h2>
           <p className="text-sm break-all text-slate-600">{l.email || 'N/A'}</p>
           <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
             {(
