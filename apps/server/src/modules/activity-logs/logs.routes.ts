@@ -1,17 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import {
-  ErrorResponseSchema,
-  LOG_CSV_FILENAME,
-  LogFilterSchema,
-  LogListQuerySchema,
-  LogListResponseSchema,
-} from '@portal/shared'
+import { LOG_CSV_FILENAME, LogFilterSchema, LogListQuerySchema, LogListResponseSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { readAhead, textStream } from '../../lib/table-export'
 import { actorOf } from '../../plugins/app/auth'
 import type { LogsService, ReaderContext } from './logs.service'
 
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema }
+const errors = errorResponses(400, 401, 403)
 
 const contextOf = (request: FastifyRequest): ReaderContext => ({ actor: actorOf(request), ip: request.ip })
 

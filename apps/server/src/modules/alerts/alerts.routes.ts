@@ -4,22 +4,17 @@ import {
   CompanyAlertSettingsSchema,
   DispatchAlertFlagsQuerySchema,
   DispatchAlertFlagsSchema,
-  ErrorResponseSchema,
   IdParamsSchema,
   NotificationIdParamsSchema,
   NotificationListQuerySchema,
   NotificationListSchema,
   UnreadCountSchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { AlertSettingsService, NotificationsService } from './notifications.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /** Issue #17: the bell's notifications (under /api/notifications). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (

@@ -9,13 +9,14 @@ import {
   UserOptionListSchema,
   UserSchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { UsersService } from '../users/users.service'
 import { toUser } from '../users/users.mapper'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../demo/demo-accounts'
 import type { AuthService } from './auth.service'
 
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 429: ErrorResponseSchema }
+const errors = errorResponses(400, 401, 429)
 
 const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: UsersService }> = async (
   app,

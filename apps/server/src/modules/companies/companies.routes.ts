@@ -3,19 +3,14 @@ import {
   CompanyDetailSchema,
   CompanyListSchema,
   CompanySchema,
-  ErrorResponseSchema,
   IdParamsSchema,
   UpdateCompanyBodySchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CompaniesService } from './companies.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /**
  * /api/admin/companies (SPEC §7). The sync button's GET /api/admin/companies/sync belongs to

@@ -9,15 +9,11 @@ import {
   UpdateCourseRequestStatusSchema,
   IdParamsSchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseRequestsService, RequestContext } from './course-requests.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 const contextOf = (request: FastifyRequest): RequestContext => ({ actor: actorOf(request), ip: request.ip })
 

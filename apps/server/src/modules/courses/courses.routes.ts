@@ -10,16 +10,12 @@ import {
   UpdateCourseDetailsSchema,
   UpdateCourseVisibilitySchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseEditService } from './course-edit.service'
 import type { CoursesService, RequestContext } from './courses.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /**
  * Room for a description at its limit (DESCRIPTION_MAX_BYTES) plus JSON escaping and the other

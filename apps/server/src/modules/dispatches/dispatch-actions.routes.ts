@@ -1,25 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import {
-  CreateDispatchBodySchema,
-  DispatchConflictSchema,
-  DispatchSchema,
-  ErrorResponseSchema,
-  IdParamsSchema,
-} from '@portal/shared'
+import { CreateDispatchBodySchema, DispatchConflictSchema, DispatchSchema, IdParamsSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DispatchCountService } from './dispatch-count.service'
 import { withConflictAnswer } from './dispatch-conflict'
 import type { DispatchCreateService } from './dispatch-create.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404, 502, 503)
 
 /** POST /api/dispatches and POST /api/dispatches/{id}/registration-count/reset (issue #15, admin). */
 const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { CompanyPackagesQuerySchema, ErrorResponseSchema, IdParamsSchema, ZipBodySchema } from '@portal/shared'
+import { CompanyPackagesQuerySchema, IdParamsSchema, ZipBodySchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DispatchPackagesService, PackageDownload } from './dispatch-packages.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404, 502, 503)
 /** OpenAPI: a zip body (a stream is sent as it is, never through a serializer). */
 const zip = { description: 'The package zip', content: { 'application/zip': { schema: ZipBodySchema } } }
 

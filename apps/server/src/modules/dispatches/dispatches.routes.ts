@@ -9,16 +9,12 @@ import {
   IdParamsSchema,
   UpdateDispatchBodySchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /**
  * /api/dispatches (SPEC §7, issue #4). `/destinations` is a static route: find-my-way matches

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorResponseSchema, OutboxPageSchema, OutboxQuerySchema } from '@portal/shared'
+import { OutboxPageSchema, OutboxQuerySchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import type { OutboxService } from './outbox.service'
 
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema }
+const errors = errorResponses(400, 401, 403)
 
 /** Issue #17: GET /api/admin/outbox, newest first, paged (admin). Without SMTP_URL mails stay here. */
 const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> = async (app, { outbox }) => {

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorResponseSchema, PreferencesSchema } from '@portal/shared'
+import { PreferencesSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { PreferencesService } from './preferences.service'
 
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema }
+const errors = errorResponses(400, 401, 403)
 
 /** Issue #17: GET/PUT /api/profile/preferences, the caller's own (every role). */
 const preferencesRoutes: FastifyPluginAsyncTypebox<{ preferences: PreferencesService }> = async (

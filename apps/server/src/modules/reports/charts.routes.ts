@@ -1,20 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import {
-  DashboardChartsQuerySchema,
-  DashboardChartsSchema,
-  DispatchChartsSchema,
-  ErrorResponseSchema,
-  IdParamsSchema,
-} from '@portal/shared'
+import { DashboardChartsQuerySchema, DashboardChartsSchema, DispatchChartsSchema, IdParamsSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { ChartsService } from './charts.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /** /api/reports/charts (issue #16): chart data, scoped like the lists. */
 const chartsRoutes: FastifyPluginAsyncTypebox<{ charts: ChartsService }> = async (app, { charts }) => {

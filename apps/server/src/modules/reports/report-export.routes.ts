@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ErrorResponseSchema, IdParamsSchema, ReportExportQuerySchema } from '@portal/shared'
+import { IdParamsSchema, ReportExportQuerySchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import type { ExportFile } from '../../lib/table-export'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { ExportContext, ReportExportService } from './report-export'
 
-export const exportErrors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+export const exportErrors = errorResponses(400, 401, 403, 404)
 
 /** The OpenAPI description of a file answer (CSV or .xlsx). */
 export const exportFileResponse = {

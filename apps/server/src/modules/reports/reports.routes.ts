@@ -1,20 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import {
-  ErrorResponseSchema,
-  IdParamsSchema,
-  RegistrationCountSchema,
-  ReportQuerySchema,
-  ReportResponseSchema,
-} from '@portal/shared'
+import { IdParamsSchema, RegistrationCountSchema, ReportQuerySchema, ReportResponseSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { ReportsService } from './reports.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404)
 
 /** /api/reports (SPEC §7, issue #4). */
 const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {

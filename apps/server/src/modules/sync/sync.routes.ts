@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import {
-  CompanySyncResponseSchema,
-  CourseSyncResponseSchema,
-  ErrorResponseSchema,
-  SyncStatusResponseSchema,
-} from '@portal/shared'
+import { CompanySyncResponseSchema, CourseSyncResponseSchema, SyncStatusResponseSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { AppError } from '../../lib/app-error'
 import { actorOf } from '../../plugins/app/auth'
 import type { AdminContext, SyncAdminService } from './sync-admin.service'
 
-const errors = {
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  409: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
-}
+const errors = errorResponses(401, 403, 409, 502, 503)
 
 const contextOf = (request: FastifyRequest): AdminContext => ({ actor: actorOf(request), ip: request.ip })
 

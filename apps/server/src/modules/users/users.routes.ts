@@ -13,16 +13,11 @@ import {
   UserStatusBodySchema,
   UuidParamsSchema,
 } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { AdminContext, UsersService } from './users.service'
 
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  403: ErrorResponseSchema,
-  404: ErrorResponseSchema,
-  409: ErrorResponseSchema,
-}
+const errors = errorResponses(400, 401, 403, 404, 409)
 
 const contextOf = (request: FastifyRequest): AdminContext => ({
   actor: actorOf(request)!,

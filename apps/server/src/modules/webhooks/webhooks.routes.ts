@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { ErrorResponseSchema, OkResponseSchema, PostbackRegistrationSchema } from '@portal/shared'
+import { OkResponseSchema, PostbackRegistrationSchema } from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
 import { AppError } from '../../lib/app-error'
 import type { WebhooksService } from './webhooks.service'
 
@@ -88,7 +89,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = 
       schema: {
         tags: ['webhooks'],
         body: PostbackRegistrationSchema,
-        response: { 200: OkResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+        response: { 200: OkResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => {
