@@ -8,6 +8,9 @@ import { CompletionBadge, SuccessBadge } from '@/features/reports/components/sta
 import { useLearnerRegistrations } from '../api/get-learners'
 
 /** Issue #16: a learner's registrations across the company's courses, each linking to its dispatch. */
+
+const COLUMNS = ['Course', 'Completion', 'Success', 'Score', 'Time', 'Last Access'] as const
+
 export function LearnerDetails({
   learnerKey,
   companyId,
@@ -36,24 +39,11 @@ export function LearnerDetails({
             <caption className="sr-only">Registrations of {name || learnerKey}</caption>
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">
-                  Course
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Completion
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Success
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Score
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Time
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Last Access
-                </th>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col" className="px-3 py-2">
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200">
