@@ -7,10 +7,9 @@ import { errorMessage } from '@/lib/api-error'
 import { CompletionBadge, SuccessBadge } from '@/features/reports/components/status-badges'
 import { useLearnerRegistrations } from '../api/get-learners'
 
-/** Issue #16: a learner's registrations across the company's courses, each linking to its dispatch. */
-
 const COLUMNS = ['Course', 'Completion', 'Success', 'Score', 'Time', 'Last Access'] as const
 
+/** Issue #16: a learner's registrations across the company's courses, each linking to its dispatch. */
 export function LearnerDetails({
   learnerKey,
   companyId,
