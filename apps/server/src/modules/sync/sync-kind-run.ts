@@ -1,6 +1,7 @@
 import type { SyncCounts, SyncKind, SyncTrigger } from '@portal/shared'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { analyzeStaleTables } from '../../db/statistics'
 import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { withPageRetries, type PageRetry } from './page-retry'
@@ -35,6 +36,9 @@ export interface KindRunDeps {
   stopped: () => boolean
   logError: (error: unknown, kind: SyncKind) => void
 }
+
+/** Pages between two checks of the planner statistics (db/statistics.ts). */
+export const STATISTICS_EVERY_PAGES = 10
 
 const zero = (): SyncCounts => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -133,6 +137,7 @@ export async function runKind(
               return r
             })
             written += 1
+            if (written % STATISTICS_EVERY_PAGES === 0) await keepStatistics(deps, kind)
             add(counts, result)
             orphans += result.orphans
             renamed += result.renamed ?? 0
@@ -150,6 +155,7 @@ export async function runKind(
       checkpoint = cp
     }
 
+    await keepStatistics(deps, kind)
     deps.check()
     if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
     if (renamed > 0) notes.push(`${renamed} dispatch name(s) followed a rename.`)
@@ -189,6 +195,18 @@ export async function runKind(
     if (!(error instanceof ScormCloudError)) deps.logError(error, kind)
     await closeFailed(db, runId, counts, message, deps.logError, kind)
     return { kind, status: 'failed', ...counts, message, error, full }
+  }
+}
+
+/**
+ * A growing mirror keeps its planner statistics current whether or not autovacuum runs
+ * (db/statistics.ts). Best effort: a failed ANALYZE is logged and the listing goes on.
+ */
+async function keepStatistics(deps: KindRunDeps, kind: SyncKind) {
+  try {
+    await analyzeStaleTables(deps.db)
+  } catch (error) {
+    deps.logError(error, kind)
   }
 }
 

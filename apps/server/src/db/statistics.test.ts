@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase } from '../test/test-database'
+import type { Database } from './client'
+import { STALE_BASE, analyzeStaleTables } from './statistics'
+
+let database: Database
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+type Row = Record<string, unknown>
+const rows = async (query: ReturnType<typeof sql>) =>
+  ((await database.db.execute(query)) as unknown as { rows: Row[] }).rows
+
+/** Writes in one transaction whose commit publishes its table statistics at once. */
+const write = (...statements: ReturnType<typeof sql>[]) =>
+  database.db.transaction(async (tx) => {
+    for (const statement of statements) await tx.execute(statement)
+    await tx.execute(sql`select pg_stat_force_next_flush()`)
+  })
+
+const plannerRows = async (table: string) =>
+  Number((await rows(sql`select reltuples from pg_class where relname = ${table}`))[0]!.reltuples)
+
+describe('planner statistics kept by the writer (no autovacuum needed)', () => {
+  it('analyzes a table once enough of it changed, and leaves it alone until more does', async () => {
+    await write(sql`create table stat_probe (id integer)`)
+    await write(sql`insert into stat_probe select generate_series(1, ${STALE_BASE - 10})`)
+    expect(await analyzeStaleTables(database.db)).not.toContain('stat_probe')
+
+    await write(sql`insert into stat_probe select generate_series(1, 5000)`)
+    expect(await analyzeStaleTables(database.db)).toContain('stat_probe')
+    // The planner now knows the table's size (before: never analyzed).
+    expect(await plannerRows('stat_probe')).toBe(5000 + STALE_BASE - 10)
+
+    // Just analyzed: nothing to do until another STALE_BASE + 20 % of it changes.
+    expect(await analyzeStaleTables(database.db)).not.toContain('stat_probe')
+    await write(sql`insert into stat_probe select generate_series(1, 100)`)
+    expect(await analyzeStaleTables(database.db)).not.toContain('stat_probe')
+  })
+
+  it('analyzes the mirror tables a sync fills (registration, with its trigger-kept aggregates)', async () => {
+    await write(
+      sql`insert into company (id, name) values ('stat-co', 'Stat Co')`,
+      sql`insert into course (id, title) values ('stat-course', 'Stat Course')`,
+      sql`insert into dispatch (id, course_id, destination_id, destination_name, course_title)
+        values ('stat-dispatch', 'stat-course', 'stat-co', 'Stat Co', 'Stat Course')`,
+    )
+    await write(sql`
+      insert into registration (id, dispatch_id, course_id, learner_id, learner_email, completion_status,
+        success_status)
+      select 'stat-reg-' || n, 'stat-dispatch', 'stat-course', 'learner-' || n, 'learner' || n || '@example.com',
+        'completed', 'passed'
+      from generate_series(1, 3000) as n`)
+    const analyzed = await analyzeStaleTables(database.db)
+    expect(analyzed).toEqual(expect.arrayContaining(['registration', 'dispatch_learner', 'company_learner']))
+    expect(await plannerRows('registration')).toBe(3000)
+  })
+})

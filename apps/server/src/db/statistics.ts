@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm'
+import type { DbOrTx } from './client'
+
+/**
+ * Planner statistics kept current by the writer itself. PostgreSQL's autovacuum analyzes a
+ * table once about a tenth of it has changed, but it may be off (as on our CI machine), lagging
+ * behind a bulk load, or absent (PGlite has none). Then a mirror that grows from empty keeps the
+ * statistics of an empty table, and the plans cached in the mirror's triggers (migrations 0008,
+ * 0015, 0016) scan what they should probe: measured on the bench, a full sync slowed from
+ * 150 s to a registration page every 2 s once `dispatch` held 50,000 rows the planner took for 200.
+ *
+ * A table is analyzed once the rows changed since its last analysis pass
+ * `STALE_BASE + STALE_SCALE × rows at that analysis` (autovacuum's formula, larger terms: a
+ * sync checks it every few pages). ANALYZE reads a fixed sample, so each pass costs about the
+ * same at any size, and the passes come at geometric steps of growth.
+ */
+export const STALE_BASE = 1_000
+export const STALE_SCALE = 0.2
+
+type Row = { table: string }
+
+/** Analyzes this schema's tables whose statistics are stale; returns their names. */
+export async function analyzeStaleTables(db: DbOrTx): Promise<string[]> {
+  const result = await db.execute(sql`
+    select s.relname as "table"
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = current_schema()
+      and c.relkind = 'r'
+      and s.n_mod_since_analyze > ${STALE_BASE} + ${STALE_SCALE} * greatest(c.reltuples, 0)
+    order by s.relname`)
+  const tables = (result as unknown as { rows: Row[] }).rows.map((r) => r.table)
+  for (const table of tables) await db.execute(sql`analyze ${sql.identifier(table)}`)
+  return tables
+}
