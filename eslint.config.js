@@ -22,6 +22,12 @@ const webFeatures = [
   'charts',
 ]
 
+// Issue #18: a role-gated affordance asks a permission, never a role literal (see below).
+const noRoleLiterals = ['left', 'right'].map((side) => ({
+  selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal.${side}[value=/^(admin|internal|sales|client)$/]`,
+  message: "Ask a permission (can(role, '…') or ownCompanyOnly(role) from @portal/shared), not a role literal.",
+}))
+
 export default tseslint.config(
   {
     ignores: [
@@ -65,6 +71,15 @@ export default tseslint.config(
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // Issue #18: a role-gated affordance asks a permission (can(), ownCompanyOnly() in
+  // packages/shared/src/permissions.ts), never a role literal. Tests may name roles.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.test-support.ts', 'apps/server/src/test/**', 'apps/web/src/testing/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...noRoleLiterals],
+    },
   },
   // packages/shared runs on both sides: no Node or DOM APIs, no imports from apps.
   {
@@ -113,6 +128,7 @@ export default tseslint.config(
           selector: "MemberExpression[object.name='app'][property.name='db']",
           message: 'Routes call their service, which is handed the database in app.ts (issue #18).',
         },
+        ...noRoleLiterals,
       ],
     },
   },

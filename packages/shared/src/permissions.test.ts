@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { can, PERMISSIONS, type Permission } from './permissions'
+import { can, ownCompanyOnly, PERMISSIONS, type Permission } from './permissions'
 import { ROLES, type Role } from './roles'
 
 // SPEC §6, row by row: who may do what.
@@ -30,6 +30,12 @@ const TABLE: [Permission, Role[]][] = [
   ['alertSettings.manage', ['admin']],
   ['outbox.read', ['admin']],
   ['profile.manage', ['admin', 'internal', 'sales', 'client']],
+  // issue #18: the role-gated affordances and the company scope
+  ['company.readAll', ['admin', 'internal', 'sales']],
+  ['company.readManagedOnly', ['sales']],
+  ['company.readAccountManager', ['admin']],
+  ['course.readHidden', ['admin']],
+  ['course.readAppSource', ['admin']],
 ]
 
 describe('permissions (SPEC §6)', () => {
@@ -44,5 +50,11 @@ describe('permissions (SPEC §6)', () => {
 
   it('gives no permission to an unknown role', () => {
     for (const p of Object.keys(PERMISSIONS) as Permission[]) expect(can('root' as Role, p)).toBe(false)
+  })
+
+  it('limits a client, and no staff role, to its own company; an unknown or missing role too', () => {
+    expect(ROLES.filter((role) => ownCompanyOnly(role))).toEqual(['client'])
+    expect(ownCompanyOnly(null)).toBe(true)
+    expect(ownCompanyOnly('root' as Role)).toBe(true)
   })
 })

@@ -7,6 +7,15 @@ import type { Role } from './roles'
 export const PERMISSIONS = {
   'session.read': ['admin', 'internal', 'sales', 'client'],
   'activity.write': ['admin', 'internal', 'sales', 'client'],
+  /**
+   * SPEC §6: staff read every company's data; a client only its own company's, which every query
+   * enforces (ownCompanyOnly below). The one place that says which roles are company-scoped.
+   */
+  'company.readAll': ['admin', 'internal', 'sales'],
+  /** Issue #17: a sales user's scheduled licence report covers the companies it manages. */
+  'company.readManagedOnly': ['sales'],
+  /** SPEC §2: the Account Manager column of Companies is the admin's. */
+  'company.readAccountManager': ['admin'],
   'dispatch.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
   'dispatch.readNotes': ['admin', 'internal'],
   'dispatch.update': ['admin'],
@@ -23,6 +32,8 @@ export const PERMISSIONS = {
   'course.read': ['admin', 'internal', 'sales', 'client'],
   'course.readStats': ['admin', 'internal', 'sales'],
   'course.edit': ['admin'],
+  /** SPEC §2: hidden courses, and the visibility and requestable badges, are the admin's. */
+  'course.readHidden': ['admin'],
   /** SPEC §6: the hosting app (a course's or a dispatch's appSource) is the admin's. */
   'course.readAppSource': ['admin'],
   'course.sync': ['admin'],
@@ -49,3 +60,9 @@ export type Permission = keyof typeof PERMISSIONS
 
 export const can = (role: Role | undefined | null, permission: Permission): boolean =>
   role != null && (PERMISSIONS[permission] as readonly Role[]).includes(role)
+
+/**
+ * SPEC §6: whether a role's reads are limited to its own company (a client's). Lint forbids
+ * comparing roles to literals outside packages/shared, so scoping asks this, not `role === 'client'`.
+ */
+export const ownCompanyOnly = (role: Role | undefined | null): boolean => !can(role, 'company.readAll')

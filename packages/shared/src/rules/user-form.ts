@@ -1,4 +1,6 @@
+import { ownCompanyOnly } from '../permissions'
 import type { Role } from '../roles'
+import { passwordRuleError } from './password'
 
 /** SPEC §5 user-form texts, used by the form and by the service. */
 export const USER_FORM_MESSAGES = {
@@ -15,9 +17,40 @@ export const USER_FORM_MESSAGES = {
 
 /** SPEC §5: companyId is sent only for role client, otherwise null. */
 export function companyIdForRole(role: Role, companyId: string | null | undefined): string | null {
-  if (role !== 'client') return null
+  if (!ownCompanyOnly(role)) return null
   const id = companyId?.trim()
   return id ? id : null
+}
+
+export interface UserFormInput {
+  email: string
+  /** Blank or absent on edit keeps the current password (SPEC §5). */
+  password?: string | null
+  role: Role
+  companyId?: string | null
+}
+
+export type UserFormField = 'email' | 'password' | 'companyId'
+
+/**
+ * SPEC §5 and the password rule, in the order the form shows them: the first failing check, or
+ * null. The user form and the users service both ask this one function; the server then adds
+ * what only it can know (the common-password list, a taken email, a company that exists).
+ */
+export function userFormError(
+  input: UserFormInput,
+  { creating }: { creating: boolean },
+): { message: string; field: UserFormField } | null {
+  const email = input.email.trim()
+  if (creating && (!email || !input.password)) {
+    return { message: USER_FORM_MESSAGES.emailAndPasswordRequired, field: email ? 'password' : 'email' }
+  }
+  if (!isEmail(email)) return { message: USER_FORM_MESSAGES.invalidEmail, field: 'email' }
+  if (ownCompanyOnly(input.role) && !companyIdForRole(input.role, input.companyId)) {
+    return { message: USER_FORM_MESSAGES.clientRequiresCompany, field: 'companyId' }
+  }
+  const passwordError = input.password ? passwordRuleError(input.password, { email }) : null
+  return passwordError ? { message: passwordError, field: 'password' } : null
 }
 
 /** SPEC §3: username defaults to the part of the email before @. */

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { alertMessage, type Notification } from '@portal/shared'
+import { alertMessage, ownCompanyOnly, type Notification, type Role } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 
 /**
@@ -10,7 +10,7 @@ import type { DbOrTx } from '../../db/client'
 
 export interface Viewer {
   id: string
-  role: string
+  role: Role
   companyId: string | null
 }
 
@@ -20,7 +20,7 @@ export const UNREAD_COUNT_CAP = 1000
 
 /** The alerts a viewer may see; a client without a company sees none. */
 export const visibleTo = (viewer: Viewer, column: SQL = sql`a.company_id`): SQL => {
-  if (viewer.role !== 'client') return sql`true`
+  if (!ownCompanyOnly(viewer.role)) return sql`true`
   return viewer.companyId ? sql`${column} = ${viewer.companyId}` : sql`false`
 }
 

@@ -1,4 +1,5 @@
 import {
+  can,
   COMPANY_MESSAGES as M,
   companyNameError,
   type Company,
@@ -27,7 +28,7 @@ type Manager = { id: string; email: string }
 
 /** SPEC §2: the Account Manager column is admin-only, so its fields reach admins only. */
 function managerFields(row: CompanyRow, role: Role) {
-  if (role !== 'admin') return {}
+  if (!can(role, 'company.readAccountManager')) return {}
   return {
     accountManagerId: row.accountManagerId,
     accountManagerName: row.accountManagerId ? (row.accountManagerName ?? row.accountManagerUsername) : null,

@@ -30,7 +30,7 @@ export function toCourse(row: CourseRow, role: Role, assigned = false): Course {
     isRequestable: row.isRequestable,
   }
   if (can(role, 'course.readAppSource')) course.appSource = row.appSource
-  if (role === 'client') {
+  if (can(role, 'courseRequest.create')) {
     course.assigned = assigned
     course.requestable = isRequestable(row, assigned)
   }

@@ -1,4 +1,4 @@
-import { can, canSeeDemo, type CourseDetails, type CourseListResponse, type Role } from '@portal/shared'
+import { can, canSeeDemo, ownCompanyOnly, type CourseDetails, type CourseListResponse, type Role } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
@@ -19,7 +19,7 @@ export interface RequestContext {
 }
 
 /** SPEC §4 / §6: hidden courses never reach non-admins. */
-const seesHidden = (role: Role) => can(role, 'course.edit')
+const seesHidden = (role: Role) => can(role, 'course.readHidden')
 
 /** The catalogue and the details screen (SPEC §2), scoped to the caller's role and company. */
 export function createCoursesService(db: DbOrTx) {
@@ -62,7 +62,7 @@ export function createCoursesService(db: DbOrTx) {
     async list(viewer: CourseViewer): Promise<CourseListResponse> {
       const [rows, lastSync] = await Promise.all([courses.list(seesHidden(viewer.role)), courses.lastCourseSync()])
       const assigned =
-        viewer.role === 'client' && viewer.companyId
+        ownCompanyOnly(viewer.role) && viewer.companyId
           ? await courses.dispatchedCourseIds(viewer.companyId)
           : new Set<string>()
       return {
@@ -74,7 +74,7 @@ export function createCoursesService(db: DbOrTx) {
     /** The details as the caller may see them (SPEC §2), without recording a view. */
     async details(viewer: CourseViewer, id: string): Promise<CourseDetails> {
       const row = await requireVisible(viewer.role, id)
-      if (viewer.role === 'client') {
+      if (ownCompanyOnly(viewer.role)) {
         const extra = await clientDetails(viewer, row)
         const course = toCourse(row, viewer.role, extra.access != null)
         return { ...course, ...extra, canRequest: course.requestable ?? false }

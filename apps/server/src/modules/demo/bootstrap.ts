@@ -1,4 +1,5 @@
 import { asc, eq, isNull, sql } from 'drizzle-orm'
+import { companyIdForRole } from '@portal/shared'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppConfig } from '../../config'
 import type { Db } from '../../db/client'
@@ -69,7 +70,7 @@ export async function ensureDemoAccounts(db: Db) {
       name: account.name,
       passwordHash,
       role: account.role,
-      companyId: account.role === 'client' ? companyId : null,
+      companyId: companyIdForRole(account.role, companyId),
     })
   }
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, packageFileName } from '@portal/shared'
+import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, ownCompanyOnly, packageFileName } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { recordActivity } from '../activity-logs/activity.repository'
@@ -51,7 +51,7 @@ export function createDispatchPackagesService(deps: {
   return {
     async dispatchPackage(id: string, ctx: EditContext, signal: AbortSignal): Promise<PackageDownload> {
       const row = await deps.dispatches.requireVisible(ctx.viewer, id)
-      if (ctx.viewer.role === 'client') {
+      if (ownCompanyOnly(ctx.viewer.role)) {
         if (!row.enabled) throw new AppError('FORBIDDEN', M.disabled)
         if (isExpired(row.expirationDate)) throw new AppError('FORBIDDEN', M.expired)
       }
@@ -87,7 +87,7 @@ export function createDispatchPackagesService(deps: {
     ): Promise<PackageDownload> {
       const { viewer } = ctx
       let companyId = requestedCompanyId
-      if (viewer.role === 'client') {
+      if (ownCompanyOnly(viewer.role)) {
         if (!viewer.companyId || (companyId !== undefined && companyId !== viewer.companyId)) {
           throw new AppError('NOT_FOUND', M.companyNotFound)
         }
@@ -99,7 +99,7 @@ export function createDispatchPackagesService(deps: {
         })
       const company = await pairs.findCompany(companyId)
       if (!company) throw new AppError('NOT_FOUND', M.companyNotFound)
-      if (viewer.role === 'client') {
+      if (ownCompanyOnly(viewer.role)) {
         const states = await pairs.companyDispatchStates(company.id)
         if (states.some((d) => !d.enabled || isExpired(d.expirationDate))) {
           throw new AppError('FORBIDDEN', M.someUnavailable)

@@ -1,5 +1,5 @@
 import { and, eq, isNull, type SQL } from 'drizzle-orm'
-import type { Role } from '@portal/shared'
+import { ownCompanyOnly, type Role } from '@portal/shared'
 import { dispatch } from '../../db/schema'
 
 export interface Viewer {
@@ -15,7 +15,7 @@ export interface Viewer {
  */
 export function dispatchScope(viewer: Viewer): SQL | null {
   const present = isNull(dispatch.removedAt)
-  if (viewer.role !== 'client') return present
+  if (!ownCompanyOnly(viewer.role)) return present
   if (!viewer.companyId) return null
   return and(present, eq(dispatch.destinationId, viewer.companyId))!
 }

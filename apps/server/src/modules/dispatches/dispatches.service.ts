@@ -1,4 +1,10 @@
-import type { Destination, Dispatch, DispatchListQuery, DispatchListResponse } from '@portal/shared'
+import {
+  ownCompanyOnly,
+  type Destination,
+  type Dispatch,
+  type DispatchListQuery,
+  type DispatchListResponse,
+} from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { EMPTY_SUMMARY, toDispatch, toPagination, toSummary, type DispatchRow } from './dispatches.mapper'
@@ -51,7 +57,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
       }
       const filter: DispatchFilter = {
         scope,
-        companyId: viewer.role === 'client' ? (viewer.companyId ?? undefined) : undefined,
+        companyId: ownCompanyOnly(viewer.role) ? (viewer.companyId ?? undefined) : undefined,
         search: query.search,
         status: query.status,
       }
@@ -61,7 +67,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
       // at, else read again with the version it was read at.
       const facts = await dispatches.facts(filter)
       const { summary } = facts
-      const scopeKey = viewer.role === 'client' ? `company:${viewer.companyId}` : 'all'
+      const scopeKey = ownCompanyOnly(viewer.role) ? `company:${viewer.companyId}` : 'all'
       const key = JSON.stringify([
         scopeKey,
         query.status,

@@ -1,4 +1,5 @@
 import {
+  ownCompanyOnly,
   LEARNER_EXPORT_COLUMNS,
   LEARNER_REGISTRATIONS_LIMIT,
   formatDuration,
@@ -84,7 +85,7 @@ export function learnerExportTable(companyId: string): ExportTable<LearnerRow> {
  * one they picked (none picked: nothing).
  */
 export function companyOf(viewer: Viewer, requested: string | undefined): string | null {
-  if (viewer.role === 'client') return viewer.companyId
+  if (ownCompanyOnly(viewer.role)) return viewer.companyId
   return requested?.trim() || null
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { alertMessage, usagePercent } from '@portal/shared'
+import { alertMessage, can, ownCompanyOnly, usagePercent, type Role } from '@portal/shared'
 import type { Db, Tx } from '../../db/client'
 import { visibleTo } from '../alerts/notifications.repository'
 import { renderDigestMail, renderReportMail } from './mail-render'
@@ -21,7 +21,7 @@ const MAX_REPORT_ROWS = 50_000
 interface Due {
   userId: string
   email: string
-  role: string
+  role: Role
   companyId: string | null
   kind: 'digest' | 'report'
   period: string
@@ -57,7 +57,7 @@ async function dueMails(db: Db, now: Date): Promise<Due[]> {
   return rows.map((r) => ({
     userId: String(r.user_id),
     email: String(r.email),
-    role: String(r.role),
+    role: String(r.role) as Role,
     companyId: r.company_id == null ? null : String(r.company_id),
     kind: r.kind as Due['kind'],
     period: String(r.period),
@@ -97,7 +97,7 @@ async function digestMail(tx: Tx, due: Due, now: Date, publicUrl: string): Promi
 
 /** A client: its company's completion summary. Staff: license usage of the companies they manage (sales) or all. */
 async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: ReportTable; summary: string[] }> {
-  if (due.role === 'client') {
+  if (ownCompanyOnly(due.role)) {
     const rows = rowsOf(
       await tx.execute(sql`
       select d.course_title, d.enabled, d.registration_count, d.registration_cap,
@@ -128,7 +128,9 @@ async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: Re
       },
     }
   }
-  const managed = due.role === 'sales' ? sql`co.account_manager_id = ${due.userId}::uuid` : sql`true`
+  const managed = can(due.role, 'company.readManagedOnly')
+    ? sql`co.account_manager_id = ${due.userId}::uuid`
+    : sql`true`
   const rows = rowsOf(
     await tx.execute(sql`
     select coalesce(co.display_name, co.name, d.destination_name) as company, d.course_title, d.enabled,

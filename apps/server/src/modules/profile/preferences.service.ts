@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Preferences } from '@portal/shared'
+import { ownCompanyOnly, type Preferences, type Role } from '@portal/shared'
 import type { Db, DbOrTx } from '../../db/client'
 import { userPreference } from '../../db/schema'
 import { AppError } from '../../lib/app-error'
 
 /** Staff get alert mails unless they turn them off; a client only once it opts in (the issue). */
-export const defaultAlertMails = (role: string) => role !== 'client'
+export const defaultAlertMails = (role: Role) => !ownCompanyOnly(role)
 
-export async function readPreferences(db: DbOrTx, user: { id: string; role: string }): Promise<Preferences> {
+export async function readPreferences(db: DbOrTx, user: { id: string; role: Role }): Promise<Preferences> {
   const [row] = await db.select().from(userPreference).where(eq(userPreference.userId, user.id))
   return {
     alertMails: row?.alertMails ?? defaultAlertMails(user.role),
@@ -39,8 +39,8 @@ async function checkTimeZone(db: DbOrTx, timeZone: string) {
 /** Issue #17: the caller's own preferences (every role). */
 export function createPreferencesService(db: Db) {
   return {
-    read: (user: { id: string; role: string }) => readPreferences(db, user),
-    async save(user: { id: string; role: string }, values: Preferences): Promise<Preferences> {
+    read: (user: { id: string; role: Role }) => readPreferences(db, user),
+    async save(user: { id: string; role: Role }, values: Preferences): Promise<Preferences> {
       await checkTimeZone(db, values.timeZone)
       await db
         .insert(userPreference)

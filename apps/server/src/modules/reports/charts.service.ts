@@ -1,4 +1,5 @@
 import {
+  ownCompanyOnly,
   CHART_MONTHS,
   CHART_WEEKS,
   can,
@@ -89,14 +90,14 @@ export function createChartsService(
     async dashboardCharts(viewer: Viewer, query: DashboardChartsQuery): Promise<DashboardCharts> {
       const months = chartMonths(now())
       const staff = can(viewer.role, 'destination.read')
-      if (viewer.role === 'client' && !viewer.companyId) {
+      if (ownCompanyOnly(viewer.role) && !viewer.companyId) {
         return {
           months: months.map((month) => ({ month, registrations: 0, cumulative: 0 })),
           usage: { used: 0, capacity: 0, unlimited: 0 },
         }
       }
       const filter = {
-        companyId: viewer.role === 'client' ? viewer.companyId! : undefined,
+        companyId: ownCompanyOnly(viewer.role) ? viewer.companyId! : undefined,
         search: query.search,
         status: query.status,
         nearestCap: staff,

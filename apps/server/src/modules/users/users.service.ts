@@ -3,13 +3,14 @@ import {
   companyIdForRole,
   defaultUsername,
   displayName,
-  isEmail,
+  userFormError,
   type CreateUser,
   type Role,
   type LogEntry,
   type UpdateUser,
   type User,
   type UserOption,
+  type UserFormInput,
   type UserStatus,
 } from '@portal/shared'
 import type { Db } from '../../db/client'
@@ -42,10 +43,20 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
     return row
   }
 
-  async function resolveCompany(role: Role, body: { companyId?: string | null; destinationId?: string | null }) {
-    const companyId = companyIdForRole(role, body.companyId ?? body.destinationId)
-    const field = body.companyId === undefined && body.destinationId !== undefined ? 'destinationId' : 'companyId'
-    if (role === 'client' && !companyId) throw rule(M.clientRequiresCompany, field)
+  type CompanyInput = { companyId?: string | null; destinationId?: string | null }
+  const companyField = (body: CompanyInput) =>
+    body.companyId === undefined && body.destinationId !== undefined ? 'destinationId' : 'companyId'
+
+  /** The form's own rules (packages/shared userFormError), then the common-password list only the server has. */
+  function checkForm(input: UserFormInput, creating: boolean, field: string) {
+    const invalid = userFormError(input, { creating })
+    if (invalid) throw rule(invalid.message, invalid.field === 'companyId' ? field : undefined)
+    const policy = input.password ? passwordPolicyError(input.password, { email: input.email.trim() }) : null
+    if (policy) throw rule(policy)
+  }
+
+  async function resolveCompany(role: Role, given: string | null | undefined, field: string) {
+    const companyId = companyIdForRole(role, given)
     if (companyId && !(await users.companyExists(companyId))) throw rule(M.companyNotFound, field)
     return companyId
   }
@@ -92,13 +103,12 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
     async create(body: CreateUser, ctx: AdminContext): Promise<User> {
       const email = body.email.trim()
       try {
-        if (!email || !body.password) throw rule(M.emailAndPasswordRequired)
-        if (!isEmail(email)) throw rule(M.invalidEmail)
-        const policy = passwordPolicyError(body.password, { email })
-        if (policy) throw rule(policy)
-        const companyId = await resolveCompany(body.role, body)
+        const given = body.companyId ?? body.destinationId
+        const password = body.password ?? ''
+        checkForm({ email, password, role: body.role, companyId: given }, true, companyField(body))
+        const companyId = await resolveCompany(body.role, given, companyField(body))
         if (await users.emailTaken(email)) throw new AppError('CONFLICT', M.emailInUse)
-        const passwordHash = await hashPassword(body.password)
+        const passwordHash = await hashPassword(password)
         const id = await db.transaction(async (tx) => {
           const newId = await users.insert(
             {
@@ -129,22 +139,19 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
       const current = await requireUser(id)
       try {
         const email = body.email?.trim() ?? current.email
-        if (!isEmail(email)) throw rule(M.invalidEmail)
-        if (email.toLowerCase() !== current.email.toLowerCase() && (await users.emailTaken(email, id))) {
-          throw new AppError('CONFLICT', M.emailInUse)
-        }
         const role = body.role ?? (current.role as Role)
         // Issue #20: the last admin demoting itself would lock everyone out of administration;
         // like its own status and its own deletion, an admin's own role is not its to change.
         if (id === ctx.actorId && role !== current.role) throw rule(M.cannotChangeOwnRole)
         const companyGiven = body.companyId !== undefined || body.destinationId !== undefined
-        const companyId = await resolveCompany(role, companyGiven ? body : { companyId: current.companyId })
+        const given = companyGiven ? (body.companyId ?? body.destinationId) : current.companyId
         // SPEC §5: a blank password on edit means "keep the current one".
         const password = body.password ? body.password : null
-        if (password) {
-          const policy = passwordPolicyError(password, { email })
-          if (policy) throw rule(policy)
+        checkForm({ email, password, role, companyId: given }, false, companyField(body))
+        if (email.toLowerCase() !== current.email.toLowerCase() && (await users.emailTaken(email, id))) {
+          throw new AppError('CONFLICT', M.emailInUse)
         }
+        const companyId = await resolveCompany(role, given, companyField(body))
         const roleChanged = role !== current.role
         const changed = Object.entries({
           email: email !== current.email,

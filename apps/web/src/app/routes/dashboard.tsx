@@ -1,3 +1,4 @@
+import { ownCompanyOnly } from '@portal/shared'
 import { ContentLayout } from '@/components/layouts/content-layout'
 import { logAction } from '@/features/activity/api/log-action'
 import { DispatchAlertBadges } from '@/features/alerts/components/dispatch-alert-badges'
@@ -15,7 +16,7 @@ const rowBadges: RowBadges = (id, pageIds) => <DispatchAlertBadges id={id} pageI
 export default function DashboardRoute() {
   const user = useUser()
   // SPEC §2: Your Dispatches for role client, All Dispatches otherwise.
-  const title = user.role === 'client' ? 'Your Dispatches' : 'All Dispatches'
+  const title = ownCompanyOnly(user.role) ? 'Your Dispatches' : 'All Dispatches'
   return (
     <ContentLayout title={title}>
       <DispatchList role={user.role} onEvent={recordUiEvent} rowBadges={rowBadges} />

@@ -1,8 +1,9 @@
 import { ACTIVITY_ACTIONS } from '@portal/shared'
-import { Download, RotateCcw, Search } from 'lucide-react'
+import { Download, RotateCcw } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DateField } from '@/components/ui/date-field'
 import { Field, controlClass } from '@/components/ui/field'
+import { SearchInput } from '@/components/ui/search-input'
 import type { LogUserOption } from '../api/get-log-users'
 
 export type LogFilterValues = { startDate: string; endDate: string; userId: string; action: string; search: string }
@@ -76,25 +77,12 @@ export function LogFilters({ values, users, dateError, busy, onChange, onReset, 
       </div>
       <div className="flex flex-col gap-3 md:flex-row md:items-end">
         <div className="flex-1">
-          <Field label="Search">
-            {(control) => (
-              <div className="relative">
-                <Search
-                  aria-hidden="true"
-                  className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400"
-                />
-                <input
-                  {...control}
-                  type="search"
-                  value={values.search}
-                  maxLength={200}
-                  placeholder="Search details, IP, user..."
-                  onChange={(e) => onChange({ search: e.target.value })}
-                  className={`${controlClass} w-full pl-10`}
-                />
-              </div>
-            )}
-          </Field>
+          <SearchInput
+            label="Search"
+            value={values.search}
+            onChange={(search) => onChange({ search })}
+            placeholder="Search details, IP, user..."
+          />
         </div>
         <Button variant="secondary" onClick={onReset} disabled={busy}>
           <RotateCcw aria-hidden="true" className="size-4" />

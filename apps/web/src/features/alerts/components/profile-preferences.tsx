@@ -1,4 +1,4 @@
-import { REPORT_FREQUENCIES, type Preferences, type Role } from '@portal/shared'
+import { can, ownCompanyOnly, REPORT_FREQUENCIES, type Preferences, type Role } from '@portal/shared'
 import { useMemo, useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -54,12 +54,11 @@ function PreferencesForm({ role, initial }: { role: Role; initial: Preferences }
   const [draft, setDraft] = useState<Preferences>(initial)
   const zones = useMemo(() => timeZones(draft.timeZone), [draft.timeZone])
   const set = (patch: Partial<Preferences>) => setDraft({ ...draft, ...patch })
-  const reportHint =
-    role === 'client'
-      ? "Your company's completion summary, with the full table attached."
-      : role === 'sales'
-        ? 'License usage of the companies you manage, with the full table attached.'
-        : 'License usage of every company, with the full table attached.'
+  const reportHint = ownCompanyOnly(role)
+    ? "Your company's completion summary, with the full table attached."
+    : can(role, 'company.readManagedOnly')
+      ? 'License usage of the companies you manage, with the full table attached.'
+      : 'License usage of every company, with the full table attached.'
 
   return (
     <form

@@ -7,10 +7,10 @@ import {
   type Company,
   type Role,
 } from '@portal/shared'
-import { Search } from 'lucide-react'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { EmptyState } from '@/components/ui/empty-state'
+import { SearchInput } from '@/components/ui/search-input'
 import { Spinner } from '@/components/ui/spinner'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
 import { errorMessage } from '@/lib/api-error'
@@ -26,7 +26,6 @@ import { CompanyTable } from './company-table'
 export function CompaniesList({ role }: { role: Role }) {
   const canEdit = can(role, 'company.update')
   const canSync = can(role, 'company.sync')
-  const searchId = useId()
   const wide = useIsWideScreen()
   const { data, error, isPending } = useCompanies()
   const salesUsers = useSalesUsers(canEdit)
@@ -80,19 +79,13 @@ export function CompaniesList({ role }: { role: Role }) {
   return (
     <div className="space-y-6">
       {canSync && <CompanySync />}
-      <div className="relative max-w-md">
-        <label htmlFor={searchId} className="sr-only">
-          Search companies
-        </label>
-        <Search aria-hidden="true" className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400" />
-        <input
-          id={searchId}
-          type="search"
+      <div className="max-w-md">
+        <SearchInput
+          label="Search companies"
+          labelHidden
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onChange={setSearch}
           placeholder={canEdit ? 'Search by name, account manager or ID...' : 'Search by name or ID...'}
-          maxLength={200}
-          className="h-10 w-full rounded-md border border-slate-300 bg-white pr-3 pl-10 text-sm shadow-xs placeholder:text-slate-500 focus:border-blue-600"
         />
       </div>
       {error && <Banner variant="error">{errorMessage(error, COMPANY_MESSAGES.fetchFailed)}</Banner>}

@@ -1,6 +1,6 @@
-import { RefreshCw, Search } from 'lucide-react'
-import { useId } from 'react'
+import { RefreshCw } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
 import type { StatusFilter } from '../types'
 
@@ -29,26 +29,9 @@ export function RequestFilters({
   onStatus: (status: StatusFilter) => void
   onRefresh: () => void
 }) {
-  const searchId = useId()
   return (
     <div className="grid items-end gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs md:grid-cols-[1fr_auto_auto]">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={searchId} className="text-sm font-medium text-slate-800">
-          Search
-        </label>
-        <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400" />
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            onChange={(event) => onSearch(event.target.value)}
-            placeholder={placeholder}
-            maxLength={200}
-            className="h-10 w-full rounded-md border border-slate-300 bg-white pr-3 pl-10 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-blue-600"
-          />
-        </div>
-      </div>
+      <SearchInput label="Search" value={search} onChange={onSearch} placeholder={placeholder} />
       <Select
         label="Status"
         value={status}

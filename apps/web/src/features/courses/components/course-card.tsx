@@ -1,4 +1,4 @@
-import { formatDate, type Course, type Role } from '@portal/shared'
+import { can, formatDate, type Course, type Role } from '@portal/shared'
 import { BarChart3, BookOpen, CheckCircle2, Clock } from 'lucide-react'
 import { LazyImage } from '@/components/ui/lazy-image'
 import { Link } from '@/components/ui/link'
@@ -38,7 +38,7 @@ export function CourseCard({ course, role }: { course: Course; role: Role }) {
           </h2>
           <VersionBadge version={course.version} />
         </div>
-        {role === 'admin' && (
+        {can(role, 'course.readHidden') && (
           <div className="flex flex-wrap gap-1">
             <AdminCourseBadges course={course} />
           </div>
@@ -78,7 +78,7 @@ export function CourseCard({ course, role }: { course: Course; role: Role }) {
           <Link to={paths.course.getHref(course.id)} aria-label={`View Details: ${course.title}`}>
             View Details
           </Link>
-          {role === 'client' &&
+          {can(role, 'courseRequest.create') &&
             (course.requestable ? (
               <Link
                 to={paths.course.getHref(course.id, { request: true })}

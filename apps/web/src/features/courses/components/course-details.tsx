@@ -1,4 +1,4 @@
-import { can, type Role } from '@portal/shared'
+import { can, ownCompanyOnly, type Role } from '@portal/shared'
 import { useEffect, useRef, useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Breadcrumb } from '@/components/ui/breadcrumb'
@@ -82,8 +82,8 @@ export function CourseDetailsScreen({
           </div>
           <aside aria-label="Course information" className="min-w-0 space-y-6">
             {staff && <CourseSidePanel course={course} role={role} editing={editing} onEdit={() => setEditing(true)} />}
-            {role === 'client' && course.access && <CourseAccessCard access={course.access} />}
-            {role === 'client' && (
+            {ownCompanyOnly(role) && course.access && <CourseAccessCard access={course.access} />}
+            {can(role, 'courseRequest.create') && (
               <CourseRequestSection course={course} openAtOnce={openRequest} onSubmitted={onRequestSubmitted} />
             )}
           </aside>

@@ -1,5 +1,4 @@
-import { Search } from 'lucide-react'
-import { useEffect, useId, useState } from 'react'
+import { DebouncedSearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
 import {
   COURSE_PAGE_SIZES,
@@ -9,8 +8,6 @@ import {
   type SortOrder,
   type VisibilityFilter,
 } from '../utils/catalogue'
-
-export const COURSE_SEARCH_DEBOUNCE_MS = 300
 
 const SORT_OPTIONS = [
   { value: 'title', label: 'Title' },
@@ -37,34 +34,14 @@ type Props = {
 
 /** SPEC §2 Courses filters: search (debounced), Sort By, Order, Items per page, admin Visibility. */
 export function CourseFilters({ query, showVisibility, onChange, onSearch }: Props) {
-  const searchId = useId()
-  const [draft, setDraft] = useState(query.search)
-
-  useEffect(() => {
-    if (draft === query.search) return
-    const timer = setTimeout(() => onSearch(draft), COURSE_SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [draft, query.search, onSearch])
-
   return (
     <div className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs md:grid-cols-2 lg:grid-cols-[2fr_repeat(4,minmax(0,1fr))]">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={searchId} className="text-sm font-medium text-slate-800">
-          Search
-        </label>
-        <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-2.5 left-3 size-5 text-slate-400" />
-          <input
-            id={searchId}
-            type="search"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            placeholder="Search by title or tag..."
-            maxLength={200}
-            className="h-10 w-full rounded-md border border-slate-300 bg-white pr-3 pl-10 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-blue-600"
-          />
-        </div>
-      </div>
+      <DebouncedSearchInput
+        label="Search"
+        value={query.search}
+        onSearch={onSearch}
+        placeholder="Search by title or tag..."
+      />
       <Select
         label="Sort By"
         value={query.sort}

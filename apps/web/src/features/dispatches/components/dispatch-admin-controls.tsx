@@ -1,9 +1,10 @@
 import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
 import { Pencil, Power, RotateCcw } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { useTimedMessage } from '@/components/ui/use-timed-message'
 import { errorMessage } from '@/lib/api-error'
 import { useResetRegistrationCount } from '../api/reset-registration-count'
 import { useUpdateDispatch } from '../api/update-dispatch'
@@ -30,20 +31,14 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
   const [confirming, setConfirming] = useState(false)
   const [confirmingReset, setConfirmingReset] = useState(false)
   const [editing, setEditing] = useState(false)
-  const [success, setSuccess] = useState<string | null>(null)
-
-  useEffect(() => {
-    if (!success) return
-    const timer = setTimeout(() => setSuccess(null), SUCCESS_MESSAGE_MS)
-    return () => clearTimeout(timer)
-  }, [success])
+  const success = useTimedMessage(SUCCESS_MESSAGE_MS)
 
   const save = (body: UpdateDispatchBody, message: string, after: () => void) => {
-    setSuccess(null)
+    success.clear()
     update.mutate(body, {
       // The server's message, when it sends one, says the change is upstream but not yet here.
       onSuccess: (saved) => {
-        setSuccess(saved.message ?? message)
+        success.show(saved.message ?? message)
         after()
       },
       onError: () => setConfirming(false),
@@ -80,7 +75,7 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
       <div className="mt-4 space-y-2">
         {update.isError && <Banner variant="error">{errorMessage(update.error, UPDATE_FAILED)}</Banner>}
         {resetCount.isError && <Banner variant="error">{errorMessage(resetCount.error, RESET_FAILED)}</Banner>}
-        {success && <Banner variant="success">{success}</Banner>}
+        {success.message && <Banner variant="success">{success.message.text}</Banner>}
       </div>
       {editing && (
         <DispatchEditForm
@@ -100,9 +95,9 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
           busy={resetCount.isPending}
           onCancel={() => setConfirmingReset(false)}
           onConfirm={() => {
-            setSuccess(null)
+            success.clear()
             resetCount.mutate(undefined, {
-              onSuccess: () => setSuccess('Registration count reset.'),
+              onSuccess: () => success.show('Registration count reset.'),
               onSettled: () => setConfirmingReset(false),
             })
           }}

@@ -1,4 +1,4 @@
-import { can, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
+import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { Banner } from '@/components/ui/banner'
@@ -58,10 +58,10 @@ export function DispatchList({
   return (
     <div className="space-y-6">
       {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch dispatches')}</Banner>}
-      {(canCreate || (role === 'client' && companyName)) && (
+      {(canCreate || (ownCompanyOnly(role) && companyName)) && (
         <div className="flex flex-wrap justify-end gap-2">
           {canCreate && <NewDispatchButton />}
-          {role === 'client' && companyName && <DownloadAllPackagesButton companyName={companyName} />}
+          {ownCompanyOnly(role) && companyName && <DownloadAllPackagesButton companyName={companyName} />}
         </div>
       )}
       {isPending ? (

@@ -13,7 +13,7 @@ import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { ExportMenu } from '@/components/ui/export-menu'
-import { Input } from '@/components/ui/input'
+import { SearchInput } from '@/components/ui/search-input'
 import { Pagination } from '@/components/ui/pagination'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
 import { Select } from '@/components/ui/select'
@@ -126,13 +126,7 @@ export function LearnersScreen({ role }: { role: Role }) {
           {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch learners')}</Banner>}
           <div className="flex flex-wrap items-end gap-3">
             <form role="search" onSubmit={submitSearch} className="flex items-end gap-2">
-              <Input
-                label="Search learners"
-                placeholder="Name or email"
-                value={search}
-                maxLength={200}
-                onChange={(e) => setSearch(e.target.value)}
-              />
+              <SearchInput label="Search learners" placeholder="Name or email" value={search} onChange={setSearch} />
               <Button type="submit" variant="secondary">
                 Search
               </Button>

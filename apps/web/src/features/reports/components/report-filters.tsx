@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { DateField } from '@/components/ui/date-field'
-import { Input } from '@/components/ui/input'
+import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
 
 export type ReportFilterValues = {
@@ -55,13 +55,11 @@ export function ReportFilters({
       noValidate
       className="grid gap-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto]"
     >
-      <Input
+      <SearchInput
         label="Search learners"
-        type="search"
         placeholder="Search learners..."
-        maxLength={200}
         value={draft.search}
-        onChange={(e) => set('search', e.target.value)}
+        onChange={(search) => set('search', search)}
       />
       <Select
         label="Status"

@@ -1,9 +1,8 @@
 import {
   PASSWORD_LENGTH_MESSAGE,
-  USER_FORM_MESSAGES as M,
   companyIdForRole,
-  isEmail,
-  passwordRuleError,
+  ownCompanyOnly,
+  userFormError,
   type CreateUser,
   type Destination,
   type Role,
@@ -28,16 +27,6 @@ const valuesOf = (user: User | null): Values => ({
   companyId: user?.companyId ?? '',
 })
 
-/** SPEC §5, with the shared rules the server applies too. */
-export function validateUserForm(values: Values, creating: boolean): string | null {
-  const email = values.email.trim()
-  if (creating && (!email || !values.password)) return M.emailAndPasswordRequired
-  if (!isEmail(email)) return M.invalidEmail
-  if (values.role === 'client' && !companyIdForRole('client', values.companyId)) return M.clientRequiresCompany
-  if (values.password) return passwordRuleError(values.password, { email })
-  return null
-}
-
 /** SPEC §2 Settings: Create New User / Edit User. A blank New Password keeps the current one. */
 export function UserForm({
   user,
@@ -58,8 +47,9 @@ export function UserForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const invalid = validateUserForm(values, creating)
-    if (invalid) return setError(invalid)
+    // SPEC §5: the same checks the server runs (packages/shared userFormError).
+    const invalid = userFormError(values, { creating })
+    if (invalid) return setError(invalid.message)
     setError(null)
     const companyId = companyIdForRole(values.role, values.companyId)
     const body: CreateUser = {
@@ -158,7 +148,7 @@ export function UserForm({
             </select>
           )}
         </Field>
-        {values.role === 'client' && (
+        {ownCompanyOnly(values.role) && (
           <Field
             label="Client"
             required
