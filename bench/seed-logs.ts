@@ -118,9 +118,17 @@ export async function seedActivityLogs(
   const indexStarted = performance.now()
   if (options.maintenanceWorkMem) await db.exec(`set maintenance_work_mem = '${options.maintenanceWorkMem}'`)
   for (const index of indexes) {
-    await db.exec(index.indexdef)
+    // pg_indexes gives a partitioned table's index as `ON ONLY activity_log`, which would build
+    // an invalid parent index and none on the partitions: built on the whole table instead.
+    await db.exec(index.indexdef.replace(/ ON ONLY /i, ' ON '))
     progress(`  activity_log: index ${index.indexname} rebuilt`)
   }
+  const { rows: invalid } = await db.query<{ name: string }>(
+    `select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+     join pg_class t on t.oid = i.indrelid
+     where not i.indisvalid and (t.relname = 'activity_log' or t.relname like 'activity_log_p%')`,
+  )
+  if (invalid.length > 0) throw new Error(`activity_log indexes left invalid: ${invalid.map((r) => r.name).join(', ')}`)
   return { rows: total, loadMs, indexMs: performance.now() - indexStarted }
 }
 
