@@ -1,7 +1,6 @@
 import type { SyncCounts, SyncKind, SyncTrigger } from '@portal/shared'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { analyzeStaleTables } from '../../db/statistics'
 import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { withPageRetries, type PageRetry } from './page-retry'
@@ -30,6 +29,8 @@ export interface KindRunDeps {
   client: ScormCloudClient
   retry: PageRetry
   now: () => Date
+  /** db/statistics.ts analyzeStaleTables, handed in by the sync service. */
+  analyzeStatistics: (db: Db) => Promise<unknown>
   /** Throws when the run must stop: the server is shutting down, or the sync lock was lost. */
   check: () => void
   /** True once check() would throw (no new provider calls are started). */
@@ -204,7 +205,7 @@ export async function runKind(
  */
 async function keepStatistics(deps: KindRunDeps, kind: SyncKind) {
   try {
-    await analyzeStaleTables(deps.db)
+    await deps.analyzeStatistics(deps.db)
   } catch (error) {
     deps.logError(error, kind)
   }

@@ -1,5 +1,6 @@
 import { SYNC_KINDS, type SyncKind, type SyncStatusResponse, type SyncTrigger } from '@portal/shared'
 import type { Database, HeldLock } from '../../db/client'
+import { analyzeStaleTables } from '../../db/statistics'
 import { AppError } from '../../lib/app-error'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
@@ -44,6 +45,8 @@ export interface SyncServiceOptions {
   now?: () => Date
   /** The retry budget of one listing page (page-retry.ts); tests shorten the wait. */
   pageRetry?: Partial<PageRetry>
+  /** Keeps the planner statistics of the growing mirror current (db/statistics.ts); tests watch it. */
+  analyzeStatistics?: (db: Database['db']) => Promise<unknown>
 }
 
 const zero = () => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
@@ -59,6 +62,7 @@ export function createSyncService({
   log = silent,
   now = () => new Date(),
   pageRetry = {},
+  analyzeStatistics = analyzeStaleTables,
 }: SyncServiceOptions) {
   const { db } = database
   const retry: PageRetry = { ...PAGE_RETRY, ...pageRetry }
@@ -75,6 +79,7 @@ export function createSyncService({
     client,
     retry,
     now,
+    analyzeStatistics,
     stopped: () => stopping || lock.lost() !== null,
     check() {
       // 503 when a route started the run: the database or the server, not the request, is at fault.
