@@ -5,7 +5,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import type { Database } from './client'
-import { vacuumForIndexOnlyScans } from './statistics'
+import { vacuumForIndexOnlyScans } from './visibility'
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
@@ -34,7 +34,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 /**
- * A table a migration rewrote has no visibility map until vacuumed (db/statistics.ts), which a
+ * A table a migration rewrote has no visibility map until vacuumed (db/visibility.ts), which a
  * migration cannot do (they run in a transaction). Best effort: without it the reads are right,
  * only slower until a vacuum.
  */
