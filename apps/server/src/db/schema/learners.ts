@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { bigint, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
@@ -25,6 +26,23 @@ export const companyLearner = pgTable(
     lastAccess: timestamp('last_access', { withTimezone: true, mode: 'date' }),
     /** c:<course id>, s:<status>, cs:<course id>:<status> of the learner's registrations. */
     facets: text('facets').array().notNull().default([]),
+    /**
+     * The sort keys that are not plain columns, stored (migration 0017) so that their indexes
+     * (company_id, key, learner_hash) answer a page's offset alone: never-accessed learners are
+     * the oldest, unscored ones below every score.
+     */
+    nameKey: text('name_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("first_name" || ' ' || "last_name")`),
+    emailKey: text('email_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("email")`),
+    scoreKey: doublePrecision('score_key')
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce("average_score", -1)`),
+    accessKey: timestamp('access_key', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce("last_access", '-infinity'::timestamptz)`),
   },
   (t) => [primaryKey({ name: 'company_learner_pkey', columns: [t.companyId, t.learnerHash] })],
 )
@@ -35,3 +53,17 @@ export const companyLearnerStat = pgTable('company_learner_stat', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   learners: integer('learners').notNull().default(0),
 })
+
+/**
+ * Issue #16: per company and facet (c:<course>, s:<status>, cs:<course>:<status>), its learners:
+ * a course or status filter's total (migration 0017, kept by company_learner_refresh).
+ */
+export const companyLearnerFacet = pgTable(
+  'company_learner_facet',
+  {
+    companyId: text('company_id').notNull(),
+    facet: text('facet').notNull(),
+    learners: integer('learners').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'company_learner_facet_pkey', columns: [t.companyId, t.facet] })],
+)

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import { companyLearner, companyLearnerStat, dispatch, registration } from '../../db/schema'
+import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { matchesTerm } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
@@ -23,7 +23,10 @@ export interface LearnerTotals {
   capped: boolean
 }
 
-export type LearnerRow = Omit<typeof companyLearner.$inferSelect, 'facets' | 'companyId'>
+export type LearnerRow = Omit<
+  typeof companyLearner.$inferSelect,
+  'facets' | 'companyId' | 'nameKey' | 'emailKey' | 'scoreKey' | 'accessKey'
+>
 
 /** Issue #16: like the report's search, a learner search counts its matches exactly up to this many. */
 export const LEARNER_SEARCH_COUNT_CAP = 1_000
@@ -31,19 +34,21 @@ export const LEARNER_SEARCH_COUNT_CAP = 1_000
 const L = companyLearner
 
 /**
- * Each sort key as migration 0015's index on it reads it (keep the two identical): never-accessed
- * learners are the oldest, unscored ones below every score. `type` casts a keyset value back.
+ * Each sort key, a column with an index (company_id, key, learner_hash): the plain figures
+ * (migration 0015) and the stored keys (0017: lowered name and e-mail, never-accessed learners
+ * the oldest, unscored ones below every score). A page's offset is an index-only walk.
+ * `type` casts a keyset value back.
  */
 const SORT_KEYS: Record<LearnerSort, { key: SQL; type: SQL }> = {
-  name: { key: sql`lower(${L.firstName} || ' ' || ${L.lastName})`, type: sql`text` },
-  email: { key: sql`lower(${L.email})`, type: sql`text` },
+  name: { key: sql`${L.nameKey}`, type: sql`text` },
+  email: { key: sql`${L.emailKey}`, type: sql`text` },
   courses: { key: sql`${L.registrations}`, type: sql`integer` },
   completed: { key: sql`${L.completed}`, type: sql`integer` },
   inProgress: { key: sql`${L.incomplete}`, type: sql`integer` },
   notStarted: { key: sql`${L.notAttempted}`, type: sql`integer` },
-  averageScore: { key: sql`coalesce(${L.averageScore}, -1)`, type: sql`double precision` },
+  averageScore: { key: sql`${L.scoreKey}`, type: sql`double precision` },
   totalTime: { key: sql`${L.totalSeconds}`, type: sql`double precision` },
-  lastAccess: { key: sql`coalesce(${L.lastAccess}, '-infinity'::timestamptz)`, type: sql`timestamptz` },
+  lastAccess: { key: sql`${L.accessKey}`, type: sql`timestamptz` },
 }
 
 /** Name and e-mail as one text, as the trigram index company_learner_search_idx holds it. */
@@ -131,13 +136,26 @@ export function createLearnersRepository(db: DbOrTx) {
       return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
     },
 
-    /** The filter's learners: the kept count without a filter, else counted (a search up to the cap). */
+    /**
+     * The filter's learners: without a search the kept counts (the company's, or a course/status
+     * facet's, migration 0017), else counted up to the cap.
+     */
     async totals(filter: LearnerFilter): Promise<LearnerTotals & { version: number | null }> {
       const search = Boolean(filter.search?.trim())
-      if (!search && !facetOf(filter)) {
+      const facet = facetOf(filter)
+      if (!search && !facet) {
         const [row] = await db
           .select({ total: companyLearnerStat.learners, version: companyLearnerStat.version })
           .from(companyLearnerStat)
+          .where(eq(companyLearnerStat.companyId, filter.companyId))
+        return { total: row?.total ?? 0, capped: false, version: row?.version ?? null }
+      }
+      if (!search && facet) {
+        const F = companyLearnerFacet
+        const [row] = await db
+          .select({ total: F.learners, version: companyLearnerStat.version })
+          .from(companyLearnerStat)
+          .leftJoin(F, and(eq(F.companyId, companyLearnerStat.companyId), eq(F.facet, facet)))
           .where(eq(companyLearnerStat.companyId, filter.companyId))
         return { total: row?.total ?? 0, capped: false, version: row?.version ?? null }
       }
