@@ -30,10 +30,28 @@ import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
 import { createLogsService } from './modules/activity-logs/logs.service'
 import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
-import { registerSync } from './modules/sync/sync.module'
+import { createSyncParts } from './modules/sync/sync.parts'
+import syncRoutes from './modules/sync/sync.routes'
+import { startSyncScheduler } from './modules/sync/sync.scheduler'
+import type { SyncService } from './modules/sync/sync.service'
+import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
+import type { TransportOptions } from './modules/scorm-cloud/http-transport'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
-import { registerAlerts, type AlertsModuleOptions } from './modules/alerts/alerts.module'
+import {
+  createAlertsParts,
+  OUTBOX_POLL_MS,
+  startScheduledMails,
+  type AlertsPartsOptions,
+} from './modules/alerts/alerts.parts'
+import type { AlertsService } from './modules/alerts/alerts.service'
+import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
+import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
+import type { OutboxWorker } from './modules/mail/outbox.worker'
+import outboxRoutes from './modules/mail/outbox.routes'
+import { createOutboxService } from './modules/mail/outbox.service'
+import preferencesRoutes from './modules/profile/preferences.routes'
+import { createPreferencesService } from './modules/profile/preferences.service'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
@@ -66,6 +84,16 @@ declare module 'fastify' {
     database: Database
     db: Db
     closing: boolean
+    /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
+    scormCloud: ScormCloudClient | null
+    /** The mirror sync; null without SCORM Cloud credentials. */
+    sync: SyncService | null
+    /** Issue #17: the alert evaluation of this process. */
+    alerts: AlertsService
+    /** Issue #17: the outbox worker; null without SMTP_URL (mails stay in the outbox). */
+    outboxWorker: OutboxWorker | null
+    /** Issue #17: queues due digests and reports now (the minute tick; tests call it). */
+    queueScheduledMails(now?: Date): Promise<number>
   }
 }
 
@@ -112,9 +140,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
   throttle?: typeof DEFAULT_THROTTLE
   /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period (issue #8). */
-  scormCloudTransport?: Parameters<typeof registerSync>[1]['transport']
+  scormCloudTransport?: Partial<TransportOptions>
   /** Issue #17 tests: their own mail transport, attachment builder, and no background timers. */
-  alerts?: Omit<AlertsModuleOptions, 'config' | 'database'>
+  alerts?: AlertsPartsOptions & {
+    /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
+    timers?: boolean
+  }
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -163,22 +194,54 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })
-  // The log's month partitions, made ahead (at start, then daily).
-  let partitions: { stop(): void } | null = null
-  app.addHook('onReady', async () => {
-    partitions = scheduleLogPartitions(db, app.log)
-  })
-  app.addHook('onClose', async () => partitions?.stop())
 
-  // The SCORM Cloud client, the mirror sync and its routes (app.sync, app.scormCloud).
-  await registerSync(app, { config, database, transport: options.scormCloudTransport ?? {} })
-  // Alerts after the sync (they listen for its runs) and before the webhook (postbacks feed them).
-  await registerAlerts(app, { config, database, ...options.alerts })
+  // Issue #3: the SCORM Cloud client and the mirror sync; without credentials both are null and
+  // the sync routes answer 503. Issue #17: alerts are evaluated after every sync run and postback
+  // batch (the webhook calls app.alerts.notePostback); due mails go through the outbox worker.
+  const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
+  const mail = createAlertsParts(config, db, app.log, options.alerts)
+  sync?.onFinished(() => mail.alerts.requestAll())
+  app.decorate('scormCloud', client)
+  app.decorate('sync', sync)
+  app.decorate('alerts', mail.alerts)
+  app.decorate('outboxWorker', mail.worker)
+  app.decorate('queueScheduledMails', mail.queueScheduledMails)
+
+  // Background work, all of it: started when the app is ready (the log's month partitions made
+  // ahead, the sync scheduler, the outbox worker, the scheduled mails' minute tick; tests may turn
+  // the last two off), stopped on close, where the sync run and alert evaluation in flight finish
+  // before the client, the worker and the mail transport are closed.
+  let timers: { stop(): void }[] = []
+  app.addHook('onReady', async () => {
+    timers.push(scheduleLogPartitions(db, app.log))
+    if (sync) timers.push(startSyncScheduler(sync, config.syncIntervalMinutes, app.log))
+    if (options.alerts?.timers === false) return
+    mail.worker?.start(OUTBOX_POLL_MS)
+    timers.push(startScheduledMails(mail, app.log))
+  })
+  app.addHook('onClose', async () => {
+    for (const timer of timers) timer.stop()
+    timers = []
+    await sync?.close()
+    await client?.close()
+    await mail.alerts.close()
+    await mail.worker?.stop()
+    mail.transport?.close()
+  })
+
+  await app.register(syncRoutes, { prefix: '/api', admin })
+  const notifications = createNotificationsService(db)
+  await app.register(notificationsRoutes, { prefix: '/api/notifications', notifications })
+  const settings = createAlertSettingsService(db, mail.alerts)
+  await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
+  const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
+  await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
+  await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
   await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
 
-  // Edits go to SCORM Cloud first, then the mirror: the client is read at call time (app.scormCloud).
+  // Edits go to SCORM Cloud first, then the mirror (the client is null without credentials).
   const dispatches = createDispatchesService(db, { cache: config.readCache })
-  const providerDeps = { db, dispatches, client: () => app.scormCloud ?? null }
+  const providerDeps = { db, dispatches, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',
     dispatches,
