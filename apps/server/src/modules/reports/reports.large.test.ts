@@ -82,4 +82,27 @@ describe('completion report of a large dispatch', () => {
     expect(le.pagination.totalItems).toBe(REPORT_SEARCH_COUNT_CAP) // learner…@: every e-mail
     expect(le.totalCapped).toBe(true)
   })
+
+  it('pages a search the same whether it walks the report index or sorts its trigram matches', async () => {
+    // "smith1" (612 matches, an exact total) and "jo" (750, past the cap: its deep pages are
+    // taken from its matches, its first ones from the ordered walk); both in the report's order.
+    for (const [term, pattern, matches] of [
+      ['smith1', '% smith1%', 612],
+      ['jo', 'jonas %', ROWS / 2],
+    ] as const) {
+      const expected = (
+        (await t.database.db.execute(sql`
+          select id from registration where dispatch_id = 'big'
+            and lower(learner_first_name || ' ' || learner_last_name) like ${pattern}
+          order by last_access_date desc nulls last, id`)) as unknown as { rows: { id: string }[] }
+      ).rows.map((r) => r.id)
+      expect(expected).toHaveLength(matches)
+      const seen: string[] = []
+      for (let page = 1; page <= Math.ceil(matches / 50); page += 1) {
+        const body = await get(`search=${term}&page=${page}&pageSize=50`)
+        seen.push(...body.registrations.map((r) => r.id))
+      }
+      expect(seen).toEqual(expected)
+    }
+  })
 })
