@@ -120,10 +120,16 @@ export function createLearnersRepository(db: DbOrTx) {
       total: number | null,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
       const fromEnd = total !== null && offset > total / 2
+      // A search with a known total (at most LEARNER_SEARCH_COUNT_CAP matches) takes its page
+      // from its trigram matches, sorted; `offset 0` is a fence that keeps the planner from
+      // walking a sort index and testing every learner of the company against the term (a
+      // search with a status, sorted by time, read 78 ms that way on the bench).
+      const fenced = Boolean(filter.search?.trim()) && total !== null
+      const source = fenced ? sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}` : L
       const ids = db
         .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
-        .from(L)
-        .where(whereOf(filter))
+        .from(source as typeof L)
+        .where(fenced ? undefined : whereOf(filter))
         .orderBy(...orderOf(order, fromEnd))
         .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
         .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)

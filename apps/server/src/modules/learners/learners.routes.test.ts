@@ -151,6 +151,26 @@ describe('GET /api/learners', () => {
     expect(page2.pagination.totalItems).toBe(3)
   })
 
+  it('sorts a search the same way (its page is taken from the search matches)', async () => {
+    expect(emails(await list('companyId=ln-a&search=example&sort=name'))).toEqual([
+      'bob@example.test',
+      'ann@example.test',
+      'cara@example.test',
+    ])
+    expect(emails(await list('companyId=ln-a&search=example&sort=totalTime&order=desc'))).toEqual([
+      'cara@example.test',
+      'ann@example.test',
+      'bob@example.test',
+    ])
+    expect(emails(await list('companyId=ln-a&search=example&status=completed&sort=name&order=desc'))).toEqual([
+      'cara@example.test',
+      'ann@example.test',
+    ])
+    const page2 = await list('companyId=ln-a&search=example&sort=email&pageSize=25&page=2')
+    expect(page2.learners).toEqual([])
+    expect(page2.pagination.totalItems).toBe(3)
+  })
+
   it('follows the registrations: a change, a removal, a dispatch moved to another company', async () => {
     await t.database.db.update(registration).set({ completionStatus: 'completed' }).where(eq(registration.id, 'ln-r3'))
     expect(emails(await list('companyId=ln-a&status=not%20attempted'))).toEqual([])
