@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase } from '../test/test-database'
 import type { Database } from './client'
 import { STALE_BASE, analyzeStaleTables } from './statistics'
+import { vacuumForIndexOnlyScans } from './visibility'
 
 let database: Database
 beforeAll(async () => {
@@ -59,5 +60,37 @@ describe('planner statistics kept by the writer (no autovacuum needed)', () => {
     const analyzed = await analyzeStaleTables(database.db)
     expect(analyzed).toEqual(expect.arrayContaining(['registration', 'dispatch_learner', 'company_learner']))
     expect(await plannerRows('registration')).toBe(3000)
+  })
+})
+
+describe('the visibility map index-only scans need (migration 0017, no autovacuum needed)', () => {
+  const visibility = async () => {
+    const [row] = await rows(sql`select relpages, relallvisible from pg_class where relname = 'company_learner'`)
+    return { pages: Number(row!.relpages), allVisible: Number(row!.relallvisible) }
+  }
+
+  it('vacuums company_learner when its visibility map covers under half of it, then leaves it alone', async () => {
+    await write(
+      sql`insert into company (id, name) values ('vac-co', 'Vac Co')`,
+      sql`insert into course (id, title) values ('vac-course', 'Vac Course')`,
+      sql`insert into dispatch (id, course_id, destination_id, destination_name, course_title)
+        values ('vac-dispatch', 'vac-course', 'vac-co', 'Vac Co', 'Vac Course')`,
+    )
+    await write(sql`
+      insert into registration (id, dispatch_id, course_id, learner_id, learner_email, completion_status,
+        success_status)
+      select 'vac-reg-' || n, 'vac-dispatch', 'vac-course', 'vac-' || n, 'vac' || n || '@example.com',
+        'incomplete', 'unknown'
+      from generate_series(1, 2000) as n`)
+    // Written, never vacuumed (as after 0017's rewrite): the planner sees no page all-visible.
+    await database.db.execute(sql`analyze company_learner`)
+    const before = await visibility()
+    expect(before.pages).toBeGreaterThan(0)
+    expect(before.allVisible).toBeLessThan(before.pages / 2)
+
+    expect(await vacuumForIndexOnlyScans(database.db)).toEqual(['company_learner'])
+    const after = await visibility()
+    expect(after.allVisible).toBe(after.pages)
+    expect(await vacuumForIndexOnlyScans(database.db)).toEqual([])
   })
 })
