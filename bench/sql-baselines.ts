@@ -9,7 +9,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
-import { connectionConfig, prepareStatements, type Db } from '../apps/server/src/db/client'
+import { prepareStatements, type Db } from '../apps/server/src/db/client'
 import { sessionUserQuery } from '../apps/server/src/plugins/app/auth'
 import * as schema from '../apps/server/src/db/schema'
 import { decodeJwt } from 'jose'
@@ -39,8 +39,8 @@ const EXPLAIN = 'explain (analyze, buffers) '
 export const SERVER_POOL_SIZE = 10
 
 export function postgresTarget(url: string): SqlTarget {
-  const pool = new pg.Pool({ ...connectionConfig(url), max: SERVER_POOL_SIZE })
-  // Statements prepared per connection and planned for their values, as the server's pool does.
+  const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE })
+  // Statements prepared per connection, as the server's pool does.
   pool.on('connect', prepareStatements)
   return {
     capturingDb: (record) =>

@@ -57,37 +57,9 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   return database
 }
 
-/**
- * Every statement is planned for the values it runs with (issue #13). The statements are named
- * and prepared (prepareStatements below), and PostgreSQL's default then switches a statement to
- * one generic plan after five runs when that plan's estimate looks no worse. The mirror is skewed
- * (one dispatch holds 100,000 registrations where the average holds 20; one company 100,000
- * learners), so the generic plan, made for the average dispatch or company, walked all 100,000
- * rows of the big one: 2 ms with its own plan, 500 to 900 ms with the generic one under load.
- * Parsing is still done once per connection.
- */
-export const PLANNER_OPTIONS = '-c plan_cache_mode=force_custom_plan'
-
-/**
- * pg's connection settings for a DATABASE_URL with PLANNER_OPTIONS added. The URL's own
- * `options` parameter, if it has one, is kept (pg lets the URL's override the config's).
- */
-export function connectionConfig(connectionString: string): { connectionString: string; options?: string } {
-  let url: URL | null = null
-  try {
-    url = new URL(connectionString)
-  } catch {
-    // A key=value connection string: the options go beside it.
-  }
-  const own = url?.searchParams.get('options')
-  if (!url || !own) return { connectionString, options: PLANNER_OPTIONS }
-  url.searchParams.set('options', `${own} ${PLANNER_OPTIONS}`)
-  return { connectionString: url.toString() }
-}
-
 function createPostgres(connectionString: string, max: number): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({
-    ...connectionConfig(connectionString),
+    connectionString,
     max,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
@@ -203,12 +175,25 @@ function releaseTransactionClients(db: Db, pool: pg.Pool): void {
 export const PREPARED_PER_CONNECTION = 500
 
 /**
+ * Statements reading these tables are planned for the values they run with, never prepared
+ * (issue #13). Their rows are skewed per key: one dispatch holds 100,000 registrations where the
+ * average holds 20, one company 100,000 learners, a day of logs a few hundred where a year holds
+ * two million. A prepared statement gets, after five runs, PostgreSQL's generic plan when its
+ * estimate looks no worse, and that plan, made for the average dispatch or company, walked every
+ * row of the big one: 2 ms with its own plan, 170 ms and more with the generic one. (Planning
+ * every statement instead halved the dispatch list's throughput: its plans are dearer to make
+ * and its generic ones are good.)
+ */
+export const VALUE_PLANNED_TABLES = /"(?:registration|company_learner|activity_log)"/
+
+/**
  * Every parameterised statement runs as a named prepared statement on its connection, named
  * by a hash of its text, as postgres.js and pgx do by default (issue #7): PostgreSQL parses a
  * text once per connection and, once it has seen it a few times, reuses its plan. Planning a
  * dispatch list page took 0.6 ms against 0.2 ms to run it, and /api/auth/me went from about
  * 1,600 to 4,000 requests per second with its check prepared. Statements without parameters
- * (migrations, SET) run as before; a connection prepares at most PREPARED_PER_CONNECTION texts.
+ * (migrations, SET) and those of VALUE_PLANNED_TABLES run as before (unnamed: planned for their
+ * values each time); a connection prepares at most PREPARED_PER_CONNECTION texts.
  */
 export function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown
@@ -223,6 +208,7 @@ export function prepareStatements(client: pg.PoolClient): void {
     const text = object ? object.text : config
     const params = object?.values ?? values
     if (typeof text !== 'string' || !Array.isArray(params) || params.length === 0) return config
+    if (VALUE_PLANNED_TABLES.test(text)) return config
     const name = `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
     if (!prepared.has(name)) {
       if (prepared.size >= PREPARED_PER_CONNECTION) return config

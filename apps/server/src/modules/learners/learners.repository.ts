@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { matchesTerm, pageFromMatches } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -62,12 +62,25 @@ function facetOf(filter: LearnerFilter): string | null {
   return null
 }
 
+/**
+ * A learner has the facet of a status exactly when they have a registration in it, so a status
+ * filter is also a range of that status's count. Said outright, it is a range of the count's sort
+ * index: a list of learners who have not started something, sorted by not started, no longer walks
+ * past every learner with none (84 ms for a page of the bench's big company).
+ */
+const STATUS_COUNT: Record<CompletionStatus, SQL> = {
+  completed: sql`${L.completed}`,
+  incomplete: sql`${L.incomplete}`,
+  'not attempted': sql`${L.notAttempted}`,
+}
+
 function whereOf(filter: LearnerFilter): SQL {
   const conditions = [eq(L.companyId, filter.companyId)]
   const term = filter.search?.trim()
   if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))
   const facet = facetOf(filter)
   if (facet) conditions.push(sql`${L.facets} @> array[${facet}]::text[]`)
+  if (filter.status) conditions.push(sql`${STATUS_COUNT[filter.status]} > 0`)
   return and(...conditions)!
 }
 
@@ -120,11 +133,11 @@ export function createLearnersRepository(db: DbOrTx) {
       total: number | null,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
       const fromEnd = total !== null && offset > total / 2
-      // A search with a known total (at most LEARNER_SEARCH_COUNT_CAP matches) takes its page
-      // from its trigram matches, sorted; `offset 0` is a fence that keeps the planner from
-      // walking a sort index and testing every learner of the company against the term (a
-      // search with a status, sorted by time, read 78 ms that way on the bench).
-      const fenced = Boolean(filter.search?.trim()) && total !== null
+      // A search's page from its trigram matches when that is the cheaper way (db/search.ts):
+      // walking a sort index tests every learner of the company against the term (a search with a
+      // status, sorted by time, read 78 ms that way on the bench; page 2 of one past the cap, 84 ms).
+      const term = filter.search?.trim() ?? ''
+      const fenced = pageFromMatches(term, offset, total)
       const source = fenced ? sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}` : L
       const ids = db
         .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })

@@ -312,6 +312,57 @@ describe('GET /api/learners: a course or status filter’s total (kept per facet
   })
 })
 
+describe('GET /api/learners: a company past the search cap (issue #13)', () => {
+  const BIG = 1_100
+  const collect = async (query: string) => {
+    const seen: string[] = []
+    for (let page = 1; page <= Math.ceil(BIG / 100); page += 1) {
+      seen.push(...emails(await list(`companyId=ln-big&pageSize=100&page=${page}&${query}`)))
+    }
+    return seen
+  }
+
+  beforeAll(async () => {
+    await insertDispatches(t.database.db, [{ id: 'ln-big-d', destinationId: 'ln-big', courseId: 'ln-bc' }])
+    // Two learners in three have started; times repeat so the sort's tie-break shows.
+    await insertRegistrations(
+      t.database.db,
+      Array.from({ length: BIG }, (_, i) => ({
+        id: `ln-big-r${i}`,
+        dispatchId: 'ln-big-d',
+        ...person(`Bulk${i % 37}`, `Person${i}`, `bulk${i}@example.test`),
+        completionStatus: (['completed', 'incomplete', 'not attempted'] as const)[i % 3],
+        totalSecondsTracked: i % 50,
+      })),
+    )
+  }, 120_000)
+
+  it('pages a search past the cap in the list’s order, its later pages taken from its matches', async () => {
+    for (const sort of ['sort=name', 'sort=totalTime&order=desc', 'sort=email&order=asc']) {
+      const unsearched = await collect(sort)
+      expect(unsearched).toHaveLength(BIG)
+      const first = await list(`companyId=ln-big&pageSize=100&search=bulk&${sort}`)
+      expect([first.pagination.totalItems, first.totalCapped]).toEqual([1_000, true])
+      // Pages stop at the cap (the list says "1,000+").
+      expect(await collect(`search=bulk&${sort}`)).toEqual(unsearched.slice(0, 1_000))
+    }
+  })
+
+  it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {
+    const unfiltered = await collect('sort=notStarted&order=desc')
+    const notStarted = new Set(
+      Array.from({ length: BIG }, (_, i) => i)
+        .filter((i) => i % 3 === 2)
+        .map((i) => `bulk${i}@example.test`),
+    )
+    const wanted = unfiltered.filter((e) => notStarted.has(e))
+    expect(wanted).toHaveLength(notStarted.size)
+    expect(await collect('status=not+attempted&sort=notStarted&order=desc')).toEqual(wanted)
+    // Every one of them has one not started: the tie-break orders them, reversed.
+    expect(await collect('status=not+attempted&sort=notStarted&order=asc')).toEqual([...wanted].reverse())
+  })
+})
+
 describe('GET /api/learners/:email/registrations', () => {
   const regs = async (email: string, query = '', headers = admin) => {
     const res = await t.app.inject({

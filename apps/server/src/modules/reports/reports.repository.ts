@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'd
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { matchesTerm, pageFromMatches } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -26,8 +26,6 @@ export interface ReportTotals {
  * (each match is a row visit; a two-letter search of a 100,000-learner dispatch matched 6,000).
  */
 export const REPORT_SEARCH_COUNT_CAP = 1_000
-/** From this offset on, a page of a capped search is taken from its trigram matches (page() below). */
-export const FENCED_SEARCH_OFFSET = 50
 
 export interface RegistrationRow {
   id: string
@@ -93,14 +91,9 @@ export function createReportsRepository(db: DbOrTx) {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
       const fromEnd = total !== null && offset > total / 2
       const walk = fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
-      // A search's matches are found through the trigram index and sorted when that is the
-      // cheaper way: a known total (at most REPORT_SEARCH_COUNT_CAP matches), or a page past the
-      // first few of a term of two or more characters (a two-letter term matched 2,000 of the big
-      // dispatch's 100,000; walking the report index in order for its page 20 read 51,000 rows,
-      // 158 ms). `offset 0` is a fence that keeps the planner from walking the index instead. A
-      // one-letter term, which may match a third of a dispatch, keeps the ordered walk.
+      // A search's page from its trigram matches when that is the cheaper way (db/search.ts).
       const term = filter.search?.trim() ?? ''
-      const fenced = term !== '' && (total !== null || ([...term].length >= 2 && offset >= FENCED_SEARCH_OFFSET))
+      const fenced = pageFromMatches(term, offset, total)
       const source = fenced
         ? sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
         : registration
