@@ -48,6 +48,12 @@ export interface LogCursor {
   id: number
 }
 
+/** A row found by a search: its id and created_at at full (microsecond) precision, as text. */
+export interface LogKey {
+  id: number
+  createdAt: string
+}
+
 const columns = {
   id: activityLog.id,
   createdAt: activityLog.createdAt,
@@ -124,30 +130,41 @@ export function createLogsRepository(db: DbOrTx) {
     },
 
     /**
-     * A page of a search within the filter's time range (the service narrows it first to the
-     * newest slice of time that holds the page): `scan` walks the time index newest first and
-     * compares each row's text until the page is full; `indexed` finds every match of the range
-     * through the trigram index and takes the page from them (the `offset 0` fence keeps the
-     * planner from walking the time index instead, which for a rare term would read every row).
+     * A search's matches within the filter's time range, newest first, at most `limit` (the
+     * service asks each slice of time in turn, issue #13): `scan` walks the time index newest first
+     * and compares each row's text until it has `limit`; `indexed` finds every match of the range
+     * through the trigram index and sorts them (the `offset 0` fence keeps the planner from walking
+     * the time index instead, which for a rare term would read every row). The matches are both
+     * the search's count and its page: no statement searches twice.
      */
-    async searchPage(filter: LogSqlFilter, limit: number, offset: number, way: SearchWay): Promise<LogRow[]> {
-      if (way === 'scan') return this.pageWhere(whereOf(filter, 'scan'), limit, offset)
-      // `offset 0` keeps the subquery from being merged into the outer one (a fence).
-      const matches = sql`(select ${activityLog.id} as "match_id", ${activityLog.createdAt} as "match_at" from ${activityLog} where ${whereOf(filter, 'indexed') ?? sql`true`} offset 0) as "matches"`
-      const matchId = sql.raw('"matches"."match_id"')
-      const matchAt = sql.raw('"matches"."match_at"')
-      const ids = db
-        .select({ id: sql<number>`${matchId}`.as('page_id'), at: sql<Date>`${matchAt}`.as('page_at') })
-        .from(matches)
-        .orderBy(desc(matchAt), desc(matchId))
-        .limit(limit)
-        .offset(offset)
-        .as('page')
-      // On id and created_at: the primary key of every month partition, so one index look-up.
+    async matches(filter: LogSqlFilter, limit: number, way: SearchWay): Promise<LogKey[]> {
+      const where = whereOf(filter, way) ?? sql`true`
+      const source =
+        way === 'scan'
+          ? sql`${activityLog} where ${where}`
+          : sql`(select ${activityLog.id}, ${activityLog.createdAt} from ${activityLog} where ${where} offset 0) as ${activityLog}`
+      const result = (await db.execute(sql`
+        select ${activityLog.id} as "id", ${activityLog.createdAt}::text as "createdAt"
+        from ${source}
+        order by ${sql.join(newestFirst, sql`, `)}
+        limit ${limit}`)) as unknown as { rows: { id: number | string | bigint; createdAt: string }[] }
+      return result.rows.map((row) => ({ id: Number(row.id), createdAt: row.createdAt }))
+    },
+
+    /** The rows of `keys` (matches of a search), newest first: a primary-key look-up each. */
+    async byKeys(keys: LogKey[]): Promise<LogRow[]> {
+      if (keys.length === 0) return []
+      // created_at bounds the partitions looked in; the keys come newest first.
       return db
         .select(columns)
-        .from(ids)
-        .innerJoin(activityLog, and(eq(activityLog.id, ids.id), eq(activityLog.createdAt, ids.at)))
+        .from(activityLog)
+        .where(
+          and(
+            sql`${activityLog.id} = any(${sql.param(keys.map((k) => k.id))}::bigint[])`,
+            sql`${activityLog.createdAt} >= ${keys[keys.length - 1]!.createdAt}::timestamptz`,
+            sql`${activityLog.createdAt} <= ${keys[0]!.createdAt}::timestamptz`,
+          ),
+        )
         .orderBy(...newestFirst)
     },
 

@@ -20,6 +20,7 @@ import {
   type DayCount,
   type ExportRow,
   type LogCursor,
+  type LogKey,
   type LogRow,
   type LogSqlFilter,
   type SearchWay,
@@ -153,11 +154,12 @@ export function createLogsService(db: Db, log: Log) {
 
   /**
    * A search (issue #13), in slices of time back from the newest (SEARCH_SLICES_DAYS, then the
-   * rest): each slice counts its matches (the total is exact up to LOG_SEARCH_COUNT_CAP, then
-   * shown as "N+"), until the cap or the filter's start; the page comes from the newest slices
-   * that hold it. A slice of few rows (the kept day counts say how many) is scanned on the
-   * time index, comparing the stored text; a larger one is looked up in the trigram index, whose
-   * cost grows with the month partitions it reaches, not with the slice.
+   * rest): each slice gives its matches newest first, until LOG_SEARCH_COUNT_CAP + 1 of them or
+   * the filter's start. Those are both the total (exact up to the cap, then shown as "N+") and the
+   * page, whose rows are then read by key: the search is made once. A slice of few rows (the kept
+   * day counts say how many) is scanned on the time index, comparing the stored text; a larger one
+   * is looked up in the trigram index, whose cost grows with the month partitions it reaches, not
+   * with the slice.
    */
   async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
     const { searchTerm: _term, ...others } = filter
@@ -168,24 +170,24 @@ export function createLogsService(db: Db, log: Log) {
     const way = (rows: number): SearchWay => (rows <= scanLimit ? 'scan' : 'indexed')
     const first = filter.from?.getTime() ?? Number.NEGATIVE_INFINITY
     const end = (filter.before ?? new Date()).getTime()
-    let counted = 0
-    let pageFrom: Date | undefined | null = null
+    const found: LogKey[] = []
     let before = filter.before
     for (const span of [...SEARCH_SLICES_DAYS, null]) {
       const startMs = span === null ? first : Math.max(end - span * DAY_MS, first)
       const from = Number.isFinite(startMs) ? new Date(startMs) : undefined
       const rows = rowsIn(from, before)
-      if (rows > 0)
-        counted += await logs.countUpTo({ ...filter, from, before }, LOG_SEARCH_COUNT_CAP - counted, way(rows))
-      if (pageFrom === null && counted >= offset + limit) pageFrom = from
-      if (counted > LOG_SEARCH_COUNT_CAP || startMs <= first) break
+      if (rows > 0) {
+        found.push(
+          ...(await logs.matches({ ...filter, from, before }, LOG_SEARCH_COUNT_CAP + 1 - found.length, way(rows))),
+        )
+      }
+      if (found.length > LOG_SEARCH_COUNT_CAP || startMs <= first) break
       before = from
     }
-    const total = Math.min(counted, LOG_SEARCH_COUNT_CAP)
-    const capped = counted > LOG_SEARCH_COUNT_CAP
+    const total = Math.min(found.length, LOG_SEARCH_COUNT_CAP)
+    const capped = found.length > LOG_SEARCH_COUNT_CAP
     if (offset >= total) return { rows: [], total, capped }
-    const range = { ...filter, from: pageFrom ?? filter.from }
-    return { rows: await logs.searchPage(range, limit, offset, way(rowsIn(range.from, filter.before))), total, capped }
+    return { rows: await logs.byKeys(found.slice(offset, Math.min(offset + limit, total))), total, capped }
   }
 
   return {

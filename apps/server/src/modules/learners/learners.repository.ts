@@ -136,8 +136,12 @@ export function createLearnersRepository(db: DbOrTx) {
       // A search's page from its trigram matches when that is the cheaper way (db/search.ts):
       // walking a sort index tests every learner of the company against the term (a search with a
       // status, sorted by time, read 78 ms that way on the bench; page 2 of one past the cap, 84 ms).
+      // Sorted by name or e-mail, a search's matches sit together in the order (a first name is
+      // one stretch of it), so the walk reads everything before that stretch: page 1 of "David" by
+      // name, descending, read 77,875 learners (80 ms). Those sorts always take the matches.
       const term = filter.search?.trim() ?? ''
-      const fenced = pageFromMatches(term, offset, total)
+      const clustered = order.sort === 'name' || order.sort === 'email'
+      const fenced = pageFromMatches(term, offset, total) || (term !== '' && clustered)
       const source = fenced ? sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}` : L
       const ids = db
         .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })

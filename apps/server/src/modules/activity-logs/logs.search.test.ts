@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { LOG_SEARCH_COUNT_CAP, type LogListResponse } from '@portal/shared'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS } from './logs.service'
+
+let t: TestContext
+let admin: { 'x-auth-token': string }
+const ROWS = 8_000
+const ADA = '00000000-0000-4000-8000-0000000000ad'
+
+/**
+ * Issue #13: a search is looked for in slices of time back from now, each slice giving its
+ * matches newest first (scanned on the time index when it holds few rows, else found through the
+ * trigram index); those matches are both the total and the page. 8,000 rows over 400 days, two
+ * sharing each instant, so that with an action filter the 64 to 256-day slice (about 3,400 rows of
+ * the action) takes the trigram index and the others the scan.
+ */
+beforeAll(async () => {
+  t = await buildTestApp()
+  admin = (await t.loginAs('admin')).headers
+  await t.database.db.execute(sql`
+    insert into activity_log (created_at, user_id, actor_name, actor_email, action, details, ip_address)
+    select now() - interval '1 minute' - (g / 2) * interval '2 hours 24 minutes',
+      case when g % 5 = 0 then ${ADA}::uuid end,
+      case when g % 5 = 0 then 'Ada Admin' end,
+      case when g % 5 = 0 then 'ada@example.test' end,
+      case when g % 10 = 9 then 'LOGOUT' else 'PAGE_VIEWED' end,
+      jsonb_build_object('pathname', '/row/' || g || case when g % 2 = 0 then '/needle' else '' end
+        || case when g % 97 = 0 then '/rare' else '' end),
+      '10.0.' || (g % 7) || '.1'
+    from generate_series(1, ${ROWS}) as g`)
+}, 120_000)
+afterAll(async () => t.close())
+
+const list = async (query: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/logs?${query}`, headers: admin })
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json<LogListResponse>()
+}
+
+/** The ids SQL finds for a term and other conditions, newest first, up to the cap. */
+async function expected(term: string, where = sql`true`): Promise<number[]> {
+  const result = (await t.database.db.execute(sql`
+    select id from activity_log
+    where search_text like ${`%${term}%`} and action <> 'LOGIN_SUCCESS' and ${where}
+    order by created_at desc, id desc limit ${LOG_SEARCH_COUNT_CAP}`)) as unknown as {
+    rows: { id: number | string }[]
+  }
+  return result.rows.map((r) => Number(r.id))
+}
+
+/** Every page of a query, its ids in order, and the figures of its first page. */
+async function allPages(query: string, limit: number) {
+  const first = await list(`${query}&limit=${limit}&page=1`)
+  const ids = first.logs.map((l) => l.id)
+  for (let page = 2; page <= first.totalPages; page += 1) {
+    ids.push(...(await list(`${query}&limit=${limit}&page=${page}`)).logs.map((l) => l.id))
+  }
+  return { ids, total: first.totalLogs, capped: first.totalLogsCapped }
+}
+
+describe('GET /api/logs: a search over slices of time', () => {
+  it('assumes the slices this data is made for', () => {
+    expect(SEARCH_SLICES_DAYS).toEqual([1, 4, 16, 64, 256])
+    expect(SEARCH_SCAN_ROWS_SCATTERED).toBeLessThan(3_400)
+  })
+
+  it('finds a rare term in every slice: its exact total and its pages in order', async () => {
+    const wanted = await expected('/rare')
+    expect(wanted.length).toBe(Math.floor(ROWS / 97))
+    expect(await allPages('searchTerm=/rare', 10)).toEqual({ ids: wanted, total: wanted.length, capped: false })
+  })
+
+  it('stops a common term at the cap, "1,000+", its pages the newest 1,000 in order', async () => {
+    const wanted = await expected('needle')
+    expect(wanted).toHaveLength(LOG_SEARCH_COUNT_CAP)
+    expect(await allPages('searchTerm=needle', 50)).toEqual({ ids: wanted, total: LOG_SEARCH_COUNT_CAP, capped: true })
+  })
+
+  it('pages a search with an action, where one slice takes the trigram index', async () => {
+    const wanted = await expected('needle', sql`action = 'PAGE_VIEWED'`)
+    expect(wanted).toHaveLength(LOG_SEARCH_COUNT_CAP)
+    expect(await allPages('searchTerm=needle&action=PAGE_VIEWED', 200)).toEqual({
+      ids: wanted,
+      total: LOG_SEARCH_COUNT_CAP,
+      capped: true,
+    })
+    const rare = await expected('/rare', sql`action = 'PAGE_VIEWED'`)
+    expect(await allPages('searchTerm=/rare&action=PAGE_VIEWED', 25)).toEqual({
+      ids: rare,
+      total: rare.length,
+      capped: false,
+    })
+  })
+
+  it('pages a search with a user and an action, and within a date window', async () => {
+    const byAda = sql`user_id = ${ADA}::uuid and action = 'PAGE_VIEWED'`
+    const wanted = await expected('needle', byAda)
+    expect(wanted.length).toBeGreaterThan(100)
+    expect(await allPages(`searchTerm=needle&userId=${ADA}&action=PAGE_VIEWED`, 50)).toEqual({
+      ids: wanted,
+      total: wanted.length,
+      capped: false,
+    })
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+    const window = sql`created_at >= ${`${day(200)}T00:00:00Z`}::timestamptz and created_at < ${`${day(100)}T00:00:00Z`}::timestamptz + interval '1 day'`
+    const inWindow = await expected('/rare', window)
+    expect(inWindow.length).toBeGreaterThan(5)
+    expect(await allPages(`searchTerm=/rare&startDate=${day(200)}&endDate=${day(100)}`, 5)).toEqual({
+      ids: inWindow,
+      total: inWindow.length,
+      capped: false,
+    })
+  })
+})
