@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { matchesTerm, pageFromMatches } from '../../db/search'
+import { SEARCH_WALK_ROWS, matchesTerm } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -79,12 +79,14 @@ const STATUS_COUNT: Record<CompletionStatus, SQL> = {
 function whereOf(filter: LearnerFilter): SQL {
   const conditions = [eq(L.companyId, filter.companyId)]
   const term = filter.search?.trim()
-  if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))
+  if (term) conditions.push(searchOf(term))
   if (filter.status) conditions.push(sql`${STATUS_COUNT[filter.status]} > 0`)
   const facet = filter.courseId ? facetOf(filter) : null
   if (facet) conditions.push(sql`${L.facets} @> array[${facet}]::text[]`)
   return and(...conditions)!
 }
+
+const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
 
 /** The company's learner version (migration 0015), as a column of the statement reading its learners. */
 const versionOf = (companyId: string) =>
@@ -126,6 +128,12 @@ export function createLearnersRepository(db: DbOrTx) {
      * One page, deferred join: the offset is walked over the sort key's index alone (learner
      * hashes), only the page's rows are read from the table. A page in the second half of a
      * known total is walked from the other end (the last page costs what the first does).
+     *
+     * A search with a known total (at most LEARNER_SEARCH_COUNT_CAP matches) sorts its trigram
+     * matches (`offset 0` is a fence that keeps the planner from walking a sort index and testing
+     * every learner against the term: a search with a status, sorted by time, read 78 ms that
+     * way). A search past the cap first walks the first SEARCH_WALK_ROWS learners of the order
+     * and keeps those that match; if its page is not among them, it sorts its matches.
      */
     async page(
       filter: LearnerFilter,
@@ -134,31 +142,33 @@ export function createLearnersRepository(db: DbOrTx) {
       offset: number,
       total: number | null,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
-      const fromEnd = total !== null && offset > total / 2
-      // A search's page from its trigram matches when that is the cheaper way (db/search.ts):
-      // walking a sort index tests every learner of the company against the term (a search with a
-      // status, sorted by time, read 78 ms that way on the bench; page 2 of one past the cap, 84 ms).
-      // Sorted by name or e-mail, a search's matches sit together in the order (a first name is
-      // one stretch of it), so the walk reads everything before that stretch: page 1 of "David" by
-      // name, descending, read 77,875 learners (80 ms). Those sorts always take the matches.
       const term = filter.search?.trim() ?? ''
-      const clustered = order.sort === 'name' || order.sort === 'email'
-      const fenced = pageFromMatches(term, offset, total) || (term !== '' && clustered)
-      const source = fenced ? sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}` : L
-      const ids = db
-        .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
-        .from(source as typeof L)
-        .where(fenced ? undefined : whereOf(filter))
-        .orderBy(...orderOf(order, fromEnd))
-        .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
-        .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
-        .as('page')
-      const found = await db
-        .select({ ...rowColumns, version: versionOf(filter.companyId) })
-        .from(ids)
-        .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
-        .orderBy(...orderOf(order))
-      return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
+      const fromEnd = total !== null && offset > total / 2
+      const read = async (source: SQL | typeof L, where: SQL | undefined) => {
+        const ids = db
+          .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
+          .from(source as typeof L)
+          .where(where)
+          .orderBy(...orderOf(order, fromEnd))
+          .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
+          .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+          .as('page')
+        const found = await db
+          .select({ ...rowColumns, version: versionOf(filter.companyId) })
+          .from(ids)
+          .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
+          .orderBy(...orderOf(order))
+        return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
+      }
+      if (!term) return read(L, whereOf(filter))
+      const matches = sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}`
+      if (total !== null || offset + limit > SEARCH_WALK_ROWS) return read(matches, undefined)
+      const { search: _term, ...unsearched } = filter
+      const walked = sql`(select * from (select * from ${L} where ${whereOf(unsearched)}
+        order by ${sql.join(orderOf(order), sql`, `)} limit ${SEARCH_WALK_ROWS}) as ${L}
+        where ${searchOf(term)}) as ${L}`
+      const page = await read(walked, undefined)
+      return page.rows.length === limit ? page : read(matches, undefined)
     },
 
     /**
