@@ -57,30 +57,21 @@ export function matchesTerm(text: SQL, term: string, options: MatchOptions = {})
   return substring ? sql`${subject} ilike ${pattern}` : sql`${subject} ~* ${pattern}`
 }
 
-/** From this offset on, a page of a search past its count cap is taken from its matches. */
-export const FENCED_SEARCH_OFFSET = 50
-
 /**
- * Whether a search's page is taken from its trigram matches, sorted, rather than by walking the
- * list's sort index and testing each row against the term (the completion report and the learners,
- * issue #13): when its total is known (at most the cap), or for a page past the first few of a
- * term of two or more characters. A two-letter term matched 2,000 of the big dispatch's 100,000,
- * and walking the report index for its page 20 read 51,000 rows (158 ms). A one-letter term, which
- * may match a third of the rows, keeps the walk. The caller fences the matches with `offset 0`,
- * which keeps the planner from walking the index instead.
- */
-export function pageFromMatches(term: string, offset: number, total: number | null): boolean {
-  return term !== '' && (total !== null || ([...term].length >= 2 && offset >= FENCED_SEARCH_OFFSET))
-}
-
-/**
- * Rows of a list's sort order that a search past its count cap walks, in order, looking for its
- * page before it takes its matches instead (the learners, issue #16). Neither way alone is cheap
- * for every term: a company's e-mail domain matches nearly every learner, so its page is among the
- * first rows walked (0.2 ms), where sorting its matches read 89,000 learners (837 ms on a cold
- * cache); a first name matches 2 % of them, all in one stretch of the name order, so an unbounded
- * walk read 77,875 learners for its first page (80 ms), where its matches sort in a few ms. On
- * the bench a walk of 5,000 learners that finds no page costs about 20 ms on a cold cache, so the
- * walk stops at 2,000: a term matching half the rows still finds any page up to the cap of 1,000.
+ * How the completion report and the learners take a search's page (issues #13, #16). A search
+ * with a known total (at most its count cap of 1,000) sorts its trigram matches; the caller
+ * fences them with `offset 0`, which keeps the planner from walking a sort index and testing
+ * every row against the term (a learner search with a status, sorted by time, read 78 ms that
+ * way). A one-letter term past the cap, which may match a third of the rows, walks the order.
+ *
+ * Any other search past its cap first walks this many rows of the list's order and keeps those
+ * that match; if its page is not among them (or lies deeper), it sorts its matches. Neither way
+ * alone is cheap for every term: a company's e-mail domain matches nearly every learner, so its
+ * page is among the first rows walked (0.2 ms), where sorting its matches read 89,000 learners
+ * (837 ms on a cold cache); a first name matches 2 % of them, all in one stretch of the name
+ * order, so an unbounded walk read 77,875 learners for its first page (80 ms), where its matches
+ * sort in a few ms. On the bench a walk of 5,000 learners that finds no page costs about 20 ms
+ * on a cold cache, so the walk stops at 2,000: a term matching half the rows still finds any
+ * page up to the cap of 1,000 there.
  */
 export const SEARCH_WALK_ROWS = 2_000

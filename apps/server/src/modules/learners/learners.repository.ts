@@ -129,11 +129,8 @@ export function createLearnersRepository(db: DbOrTx) {
      * hashes), only the page's rows are read from the table. A page in the second half of a
      * known total is walked from the other end (the last page costs what the first does).
      *
-     * A search with a known total (at most LEARNER_SEARCH_COUNT_CAP matches) sorts its trigram
-     * matches (`offset 0` is a fence that keeps the planner from walking a sort index and testing
-     * every learner against the term: a search with a status, sorted by time, read 78 ms that
-     * way). A search past the cap first walks the first SEARCH_WALK_ROWS learners of the order
-     * and keeps those that match; if its page is not among them, it sorts its matches.
+     * A search takes its page as db/search.ts says (SEARCH_WALK_ROWS): from its matches, sorted,
+     * or past the cap from a short walk of the order first.
      */
     async page(
       filter: LearnerFilter,
@@ -160,7 +157,7 @@ export function createLearnersRepository(db: DbOrTx) {
           .orderBy(...orderOf(order))
         return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
       }
-      if (!term) return read(L, whereOf(filter))
+      if (!term || (total === null && [...term].length < 2)) return read(L, whereOf(filter))
       const matches = sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}`
       if (total !== null || offset + limit > SEARCH_WALK_ROWS) return read(matches, undefined)
       const { search: _term, ...unsearched } = filter

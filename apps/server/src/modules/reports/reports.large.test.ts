@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { ReportResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
+import { SEARCH_WALK_ROWS } from '../../db/search'
 import { REPORT_SEARCH_COUNT_CAP } from './reports.repository'
 
 let t: TestContext
@@ -84,8 +85,8 @@ describe('completion report of a large dispatch', () => {
   })
 
   it('pages a search the same whether it walks the report index or sorts its trigram matches', async () => {
-    // "smith1" (612 matches, an exact total) and "jo" (750, past the cap: its deep pages are
-    // taken from its matches, its first ones from the ordered walk); both in the report's order.
+    // "smith1" (612 matches) and "jo" (750, a word start): exact totals, so both pages are
+    // taken from their matches, in the report's order. Searches past the cap: the next describe.
     for (const [term, pattern, matches] of [
       ['smith1', '% smith1%', 612],
       ['jo', 'jonas %', ROWS / 2],
@@ -100,6 +101,50 @@ describe('completion report of a large dispatch', () => {
       const seen: string[] = []
       for (let page = 1; page <= Math.ceil(matches / 50); page += 1) {
         const body = await get(`search=${term}&page=${page}&pageSize=50`)
+        seen.push(...body.registrations.map((r) => r.id))
+      }
+      expect(seen).toEqual(expected)
+    }
+  })
+})
+
+describe('completion report: a search past the cap, walked or from its matches', () => {
+  const RECENT = SEARCH_WALK_ROWS + 100
+  const OLDER = 1_100
+
+  beforeAll(async () => {
+    await insertDispatches(t.database.db, [{ id: 'big2', destinationId: 'company-big' }])
+    // "Recent" learners fill the first rows of the report's order; "Zeta" ones come after them.
+    await t.database.db.execute(sql`
+      insert into registration (id, dispatch_id, course_id, learner_id, learner_first_name, learner_last_name,
+        learner_email, completion_status, success_status, last_access_date)
+      select 'b2-' || lpad(g::text, 5, '0'), 'big2', 'c', 'B' || g,
+        case when g <= ${RECENT} then 'Recent' else 'Zeta' end, 'Person' || g, 'p' || g || '@example.test',
+        'incomplete', 'unknown', timestamptz '2026-06-01T00:00:00Z' - (g / 2) * interval '1 minute'
+      from generate_series(1, ${RECENT + OLDER}) as g`)
+  })
+
+  it('gives every page of a term in the report order, whether its page is walked or sorted', async () => {
+    for (const [term, first, rows] of [
+      ['recent', 'Recent', RECENT],
+      ['zeta', 'Zeta', OLDER],
+    ] as const) {
+      const expected = (
+        (await t.database.db.execute(sql`
+          select id from registration where dispatch_id = 'big2' and learner_first_name = ${first}
+          order by last_access_date desc nulls last, id`)) as unknown as { rows: { id: string }[] }
+      ).rows.map((r) => r.id)
+      expect(expected).toHaveLength(rows)
+      const seen: string[] = []
+      for (let page = 1; page <= Math.ceil(rows / 100); page += 1) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/reports/dispatch/big2?search=${term}&page=${page}&pageSize=100`,
+          headers: admin,
+        })
+        expect(res.statusCode, res.body).toBe(200)
+        const body = res.json<ReportResponse>()
+        expect([body.totalCapped, body.pagination.totalItems]).toEqual([true, REPORT_SEARCH_COUNT_CAP])
         seen.push(...body.registrations.map((r) => r.id))
       }
       expect(seen).toEqual(expected)

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'd
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
-import { matchesTerm, pageFromMatches } from '../../db/search'
+import { SEARCH_WALK_ROWS, matchesTerm } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -43,7 +43,7 @@ export interface RegistrationRow {
 export function whereOf(filter: RegistrationFilter): SQL {
   const conditions = [eq(registration.dispatchId, filter.dispatchId), isNull(registration.removedAt)]
   const term = filter.search?.trim()
-  if (term) conditions.push(matchesTerm(LEARNER_TEXT, term, { lowered: true }))
+  if (term) conditions.push(searchOf(term))
   if (filter.status) conditions.push(eq(registration.completionStatus, filter.status))
   if (filter.from) conditions.push(gte(registration.lastAccessDate, filter.from))
   if (filter.before) conditions.push(lt(registration.lastAccessDate, filter.before))
@@ -56,6 +56,8 @@ export function whereOf(filter: RegistrationFilter): SQL {
  * covers the first name, the last name, "first last" and the e-mail.
  */
 const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${registration.learnerLastName} || ' ' || ${registration.learnerEmail})`
+
+const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
 
 /** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
 const registrationVersionOf = (dispatchId: string) =>
@@ -91,41 +93,50 @@ export function createReportsRepository(db: DbOrTx) {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
       const fromEnd = total !== null && offset > total / 2
       const walk = fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
-      // A search's page from its trigram matches when that is the cheaper way (db/search.ts).
-      const term = filter.search?.trim() ?? ''
-      const fenced = pageFromMatches(term, offset, total)
-      const source = fenced
-        ? sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
-        : registration
-      const ids = db
-        .select({ id: sql<string>`${registration.id}`.as('page_id') })
-        .from(source as typeof registration)
-        .where(fenced ? undefined : whereOf(filter))
-        .orderBy(...walk)
-        .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
-        .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
-        .as('page')
-      const found = await db
-        .select({
-          id: registration.id,
-          learnerFirstName: registration.learnerFirstName,
-          learnerLastName: registration.learnerLastName,
-          learnerEmail: registration.learnerEmail,
-          completionStatus: registration.completionStatus,
-          successStatus: registration.successStatus,
-          scoreScaled: registration.scoreScaled,
-          totalSecondsTracked: registration.totalSecondsTracked,
-          lastAccessDate: registration.lastAccessDate,
-          version: registrationVersionOf(filter.dispatchId),
-        })
-        .from(ids)
-        .innerJoin(registration, eq(registration.id, ids.id))
-        .orderBy(...order)
-      // The dispatch's registration version, read in the same statement (an empty page has none).
-      return {
-        rows: found.map(({ version: _version, ...row }) => row),
-        version: found[0]?.version ?? null,
+      const read = async (source: SQL | typeof registration, where: SQL | undefined) => {
+        const ids = db
+          .select({ id: sql<string>`${registration.id}`.as('page_id') })
+          .from(source as typeof registration)
+          .where(where)
+          .orderBy(...walk)
+          .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
+          .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+          .as('page')
+        const found = await db
+          .select({
+            id: registration.id,
+            learnerFirstName: registration.learnerFirstName,
+            learnerLastName: registration.learnerLastName,
+            learnerEmail: registration.learnerEmail,
+            completionStatus: registration.completionStatus,
+            successStatus: registration.successStatus,
+            scoreScaled: registration.scoreScaled,
+            totalSecondsTracked: registration.totalSecondsTracked,
+            lastAccessDate: registration.lastAccessDate,
+            version: registrationVersionOf(filter.dispatchId),
+          })
+          .from(ids)
+          .innerJoin(registration, eq(registration.id, ids.id))
+          .orderBy(...order)
+        // The dispatch's registration version, read in the same statement (an empty page has none).
+        return {
+          rows: found.map(({ version: _version, ...row }) => row),
+          version: found[0]?.version ?? null,
+        }
       }
+      const term = filter.search?.trim() ?? ''
+      if (!term || (total === null && [...term].length < 2)) return read(registration, whereOf(filter))
+      // A search (db/search.ts SEARCH_WALK_ROWS): with a known total, or a page past the walk,
+      // its trigram matches sorted (`offset 0` is a fence that keeps the planner from walking the
+      // report index instead); past the cap, first the walk of the order's first rows.
+      const matches = sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
+      if (total !== null || offset + limit > SEARCH_WALK_ROWS) return read(matches, undefined)
+      const { search: _term, ...unsearched } = filter
+      const walked = sql`(select * from (select * from ${registration} where ${whereOf(unsearched)}
+        order by ${sql.join(order, sql`, `)} limit ${SEARCH_WALK_ROWS}) as ${registration}
+        where ${searchOf(term)}) as ${registration}`
+      const page = await read(walked, undefined)
+      return page.rows.length === limit ? page : read(matches, undefined)
     },
 
     /**
