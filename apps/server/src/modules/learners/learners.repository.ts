@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { SEARCH_WALK_ROWS, matchesTerm } from '../../db/search'
+import { matchesTerm, searchWalkRows } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -129,8 +129,8 @@ export function createLearnersRepository(db: DbOrTx) {
      * hashes), only the page's rows are read from the table. A page in the second half of a
      * known total is walked from the other end (the last page costs what the first does).
      *
-     * A search takes its page as db/search.ts says (SEARCH_WALK_ROWS): from its matches, sorted,
-     * or past the cap from a short walk of the order first.
+     * A search takes its page as db/search.ts says (searchWalkRows): from its matches, sorted,
+     * or past the cap from a bounded walk of the order first.
      */
     async page(
       filter: LearnerFilter,
@@ -138,6 +138,8 @@ export function createLearnersRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
+      /** The company's learners (db/search.ts searchWalkRows). */
+      listRows: number,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
       const term = filter.search?.trim() ?? ''
       const fromEnd = total !== null && offset > total / 2
@@ -159,10 +161,11 @@ export function createLearnersRepository(db: DbOrTx) {
       }
       if (!term || (total === null && [...term].length < 2)) return read(L, whereOf(filter))
       const matches = sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}`
-      if (total !== null || offset + limit > SEARCH_WALK_ROWS) return read(matches, undefined)
+      if (total !== null) return read(matches, undefined)
+      const walkRows = searchWalkRows(offset + limit, listRows)
       const { search: _term, ...unsearched } = filter
       const walked = sql`(select * from (select * from ${L} where ${whereOf(unsearched)}
-        order by ${sql.join(orderOf(order), sql`, `)} limit ${SEARCH_WALK_ROWS}) as ${L}
+        order by ${sql.join(orderOf(order), sql`, `)} limit ${walkRows}) as ${L}
         where ${searchOf(term)}) as ${L}`
       const page = await read(walked, undefined)
       return page.rows.length === limit ? page : read(matches, undefined)

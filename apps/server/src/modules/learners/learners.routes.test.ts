@@ -3,7 +3,7 @@ import { and, countDistinct, desc, eq, inArray, isNull } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
 import { LEARNER_EXPORT_COLUMNS, type LearnerListResponse, type LearnerRegistrationsResponse } from '@portal/shared'
 import { activityLog, companyLearner, dispatch, registration } from '../../db/schema'
-import { SEARCH_WALK_ROWS } from '../../db/search'
+import { searchWalkRows } from '../../db/search'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
@@ -315,8 +315,11 @@ describe('GET /api/learners: a course or status filter’s total (kept per facet
 
 describe('GET /api/learners: a company past the search cap (issue #13)', () => {
   const BULK = 1_100
-  /** Learners the search "bulk" does not match, first by name and e-mail, last by time descending. */
-  const OTHERS = SEARCH_WALK_ROWS + 100
+  /**
+   * Learners the search "bulk" does not match, first by name and e-mail, last by time descending:
+   * more than any page's walk reaches, so such an order sends the search to its matches.
+   */
+  const OTHERS = 2_100
   const collect = async (query: string, rows: number) => {
     const seen: string[] = []
     for (let page = 1; page <= Math.ceil(rows / 100); page += 1) {
@@ -347,9 +350,10 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
     ])
   }, 120_000)
 
-  // The pages of an order that puts the matches first come from the walk of its first
-  // SEARCH_WALK_ROWS learners; an order that puts the others first sends the search to its matches.
+  // The pages of an order that puts the matches first come from the walk; an order that puts
+  // the others first sends the search to its matches.
   it('pages a search past the cap in the list’s order, walked or from its matches', async () => {
+    expect(searchWalkRows(1_000, BULK + OTHERS)).toBeLessThan(OTHERS)
     for (const sort of [
       'sort=name',
       'sort=name&order=desc',

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm'
 import type { ReportResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
-import { SEARCH_WALK_ROWS } from '../../db/search'
 import { REPORT_SEARCH_COUNT_CAP } from './reports.repository'
 
 let t: TestContext
@@ -109,7 +108,8 @@ describe('completion report of a large dispatch', () => {
 })
 
 describe('completion report: a search past the cap, walked or from its matches', () => {
-  const RECENT = SEARCH_WALK_ROWS + 100
+  /** More rows than any page's walk reaches (db/search.ts searchWalkRows). */
+  const RECENT = 2_100
   const OLDER = 1_100
 
   beforeAll(async () => {

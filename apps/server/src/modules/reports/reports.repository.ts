@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'd
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
-import { SEARCH_WALK_ROWS, matchesTerm } from '../../db/search'
+import { matchesTerm, searchWalkRows } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -89,6 +89,8 @@ export function createReportsRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
+      /** The dispatch's registrations, about (db/search.ts searchWalkRows). */
+      listRows: number,
     ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
       const fromEnd = total !== null && offset > total / 2
@@ -126,14 +128,15 @@ export function createReportsRepository(db: DbOrTx) {
       }
       const term = filter.search?.trim() ?? ''
       if (!term || (total === null && [...term].length < 2)) return read(registration, whereOf(filter))
-      // A search (db/search.ts SEARCH_WALK_ROWS): with a known total, or a page past the walk,
-      // its trigram matches sorted (`offset 0` is a fence that keeps the planner from walking the
-      // report index instead); past the cap, first the walk of the order's first rows.
+      // A search (db/search.ts searchWalkRows): with a known total, its trigram matches sorted
+      // (`offset 0` is a fence that keeps the planner from walking the report index instead);
+      // past the cap, first a bounded walk of the order.
       const matches = sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
-      if (total !== null || offset + limit > SEARCH_WALK_ROWS) return read(matches, undefined)
+      if (total !== null) return read(matches, undefined)
+      const walkRows = searchWalkRows(offset + limit, listRows)
       const { search: _term, ...unsearched } = filter
       const walked = sql`(select * from (select * from ${registration} where ${whereOf(unsearched)}
-        order by ${sql.join(order, sql`, `)} limit ${SEARCH_WALK_ROWS}) as ${registration}
+        order by ${sql.join(order, sql`, `)} limit ${walkRows}) as ${registration}
         where ${searchOf(term)}) as ${registration}`
       const page = await read(walked, undefined)
       return page.rows.length === limit ? page : read(matches, undefined)

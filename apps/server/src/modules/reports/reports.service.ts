@@ -107,11 +107,13 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     offset: number,
     version: number | null,
     totals: ReportTotals,
+    listRows: number,
   ) {
     if (offset >= totals.total && !totals.capped) return []
     const key = `${filterKey(filter)}:${limit}:${offset}`
     const read = await pagesCached.read(key, version, async () => {
-      const { rows, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
+      const known = totals.capped ? null : totals.total
+      const { rows, version: at } = await reports.page(filter, limit, offset, known, listRows)
       return { value: rows, version: at }
     })
     return read.value
@@ -125,7 +127,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const version = row.registrationVersion ?? null
       // The totals first: they tell whether a deep page is nearer the end (walked from there).
       const totals = await totalsOf(filter, version)
-      const rows = await pageOf(filter, query.pageSize, offset, version, totals)
+      const rows = await pageOf(filter, query.pageSize, offset, version, totals, row.registrationCount)
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),
