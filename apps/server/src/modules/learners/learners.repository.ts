@@ -138,8 +138,6 @@ export function createLearnersRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
-      /** The company's learners (db/search.ts searchWalkRows). */
-      listRows: number,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
       const term = filter.search?.trim() ?? ''
       const fromEnd = total !== null && offset > total / 2
@@ -162,7 +160,7 @@ export function createLearnersRepository(db: DbOrTx) {
       if (!term || (total === null && [...term].length < 2)) return read(L, whereOf(filter))
       const matches = sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}`
       if (total !== null) return read(matches, undefined)
-      const walkRows = searchWalkRows(offset + limit, listRows)
+      const walkRows = searchWalkRows(offset + limit)
       const { search: _term, ...unsearched } = filter
       const walked = sql`(select * from (select * from ${L} where ${whereOf(unsearched)}
         order by ${sql.join(orderOf(order), sql`, `)} limit ${walkRows}) as ${L}

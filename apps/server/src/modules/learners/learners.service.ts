@@ -110,15 +110,12 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
   async function totalsOf(filter: LearnerFilter) {
     // The kept count carries the version: read it first, then the cached totals of that version.
     const kept = await learners.totals({ companyId: filter.companyId })
-    const learnersOfCompany = kept.total
-    if (!filter.search && !filter.courseId && !filter.status) {
-      return { totals: kept, version: kept.version, learnersOfCompany }
-    }
+    if (!filter.search && !filter.courseId && !filter.status) return { totals: kept, version: kept.version }
     const read = await totalsCached.read(keyOf(filter), kept.version, async () => {
       const { version, ...totals } = await learners.totals(filter)
       return { value: totals, version }
     })
-    return { totals: read.value, version: kept.version, learnersOfCompany }
+    return { totals: read.value, version: kept.version }
   }
 
   return {
@@ -129,16 +126,12 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       const filter = filterOf(companyId, query)
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
-      const [{ totals, version, learnersOfCompany }, courses] = await Promise.all([
-        totalsOf(filter),
-        learners.courses(companyId),
-      ])
+      const [{ totals, version }, courses] = await Promise.all([totalsOf(filter), learners.courses(companyId)])
       let rows: LearnerRow[] = []
       if (offset < totals.total) {
         const key = `${keyOf(filter)}:${order.sort}:${order.order}:${query.pageSize}:${offset}`
         const read = await pagesCached.read(key, version, async () => {
-          const known = totals.capped ? null : totals.total
-          const page = await learners.page(filter, order, query.pageSize, offset, known, learnersOfCompany)
+          const page = await learners.page(filter, order, query.pageSize, offset, totals.capped ? null : totals.total)
           return { value: page.rows, version: page.version }
         })
         rows = read.value

@@ -89,8 +89,6 @@ export function createReportsRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
-      /** The dispatch's registrations, about (db/search.ts searchWalkRows). */
-      listRows: number,
     ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
       const fromEnd = total !== null && offset > total / 2
@@ -133,7 +131,7 @@ export function createReportsRepository(db: DbOrTx) {
       // past the cap, first a bounded walk of the order.
       const matches = sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
       if (total !== null) return read(matches, undefined)
-      const walkRows = searchWalkRows(offset + limit, listRows)
+      const walkRows = searchWalkRows(offset + limit)
       const { search: _term, ...unsearched } = filter
       const walked = sql`(select * from (select * from ${registration} where ${whereOf(unsearched)}
         order by ${sql.join(order, sql`, `)} limit ${walkRows}) as ${registration}

@@ -107,13 +107,11 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     offset: number,
     version: number | null,
     totals: ReportTotals,
-    listRows: number,
   ) {
     if (offset >= totals.total && !totals.capped) return []
     const key = `${filterKey(filter)}:${limit}:${offset}`
     const read = await pagesCached.read(key, version, async () => {
-      const known = totals.capped ? null : totals.total
-      const { rows, version: at } = await reports.page(filter, limit, offset, known, listRows)
+      const { rows, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
       return { value: rows, version: at }
     })
     return read.value
@@ -127,7 +125,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const version = row.registrationVersion ?? null
       // The totals first: they tell whether a deep page is nearer the end (walked from there).
       const totals = await totalsOf(filter, version)
-      const rows = await pageOf(filter, query.pageSize, offset, version, totals, row.registrationCount)
+      const rows = await pageOf(filter, query.pageSize, offset, version, totals)
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),
