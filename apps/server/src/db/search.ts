@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm'
+import { sql, type SQL, type Table } from 'drizzle-orm'
 
 /**
  * Free-text search shared by the dispatch list, the completion report and the activity logs
@@ -81,4 +81,41 @@ export function matchesTerm(text: SQL, term: string, options: MatchOptions = {})
  */
 export function searchWalkRows(pageEnd: number): number {
   return Math.min(10 * pageEnd, Math.max(2 * pageEnd, 2_000))
+}
+
+/** A list's page query (searchedPage below): where its ids come from, and what they must meet. */
+export interface PageSearch<P extends { rows: unknown[] }> {
+  /** The list's table; the rows a search reads are aliased as it, so its columns still apply. */
+  table: Table
+  term: string
+  /** The search's total when known (at most its cap), else null. */
+  total: number | null
+  limit: number
+  offset: number
+  /** The list's conditions with the term's; without it, and the term's alone (a search past the cap). */
+  where: SQL
+  unsearched(): SQL
+  match(): SQL
+  /** The list's order (its first page first). */
+  order: SQL[]
+  /** Reads the page from `source` (the table, or one of the subqueries below) under `where`. */
+  read(source: SQL | Table, where: SQL | undefined): Promise<P>
+}
+
+/**
+ * One page of a list, by the rules above: without a search, or for a one-letter term past the
+ * cap, the list's own walk; with a known total, the term's matches sorted (fenced by `offset 0`);
+ * past the cap, the walk of the order's first searchWalkRows() rows, then the matches if the page
+ * is not among them.
+ */
+export async function searchedPage<P extends { rows: unknown[] }>(q: PageSearch<P>): Promise<P> {
+  const { table } = q
+  if (!q.term || (q.total === null && [...q.term].length < 2)) return q.read(table, q.where)
+  const matches = sql`(select * from ${table} where ${q.where} offset 0) as ${table}`
+  if (q.total !== null) return q.read(matches, undefined)
+  const walked = sql`(select * from (select * from ${table} where ${q.unsearched()}
+    order by ${sql.join(q.order, sql`, `)} limit ${searchWalkRows(q.offset + q.limit)}) as ${table}
+    where ${q.match()}) as ${table}`
+  const page = await q.read(walked, undefined)
+  return page.rows.length === q.limit ? page : q.read(matches, undefined)
 }

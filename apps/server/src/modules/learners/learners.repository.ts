@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { matchesTerm, searchWalkRows } from '../../db/search'
+import { matchesTerm, searchedPage } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -157,16 +157,19 @@ export function createLearnersRepository(db: DbOrTx) {
           .orderBy(...orderOf(order))
         return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
       }
-      if (!term || (total === null && [...term].length < 2)) return read(L, whereOf(filter))
-      const matches = sql`(select * from ${L} where ${whereOf(filter)} offset 0) as ${L}`
-      if (total !== null) return read(matches, undefined)
-      const walkRows = searchWalkRows(offset + limit)
       const { search: _term, ...unsearched } = filter
-      const walked = sql`(select * from (select * from ${L} where ${whereOf(unsearched)}
-        order by ${sql.join(orderOf(order), sql`, `)} limit ${walkRows}) as ${L}
-        where ${searchOf(term)}) as ${L}`
-      const page = await read(walked, undefined)
-      return page.rows.length === limit ? page : read(matches, undefined)
+      return searchedPage({
+        table: L,
+        term,
+        total,
+        limit,
+        offset,
+        where: whereOf(filter),
+        unsearched: () => whereOf(unsearched),
+        match: () => searchOf(term),
+        order: orderOf(order),
+        read,
+      })
     },
 
     /**

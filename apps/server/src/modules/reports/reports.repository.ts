@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'd
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
-import { matchesTerm, searchWalkRows } from '../../db/search'
+import { matchesTerm, searchedPage } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -124,20 +124,21 @@ export function createReportsRepository(db: DbOrTx) {
           version: found[0]?.version ?? null,
         }
       }
+      // A search's page as db/search.ts says (searchedPage).
       const term = filter.search?.trim() ?? ''
-      if (!term || (total === null && [...term].length < 2)) return read(registration, whereOf(filter))
-      // A search (db/search.ts searchWalkRows): with a known total, its trigram matches sorted
-      // (`offset 0` is a fence that keeps the planner from walking the report index instead);
-      // past the cap, first a bounded walk of the order.
-      const matches = sql`(select * from ${registration} where ${whereOf(filter)} offset 0) as ${registration}`
-      if (total !== null) return read(matches, undefined)
-      const walkRows = searchWalkRows(offset + limit)
       const { search: _term, ...unsearched } = filter
-      const walked = sql`(select * from (select * from ${registration} where ${whereOf(unsearched)}
-        order by ${sql.join(order, sql`, `)} limit ${walkRows}) as ${registration}
-        where ${searchOf(term)}) as ${registration}`
-      const page = await read(walked, undefined)
-      return page.rows.length === limit ? page : read(matches, undefined)
+      return searchedPage({
+        table: registration,
+        term,
+        total,
+        limit,
+        offset,
+        where: whereOf(filter),
+        unsearched: () => whereOf(unsearched),
+        match: () => searchOf(term),
+        order,
+        read,
+      })
     },
 
     /**
