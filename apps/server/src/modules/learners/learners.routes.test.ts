@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { and, countDistinct, desc, eq, inArray, isNull } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
-import { LEARNER_EXPORT_COLUMNS, type LearnerListResponse, type LearnerRegistrationsResponse } from '@portal/shared'
+import { LEARNER_EXPORT_COLUMNS, type LearnerRegistrationsResponse } from '@portal/shared'
 import { activityLog, companyLearner, dispatch, registration } from '../../db/schema'
-import { searchWalkRows } from '../../db/search'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
+import { emails, listLearners, person } from './learners.test-support'
 
 /** Issue #16: /api/learners — one row per learner across a company's dispatches. */
 let t: TestContext
@@ -15,11 +15,6 @@ let client: { 'x-auth-token': string }
 let otherClient: { 'x-auth-token': string }
 
 const at = (iso: string) => new Date(iso)
-const person = (first: string, last: string, email: string) => ({
-  learnerFirstName: first,
-  learnerLastName: last,
-  learnerEmail: email,
-})
 
 beforeAll(async () => {
   t = await buildTestApp()
@@ -77,12 +72,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => t?.close())
 
-const list = async (query: string, headers = admin) => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/learners?${query}`, headers })
-  expect(res.statusCode, res.body).toBe(200)
-  return res.json<LearnerListResponse>()
-}
-const emails = (body: LearnerListResponse) => body.learners.map((l) => l.email.toLowerCase())
+const list = async (query: string, headers = admin) => listLearners(t, query, headers)
 
 describe('GET /api/learners', () => {
   it('lists one row per learner of the company with their aggregates', async () => {
@@ -310,80 +300,6 @@ describe('GET /api/learners: a course or status filter’s total (kept per facet
     expect(matched.length).toBeGreaterThan(0)
     expect(body.pagination.totalItems).toBe(matched.length)
     expect(matched.every((e) => e.startsWith('f1'))).toBe(true)
-  })
-})
-
-describe('GET /api/learners: a company past the search cap (issue #13)', () => {
-  const BULK = 1_100
-  /**
-   * Learners the search "bulk" does not match, first by name and e-mail, last by time descending:
-   * more than any page's walk reaches, so such an order sends the search to its matches.
-   */
-  const OTHERS = 2_100
-  const collect = async (query: string, rows: number) => {
-    const seen: string[] = []
-    for (let page = 1; page <= Math.ceil(rows / 100); page += 1) {
-      seen.push(...emails(await list(`companyId=ln-big&pageSize=100&page=${page}&${query}`)))
-    }
-    return seen
-  }
-  const isBulk = (email: string) => email.startsWith('bulk')
-
-  beforeAll(async () => {
-    await insertDispatches(t.database.db, [{ id: 'ln-big-d', destinationId: 'ln-big', courseId: 'ln-bc' }])
-    // Two "bulk" learners in three have started; times repeat so the sort's tie-break shows.
-    await insertRegistrations(t.database.db, [
-      ...Array.from({ length: BULK }, (_, i) => ({
-        id: `ln-big-r${i}`,
-        dispatchId: 'ln-big-d',
-        ...person(`Bulk${i % 37}`, `Person${i}`, `bulk${i}@example.test`),
-        completionStatus: (['completed', 'incomplete', 'not attempted'] as const)[i % 3],
-        totalSecondsTracked: i % 50,
-      })),
-      ...Array.from({ length: OTHERS }, (_, i) => ({
-        id: `ln-big-o${i}`,
-        dispatchId: 'ln-big-d',
-        ...person(`Alpha${i}`, 'Other', `alpha${i}@example.test`),
-        completionStatus: 'completed' as const,
-        totalSecondsTracked: 1_000,
-      })),
-    ])
-  }, 120_000)
-
-  // The pages of an order that puts the matches first come from the walk; an order that puts
-  // the others first sends the search to its matches.
-  it('pages a search past the cap in the list’s order, walked or from its matches', async () => {
-    expect(searchWalkRows(1_000)).toBeLessThan(OTHERS)
-    for (const sort of [
-      'sort=name',
-      'sort=name&order=desc',
-      'sort=email&order=asc',
-      'sort=totalTime&order=desc',
-      'sort=totalTime&order=asc',
-    ]) {
-      const unsearched = await collect(sort, BULK + OTHERS)
-      expect(unsearched).toHaveLength(BULK + OTHERS)
-      const first = await list(`companyId=ln-big&pageSize=100&search=bulk&${sort}`)
-      expect([first.pagination.totalItems, first.totalCapped]).toEqual([1_000, true])
-      // Pages stop at the cap (the list says "1,000+").
-      expect(await collect(`search=bulk&${sort}`, 1_000)).toEqual(unsearched.filter(isBulk).slice(0, 1_000))
-    }
-  })
-
-  it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {
-    const unfiltered = await collect('sort=notStarted&order=desc', BULK + OTHERS)
-    const notStarted = new Set(
-      Array.from({ length: BULK }, (_, i) => i)
-        .filter((i) => i % 3 === 2)
-        .map((i) => `bulk${i}@example.test`),
-    )
-    const wanted = unfiltered.filter((e) => notStarted.has(e))
-    expect(wanted).toHaveLength(notStarted.size)
-    expect(await collect('status=not+attempted&sort=notStarted&order=desc', wanted.length)).toEqual(wanted)
-    // Every one of them has one not started: the tie-break orders them, reversed.
-    expect(await collect('status=not+attempted&sort=notStarted&order=asc', wanted.length)).toEqual(
-      [...wanted].reverse(),
-    )
   })
 })
 

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { searchWalkRows } from '../../db/search'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
+import { emails, listLearners, person } from './learners.test-support'
+
+/** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */
+let t: TestContext
+let admin: { 'x-auth-token': string }
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  admin = (await t.loginAs('admin')).headers
+}, 120_000)
+afterAll(async () => t?.close())
+
+const list = async (query: string) => listLearners(t, query, admin)
+
+describe('GET /api/learners: a company past the search cap (issue #13)', () => {
+  const BULK = 1_100
+  /**
+   * Learners the search "bulk" does not match, first by name and e-mail, last by time descending:
+   * more than any page's walk reaches, so such an order sends the search to its matches.
+   */
+  const OTHERS = 2_100
+  const collect = async (query: string, rows: number) => {
+    const seen: string[] = []
+    for (let page = 1; page <= Math.ceil(rows / 100); page += 1) {
+      seen.push(...emails(await list(`companyId=ln-big&pageSize=100&page=${page}&${query}`)))
+    }
+    return seen
+  }
+  const isBulk = (email: string) => email.startsWith('bulk')
+
+  beforeAll(async () => {
+    await insertDispatches(t.database.db, [{ id: 'ln-big-d', destinationId: 'ln-big', courseId: 'ln-bc' }])
+    // Two "bulk" learners in three have started; times repeat so the sort's tie-break shows.
+    await insertRegistrations(t.database.db, [
+      ...Array.from({ length: BULK }, (_, i) => ({
+        id: `ln-big-r${i}`,
+        dispatchId: 'ln-big-d',
+        ...person(`Bulk${i % 37}`, `Person${i}`, `bulk${i}@example.test`),
+        completionStatus: (['completed', 'incomplete', 'not attempted'] as const)[i % 3],
+        totalSecondsTracked: i % 50,
+      })),
+      ...Array.from({ length: OTHERS }, (_, i) => ({
+        id: `ln-big-o${i}`,
+        dispatchId: 'ln-big-d',
+        ...person(`Alpha${i}`, 'Other', `alpha${i}@example.test`),
+        completionStatus: 'completed' as const,
+        totalSecondsTracked: 1_000,
+      })),
+    ])
+  }, 120_000)
+
+  // The pages of an order that puts the matches first come from the walk; an order that puts
+  // the others first sends the search to its matches.
+  it('pages a search past the cap in the list’s order, walked or from its matches', async () => {
+    expect(searchWalkRows(1_000)).toBeLessThan(OTHERS)
+    for (const sort of [
+      'sort=name',
+      'sort=name&order=desc',
+      'sort=email&order=asc',
+      'sort=totalTime&order=desc',
+      'sort=totalTime&order=asc',
+    ]) {
+      const unsearched = await collect(sort, BULK + OTHERS)
+      expect(unsearched).toHaveLength(BULK + OTHERS)
+      const first = await list(`companyId=ln-big&pageSize=100&search=bulk&${sort}`)
+      expect([first.pagination.totalItems, first.totalCapped]).toEqual([1_000, true])
+      // Pages stop at the cap (the list says "1,000+").
+      expect(await collect(`search=bulk&${sort}`, 1_000)).toEqual(unsearched.filter(isBulk).slice(0, 1_000))
+    }
+  })
+
+  it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {
+    const unfiltered = await collect('sort=notStarted&order=desc', BULK + OTHERS)
+    const notStarted = new Set(
+      Array.from({ length: BULK }, (_, i) => i)
+        .filter((i) => i % 3 === 2)
+        .map((i) => `bulk${i}@example.test`),
+    )
+    const wanted = unfiltered.filter((e) => notStarted.has(e))
+    expect(wanted).toHaveLength(notStarted.size)
+    expect(await collect('status=not+attempted&sort=notStarted&order=desc', wanted.length)).toEqual(wanted)
+    // Every one of them has one not started: the tie-break orders them, reversed.
+    expect(await collect('status=not+attempted&sort=notStarted&order=asc', wanted.length)).toEqual(
+      [...wanted].reverse(),
+    )
+  })
+})
