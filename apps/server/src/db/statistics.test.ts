@@ -24,6 +24,22 @@ const write = (...statements: ReturnType<typeof sql>[]) =>
     await tx.execute(sql`select pg_stat_force_next_flush()`)
   })
 
+/** A company, a course and a dispatch named after `key`, then `count` registrations of it. */
+async function writeDispatch(key: string, count: number, status: 'completed' | 'incomplete') {
+  await write(
+    sql`insert into company (id, name) values (${`${key}-co`}, ${`${key} Co`})`,
+    sql`insert into course (id, title) values (${`${key}-course`}, ${`${key} Course`})`,
+    sql`insert into dispatch (id, course_id, destination_id, destination_name, course_title)
+      values (${`${key}-dispatch`}, ${`${key}-course`}, ${`${key}-co`}, ${`${key} Co`}, ${`${key} Course`})`,
+  )
+  await write(sql`
+    insert into registration (id, dispatch_id, course_id, learner_id, learner_email, completion_status,
+      success_status)
+    select ${`${key}-reg-`} || n, ${`${key}-dispatch`}, ${`${key}-course`}, ${`${key}-`} || n,
+      ${key} || n || '@example.com', ${status}, 'unknown'
+    from generate_series(1, ${count}) as n`)
+}
+
 const plannerRows = async (table: string) =>
   Number((await rows(sql`select reltuples from pg_class where relname = ${table}`))[0]!.reltuples)
 
@@ -45,18 +61,7 @@ describe('planner statistics kept by the writer (no autovacuum needed)', () => {
   })
 
   it('analyzes the mirror tables a sync fills (registration, with its trigger-kept aggregates)', async () => {
-    await write(
-      sql`insert into company (id, name) values ('stat-co', 'Stat Co')`,
-      sql`insert into course (id, title) values ('stat-course', 'Stat Course')`,
-      sql`insert into dispatch (id, course_id, destination_id, destination_name, course_title)
-        values ('stat-dispatch', 'stat-course', 'stat-co', 'Stat Co', 'Stat Course')`,
-    )
-    await write(sql`
-      insert into registration (id, dispatch_id, course_id, learner_id, learner_email, completion_status,
-        success_status)
-      select 'stat-reg-' || n, 'stat-dispatch', 'stat-course', 'learner-' || n, 'learner' || n || '@example.com',
-        'completed', 'passed'
-      from generate_series(1, 3000) as n`)
+    await writeDispatch('stat', 3000, 'completed')
     const analyzed = await analyzeStaleTables(database.db)
     expect(analyzed).toEqual(expect.arrayContaining(['registration', 'dispatch_learner', 'company_learner']))
     expect(await plannerRows('registration')).toBe(3000)
@@ -70,18 +75,7 @@ describe('the visibility map index-only scans need (migration 0017, no autovacuu
   }
 
   it('vacuums company_learner when its visibility map covers under half of it, then leaves it alone', async () => {
-    await write(
-      sql`insert into company (id, name) values ('vac-co', 'Vac Co')`,
-      sql`insert into course (id, title) values ('vac-course', 'Vac Course')`,
-      sql`insert into dispatch (id, course_id, destination_id, destination_name, course_title)
-        values ('vac-dispatch', 'vac-course', 'vac-co', 'Vac Co', 'Vac Course')`,
-    )
-    await write(sql`
-      insert into registration (id, dispatch_id, course_id, learner_id, learner_email, completion_status,
-        success_status)
-      select 'vac-reg-' || n, 'vac-dispatch', 'vac-course', 'vac-' || n, 'vac' || n || '@example.com',
-        'incomplete', 'unknown'
-      from generate_series(1, 2000) as n`)
+    await writeDispatch('vac', 2000, 'incomplete')
     // Written, never vacuumed (as after 0017's rewrite): the planner sees no page all-visible.
     await database.db.execute(sql`analyze company_learner`)
     const before = await visibility()
