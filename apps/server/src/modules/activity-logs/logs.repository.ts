@@ -107,17 +107,13 @@ export function createLogsRepository(db: DbOrTx) {
      * past whole days, logs.service.ts).
      */
     async page(filter: LogSqlFilter, limit: number, offset: number): Promise<LogRow[]> {
-      return this.pageWhere(whereOf(filter), limit, offset)
-    },
-
-    async pageWhere(where: SQL | undefined, limit: number, offset: number): Promise<LogRow[]> {
       const ids = db
         .select({
           id: sql<number>`${activityLog.id}`.as('page_id'),
           at: sql<Date>`${activityLog.createdAt}`.as('page_at'),
         })
         .from(activityLog)
-        .where(where)
+        .where(whereOf(filter))
         .orderBy(...newestFirst)
         .limit(limit)
         .offset(offset)
