@@ -140,7 +140,8 @@ export function createDispatchesRepository(db: DbOrTx) {
      * One page, with the version it was read at (same statement, so the same snapshot; a page
      * past the end has no row and reads none). Deferred join: the offset is walked over an index
      * alone (ids), and only the page's rows are read from the table. `matches` (the filter's
-     * total) picks the way a search's ids are found: walking the sort index when matches are
+     * exact total) says whether the page is nearer the end (walked from there), and picks the way
+     * a search's ids are found: walking the sort index when matches are
      * dense enough for the page to come early, else collecting them through the course,
      * company and id indexes and sorting those (the `offset 0` fence keeps the planner from
      * walking the sort index through a rare term's every row).
@@ -158,6 +159,14 @@ export function createDispatchesRepository(db: DbOrTx) {
       const keys = SORT_KEYS[sort]
       const orderBy = [...keys.map((key) => direction(key)), direction(dispatch.id)]
       const where = whereOf(filter, sets)
+      // A page in the second half of the filter's (exact) total is walked from the other end, in
+      // the opposite order, and put back in order below: the last page of the staff list read
+      // 50,000 index entries to skip them, and a deep page of a broad search sorted every match.
+      const fromEnd = offset > counts.matches / 2 && offset < counts.matches
+      const walkDirection = fromEnd ? (order === 'desc' ? asc : desc) : direction
+      const walkLimit = fromEnd ? Math.min(limit, counts.matches - offset) : limit
+      const walkOffset = fromEnd ? Math.max(0, counts.matches - offset - limit) : offset
+      const walkOrder = [...keys.map((key) => walkDirection(key)), walkDirection(dispatch.id)]
       // A search walks the sort index only when it matches a fifth of the scope or more (its
       // page then comes early wherever the matches sit in the order); else its matches are
       // collected, index-only, by course, by company and by id, and sorted. (A company search
@@ -189,18 +198,18 @@ export function createDispatchesRepository(db: DbOrTx) {
         ids = db
           .select({ id: sql<string>`${sql.raw('"matched"."match_id"')}`.as('page_id') })
           .from(matched)
-          .orderBy(...matchedKeys.map((key) => direction(key)), direction(sql.raw('"matched"."match_id"')))
-          .limit(limit)
-          .offset(offset)
+          .orderBy(...matchedKeys.map((key) => walkDirection(key)), walkDirection(sql.raw('"matched"."match_id"')))
+          .limit(walkLimit)
+          .offset(walkOffset)
           .as('page')
       } else {
         ids = db
           .select({ id: sql<string>`${dispatch.id}`.as('page_id') })
           .from(dispatch)
           .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
+          .orderBy(...walkOrder)
+          .limit(walkLimit)
+          .offset(walkOffset)
           .as('page')
       }
       const found = await db

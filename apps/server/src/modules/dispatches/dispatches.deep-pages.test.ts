@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DispatchListResponse } from '@portal/shared'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { insertDispatches } from './dispatches.test-data'
+
+let t: TestContext
+let headers: { 'x-auth-token': string }
+
+interface Made {
+  id: string
+  client: string
+  course: string
+  enabled: boolean
+  registrations: number
+}
+
+/**
+ * 61 dispatches over four clients and three courses, with repeated keys, so the second half of
+ * every order (walked from the other end since issue #13) is checked against the order computed
+ * here: client, course, status (enabled, then client), registrations, then id.
+ */
+const made: Made[] = Array.from({ length: 61 }, (_, i) => ({
+  id: `deep-${String(i).padStart(2, '0')}`,
+  client: ['Alpha Clinics', 'beta Freight', 'Gamma Foods', 'delta Bank'][i % 4]!,
+  course: ['Fire Safety', 'excel Basics', 'Data Privacy'][(i * 7) % 3]!,
+  enabled: i % 5 !== 0,
+  registrations: (i * 11) % 6,
+}))
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  headers = (await t.loginAs('admin')).headers
+  await insertDispatches(
+    t.database.db,
+    made.map((m) => ({
+      id: m.id,
+      destinationId: `company-${m.client.split(' ')[0]!.toLowerCase()}`,
+      destinationName: m.client,
+      courseId: `course-${m.course.split(' ')[0]!.toLowerCase()}`,
+      courseTitle: m.course,
+      enabled: m.enabled,
+      registrationCount: m.registrations,
+    })),
+  )
+})
+afterAll(async () => t.close())
+
+const cmp = (a: string | number | boolean, b: string | number | boolean) => (a < b ? -1 : a > b ? 1 : 0)
+const KEYS: Record<string, (m: Made) => (string | number | boolean)[]> = {
+  client: (m) => [m.client.toLowerCase()],
+  course: (m) => [m.course.toLowerCase()],
+  status: (m) => [m.enabled, m.client.toLowerCase()],
+  registrations: (m) => [m.registrations],
+}
+
+function expected(rows: Made[], sort: string, order: 'asc' | 'desc'): string[] {
+  const sign = order === 'asc' ? 1 : -1
+  return [...rows]
+    .sort((a, b) => {
+      const ka = [...KEYS[sort]!(a), a.id]
+      const kb = [...KEYS[sort]!(b), b.id]
+      for (let i = 0; i < ka.length; i += 1) {
+        const c = cmp(ka[i]!, kb[i]!)
+        if (c !== 0) return sign * c
+      }
+      return 0
+    })
+    .map((m) => m.id)
+}
+
+async function pageIds(query: string): Promise<{ ids: string[]; total: number }> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/dispatches?${query}`, headers })
+  expect(res.statusCode).toBe(200)
+  const body = res.json<DispatchListResponse>()
+  return { ids: body.dispatches.map((d) => d.id), total: body.pagination.totalItems }
+}
+
+describe('GET /api/dispatches, pages in the second half (walked from the end)', () => {
+  it.each(['client', 'course', 'status', 'registrations'])('every page of the %s order, both ways', async (sort) => {
+    for (const order of ['asc', 'desc'] as const) {
+      const want = expected(made, sort, order)
+      for (const pageSize of [10]) {
+        for (let page = 1; page <= Math.ceil(want.length / pageSize); page += 1) {
+          const got = await pageIds(`sort=${sort}&order=${order}&pageSize=${pageSize}&page=${page}`)
+          expect(got.total).toBe(61)
+          expect(got.ids).toEqual(want.slice((page - 1) * pageSize, page * pageSize))
+        }
+      }
+    }
+  })
+
+  it('a search and a status filter page the same way', async () => {
+    // "clinics" matches one client's dispatches; "e" (one letter) the word starts of many names.
+    for (const [search, pick] of [
+      ['clinics', (m: Made) => m.client === 'Alpha Clinics'],
+      ['e', (m: Made) => /(^|\s)e/i.test(m.client) || /(^|\s)e/i.test(m.course)],
+    ] as const) {
+      const rows = made.filter((m) => pick(m) && m.enabled)
+      const want = expected(rows, 'registrations', 'desc')
+      expect(want.length).toBeGreaterThan(10)
+      for (let page = 1; page <= Math.ceil(want.length / 10); page += 1) {
+        const got = await pageIds(
+          `search=${search}&status=enabled&sort=registrations&order=desc&pageSize=10&page=${page}`,
+        )
+        expect(got.total).toBe(want.length)
+        expect(got.ids).toEqual(want.slice((page - 1) * 10, page * 10))
+      }
+    }
+  })
+})
