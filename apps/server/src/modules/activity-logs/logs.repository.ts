@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { MIN_SUBSTRING_TERM, matchesTerm } from '../../db/search'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
 export interface LogSqlFilter {
@@ -67,7 +67,8 @@ const columns = {
 
 /**
  * Every condition uses a column of the (created_at, id), (action, …) or (user_id, …) indexes,
- * or, for a search, the stored lowercased search_text and its trigram index (migration 0014).
+ * or, for a search, the stored lowercased search_text and its trigram index (migration 0014), or
+ * for a term with a dot, the index of that text without its dots (migration 0019).
  */
 function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefined {
   const conditions: SQL[] = []
@@ -77,9 +78,28 @@ function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefi
   if (filter.action) conditions.push(eq(activityLog.action, filter.action))
   const term = filter.searchTerm?.trim()
   if (term) {
-    conditions.push(matchesTerm(sql`${activityLog.searchText}`, term, { lowered: true, indexed: way === 'indexed' }))
+    const dotless = way === 'indexed' ? dotlessTerm(term) : null
+    if (dotless) {
+      // Found through the index of the text without its dots (migration 0019), then the text
+      // itself compared, unindexed: "ab.cd" must not find "abc.d".
+      conditions.push(matchesTerm(sql`translate(${activityLog.searchText}, '.', '')`, dotless, { lowered: true }))
+    }
+    conditions.push(
+      matchesTerm(sql`${activityLog.searchText}`, term, { lowered: true, indexed: way === 'indexed' && !dotless }),
+    )
   }
   return conditions.length ? and(...conditions) : undefined
+}
+
+/**
+ * A term with a dot, without its dots, when that is still a substring search (3 characters or
+ * more): IP addresses and e-mail addresses, whose parts pg_trgm would take one by one.
+ * Containing the term implies containing it without dots, so the index finds every match.
+ */
+export function dotlessTerm(term: string): string | null {
+  if (!term.includes('.')) return null
+  const dotless = term.replaceAll('.', '')
+  return dotless.length >= MIN_SUBSTRING_TERM ? dotless : null
 }
 
 /** A UTC day (YYYY-MM-DD) of an instant: the key of the kept day counts. */

@@ -7,6 +7,7 @@ import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS } from './logs.service'
 let t: TestContext
 let admin: { 'x-auth-token': string }
 const ROWS = 8_000
+const DOTTED = 600
 const ADA = '00000000-0000-4000-8000-0000000000ad'
 
 /**
@@ -30,6 +31,13 @@ beforeAll(async () => {
         || case when g % 97 = 0 then '/rare' else '' end),
       '10.0.' || (g % 7) || '.1'
     from generate_series(1, ${ROWS}) as g`)
+  // Hosts that differ only by where their dots are (issue #13: a term with a dot is looked up
+  // without its dots, then compared as typed).
+  await t.database.db.execute(sql`
+    insert into activity_log (created_at, action, details, ip_address)
+    select now() - interval '3 minutes' - g * interval '16 hours', 'PAGE_VIEWED',
+      jsonb_build_object('host', case when g % 2 = 0 then 'srv.12.34' else 'srv1.2.34' end), null
+    from generate_series(1, ${DOTTED}) as g`)
 }, 120_000)
 afterAll(async () => t.close())
 
@@ -91,6 +99,25 @@ describe('GET /api/logs: a search over slices of time', () => {
       ids: rare,
       total: rare.length,
       capped: false,
+    })
+  })
+
+  it('finds a term with dots as typed, through the index of the text without dots', async () => {
+    // "srv.12.3" without its dots is also in "srv1.2.34": only the rows as typed count.
+    const wanted = await expected('srv.12.3', sql`action = 'PAGE_VIEWED'`)
+    expect(wanted).toHaveLength(DOTTED / 2)
+    expect(await allPages('searchTerm=SRV.12.3&action=PAGE_VIEWED', 50)).toEqual({
+      ids: wanted,
+      total: wanted.length,
+      capped: false,
+    })
+    // An IP address, past the cap.
+    const ip = await expected('10.0.3.1', sql`action = 'PAGE_VIEWED'`)
+    expect(ip).toHaveLength(LOG_SEARCH_COUNT_CAP)
+    expect(await allPages('searchTerm=10.0.3.1&action=PAGE_VIEWED', 200)).toEqual({
+      ids: ip,
+      total: LOG_SEARCH_COUNT_CAP,
+      capped: true,
     })
   })
 
