@@ -211,7 +211,8 @@ export const registration = pgTable(
       .on(t.dispatchId, t.completionStatus, t.lastAccessDate.desc().nullsLast(), t.id)
       .where(sql`${t.removedAt} is null`),
     index('registration_course_id_idx').on(t.courseId),
-    // registration_learner_search_idx (gin: dispatch_id, learner text trigrams) is made by
-    // migration 0008 where pg_trgm and btree_gin exist.
+    // registration_learner_status_search_idx (gin: dispatch_id, completion_status, learner
+    // text trigrams) is made by migration 0020 (0008's without the status before it) where
+    // pg_trgm and btree_gin exist.
   ],
 )

@@ -52,7 +52,7 @@ export function whereOf(filter: RegistrationFilter): SQL {
 
 /**
  * What a learner search looks in: first name, last name and e-mail as one text, which the trigram
- * index registration_learner_search_idx of migration 0008 holds (keep the two identical). It
+ * index registration_learner_status_search_idx of migration 0020 holds (keep the two identical). It
  * covers the first name, the last name, "first last" and the e-mail.
  */
 const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${registration.learnerLastName} || ' ' || ${registration.learnerEmail})`
