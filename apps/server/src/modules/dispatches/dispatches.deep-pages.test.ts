@@ -79,12 +79,11 @@ describe('GET /api/dispatches, pages in the second half (walked from the end)', 
   it.each(['client', 'course', 'status', 'registrations'])('every page of the %s order, both ways', async (sort) => {
     for (const order of ['asc', 'desc'] as const) {
       const want = expected(made, sort, order)
-      for (const pageSize of [10]) {
-        for (let page = 1; page <= Math.ceil(want.length / pageSize); page += 1) {
-          const got = await pageIds(`sort=${sort}&order=${order}&pageSize=${pageSize}&page=${page}`)
-          expect(got.total).toBe(61)
-          expect(got.ids).toEqual(want.slice((page - 1) * pageSize, page * pageSize))
-        }
+      // Pages of 25: the third (offset 50 of 61) is past half, walked from the end.
+      for (let page = 1; page <= 3; page += 1) {
+        const got = await pageIds(`sort=${sort}&order=${order}&pageSize=25&page=${page}`)
+        expect(got.total).toBe(61)
+        expect(got.ids).toEqual(want.slice((page - 1) * 25, page * 25))
       }
     }
   })
