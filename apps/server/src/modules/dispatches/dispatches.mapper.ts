@@ -20,6 +20,23 @@ export interface DispatchRow {
   registrationResetDate?: Date | null
   /** Single-dispatch reads only: the version of its registrations (migration 0007). */
   registrationVersion?: number
+  /**
+   * Single-dispatch reads only: the counts migration 0008's triggers keep for it (null before
+   * its first registration), so the completion report needs no statement of its own for them.
+   */
+  registrationStats?: KeptRegistrationStats | null
+}
+
+/** dispatch_stat's live registrations and distinct learners, in all and per completion status. */
+export interface KeptRegistrationStats {
+  registrations: number
+  learners: number
+  completed: number
+  learnersCompleted: number
+  incomplete: number
+  learnersIncomplete: number
+  notAttempted: number
+  learnersNotAttempted: number
 }
 
 export interface SummaryRow {

@@ -229,6 +229,16 @@ export function createDispatchesRepository(db: DbOrTx) {
         .select({
           ...rowColumns,
           registrationVersion: sql<number>`coalesce(${dispatchStat.version}, 0)`.mapWith(Number),
+          registrationStats: {
+            registrations: dispatchStat.registrations,
+            learners: dispatchStat.learners,
+            completed: dispatchStat.completed,
+            learnersCompleted: dispatchStat.learnersCompleted,
+            incomplete: dispatchStat.incomplete,
+            learnersIncomplete: dispatchStat.learnersIncomplete,
+            notAttempted: dispatchStat.notAttempted,
+            learnersNotAttempted: dispatchStat.learnersNotAttempted,
+          },
         })
         .from(dispatch)
         .leftJoin(course, eq(course.id, dispatch.courseId))

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
+import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { matchesTerm, searchedPage } from '../../db/search'
@@ -67,12 +68,26 @@ const registrationVersionOf = (dispatchId: string) =>
     Number,
   )
 
-/** The kept per-status counts of dispatch_stat (migration 0008) for each status filter. */
-const KEPT_TOTALS: Record<CompletionStatus | 'all', { total: SQL; learners: SQL }> = {
-  all: { total: sql`${dispatchStat.registrations}`, learners: sql`${dispatchStat.learners}` },
-  completed: { total: sql`${dispatchStat.completed}`, learners: sql`${dispatchStat.learnersCompleted}` },
-  incomplete: { total: sql`${dispatchStat.incomplete}`, learners: sql`${dispatchStat.learnersIncomplete}` },
-  'not attempted': { total: sql`${dispatchStat.notAttempted}`, learners: sql`${dispatchStat.learnersNotAttempted}` },
+/** A filter without a search or a last-access window: its totals are kept (migration 0008). */
+export const isKeptFilter = (filter: RegistrationFilter) => !filter.search?.trim() && !filter.from && !filter.before
+
+/**
+ * The totals of such a filter, from the dispatch's kept counts (read with the dispatch itself:
+ * DispatchRow.registrationStats; none before its first registration).
+ */
+export function keptTotals(
+  stats: KeptRegistrationStats | null | undefined,
+  status: CompletionStatus | undefined,
+): ReportTotals {
+  if (!stats) return { total: 0, distinctLearners: 0, capped: false }
+  const kept: Record<CompletionStatus | 'all', [total: number, learners: number]> = {
+    all: [stats.registrations, stats.learners],
+    completed: [stats.completed, stats.learnersCompleted],
+    incomplete: [stats.incomplete, stats.learnersIncomplete],
+    'not attempted': [stats.notAttempted, stats.learnersNotAttempted],
+  }
+  const [total, distinctLearners] = kept[status ?? 'all']
+  return { total, distinctLearners, capped: false }
 }
 
 export function createReportsRepository(db: DbOrTx) {
@@ -142,24 +157,12 @@ export function createReportsRepository(db: DbOrTx) {
     },
 
     /**
-     * Registrations and distinct learners of the filter, with the dispatch's registration version
-     * they were counted at (same statement). A status filter alone, or none, reads the counts kept
-     * by migration 0008's triggers; a date window is one index-only pass over the report index
-     * (learner_hash is carried by it); a search, a pass over its trigram matches.
+     * Registrations and distinct learners of a search or a last-access window (a filter without
+     * either takes the kept counts: keptTotals), with the dispatch's registration version they
+     * were counted at (same statement). A date window is one index-only pass over the report
+     * index (learner_hash is carried by it); a search, a pass over its trigram matches.
      */
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
-      if (!filter.search?.trim() && !filter.from && !filter.before) {
-        const kept = KEPT_TOTALS[filter.status ?? 'all']
-        const [row] = await db
-          .select({
-            total: sql<number>`${kept.total}`.mapWith(Number),
-            distinctLearners: sql<number>`${kept.learners}`.mapWith(Number),
-            version: sql<number>`${dispatchStat.version}`.mapWith(Number),
-          })
-          .from(dispatchStat)
-          .where(eq(dispatchStat.dispatchId, filter.dispatchId))
-        return row ? { ...row, capped: false } : { total: 0, distinctLearners: 0, capped: false, version: null }
-      }
       // A search stops at the cap (its matches are row visits); a date window is one index-only
       // pass. count(distinct) of 8-byte hashes sorts in memory (text keys spilled to disk).
       const rows = db

@@ -56,6 +56,33 @@ const ok = async (query = '', headers = admin) => {
 const ids = (body: ReportResponse) => body.registrations.map((r) => r.id)
 
 describe('GET /api/reports/dispatch/:id', () => {
+  it('gives the kept totals of every status, read with the dispatch: rows and distinct learners', async () => {
+    await insertDispatches(t.database.db, [
+      { id: 'kept-k', destinationId: 'company-a' },
+      { id: 'kept-empty', destinationId: 'company-a' },
+    ])
+    const l = (n: number) => learner(`L${n}`, 'Kept', `l${n}@kept.test`)
+    await insertRegistrations(t.database.db, [
+      { id: 'k1', dispatchId: 'kept-k', ...l(1), completionStatus: 'incomplete' },
+      { id: 'k2', dispatchId: 'kept-k', ...l(1), completionStatus: 'incomplete' },
+      { id: 'k3', dispatchId: 'kept-k', ...l(2), completionStatus: 'incomplete' },
+      { id: 'k4', dispatchId: 'kept-k', ...l(3), completionStatus: 'completed' },
+      { id: 'k5', dispatchId: 'kept-k', ...l(4), completionStatus: 'completed' },
+      { id: 'k6', dispatchId: 'kept-k', ...l(4), completionStatus: 'not attempted' },
+      { id: 'k7', dispatchId: 'kept-k', ...l(5), completionStatus: 'completed', removedAt: new Date() },
+    ])
+    const totals = async (id: string, status = '') => {
+      const res = await report(id, status ? `?status=${encodeURIComponent(status)}` : '')
+      const body = res.json<ReportResponse>()
+      return [res.statusCode, body.pagination.totalItems, body.distinctLearners]
+    }
+    expect(await totals('kept-k')).toEqual([200, 6, 4])
+    expect(await totals('kept-k', 'completed')).toEqual([200, 2, 2])
+    expect(await totals('kept-k', 'incomplete')).toEqual([200, 3, 2])
+    expect(await totals('kept-k', 'not attempted')).toEqual([200, 1, 1])
+    expect(await totals('kept-empty')).toEqual([200, 0, 0])
+  })
+
   it('lists the dispatch’s present registrations, newest access first, never-accessed last', async () => {
     const body = await ok()
     expect(ids(body)).toEqual(['r4', 'r2', 'r1', 'r5', 'r3'])

@@ -7,6 +7,8 @@ import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatch
 import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
 import {
   createReportsRepository,
+  isKeptFilter,
+  keptTotals,
   type RegistrationFilter,
   type RegistrationRow,
   type ReportTotals,
@@ -124,7 +126,10 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
       // The totals first: they tell whether a deep page is nearer the end (walked from there).
-      const totals = await totalsOf(filter, version)
+      // Without a search or a window they are the kept counts, read with the dispatch.
+      const totals = isKeptFilter(filter)
+        ? keptTotals(row.registrationStats, filter.status)
+        : await totalsOf(filter, version)
       const rows = await pageOf(filter, query.pageSize, offset, version, totals)
       return {
         dispatch: toDispatch(row, viewer.role),
