@@ -119,3 +119,17 @@ export async function searchedPage<P extends { rows: unknown[] }>(q: PageSearch<
   const page = await q.read(walked, undefined)
   return page.rows.length === q.limit ? page : q.read(matches, undefined)
 }
+
+/**
+ * Where a list's page is read from (the dispatch list, the report and the learners, issue #13):
+ * a page in the second half of a known total is walked from the other end, in the opposite
+ * order, `limit` and `offset` counted from there (the caller puts the rows back in order).
+ */
+export function nearerEnd(total: number | null, limit: number, offset: number) {
+  if (total === null || offset <= total / 2) return { fromEnd: false, limit, offset }
+  return {
+    fromEnd: true,
+    limit: Math.max(0, Math.min(limit, total - offset)),
+    offset: Math.max(0, total - offset - limit),
+  }
+}

@@ -156,7 +156,8 @@ export function createLogsService(db: Db, log: Log) {
    * A search (issue #13), in slices of time back from the newest (SEARCH_SLICES_DAYS, then the
    * rest): each slice gives its matches newest first, until LOG_SEARCH_COUNT_CAP + 1 of them or
    * the filter's start. Once the rows searched say the term is too sparse to reach the cap in the
-   * rest (twice its rate so far, plus one, times the rows left), the rest is one slice. Those are both the total (exact up to the cap, then shown as "N+") and the
+   * rest (twice its rate so far, plus one, times the rows left), the rest is one slice. Those
+   * are both the total (exact up to the cap, then shown as "N+") and the
    * page, whose rows are then read by key: the search is made once. A slice of few rows (the kept
    * day counts say how many) is scanned on the time index, comparing the stored text; a larger one
    * is looked up in the trigram index, whose cost grows with the month partitions it reaches, not
@@ -174,9 +175,9 @@ export function createLogsService(db: Db, log: Log) {
     const found: LogKey[] = []
     let before = filter.before
     let searched = 0
-    const spans: (number | null)[] = [...SEARCH_SLICES_DAYS, null]
-    for (let i = 0; i < spans.length; i += 1) {
-      const span = spans[i]!
+    let restAtOnce = false
+    for (const slice of [...SEARCH_SLICES_DAYS, null]) {
+      const span = restAtOnce ? null : slice
       const startMs = span === null ? first : Math.max(end - span * DAY_MS, first)
       const from = Number.isFinite(startMs) ? new Date(startMs) : undefined
       const rows = rowsIn(from, before)
@@ -191,9 +192,8 @@ export function createLogsService(db: Db, log: Log) {
       // A sparse term (the rows searched so far say it will not reach the cap in all the rest)
       // takes the rest in one look-up: more slices would only read its index again.
       const rest = rowsIn(Number.isFinite(first) ? new Date(first) : undefined, before)
-      if (searched > 0 && Number.isFinite(rest) && ((found.length + 1) / searched) * rest * 2 < LOG_SEARCH_COUNT_CAP) {
-        spans.splice(i + 1, spans.length, null)
-      }
+      restAtOnce =
+        searched > 0 && Number.isFinite(rest) && ((found.length + 1) / searched) * rest * 2 < LOG_SEARCH_COUNT_CAP
     }
     const total = Math.min(found.length, LOG_SEARCH_COUNT_CAP)
     const capped = found.length > LOG_SEARCH_COUNT_CAP

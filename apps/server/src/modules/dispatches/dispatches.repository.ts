@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { matchesTerm, nearerEnd } from '../../db/search'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
   EMPTY_SEARCH,
@@ -162,10 +162,8 @@ export function createDispatchesRepository(db: DbOrTx) {
       // A page in the second half of the filter's (exact) total is walked from the other end, in
       // the opposite order, and put back in order below: the last page of the staff list read
       // 50,000 index entries to skip them, and a deep page of a broad search sorted every match.
-      const fromEnd = offset > counts.matches / 2 && offset < counts.matches
+      const { fromEnd, limit: walkLimit, offset: walkOffset } = nearerEnd(counts.matches, limit, offset)
       const walkDirection = fromEnd ? (order === 'desc' ? asc : desc) : direction
-      const walkLimit = fromEnd ? Math.min(limit, counts.matches - offset) : limit
-      const walkOffset = fromEnd ? Math.max(0, counts.matches - offset - limit) : offset
       const walkOrder = [...keys.map((key) => walkDirection(key)), walkDirection(dispatch.id)]
       // A search walks the sort index only when it matches a fifth of the scope or more (its
       // page then comes early wherever the matches sit in the order); else its matches are

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { matchesTerm, searchedPage } from '../../db/search'
+import { matchesTerm, nearerEnd, searchedPage } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -140,15 +140,15 @@ export function createLearnersRepository(db: DbOrTx) {
       total: number | null,
     ): Promise<{ rows: LearnerRow[]; version: number | null }> {
       const term = filter.search?.trim() ?? ''
-      const fromEnd = total !== null && offset > total / 2
+      const walk = nearerEnd(total, limit, offset)
       const read = async (source: SQL | typeof L, where: SQL | undefined) => {
         const ids = db
           .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
           .from(source as typeof L)
           .where(where)
-          .orderBy(...orderOf(order, fromEnd))
-          .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
-          .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+          .orderBy(...orderOf(order, walk.fromEnd))
+          .limit(walk.limit)
+          .offset(walk.offset)
           .as('page')
         const found = await db
           .select({ ...rowColumns, version: versionOf(filter.companyId) })

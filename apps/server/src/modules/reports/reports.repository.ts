@@ -3,7 +3,7 @@ import type { CompletionStatus } from '@portal/shared'
 import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
-import { matchesTerm, searchedPage } from '../../db/search'
+import { matchesTerm, nearerEnd, searchedPage } from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -106,16 +106,16 @@ export function createReportsRepository(db: DbOrTx) {
       total: number | null,
     ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
       const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
-      const fromEnd = total !== null && offset > total / 2
-      const walk = fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
+      const at = nearerEnd(total, limit, offset)
+      const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
       const read = async (source: SQL | typeof registration, where: SQL | undefined) => {
         const ids = db
           .select({ id: sql<string>`${registration.id}`.as('page_id') })
           .from(source as typeof registration)
           .where(where)
           .orderBy(...walk)
-          .limit(fromEnd ? Math.max(0, Math.min(limit, total - offset)) : limit)
-          .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+          .limit(at.limit)
+          .offset(at.offset)
           .as('page')
         const found = await db
           .select({
