@@ -13,9 +13,13 @@ rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
 const failures = []
+/** Each step's wall time, printed at the end (CI's time budget: where it goes). */
+const durations = []
 function step(name, command, args, env = {}) {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`)
+  const started = Date.now()
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  durations.push([name, (Date.now() - started) / 1000])
   if (result.status !== 0) failures.push(name)
   return result.status === 0
 }
@@ -58,6 +62,8 @@ if (existsSync(playwrightJson)) {
   skipped += p.stats.skipped
 } else failed += 1
 
+console.log('\nSteps (wall time):')
+for (const [name, seconds] of durations) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`)
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`)
 if (!process.env.TEST_DATABASE_URL) {
   console.log(

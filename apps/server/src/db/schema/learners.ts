@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
  * Issue #16: one row per company and learner (registration.learner_hash) over the live
@@ -52,6 +52,8 @@ export const companyLearnerStat = pgTable('company_learner_stat', {
   companyId: text('company_id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   learners: integer('learners').notNull().default(0),
+  /** Migration 0021: waiting for company_learner_build (a first full sync defers the refresh). */
+  building: boolean('building').notNull().default(false),
 })
 
 /**

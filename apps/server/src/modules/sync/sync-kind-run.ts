@@ -8,6 +8,7 @@ import { prefetch } from './prefetch'
 import { refreshCounters } from './sync-counters'
 import { KIND_HANDLERS, type PageResult } from './sync.kinds'
 import { syncProgressRepository as progress, type Checkpoint, type RemovableKind } from './sync-progress.repository'
+import { buildDeferredLearners, DEFER_LEARNERS_SQL } from './sync-learners'
 import { settleUnseen } from './sync-removal'
 import { syncRunRepository as runs } from './sync-run.repository'
 
@@ -128,6 +129,8 @@ export async function runKind(
             // together, and the next run reads them again (issue #7).
             const result = await db.transaction(async (tx) => {
               await tx.execute(sql`set local synchronous_commit = off`)
+              // A full registration listing: the learner aggregate of a company without one is built at the end.
+              if (kind === 'registrations' && full) await tx.execute(DEFER_LEARNERS_SQL)
               const r = await handler.write(tx, page.items, client)
               if (removable) {
                 if (full) await progress.addSeen(tx, removable, r.ids)
@@ -156,6 +159,10 @@ export async function runKind(
       checkpoint = cp
     }
 
+    if (kind === 'registrations') {
+      // Full or not: a build left by a run that stopped (a crash mid-build) is done by the next one.
+      await buildDeferredLearners(db, deps.stopped)
+    }
     await keepStatistics(deps, kind)
     deps.check()
     if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
