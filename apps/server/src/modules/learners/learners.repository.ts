@@ -17,6 +17,17 @@ export interface LearnerOrder {
   order: 'asc' | 'desc'
 }
 
+/** The learner list's kept figures and course choices for a filter (LearnersRepository.overview). */
+export interface LearnerOverview {
+  /** The company's learners. */
+  total: number
+  /** The learners with the filter's course/status facet; null when the filter has none. */
+  facetTotal: number | null
+  /** The company's learner version (null: the company has never had a learner). */
+  version: number | null
+  courses: { id: string; title: string }[]
+}
+
 export interface LearnerTotals {
   total: number
   /** A search matched more than LEARNER_SEARCH_COUNT_CAP learners: the total stops there. */
@@ -173,28 +184,11 @@ export function createLearnersRepository(db: DbOrTx) {
     },
 
     /**
-     * The filter's learners: without a search the kept counts (the company's, or a course/status
-     * facet's, migration 0017), else counted up to the cap.
+     * A search's learners, counted up to the cap (without a search the kept counts answer: see
+     * overview).
      */
     async totals(filter: LearnerFilter): Promise<LearnerTotals & { version: number | null }> {
       const search = Boolean(filter.search?.trim())
-      const facet = facetOf(filter)
-      if (!search && !facet) {
-        const [row] = await db
-          .select({ total: companyLearnerStat.learners, version: companyLearnerStat.version })
-          .from(companyLearnerStat)
-          .where(eq(companyLearnerStat.companyId, filter.companyId))
-        return { total: row?.total ?? 0, capped: false, version: row?.version ?? null }
-      }
-      if (!search && facet) {
-        const F = companyLearnerFacet
-        const [row] = await db
-          .select({ total: F.learners, version: companyLearnerStat.version })
-          .from(companyLearnerStat)
-          .leftJoin(F, and(eq(F.companyId, companyLearnerStat.companyId), eq(F.facet, facet)))
-          .where(eq(companyLearnerStat.companyId, filter.companyId))
-        return { total: row?.total ?? 0, capped: false, version: row?.version ?? null }
-      }
       const rows = db
         .select({ one: sql`1`.as('one') })
         .from(L)
@@ -261,16 +255,43 @@ export function createLearnersRepository(db: DbOrTx) {
         .limit(limit)
     },
 
-    /** The company's courses (its live dispatches'), for the course filter. */
-    async courses(companyId: string): Promise<{ id: string; title: string }[]> {
-      return db
-        .selectDistinctOn([sql`lower(${dispatch.courseTitle})`, dispatch.courseId], {
-          id: dispatch.courseId,
-          title: dispatch.courseTitle,
-        })
-        .from(dispatch)
-        .where(and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt)))
-        .orderBy(sql`lower(${dispatch.courseTitle})`, dispatch.courseId)
+    /**
+     * What every list request needs before its page, in one statement (one round trip): the
+     * company's kept learner count and version, the kept count of the filter's course/status
+     * facet (migration 0017; null without one), and the company's courses (its live
+     * dispatches') for the course filter.
+     */
+    async overview(filter: LearnerFilter): Promise<LearnerOverview> {
+      const facet = facetOf(filter)
+      const courses = sql`(
+        select coalesce(json_agg(json_build_object('id', c.course_id, 'title', c.course_title)
+          order by lower(c.course_title), c.course_id), '[]'::json)
+        from (
+          select distinct on (lower(${dispatch.courseTitle}), ${dispatch.courseId})
+            ${dispatch.courseId} as course_id, ${dispatch.courseTitle} as course_title
+          from ${dispatch}
+          where ${and(eq(dispatch.destinationId, filter.companyId), isNull(dispatch.removedAt))}
+          order by lower(${dispatch.courseTitle}), ${dispatch.courseId}
+        ) as c)`
+      const facetTotal = facet
+        ? sql`(select ${companyLearnerFacet.learners} from ${companyLearnerFacet}
+            where ${and(eq(companyLearnerFacet.companyId, filter.companyId), eq(companyLearnerFacet.facet, facet))})`
+        : sql`null`
+      const result = (await db.execute(sql`
+        select s.learners as "total", s.version as "version", ${facetTotal} as "facetTotal", ${courses} as "courses"
+        from (select 1) as one
+        left join ${companyLearnerStat} as s on s.company_id = ${filter.companyId}`)) as unknown as {
+        rows: { total: number | null; version: string | number | null; facetTotal: number | null; courses: unknown }[]
+      }
+      const row = result.rows[0]
+      const courseList = (typeof row?.courses === 'string' ? JSON.parse(row.courses) : row?.courses) as
+        { id: string; title: string }[] | null
+      return {
+        total: Number(row?.total ?? 0),
+        facetTotal: facet ? Number(row?.facetTotal ?? 0) : null,
+        version: row?.version === null || row?.version === undefined ? null : Number(row.version),
+        courses: courseList ?? [],
+      }
     },
   }
 }

@@ -106,16 +106,23 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
   })
   const keyOf = (f: LearnerFilter) => JSON.stringify([f.companyId, f.search ?? '', f.courseId ?? '', f.status ?? ''])
 
-  /** The company's version, read without a row (an empty company has none: nothing is cached). */
+  /**
+   * The filter's totals and the company's course choices: without a search from the kept
+   * counts, read with the version and the courses in one statement (the overview); a search is
+   * counted once per version of the company and cached.
+   */
   async function totalsOf(filter: LearnerFilter) {
-    // The kept count carries the version: read it first, then the cached totals of that version.
-    const kept = await learners.totals({ companyId: filter.companyId })
-    if (!filter.search && !filter.courseId && !filter.status) return { totals: kept, version: kept.version }
-    const read = await totalsCached.read(keyOf(filter), kept.version, async () => {
-      const { version, ...totals } = await learners.totals(filter)
-      return { value: totals, version }
+    const overview = await learners.overview(filter)
+    const { version, courses } = overview
+    if (!filter.search) {
+      const total = overview.facetTotal ?? overview.total
+      return { totals: { total, capped: false }, version, courses }
+    }
+    const read = await totalsCached.read(keyOf(filter), version, async () => {
+      const { version: counted, ...totals } = await learners.totals(filter)
+      return { value: totals, version: counted }
     })
-    return { totals: read.value, version: kept.version }
+    return { totals: read.value, version, courses }
   }
 
   return {
@@ -126,7 +133,7 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       const filter = filterOf(companyId, query)
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
-      const [{ totals, version }, courses] = await Promise.all([totalsOf(filter), learners.courses(companyId)])
+      const { totals, version, courses } = await totalsOf(filter)
       let rows: LearnerRow[] = []
       if (offset < totals.total) {
         const key = `${keyOf(filter)}:${order.sort}:${order.order}:${query.pageSize}:${offset}`
