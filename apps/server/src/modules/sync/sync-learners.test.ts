@@ -1,4 +1,3 @@
-import type { Simulator } from '@portal/scorm-cloud-sim'
 import { asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../db/client'
@@ -6,7 +5,7 @@ import { companyLearner, companyLearnerFacet, companyLearnerStat, registration }
 import { createTestDatabase } from '../../test/test-database'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { DEFER_LEARNERS_SQL } from './sync-learners'
-import { startTestSimulator, syncFixture, type SyncFixture } from './sync.test-support'
+import { useSyncFixture } from './sync.test-support'
 
 /** The learner aggregate as the lists read it: rows, facet counts, and each company's count and flag. */
 async function aggregate(db: Db) {
@@ -53,18 +52,10 @@ async function refreshedFromScratch(db: Db) {
 }
 
 describe('a full sync builds the learner aggregate in one pass per company (migration 0021)', () => {
-  let sim: Simulator
-  let f: SyncFixture
-  beforeAll(async () => {
-    sim = await startTestSimulator()
-    f = await syncFixture(sim)
-  })
-  afterAll(async () => {
-    await f.close()
-    await sim.close()
-  })
+  const fixture = useSyncFixture()
 
   it('ends with every company built, equal to the learner-by-learner refresh', async () => {
+    const { f } = fixture
     expect((await f.sync.run({ trigger: 'manual', full: true })).ok).toBe(true)
     const built = await aggregate(f.database.db)
     expect(built.learners.length).toBeGreaterThan(20)
@@ -79,6 +70,7 @@ describe('a full sync builds the learner aggregate in one pass per company (migr
   })
 
   it('finishes a build a stopped run left (even from an incremental run)', async () => {
+    const { f } = fixture
     const db = f.database.db
     const before = await aggregate(db)
     const [victim] = before.companies

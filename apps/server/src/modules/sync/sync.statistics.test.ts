@@ -1,24 +1,15 @@
-import type { Simulator } from '@portal/scorm-cloud-sim'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Db } from '../../db/client'
 import { analyzeStaleTables } from '../../db/statistics'
 import { createSyncService } from './sync.service'
 import { STATISTICS_EVERY_PAGES } from './sync-kind-run'
-import { startTestSimulator, syncFixture, type SyncFixture } from './sync.test-support'
+import { useSyncFixture } from './sync.test-support'
 
-let sim: Simulator
-let f: SyncFixture
-beforeAll(async () => {
-  sim = await startTestSimulator()
-  f = await syncFixture(sim)
-})
-afterAll(async () => {
-  await f.close()
-  await sim.close()
-})
+const fixture = useSyncFixture()
 
 /** A sync of the fixture's database whose statistics keeper is the real one, watched (db/statistics.ts). */
 function watchedSync(keeper: (db: Db) => Promise<unknown>) {
+  const { f } = fixture
   return createSyncService({
     database: f.database,
     client: f.client,

@@ -1,4 +1,5 @@
 import { asc } from 'drizzle-orm'
+import { afterAll, beforeAll } from 'vitest'
 import { startSimulator, type Simulator, type SimulatorOptionsInput } from '@portal/scorm-cloud-sim'
 import type { Database, DbOrTx } from '../../db/client'
 import { company, course, dispatch, registration, syncRun } from '../../db/schema'
@@ -59,6 +60,23 @@ export async function syncFixture(
       await database.close()
     },
   }
+}
+
+/**
+ * A test simulator and a sync fixture on it for the enclosing suite (its beforeAll and afterAll):
+ * read `sim` and `f` inside the tests.
+ */
+export function useSyncFixture(): { readonly sim: Simulator; readonly f: SyncFixture } {
+  const held = {} as { sim: Simulator; f: SyncFixture }
+  beforeAll(async () => {
+    held.sim = await startTestSimulator()
+    held.f = await syncFixture(held.sim)
+  })
+  afterAll(async () => {
+    await held.f?.close()
+    await held.sim?.close()
+  })
+  return held
 }
 
 /** Every mirror row, ordered; `volatile: false` drops the columns a clean run sets to "now". */
