@@ -73,6 +73,18 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
     }
   })
 
+  // A search with a status, past the cap: its pages come from the walk of the status's order.
+  it('pages a search with a status past the cap as the status list has them', async () => {
+    for (const sort of ['sort=name', 'sort=totalTime&order=asc', 'sort=completed&order=desc']) {
+      const completed = await collect(`status=completed&${sort}`, BULK + OTHERS)
+      // A third of the bulk learners, and every other one.
+      expect(completed).toHaveLength(Math.ceil(BULK / 3) + OTHERS)
+      const first = await list(`companyId=ln-big&pageSize=100&search=example&status=completed&${sort}`)
+      expect([first.pagination.totalItems, first.totalCapped]).toEqual([1_000, true])
+      expect(await collect(`search=example&status=completed&${sort}`, 1_000)).toEqual(completed.slice(0, 1_000))
+    }
+  })
+
   it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {
     const unfiltered = await collect('sort=notStarted&order=desc', BULK + OTHERS)
     const notStarted = new Set(
