@@ -160,6 +160,11 @@ describe('GET /api/learners', () => {
     const page2 = await list('companyId=ln-a&search=example&sort=email&pageSize=25&page=2')
     expect(page2.learners).toEqual([])
     expect(page2.pagination.totalItems).toBe(3)
+    // A search's rows are the list's rows, field for field.
+    const all = await list('companyId=ln-a&sort=email')
+    const searched = await list('companyId=ln-a&search=exam&sort=email&order=asc')
+    expect(searched.learners).toEqual(all.learners)
+    expect(searched.learners.some((l) => l.lastAccessDate !== null && l.averageScore !== null)).toBe(true)
   })
 
   it('follows the registrations: a change, a removal, a dispatch moved to another company', async () => {
