@@ -102,6 +102,11 @@ export const LearnerListResponseSchema = Type.Object({
   totalCapped: Type.Boolean(),
   /** The company's courses (the course filter's choices). */
   courses: Type.Array(LearnerCourseSchema),
+  /**
+   * The company's learner figures are being built by a first full sync (they are written in one
+   * pass when its registration listing ends): until then the list may miss learners.
+   */
+  building: Type.Boolean(),
 })
 export type LearnerListResponse = Static<typeof LearnerListResponseSchema>
 

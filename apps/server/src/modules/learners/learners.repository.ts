@@ -25,6 +25,8 @@ export interface LearnerOverview {
   facetTotal: number | null
   /** The company's learner version (null: the company has never had a learner). */
   version: number | null
+  /** Waiting for its bulk build (migration 0021). */
+  building: boolean
   courses: { id: string; title: string }[]
 }
 
@@ -278,10 +280,16 @@ export function createLearnersRepository(db: DbOrTx) {
             where ${and(eq(companyLearnerFacet.companyId, filter.companyId), eq(companyLearnerFacet.facet, facet))})`
         : sql`null`
       const result = (await db.execute(sql`
-        select s.learners as "total", s.version as "version", ${facetTotal} as "facetTotal", ${courses} as "courses"
+        select s.learners as "total", s.version as "version", coalesce(s.building, false) as "building", ${facetTotal} as "facetTotal", ${courses} as "courses"
         from (select 1) as one
         left join ${companyLearnerStat} as s on s.company_id = ${filter.companyId}`)) as unknown as {
-        rows: { total: number | null; version: string | number | null; facetTotal: number | null; courses: unknown }[]
+        rows: {
+          total: number | null
+          version: string | number | null
+          building: boolean | null
+          facetTotal: number | null
+          courses: unknown
+        }[]
       }
       const row = result.rows[0]
       const courseList = (typeof row?.courses === 'string' ? JSON.parse(row.courses) : row?.courses) as
@@ -291,6 +299,7 @@ export function createLearnersRepository(db: DbOrTx) {
         facetTotal: facet ? Number(row?.facetTotal ?? 0) : null,
         version: row?.version === null || row?.version === undefined ? null : Number(row.version),
         courses: courseList ?? [],
+        building: row?.building === true,
       }
     },
   }

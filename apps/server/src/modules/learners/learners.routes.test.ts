@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { and, countDistinct, desc, eq, inArray, isNull } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
 import { LEARNER_EXPORT_COLUMNS, type LearnerRegistrationsResponse } from '@portal/shared'
-import { activityLog, companyLearner, dispatch, registration } from '../../db/schema'
+import { activityLog, companyLearner, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
@@ -165,6 +165,22 @@ describe('GET /api/learners', () => {
     const searched = await list('companyId=ln-a&search=exam&sort=email&order=asc')
     expect(searched.learners).toEqual(all.learners)
     expect(searched.learners.some((l) => l.lastAccessDate !== null && l.averageScore !== null)).toBe(true)
+  })
+
+  it('says while a first full sync is still building the company (migration 0021)', async () => {
+    const mark = (building: boolean) =>
+      t.database.db.update(companyLearnerStat).set({ building }).where(eq(companyLearnerStat.companyId, 'ln-a'))
+    expect((await list('companyId=ln-a')).building).toBe(false)
+    await mark(true)
+    try {
+      expect((await list('companyId=ln-a')).building).toBe(true)
+      expect((await list('companyId=ln-a&search=ann&status=completed', client)).building).toBe(true)
+      // Another company's flag is not this one's.
+      expect((await list('', otherClient)).building).toBe(false)
+    } finally {
+      await mark(false)
+    }
+    expect((await list('companyId=ln-a')).building).toBe(false)
   })
 
   it('follows the registrations: a change, a removal, a dispatch moved to another company', async () => {

@@ -113,27 +113,27 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
    */
   async function totalsOf(filter: LearnerFilter) {
     const overview = await learners.overview(filter)
-    const { version, courses } = overview
+    const { version, courses, building } = overview
     if (!filter.search) {
       const total = overview.facetTotal ?? overview.total
-      return { totals: { total, capped: false }, version, courses }
+      return { totals: { total, capped: false }, version, courses, building }
     }
     const read = await totalsCached.read(keyOf(filter), version, async () => {
       const { version: counted, ...totals } = await learners.totals(filter)
       return { value: totals, version: counted }
     })
-    return { totals: read.value, version, courses }
+    return { totals: read.value, version, courses, building }
   }
 
   return {
     async list(viewer: Viewer, query: LearnerListQuery): Promise<LearnerListResponse> {
       const companyId = companyOf(viewer, query.companyId)
       const empty = { learners: [], pagination: toPagination(0, query.page, query.pageSize), totalCapped: false }
-      if (!companyId) return { ...empty, courses: [] }
+      if (!companyId) return { ...empty, courses: [], building: false }
       const filter = filterOf(companyId, query)
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
-      const { totals, version, courses } = await totalsOf(filter)
+      const { totals, version, courses, building } = await totalsOf(filter)
       let rows: LearnerRow[] = []
       if (offset < totals.total) {
         const key = `${keyOf(filter)}:${order.sort}:${order.order}:${query.pageSize}:${offset}`
@@ -148,6 +148,7 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
         pagination: toPagination(totals.total, query.page, query.pageSize),
         totalCapped: totals.capped,
         courses,
+        building,
       }
     },
 

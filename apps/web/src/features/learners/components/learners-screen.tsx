@@ -124,6 +124,12 @@ export function LearnersScreen({ role }: { role: Role }) {
       ) : (
         <>
           {error && <Banner variant="error">{errorMessage(error, 'Failed to fetch learners')}</Banner>}
+          {data?.building && (
+            <Banner variant="info">
+              The first sync is still building this company&apos;s learner figures. The list is complete when it
+              finishes.
+            </Banner>
+          )}
           <div className="flex flex-wrap items-end gap-3">
             <form role="search" onSubmit={submitSearch} className="flex items-end gap-2">
               <SearchInput label="Search learners" placeholder="Name or email" value={search} onChange={setSearch} />
