@@ -12,34 +12,22 @@ export const DEFER_LEARNERS_SQL = sql`select set_config('portal.learners_deferre
 /** A build of the largest company reads all its registrations: more than a request's 30 s may be needed. */
 const BUILD_TIMEOUT = '15min'
 
-export interface LearnerBuildOutcome {
-  companies: number
-  learners: number
-}
-
 /**
  * Builds every company marked `building`, one transaction each (company_learner_build): the
  * end of each registration run, so a build left by a run that stopped is done by the next one.
  * Stops between companies when the run must stop; the rest stay marked.
  */
-export async function buildDeferredLearners(db: Db, stopped: () => boolean): Promise<LearnerBuildOutcome> {
+export async function buildDeferredLearners(db: Db, stopped: () => boolean): Promise<void> {
   const waiting = await db
     .select({ companyId: companyLearnerStat.companyId })
     .from(companyLearnerStat)
     .where(eq(companyLearnerStat.building, true))
     .orderBy(asc(companyLearnerStat.companyId))
-  const outcome: LearnerBuildOutcome = { companies: 0, learners: 0 }
   for (const { companyId } of waiting) {
     if (stopped()) break
-    const learners = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('statement_timeout', ${BUILD_TIMEOUT}, true)`)
-      const result = (await tx.execute(sql`select company_learner_build(${companyId}) as n`)) as unknown as {
-        rows: { n: number }[]
-      }
-      return Number(result.rows[0]?.n ?? 0)
+      await tx.execute(sql`select company_learner_build(${companyId})`)
     })
-    outcome.companies += 1
-    outcome.learners += learners
   }
-  return outcome
 }
