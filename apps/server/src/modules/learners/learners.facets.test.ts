@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { and, countDistinct, eq, inArray, isNull } from 'drizzle-orm'
 import { dispatch, registration } from '../../db/schema'
-import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { listLearners, person } from './learners.test-support'
+import { person, useLearnersApp } from './learners.test-support'
 
 /** Issue #16: /api/learners, the totals of a course or status filter kept per facet. */
-let t: TestContext
-let admin: { 'x-auth-token': string }
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  admin = (await t.loginAs('admin')).headers
-}, 120_000)
-afterAll(async () => t?.close())
-
-const list = async (query: string) => listLearners(t, query, admin)
+const { app, list } = useLearnersApp()
 
 describe('GET /api/learners: a course or status filter’s total (kept per facet, migration 0017)', () => {
   const company = 'ln-f'
   /** The learners of the company with a live registration matching the filter, counted from the registrations. */
   const real = async (courseId?: string, status?: string) => {
-    const [row] = await t.database.db
+    const [row] = await app.t.database.db
       .select({ n: countDistinct(registration.learnerHash) })
       .from(registration)
       .innerJoin(dispatch, eq(dispatch.id, registration.dispatchId))
@@ -62,14 +52,14 @@ describe('GET /api/learners: a course or status filter’s total (kept per facet
   }
 
   beforeAll(async () => {
-    await insertDispatches(t.database.db, [
+    await insertDispatches(app.t.database.db, [
       { id: 'ln-f-d1', destinationId: company, courseId: 'ln-fc1', courseTitle: 'Fire' },
       { id: 'ln-f-d2', destinationId: company, courseId: 'ln-fc2', courseTitle: 'First aid' },
       { id: 'ln-f-d3', destinationId: 'ln-f-other', courseId: 'ln-fc1', courseTitle: 'Fire' },
     ])
     const statuses = ['completed', 'incomplete', 'not attempted'] as const
     // 12 learners, some in both courses, one (f0) twice in a course with two statuses.
-    await insertRegistrations(t.database.db, [
+    await insertRegistrations(app.t.database.db, [
       ...Array.from({ length: 12 }, (_, i) => ({
         id: `ln-f-r1-${i}`,
         dispatchId: 'ln-f-d1',
@@ -94,7 +84,7 @@ describe('GET /api/learners: a course or status filter’s total (kept per facet
   })
 
   it('stays true through updates, removals, deletes and dispatch moves', async () => {
-    const db = t.database.db
+    const db = app.t.database.db
     // A status change in one row, then in many at once.
     await db.update(registration).set({ completionStatus: 'completed' }).where(eq(registration.id, 'ln-f-r1-1'))
     await expectTotalsTrue()

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { searchWalkRows } from '../../db/search'
-import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { emails, listLearners, person } from './learners.test-support'
+import { emails, person, useLearnersApp } from './learners.test-support'
 
 /** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */
-let t: TestContext
-let admin: { 'x-auth-token': string }
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  admin = (await t.loginAs('admin')).headers
-}, 120_000)
-afterAll(async () => t?.close())
-
-const list = async (query: string) => listLearners(t, query, admin)
+const { app, list } = useLearnersApp()
 
 describe('GET /api/learners: a company past the search cap (issue #13)', () => {
   const BULK = 1_100
@@ -33,9 +23,9 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
   const isBulk = (email: string) => email.startsWith('bulk')
 
   beforeAll(async () => {
-    await insertDispatches(t.database.db, [{ id: 'ln-big-d', destinationId: 'ln-big', courseId: 'ln-bc' }])
+    await insertDispatches(app.t.database.db, [{ id: 'ln-big-d', destinationId: 'ln-big', courseId: 'ln-bc' }])
     // Two "bulk" learners in three have started; times repeat so the sort's tie-break shows.
-    await insertRegistrations(t.database.db, [
+    await insertRegistrations(app.t.database.db, [
       ...Array.from({ length: BULK }, (_, i) => ({
         id: `ln-big-r${i}`,
         dispatchId: 'ln-big-d',

@@ -1,6 +1,6 @@
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import type { LearnerListResponse } from '@portal/shared'
-import type { TestContext } from '../../test/helpers'
+import { buildTestApp, type TestContext } from '../../test/helpers'
 
 /** A registration's learner fields (issue #16's tests). */
 export const person = (first: string, last: string, email: string) => ({
@@ -18,3 +18,18 @@ export async function listLearners(t: TestContext, query: string, headers: Recor
 
 /** A page's learners as lowercased e-mails, in order. */
 export const emails = (body: LearnerListResponse) => body.learners.map((l) => l.email.toLowerCase())
+
+/**
+ * A test app for the enclosing file (its beforeAll and afterAll) with an admin signed in:
+ * `app.t` inside the tests, and `list(query)` as that admin.
+ */
+export function useLearnersApp() {
+  const app = {} as { t: TestContext; admin: Record<string, string> }
+  beforeAll(async () => {
+    app.t = await buildTestApp()
+    app.admin = (await app.t.loginAs('admin')).headers
+  }, 120_000)
+  afterAll(async () => app.t?.close())
+  const list = async (query: string) => listLearners(app.t, query, app.admin)
+  return { app, list }
+}
