@@ -34,6 +34,18 @@ export interface ExportFile {
 /** Rows per chunk of a streamed export: about 300 kB of text, as the logs export reads. */
 export const EXPORT_CHUNK_ROWS = 2_000
 
+/**
+ * Rows per chunk of an .xlsx export. exceljs writes about 15,000 rows a second, so a chunk of
+ * 2,000 lived through several young-generation collections while it was written and was
+ * promoted: the old generation grew by the whole file's rows before a full collection (the
+ * report's .xlsx of 100,000 rows grew the server's RSS by 54 to 82 MB). A chunk of 250 dies
+ * young (8 to 15 MB), and with the keyset chunks no slower to read, costs no time.
+ */
+export const XLSX_CHUNK_ROWS = 250
+
+/** The chunk size an export of `format` reads. */
+export const exportChunkRows = (format: ExportFormat) => (format === 'xlsx' ? XLSX_CHUNK_ROWS : EXPORT_CHUNK_ROWS)
+
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -150,7 +162,7 @@ function xlsxStream<R>(table: ExportTable<R>, chunks: AsyncIterable<R[]>): Reada
       for await (const chunk of chunks) {
         for (let i = 0; i < chunk.length; i += 1) {
           // Strings are written as strings (inline text): a cell starting with = is text, not a formula.
-          const row = sheet.addRow(table.cells(chunk[i]))
+          const row = sheet.addRow(table.cells(chunk[i]!))
           for (const col of dates) row.getCell(col).numFmt = EXCEL_DATE
           row.commit()
           if (i % XLSX_DRAIN_ROWS === XLSX_DRAIN_ROWS - 1) await zipRoom(sheet)

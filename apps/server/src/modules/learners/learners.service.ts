@@ -10,7 +10,7 @@ import {
   type LearnerRegistrationsResponse,
 } from '@portal/shared'
 import type { Db } from '../../db/client'
-import { EXPORT_CHUNK_ROWS, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
+import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
 import { toPagination } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { ReadCacheOptions } from '../dispatches/dispatches.service'
@@ -185,10 +185,11 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       async function* chunks(): AsyncGenerator<LearnerRow[]> {
         if (!filter) return
         let after: { key: string; hash: bigint } | null = null
+        const size = exportChunkRows(query.format)
         for (;;) {
-          const rows = await learners.chunk(filter, order, after, EXPORT_CHUNK_ROWS)
+          const rows = await learners.chunk(filter, order, after, size)
           if (rows.length > 0) yield rows.map(({ sortKey: _k, ...row }) => row)
-          if (rows.length < EXPORT_CHUNK_ROWS) return
+          if (rows.length < size) return
           const last = rows[rows.length - 1]!
           after = { key: last.sortKey, hash: last.learnerHash }
         }

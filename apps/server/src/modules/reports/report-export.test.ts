@@ -9,6 +9,7 @@ import { activityLog } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
+import { reportChunkQuery } from './report-export'
 
 /** Issue #16: GET /api/reports/dispatch/{id}/export — every row of the report's filters, CSV or .xlsx. */
 setFlagsFromString('--expose-gc')
@@ -237,4 +238,29 @@ describe('export at the bench’s big dispatch size', () => {
     expect(csv.body.toString('utf8').split('\r\n').length).toBe(ROWS + 2) // header, rows, the empty last
     expect((await lastLog()).details).toMatchObject({ format: 'csv', rowCount: ROWS, completed: true })
   }, 300_000)
+
+  it('reads a chunk after a cursor over the report index, index-only, never sorting the rest of the dispatch', async () => {
+    type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
+    await t.database.db.execute(sql`analyze registration`)
+    const mid = Math.floor(ROWS / 2) + 5 // accessed (a tenth never is), in the middle of the order
+    const cursor = { lastAccess: new Date(Date.parse('2025-01-01T00:00:00Z') + mid * 120_000), id: `big-${mid}` }
+    const query = reportChunkQuery(t.database.db, { dispatchId: 'ex-big' }, cursor, 250)
+    const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
+      rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
+    }
+    const cell = result.rows[0]!['QUERY PLAN']
+    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode
+    const nodes: PlanNode[] = []
+    const walk = (node: PlanNode) => {
+      nodes.push(node)
+      node.Plans?.forEach(walk)
+    }
+    walk(plan)
+    const limit = nodes.find((n) => n['Node Type'] === 'Limit')!
+    expect(limit.Plans?.[0]).toMatchObject({ 'Node Type': 'Index Only Scan', 'Index Name': 'registration_report_idx' })
+    // The chunk's rows, in order: the cursor's neighbours, newest access first.
+    const rows = await query
+    expect(rows.map((r) => r.id).slice(0, 3)).toEqual([`big-${mid - 1}`, `big-${mid - 2}`, `big-${mid - 3}`])
+    expect(rows).toHaveLength(250)
+  })
 })

@@ -1,8 +1,8 @@
-import { and, asc, desc, gt, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { REPORT_EXPORT_COLUMNS, formatDuration, type ExportFormat, type ReportExportQuery } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { registration } from '../../db/schema'
-import { EXPORT_CHUNK_ROWS, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
+import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService } from '../dispatches/dispatches.service'
@@ -32,7 +32,7 @@ export const progressColumns = {
 }
 
 /** Where the previous chunk ended, in the report's order (last access newest first, never last, then id). */
-type Cursor = { lastAccess: Date | null; id: string }
+export type Cursor = { lastAccess: Date | null; id: string }
 
 const COLUMN_KINDS: Record<(typeof REPORT_EXPORT_COLUMNS)[number], 'text' | 'number' | 'date'> = {
   'First Name': 'text',
@@ -107,54 +107,75 @@ export async function* audited<R>(
   }
 }
 
+const chunkColumns = {
+  id: registration.id,
+  learnerFirstName: registration.learnerFirstName,
+  learnerLastName: registration.learnerLastName,
+  learnerEmail: registration.learnerEmail,
+  ...progressColumns,
+}
+
+/**
+ * One chunk of the report export after `cursor`: the accessed rows newest first (no cursor, or a
+ * cursor with a last access), else the never-accessed ones by id. The chunk's ids are walked in
+ * the order of registration_report_idx (its `desc nulls last`, which a plain `desc` does not
+ * match: the planner then sorted every remaining row of the dispatch for each chunk, 33 to 45 ms
+ * a chunk at 100,000 rows), index-only, and only those rows are read by id.
+ */
+export function reportChunkQuery(db: Db, filter: RegistrationFilter, cursor: Cursor | null, limit: number) {
+  const base = whereOf(filter)
+  const accessed = !cursor || cursor.lastAccess !== null
+  const order = accessed
+    ? [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
+    : [asc(registration.id)]
+  const where = accessed
+    ? and(
+        base,
+        isNotNull(registration.lastAccessDate),
+        // The bound on last access is the index's range.
+        ...(cursor?.lastAccess
+          ? [
+              lte(registration.lastAccessDate, cursor.lastAccess),
+              or(lt(registration.lastAccessDate, cursor.lastAccess), gt(registration.id, cursor.id))!,
+            ]
+          : []),
+      )
+    : and(base, isNull(registration.lastAccessDate), gt(registration.id, cursor.id))
+  const ids = db
+    .select({ id: sql<string>`${registration.id}`.as('chunk_id') })
+    .from(registration)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .as('chunk')
+  return db
+    .select(chunkColumns)
+    .from(ids)
+    .innerJoin(registration, eq(registration.id, ids.id))
+    .orderBy(...order)
+}
+
 /**
  * GET /api/reports/dispatch/{id}/export (issue #16): every row of the report's filters, in its
  * order, read in keyset chunks over the report indexes (the accessed rows newest first, then
  * the never-accessed ones by id), so no chunk costs more than the first.
  */
 export function createReportExportService(db: Db, dispatches: DispatchesService, log: Log) {
-  const columns = {
-    id: registration.id,
-    learnerFirstName: registration.learnerFirstName,
-    learnerLastName: registration.learnerLastName,
-    learnerEmail: registration.learnerEmail,
-    ...progressColumns,
-  }
-
   async function chunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number): Promise<ExportRow[]> {
-    const base = whereOf(filter)
-    if (!cursor || cursor.lastAccess) {
-      // The accessed rows, newest first: the bound on last access is the index's range.
-      const after: SQL[] = cursor?.lastAccess
-        ? [
-            lte(registration.lastAccessDate, cursor.lastAccess),
-            or(lt(registration.lastAccessDate, cursor.lastAccess), gt(registration.id, cursor.id))!,
-          ]
-        : []
-      const rows = await db
-        .select(columns)
-        .from(registration)
-        .where(and(base, isNotNull(registration.lastAccessDate), ...after))
-        .orderBy(desc(registration.lastAccessDate), asc(registration.id))
-        .limit(limit)
-      if (rows.length === limit) return rows
-      const rest = await chunk(filter, { lastAccess: null, id: '' }, limit - rows.length)
-      return [...rows, ...rest]
-    }
-    return db
-      .select(columns)
-      .from(registration)
-      .where(and(base, isNull(registration.lastAccessDate), gt(registration.id, cursor.id)))
-      .orderBy(asc(registration.id))
-      .limit(limit)
+    const rows = await reportChunkQuery(db, filter, cursor, limit)
+    if (cursor && !cursor.lastAccess) return rows
+    if (rows.length === limit) return rows
+    // The accessed rows are all read: the never-accessed ones follow, by id.
+    const rest = await chunk(filter, { lastAccess: null, id: '' }, limit - rows.length)
+    return [...rows, ...rest]
   }
 
-  async function* chunks(filter: RegistrationFilter): AsyncGenerator<ExportRow[]> {
+  async function* chunks(filter: RegistrationFilter, size: number): AsyncGenerator<ExportRow[]> {
     let cursor: Cursor | null = null
     for (;;) {
-      const rows = await chunk(filter, cursor, EXPORT_CHUNK_ROWS)
+      const rows = await chunk(filter, cursor, size)
       if (rows.length > 0) yield rows
-      if (rows.length < EXPORT_CHUNK_ROWS) return
+      if (rows.length < size) return
       const last = rows[rows.length - 1]!
       cursor = { lastAccess: last.lastAccessDate, id: last.id }
     }
@@ -173,7 +194,7 @@ export function createReportExportService(db: Db, dispatches: DispatchesService,
       const format: ExportFormat = query.format
       const details = { report: 'completion', dispatchId, format, filters: givenFilters(query) }
       const rows = audited(
-        () => chunks(filter),
+        () => chunks(filter, exportChunkRows(format)),
         (rowCount, completed) => recordExport(db, log, ctx, { ...details, rowCount, completed }),
       )
       return exportFile(format, reportExportTable(dispatchId), await readAhead(rows))
