@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 import { Readable } from 'node:stream'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { desc, sql } from 'drizzle-orm'
+import { desc, sql, type SQLWrapper } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
 import { REPORT_EXPORT_COLUMNS, type ReportResponse } from '@portal/shared'
 import { activityLog } from '../../db/schema'
@@ -239,28 +239,66 @@ describe('export at the bench’s big dispatch size', () => {
     expect((await lastLog()).details).toMatchObject({ format: 'csv', rowCount: ROWS, completed: true })
   }, 300_000)
 
-  it('reads a chunk after a cursor over the report index, index-only, never sorting the rest of the dispatch', async () => {
-    type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
-    await t.database.db.execute(sql`analyze registration`)
-    const mid = Math.floor(ROWS / 2) + 5 // accessed (a tenth never is), in the middle of the order
-    const cursor = { lastAccess: new Date(Date.parse('2025-01-01T00:00:00Z') + mid * 120_000), id: `big-${mid}` }
-    const query = reportChunkQuery(t.database.db, { dispatchId: 'ex-big' }, cursor, 250)
+  type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
+  /** The node under the plan's Limit: what walks the chunk's rows. */
+  async function walkOf(query: SQLWrapper): Promise<PlanNode | undefined> {
     const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
       rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
     }
     const cell = result.rows[0]!['QUERY PLAN']
-    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode
     const nodes: PlanNode[] = []
     const walk = (node: PlanNode) => {
       nodes.push(node)
       node.Plans?.forEach(walk)
     }
-    walk(plan)
-    const limit = nodes.find((n) => n['Node Type'] === 'Limit')!
-    expect(limit.Plans?.[0]).toMatchObject({ 'Node Type': 'Index Only Scan', 'Index Name': 'registration_report_idx' })
+    walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode)
+    return nodes.find((n) => n['Node Type'] === 'Limit')?.Plans?.[0]
+  }
+  const mid = Math.floor(ROWS / 2) + 5 // accessed (a tenth never is), in the middle of the order
+  const midCursor = () => ({
+    lastAccess: new Date(Date.parse('2025-01-01T00:00:00Z') + mid * 120_000),
+    id: `big-${mid}`,
+  })
+
+  it('reads a chunk after a cursor over the report index, index-only, never sorting the rest of the dispatch', async () => {
+    await t.database.db.execute(sql`analyze registration`)
+    const query = reportChunkQuery(t.database.db, { dispatchId: 'ex-big' }, midCursor(), 250)
+    expect(await walkOf(query)).toMatchObject({
+      'Node Type': 'Index Only Scan',
+      'Index Name': 'registration_report_idx',
+    })
     // The chunk's rows, in order: the cursor's neighbours, newest access first.
     const rows = await query
     expect(rows.map((r) => r.id).slice(0, 3)).toEqual([`big-${mid - 1}`, `big-${mid - 2}`, `big-${mid - 3}`])
     expect(rows).toHaveLength(250)
   })
+
+  it('a search walks the same rows in the index order and keeps its matches; the file has every match in order', async () => {
+    await t.database.db.execute(sql`analyze registration`)
+    // Matches about a tenth of the rows (learner…7@, as in 7, 17, 107…): taking them directly
+    // would sort all the remaining matches for each chunk.
+    const filter = { dispatchId: 'ex-big', search: '7@example' }
+    const query = reportChunkQuery(t.database.db, filter, midCursor(), 250)
+    expect(await walkOf(query)).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'registration_report_idx' })
+    const walked = await query
+    expect(walked).toHaveLength(250)
+    expect(walked.filter((r) => r.hit).map((r) => r.learnerEmail)).toEqual(
+      walked.map((r) => r.learnerEmail).filter((email) => email.endsWith('7@example.test')),
+    )
+
+    const expected = (await t.database.db.execute(sql`
+      select learner_email as email from registration where dispatch_id = 'ex-big' and learner_email like '%7@example%'
+      order by last_access_date desc nulls last, id`)) as unknown as { rows: { email: string }[] }
+    for (const format of ['csv', 'xlsx'] as const) {
+      const res = await exportOf('ex-big', `format=${format}&search=7%40example`)
+      expect(res.statusCode).toBe(200)
+      const emails =
+        format === 'csv'
+          ? parseCsv(res.body)
+              .slice(1)
+              .map((row) => row[2])
+          : ((await workbookOf(res.rawPayload)).getColumn(3).values.slice(2) as string[])
+      expect(emails).toEqual(expected.rows.map((r) => r.email))
+    }
+  }, 120_000)
 })

@@ -6,7 +6,7 @@ import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTab
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService } from '../dispatches/dispatches.service'
-import { whereOf, type RegistrationFilter, type RegistrationRow } from './reports.repository'
+import { searchOf, whereOf, type RegistrationFilter, type RegistrationRow } from './reports.repository'
 import { reportFilterOf } from './reports.service'
 
 /** Who exported, for REPORT_EXPORTED. */
@@ -116,14 +116,19 @@ const chunkColumns = {
 }
 
 /**
- * One chunk of the report export after `cursor`: the accessed rows newest first (no cursor, or a
- * cursor with a last access), else the never-accessed ones by id. The chunk's ids are walked in
- * the order of registration_report_idx (its `desc nulls last`, which a plain `desc` does not
- * match: the planner then sorted every remaining row of the dispatch for each chunk, 33 to 45 ms
- * a chunk at 100,000 rows), index-only, and only those rows are read by id.
+ * The next `limit` rows of the report's order after `cursor`, without the search: the accessed
+ * rows newest first (no cursor, or a cursor with a last access), else the never-accessed ones by
+ * id. Their ids are walked in the order of registration_report_idx (its `desc nulls last`, which
+ * a plain `desc` does not match: the planner then sorted every remaining row of the dispatch for
+ * each chunk, 33 to 45 ms a chunk at 100,000 rows), and only those rows are read by id. `hit`
+ * says whether a row matches the search (always, without one): a search walks the same rows and
+ * keeps its matches, so each chunk costs what an unsearched one does. (Taking a search's next
+ * matches directly sorted all its remaining matches for every chunk: a search matching all
+ * 100,000 rows exported as .xlsx in 95 s.)
  */
 export function reportChunkQuery(db: Db, filter: RegistrationFilter, cursor: Cursor | null, limit: number) {
-  const base = whereOf(filter)
+  const term = filter.search?.trim()
+  const base = whereOf({ ...filter, search: undefined })
   const accessed = !cursor || cursor.lastAccess !== null
   const order = accessed
     ? [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
@@ -142,17 +147,27 @@ export function reportChunkQuery(db: Db, filter: RegistrationFilter, cursor: Cur
       )
     : and(base, isNull(registration.lastAccessDate), gt(registration.id, cursor.id))
   const ids = db
-    .select({ id: sql<string>`${registration.id}`.as('chunk_id') })
+    .select({
+      id: sql<string>`${registration.id}`.as('chunk_id'),
+      hit: (term ? sql<boolean>`${searchOf(term)}` : sql<boolean>`true`).as('chunk_hit'),
+    })
     .from(registration)
     .where(where)
     .orderBy(...order)
     .limit(limit)
     .as('chunk')
   return db
-    .select(chunkColumns)
+    .select({ ...chunkColumns, hit: ids.hit })
     .from(ids)
     .innerJoin(registration, eq(registration.id, ids.id))
     .orderBy(...order)
+}
+
+/** A chunk: the rows of the filter, how many rows of the order it walked, and the last of those. */
+interface Chunk {
+  rows: ExportRow[]
+  walked: number
+  last: Cursor | null
 }
 
 /**
@@ -161,23 +176,27 @@ export function reportChunkQuery(db: Db, filter: RegistrationFilter, cursor: Cur
  * the never-accessed ones by id), so no chunk costs more than the first.
  */
 export function createReportExportService(db: Db, dispatches: DispatchesService, log: Log) {
-  async function chunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number): Promise<ExportRow[]> {
-    const rows = await reportChunkQuery(db, filter, cursor, limit)
-    if (cursor && !cursor.lastAccess) return rows
-    if (rows.length === limit) return rows
-    // The accessed rows are all read: the never-accessed ones follow, by id.
-    const rest = await chunk(filter, { lastAccess: null, id: '' }, limit - rows.length)
-    return [...rows, ...rest]
+  async function chunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number): Promise<Chunk> {
+    const walked = await reportChunkQuery(db, filter, cursor, limit)
+    const end = walked[walked.length - 1]
+    const read: Chunk = {
+      rows: walked.filter((row) => row.hit).map(({ hit: _hit, ...row }) => row),
+      walked: walked.length,
+      last: end ? { lastAccess: end.lastAccessDate, id: end.id } : null,
+    }
+    if ((cursor && !cursor.lastAccess) || walked.length === limit) return read
+    // The accessed rows are all walked: the never-accessed ones follow, by id.
+    const rest = await chunk(filter, { lastAccess: null, id: '' }, limit - walked.length)
+    return { rows: [...read.rows, ...rest.rows], walked: read.walked + rest.walked, last: rest.last ?? read.last }
   }
 
   async function* chunks(filter: RegistrationFilter, size: number): AsyncGenerator<ExportRow[]> {
     let cursor: Cursor | null = null
     for (;;) {
-      const rows = await chunk(filter, cursor, size)
+      const { rows, walked, last } = await chunk(filter, cursor, size)
       if (rows.length > 0) yield rows
-      if (rows.length < size) return
-      const last = rows[rows.length - 1]!
-      cursor = { lastAccess: last.lastAccessDate, id: last.id }
+      if (walked < size || !last) return
+      cursor = last
     }
   }
 

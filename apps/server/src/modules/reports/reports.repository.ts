@@ -58,7 +58,7 @@ export function whereOf(filter: RegistrationFilter): SQL {
  */
 const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${registration.learnerLastName} || ' ' || ${registration.learnerEmail})`
 
-const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
+export const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
 
 /** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
 const registrationVersionOf = (dispatchId: string) =>
