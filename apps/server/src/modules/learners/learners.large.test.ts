@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
+import { learnerTotalsQuery } from './learners.repository'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
 /** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */
@@ -90,4 +92,29 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
       [...wanted].reverse(),
     )
   })
+
+  it('counts a search past the cap over the company’s own rows, never by scanning the table', async () => {
+    // Other companies' learners around ln-big's, so a scan of the table reads theirs too.
+    for (const co of ['ln-pre', 'ln-post']) {
+      await insertDispatches(app.t.database.db, [{ id: `${co}-d`, destinationId: co, courseId: 'ln-bc' }])
+      await insertRegistrations(
+        app.t.database.db,
+        Array.from({ length: 3_000 }, (_, i) => ({
+          id: `${co}-r${i}`,
+          dispatchId: `${co}-d`,
+          ...person(`Bulk${i}`, 'Else', `bulk${i}@${co}.test`),
+        })),
+      )
+    }
+    await app.t.database.db.execute(sql`analyze company_learner`)
+    const query = learnerTotalsQuery(app.t.database.db, { companyId: 'ln-big', search: 'bu' })
+    const plan = (await app.t.database.db.execute(sql`explain ${query}`)) as unknown as {
+      rows: { 'QUERY PLAN': string }[]
+    }
+    const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n')
+    expect(text).toContain('company_learner')
+    expect(text).not.toMatch(/Seq Scan on company_learner\b/)
+    const [row] = await query
+    expect(row!.total).toBe(1_001) // the cap and one: the list says "1,000+"
+  }, 120_000)
 })

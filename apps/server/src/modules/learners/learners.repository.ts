@@ -130,6 +130,27 @@ const rowColumns = {
   lastAccess: L.lastAccess,
 }
 
+/**
+ * The count of a filter's learners (a search's up to the cap, LEARNER_SEARCH_COUNT_CAP + 1) and
+ * the company's version, in one statement. A search's first matches are taken in the primary
+ * key's order: a term the planner thinks common (two letters) then walks the company's own rows,
+ * where unordered it read the whole table from its start (17,434 pages for a company whose rows
+ * were late in it); a rare term still takes its few matches from the trigram index and sorts them.
+ */
+export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter) {
+  const rows = db
+    .select({ one: sql`1`.as('one') })
+    .from(L)
+    .where(whereOf(filter))
+    .$dynamic()
+  const matching = (
+    filter.search?.trim() ? rows.orderBy(L.companyId, L.learnerHash).limit(LEARNER_SEARCH_COUNT_CAP + 1) : rows
+  ).as('matching')
+  return db
+    .select({ total: sql<number>`count(*)::int`.mapWith(Number), version: versionOf(filter.companyId) })
+    .from(matching)
+}
+
 export function createLearnersRepository(db: DbOrTx) {
   const orderOf = ({ sort, order }: LearnerOrder, reverse = false) => {
     const dir = (order === 'desc') !== reverse ? sql`desc` : sql`asc`
@@ -190,17 +211,8 @@ export function createLearnersRepository(db: DbOrTx) {
      * overview).
      */
     async totals(filter: LearnerFilter): Promise<LearnerTotals & { version: number | null }> {
-      const search = Boolean(filter.search?.trim())
-      const rows = db
-        .select({ one: sql`1`.as('one') })
-        .from(L)
-        .where(whereOf(filter))
-        .$dynamic()
-      const matching = (search ? rows.limit(LEARNER_SEARCH_COUNT_CAP + 1) : rows).as('matching')
-      const [row] = await db
-        .select({ total: sql<number>`count(*)::int`.mapWith(Number), version: versionOf(filter.companyId) })
-        .from(matching)
-      const capped = search && row!.total > LEARNER_SEARCH_COUNT_CAP
+      const [row] = await learnerTotalsQuery(db, filter)
+      const capped = Boolean(filter.search?.trim()) && row!.total > LEARNER_SEARCH_COUNT_CAP
       return { total: capped ? LEARNER_SEARCH_COUNT_CAP : row!.total, capped, version: row!.version }
     },
 
