@@ -241,17 +241,20 @@ describe('export at the bench’s big dispatch size', () => {
 
   type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
   /** The node under the plan's Limit: what walks the chunk's rows. */
-  async function walkOf(query: SQLWrapper): Promise<PlanNode | undefined> {
+  async function planOf(query: SQLWrapper): Promise<PlanNode> {
     const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
       rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
     }
     const cell = result.rows[0]!['QUERY PLAN']
+    return (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode
+  }
+  async function walkOf(query: SQLWrapper): Promise<PlanNode | undefined> {
     const nodes: PlanNode[] = []
     const walk = (node: PlanNode) => {
       nodes.push(node)
       node.Plans?.forEach(walk)
     }
-    walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode)
+    walk(await planOf(query))
     return nodes.find((n) => n['Node Type'] === 'Limit')?.Plans?.[0]
   }
   const mid = Math.floor(ROWS / 2) + 5 // accessed (a tenth never is), in the middle of the order
@@ -273,12 +276,12 @@ describe('export at the bench’s big dispatch size', () => {
     expect(rows).toHaveLength(250)
   })
 
-  it('a search walks the same rows in the index order and keeps its matches; the file has every match in order', async () => {
+  it('a search past the cap walks the same rows in the index order and keeps its matches; the file has every match in order', async () => {
     await t.database.db.execute(sql`analyze registration`)
     // Matches about a tenth of the rows (learner…7@, as in 7, 17, 107…): taking them directly
     // would sort all the remaining matches for each chunk.
     const filter = { dispatchId: 'ex-big', search: '7@example' }
-    const query = reportChunkQuery(t.database.db, filter, midCursor(), 250)
+    const query = reportChunkQuery(t.database.db, filter, midCursor(), 250, true)
     expect(await walkOf(query)).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'registration_report_idx' })
     const walked = await query
     expect(walked).toHaveLength(250)
@@ -301,4 +304,23 @@ describe('export at the bench’s big dispatch size', () => {
       expect(emails).toEqual(expected.rows.map((r) => r.email))
     }
   }, 120_000)
+
+  it('a search within the cap takes its matches directly (no walk); the file has them in order', async () => {
+    const filter = { dispatchId: 'ex-big', search: 'learner123' } // learner123, 1230 to 1239, 12300 to 12399…
+    const chunk = await reportChunkQuery(t.database.db, filter, null, 250)
+    expect(chunk.length).toBeGreaterThan(50) // the accessed ones: the chunk before the never-accessed
+    expect(chunk.every((r) => r.hit && r.learnerEmail.includes('learner123'))).toBe(true)
+    const expected = (await t.database.db.execute(sql`
+      select learner_email as email from registration
+      where dispatch_id = 'ex-big' and (learner_first_name || ' ' || learner_last_name || ' ' || learner_email) like '%learner123%'
+      order by last_access_date desc nulls last, id`)) as unknown as { rows: { email: string }[] }
+    expect(expected.rows.length).toBeGreaterThan(100)
+    expect(expected.rows.length).toBeLessThan(1_000)
+    const res = await exportOf('ex-big', 'format=csv&search=learner123')
+    expect(
+      parseCsv(res.body)
+        .slice(1)
+        .map((row) => row[2]),
+    ).toEqual(expected.rows.map((r) => r.email))
+  })
 })
