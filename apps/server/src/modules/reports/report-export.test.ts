@@ -274,6 +274,18 @@ describe('export at the bench’s big dispatch size', () => {
     const rows = await query
     expect(rows.map((r) => r.id).slice(0, 3)).toEqual([`big-${mid - 1}`, `big-${mid - 2}`, `big-${mid - 3}`])
     expect(rows).toHaveLength(250)
+    // The never-accessed rows after one of them, by id, walked the same way.
+    const never = reportChunkQuery(t.database.db, { dispatchId: 'ex-big' }, { lastAccess: null, id: 'big-50' }, 250)
+    expect(await walkOf(never)).toMatchObject({
+      'Node Type': 'Index Only Scan',
+      'Index Name': 'registration_report_idx',
+    })
+    const byId = (await t.database.db.execute(sql`
+      select id from registration where dispatch_id = 'ex-big' and last_access_date is null and id > 'big-50'
+      order by id limit 250`)) as unknown as { rows: { id: string }[] }
+    const neverRows = await never
+    expect(neverRows.map((r) => r.id)).toEqual(byId.rows.map((r) => r.id))
+    expect(neverRows.every((r) => r.lastAccessDate === null)).toBe(true)
   })
 
   it('a search past the cap walks the same rows in the index order and keeps its matches; the file has every match in order', async () => {

@@ -144,9 +144,9 @@ export function reportChunkQuery(
   const term = walk ? filter.search?.trim() : undefined
   const base = whereOf(term ? { ...filter, search: undefined } : filter)
   const accessed = !cursor || cursor.lastAccess !== null
-  const order = accessed
-    ? [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
-    : [asc(registration.id)]
+  // One order for both parts: among the never-accessed rows, `last_access_date is null` does not
+  // let the index give `order by id` alone (every remaining one was sorted, 5 ms a chunk for 9,000).
+  const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
   const where = accessed
     ? and(
         base,
