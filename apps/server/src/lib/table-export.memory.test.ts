@@ -69,7 +69,7 @@ describe('xlsx export memory (issue #16)', () => {
       sample()
       yield Array.from({ length: ROWS }, (_, n) => ({ n }))
     }
-    const timer = setInterval(sample, 20)
+    const timer = setInterval(sample, 50)
     let bytes = 0
     try {
       for await (const part of exportFile('xlsx', table, oneChunk()).body) bytes += (part as Buffer).length
