@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { ReportResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
-import { REPORT_SEARCH_COUNT_CAP } from './reports.repository'
+import { REPORT_SEARCH_COUNT_CAP, REPORT_SEARCH_GATHER_ROWS, createReportsRepository } from './reports.repository'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -148,6 +148,41 @@ describe('completion report: a search past the cap, walked or from its matches',
         seen.push(...body.registrations.map((r) => r.id))
       }
       expect(seen).toEqual(expected)
+    }
+  })
+
+  it('gathers the matches of a term once for its totals and page, unless they are more than it gathers', async () => {
+    const reports = createReportsRepository(t.database.db)
+    const expected = (
+      (await t.database.db.execute(sql`
+        select id from registration where dispatch_id = 'big2'
+        order by last_access_date desc nulls last, id`)) as unknown as { rows: { id: string }[] }
+    ).rows.map((r) => r.id)
+    // "recent": 2,100 matches, all gathered: totals at the cap, the page sorted from them.
+    const recent = await reports.gather({ dispatchId: 'big2', search: 'recent' }, 100, 1_000)
+    expect(recent.totals).toEqual({
+      total: REPORT_SEARCH_COUNT_CAP,
+      distinctLearners: REPORT_SEARCH_COUNT_CAP,
+      capped: true,
+    })
+    expect(recent.rows?.map((r) => r.id)).toEqual(expected.slice(1_000, 1_100))
+    // "person31" below the cap (31, 310-319, 3100-3199), on a page past its end: exact totals, no rows.
+    const few = await reports.gather({ dispatchId: 'big2', search: 'person31', status: 'incomplete' }, 100, 200)
+    expect(few).toMatchObject({ totals: { total: 111, distinctLearners: 111, capped: false }, rows: [] })
+    // "person": every one of the 3,200 rows, more than gathered: no page from the gathering...
+    expect(RECENT + OLDER).toBeGreaterThan(REPORT_SEARCH_GATHER_ROWS)
+    const person = await reports.gather({ dispatchId: 'big2', search: 'person' }, 100, 0)
+    expect(person).toMatchObject({ totals: { capped: true }, rows: null })
+    // ...and the report's pages of it, read the other way, are still the report's order.
+    for (const page of [1, 2, 25]) {
+      const body = await t.app.inject({
+        method: 'GET',
+        url: `/api/reports/dispatch/big2?search=person&page=${page}&pageSize=100`,
+        headers: admin,
+      })
+      expect(body.json<ReportResponse>().registrations.map((r) => r.id)).toEqual(
+        expected.slice((page - 1) * 100, page * 100),
+      )
     }
   })
 })

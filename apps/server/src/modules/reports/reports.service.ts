@@ -7,6 +7,7 @@ import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatch
 import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
 import {
   createReportsRepository,
+  gathersMatches,
   isKeptFilter,
   keptTotals,
   type RegistrationFilter,
@@ -119,18 +120,47 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     return read.value
   }
 
+  /**
+   * A search of three characters or more: its totals and page from one gathering of its matches
+   * (ReportsRepository.gather), unless both are cached; past what it gathers, the page is read
+   * as a search past the cap.
+   */
+  async function searchedOf(filter: RegistrationFilter, limit: number, offset: number, version: number | null) {
+    const key = filterKey(filter)
+    const pageKey = `${key}:${limit}:${offset}`
+    const totals = totalsCached.get(key, version)
+    const rows = pagesCached.get(pageKey, version)
+    if (totals && rows) return { totals, rows }
+    const read = await reports.gather(filter, limit, offset)
+    totalsCached.set(key, read.version, read.totals)
+    if (!read.rows) return { totals: read.totals, rows: await pageOf(filter, limit, offset, version, read.totals) }
+    pagesCached.set(pageKey, read.version, read.rows)
+    return { totals: read.totals, rows: read.rows }
+  }
+
+  async function pagedOf(
+    filter: RegistrationFilter,
+    limit: number,
+    offset: number,
+    version: number | null,
+    totals: ReportTotals,
+  ) {
+    return { totals, rows: await pageOf(filter, limit, offset, version, totals) }
+  }
+
   return {
     async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportResponse> {
       const filter = reportFilterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
-      // The totals first: they tell whether a deep page is nearer the end (walked from there).
-      // Without a search or a window they are the kept counts, read with the dispatch.
-      const totals = isKeptFilter(filter)
-        ? keptTotals(row.registrationStats, filter.status)
-        : await totalsOf(filter, version)
-      const rows = await pageOf(filter, query.pageSize, offset, version, totals)
+      // A search of three characters or more: totals and page at once (searchedOf). Else the
+      // totals first: they tell whether a deep page is nearer the end (walked from there). Without
+      // a search or a window they are the kept counts, read with the dispatch.
+      const kept = isKeptFilter(filter) ? keptTotals(row.registrationStats, filter.status) : null
+      const { totals, rows } = gathersMatches(filter)
+        ? await searchedOf(filter, query.pageSize, offset, version)
+        : await pagedOf(filter, query.pageSize, offset, version, kept ?? (await totalsOf(filter, version)))
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),
