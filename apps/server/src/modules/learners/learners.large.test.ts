@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { learnerTotalsQuery } from './learners.repository'
+import { LEARNER_SEARCH_GATHER_ROWS, createLearnersRepository, learnerTotalsQuery } from './learners.repository'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
 /** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */
@@ -75,6 +75,31 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
       expect([first.pagination.totalItems, first.totalCapped]).toEqual([1_000, true])
       expect(await collect(`search=example&status=completed&${sort}`, 1_000)).toEqual(completed.slice(0, 1_000))
     }
+  })
+
+  it('gathers the matches of a term once for its total and page, unless they are more than it gathers', async () => {
+    const learners = createLearnersRepository(app.t.database.db)
+    const byName = await collect('sort=name', BULK + OTHERS)
+    // "bulk": 1,100 matches, all gathered: the total at the cap, the page sorted from them.
+    const bulk = await learners.gather(
+      { companyId: 'ln-big', search: 'bulk' },
+      { sort: 'name', order: 'asc' },
+      100,
+      900,
+    )
+    expect(bulk.totals).toEqual({ total: 1_000, capped: true })
+    expect(bulk.rows?.map((r) => r.email)).toEqual(byName.filter(isBulk).slice(900, 1_000))
+    // "example": every learner, more than gathered: no page from the gathering...
+    expect(BULK + OTHERS).toBeGreaterThan(LEARNER_SEARCH_GATHER_ROWS)
+    const every = await learners.gather(
+      { companyId: 'ln-big', search: 'example' },
+      { sort: 'name', order: 'asc' },
+      100,
+      0,
+    )
+    expect(every).toMatchObject({ totals: { total: 1_000, capped: true }, rows: null })
+    // ...and the list's pages of it, read the other way, are still the list's order.
+    expect(await collect('search=example&sort=name', 1_000)).toEqual(byName.slice(0, 1_000))
   })
 
   it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {

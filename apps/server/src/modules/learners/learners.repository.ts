@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { matchesTerm, nearerEnd, searchedPage } from '../../db/search'
+import { MIN_SUBSTRING_TERM, matchesTerm, nearerEnd, searchedPage } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 
 export interface LearnerFilter {
@@ -43,6 +43,19 @@ export type LearnerRow = Omit<
 
 /** Issue #16: like the report's search, a learner search counts its matches exactly up to this many. */
 export const LEARNER_SEARCH_COUNT_CAP = 1_000
+
+/**
+ * Issue #13: a search of three characters or more gathers at most this many of its matches once,
+ * through the trigram index, and counts them and takes its page from them in one statement
+ * (LearnersRepository.gather), as the report does (REPORT_SEARCH_GATHER_ROWS). A surname matches
+ * about 2,000 learners of the bench's 100,000-learner company: counting them walked the company's
+ * rows (28 ms), then the page sorted them from the index (4 ms); gathered, 5 ms.
+ */
+export const LEARNER_SEARCH_GATHER_ROWS = 3_000
+
+/** A search the learner list gathers (above): three characters or more. */
+export const gathersLearners = (filter: LearnerFilter) =>
+  [...(filter.search?.trim() ?? '')].length >= MIN_SUBSTRING_TERM
 
 const L = companyLearner
 
@@ -204,6 +217,53 @@ export function createLearnersRepository(db: DbOrTx) {
         order: orderOf(order),
         read,
       })
+    },
+
+    /**
+     * A search's total and page from one gathering of its matches (LEARNER_SEARCH_GATHER_ROWS),
+     * with the company's version, in one statement. `rows` is null when the matches were more
+     * than gathered: the total is then the cap's, and the page is read with page() as a search
+     * past the cap.
+     */
+    async gather(
+      filter: LearnerFilter,
+      order: LearnerOrder,
+      limit: number,
+      offset: number,
+    ): Promise<{ totals: LearnerTotals; rows: LearnerRow[] | null; version: number | null }> {
+      const matched = db.$with('matched').as(
+        db
+          .select({ hash: L.learnerHash, key: sql`${SORT_KEYS[order.sort].key}`.as('match_key') })
+          .from(L)
+          .where(whereOf(filter))
+          .limit(LEARNER_SEARCH_GATHER_ROWS),
+      )
+      const counts = db
+        .select({ n: sql<number>`count(*)`.mapWith(Number).as('n') })
+        .from(matched)
+        .as('counts')
+      const dir = order.order === 'desc' ? sql`desc` : sql`asc`
+      const page = db
+        .select({ hash: sql<bigint>`${matched.hash}`.as('page_hash') })
+        .from(matched)
+        .orderBy(sql`${matched.key} ${dir}`, sql`${matched.hash} ${dir}`)
+        .limit(limit)
+        .offset(offset)
+        .as('page')
+      const found = await db
+        .with(matched)
+        .select({ n: counts.n, version: versionOf(filter.companyId), ...rowColumns })
+        .from(counts)
+        .leftJoin(page, sql`true`)
+        .leftJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, page.hash)))
+        .orderBy(...orderOf(order))
+      const { n, version } = found[0]!
+      const capped = n > LEARNER_SEARCH_COUNT_CAP
+      const totals = { total: capped ? LEARNER_SEARCH_COUNT_CAP : n, capped }
+      if (n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
+      const rows: LearnerRow[] = []
+      for (const { n: _n, version: _v, ...row } of found) if (row.learnerHash !== null) rows.push(row as LearnerRow)
+      return { totals, rows, version }
     },
 
     /**

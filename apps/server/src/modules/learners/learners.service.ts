@@ -18,6 +18,8 @@ import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-
 import { audited, givenFilters, recordExport, type ExportContext } from '../reports/report-export'
 import {
   createLearnersRepository,
+  gathersLearners,
+  type LearnerOverview,
   type LearnerFilter,
   type LearnerOrder,
   type LearnerRow,
@@ -107,22 +109,72 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
   const keyOf = (f: LearnerFilter) => JSON.stringify([f.companyId, f.search ?? '', f.courseId ?? '', f.status ?? ''])
 
   /**
-   * The filter's totals and the company's course choices: without a search from the kept
-   * counts, read with the version and the courses in one statement (the overview); a search is
-   * counted once per version of the company and cached.
+   * A filter's totals: without a search from the kept counts of the overview (read with the
+   * version and the courses in one statement); a search is counted once per version of the
+   * company and cached.
    */
-  async function totalsOf(filter: LearnerFilter) {
-    const overview = await learners.overview(filter)
-    const { version, courses, building } = overview
-    if (!filter.search) {
-      const total = overview.facetTotal ?? overview.total
-      return { totals: { total, capped: false }, version, courses, building }
-    }
-    const read = await totalsCached.read(keyOf(filter), version, async () => {
+  async function totalsOf(filter: LearnerFilter, overview: LearnerOverview): Promise<LearnerTotals> {
+    if (!filter.search) return { total: overview.facetTotal ?? overview.total, capped: false }
+    const read = await totalsCached.read(keyOf(filter), overview.version, async () => {
       const { version: counted, ...totals } = await learners.totals(filter)
       return { value: totals, version: counted }
     })
-    return { totals: read.value, version, courses, building }
+    return read.value
+  }
+
+  /** One page, from its cache while the company's learners are unchanged. */
+  async function pageOf(
+    filter: LearnerFilter,
+    order: LearnerOrder,
+    limit: number,
+    offset: number,
+    version: number | null,
+    totals: LearnerTotals,
+  ) {
+    if (offset >= totals.total) return []
+    const key = `${keyOf(filter)}:${order.sort}:${order.order}:${limit}:${offset}`
+    const read = await pagesCached.read(key, version, async () => {
+      const page = await learners.page(filter, order, limit, offset, totals.capped ? null : totals.total)
+      return { value: page.rows, version: page.version }
+    })
+    return read.value
+  }
+
+  /** Any other filter: the totals first (a deep page of a known total is walked from the end). */
+  async function listedOf(
+    filter: LearnerFilter,
+    order: LearnerOrder,
+    limit: number,
+    offset: number,
+    overview: LearnerOverview,
+  ) {
+    const totals = await totalsOf(filter, overview)
+    return { totals, rows: await pageOf(filter, order, limit, offset, overview.version, totals) }
+  }
+
+  /**
+   * A search of three characters or more: its total and page from one gathering of its matches
+   * (LearnersRepository.gather), unless both are cached; past what it gathers, the page is read
+   * as a search past the cap.
+   */
+  async function searchedOf(
+    filter: LearnerFilter,
+    order: LearnerOrder,
+    limit: number,
+    offset: number,
+    version: number | null,
+  ) {
+    const key = keyOf(filter)
+    const pageKey = `${key}:${order.sort}:${order.order}:${limit}:${offset}`
+    const totals = totalsCached.get(key, version)
+    const rows = pagesCached.get(pageKey, version)
+    if (totals && rows) return { totals, rows }
+    const read = await learners.gather(filter, order, limit, offset)
+    totalsCached.set(key, read.version, read.totals)
+    if (!read.rows)
+      return { totals: read.totals, rows: await pageOf(filter, order, limit, offset, version, read.totals) }
+    pagesCached.set(pageKey, read.version, read.rows)
+    return { totals: read.totals, rows: read.rows }
   }
 
   return {
@@ -133,16 +185,11 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       const filter = filterOf(companyId, query)
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
-      const { totals, version, courses, building } = await totalsOf(filter)
-      let rows: LearnerRow[] = []
-      if (offset < totals.total) {
-        const key = `${keyOf(filter)}:${order.sort}:${order.order}:${query.pageSize}:${offset}`
-        const read = await pagesCached.read(key, version, async () => {
-          const page = await learners.page(filter, order, query.pageSize, offset, totals.capped ? null : totals.total)
-          return { value: page.rows, version: page.version }
-        })
-        rows = read.value
-      }
+      const overview = await learners.overview(filter)
+      const { version, courses, building } = overview
+      const { totals, rows } = gathersLearners(filter)
+        ? await searchedOf(filter, order, query.pageSize, offset, version)
+        : await listedOf(filter, order, query.pageSize, offset, overview)
       return {
         learners: rows.map(toLearner),
         pagination: toPagination(totals.total, query.page, query.pageSize),
