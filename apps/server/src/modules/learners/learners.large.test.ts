@@ -142,4 +142,32 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
     const [row] = await query
     expect(row!.total).toBe(1_001) // the cap and one: the list says "1,000+"
   }, 120_000)
+
+  it('counts a rare short term through the trigram index and a common one by walking to the cap', async () => {
+    await insertRegistrations(
+      app.t.database.db,
+      Array.from({ length: 40 }, (_, i) => ({
+        id: `ln-big-z${i}`,
+        dispatchId: 'ln-big-d',
+        ...person('Zora', `Quill${i}`, `zora${i}@example.test`),
+      })),
+    )
+    await app.t.database.db.execute(sql`analyze company_learner`)
+    const explain = async (search: string) => {
+      const query = learnerTotalsQuery(app.t.database.db, { companyId: 'ln-big', search })
+      const plan = (await app.t.database.db.execute(sql`explain (analyze, costs off) ${query}`)) as unknown as {
+        rows: { 'QUERY PLAN': string }[]
+      }
+      const [row] = await query
+      return { total: row!.total, plan: plan.rows.map((r) => r['QUERY PLAN']).join('\n') }
+    }
+    // The walk to the cap is the only Limit of 1,001 rows; the probe reads the first 1,000.
+    const walkSkipped = /Limit \(never executed\)/
+    const rare = await explain('zo') // 40 of 3,240 learners: under one in ten of the probe
+    expect(rare.total).toBe(40)
+    expect(rare.plan).toMatch(walkSkipped)
+    const common = await explain('bu') // 1,100 of them
+    expect(common.total).toBe(1_001)
+    expect(common.plan).not.toMatch(walkSkipped)
+  })
 })
