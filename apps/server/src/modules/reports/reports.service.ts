@@ -121,7 +121,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
   }
 
   /**
-   * A search of three characters or more: its totals and page from one gathering of its matches
+   * A search of two characters or more: its totals and page from one gathering of its matches
    * (ReportsRepository.gather), unless both are cached; past what it gathers, the page is read
    * as a search past the cap.
    */
@@ -154,7 +154,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
-      // A search of three characters or more: totals and page at once (searchedOf). Else the
+      // A search of two characters or more: totals and page at once (searchedOf). Else the
       // totals first: they tell whether a deep page is nearer the end (walked from there). Without
       // a search or a window they are the kept counts, read with the dispatch.
       const kept = isKeptFilter(filter) ? keptTotals(row.registrationStats, filter.status) : null
