@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { LOG_SEARCH_COUNT_CAP, type LogListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS } from './logs.service'
+import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS, nextSpan } from './logs.service'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -136,5 +136,29 @@ describe('GET /api/logs: a search over slices of time', () => {
       total: inWindow.length,
       capped: false,
     })
+  })
+})
+
+describe('the next slice of a search (nextSpan)', () => {
+  // 30 days of 1,000 rows each, newest first; the search ends at the end of 2026-11-26.
+  const days = Array.from({ length: 30 }, (_, i) => ({
+    day: new Date(Date.UTC(2026, 10, 26 - i)).toISOString().slice(0, 10),
+    rows: 1_000,
+  }))
+  const end = Date.parse('2026-11-27T00:00:00.000Z')
+  const before = new Date('2026-11-26T00:00:00.000Z') // after a first slice of one day
+
+  it('spans the days that should hold the matches still wanted, a quarter over', () => {
+    // 100 matches in 1,000 rows: 901 more at that rate are in about 8,900 rows, 11,150 with the
+    // margin: twelve more days, so the slice reaches back thirteen days from the end.
+    expect(nextSpan(days, 1, 100, 1_000, before, end)).toBe(13)
+    // Nearly there: one more day would do, and the span at least doubles.
+    expect(nextSpan(days, 1, 900, 1_000, before, end)).toBe(2)
+    expect(nextSpan(days, 8, 990, 8_000, new Date('2026-11-19T00:00:00.000Z'), end)).toBe(16)
+  })
+
+  it('takes the rest at once when the term is too rare to reach the cap in it', () => {
+    expect(nextSpan(days, 1, 10, 1_000, before, end)).toBeNull()
+    expect(nextSpan(days, 1, 0, 1_000, before, end)).toBeNull()
   })
 })
