@@ -32,6 +32,11 @@ export const course = pgTable(
      * edit form writes here; screens show title_override ?? title.
      */
     titleOverride: text('title_override'),
+    /** title and title_override lowered (migration 0022), for the dispatch list's search. */
+    titleKey: text('title_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("title")`),
+    titleOverrideKey: text('title_override_key').generatedAlwaysAs(sql`lower("title_override")`),
     isVisible: boolean('is_visible').notNull().default(false),
     isRequestable: boolean('is_requestable').notNull().default(true),
     summary: text('summary').notNull().default(''),

@@ -30,6 +30,11 @@ export const company = pgTable(
      * sync never writes it, so a rename survives the next sync.
      */
     displayName: text('display_name'),
+    /** name and display_name lowered (migration 0022), for the dispatch list's search. */
+    nameKey: text('name_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("name")`),
+    displayNameKey: text('display_name_key').generatedAlwaysAs(sql`lower("display_name")`),
     accountManagerId: uuid('account_manager_id').references((): AnyPgColumn => appUser.id, {
       onDelete: 'set null',
     }),

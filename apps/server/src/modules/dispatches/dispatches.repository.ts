@@ -120,7 +120,7 @@ export function createDispatchesRepository(db: DbOrTx) {
           scopeDispatches: summary.totalDispatches,
         }
       }
-      const setsResult = (await db.execute(searchSetsSql(term))) as unknown as {
+      const setsResult = (await db.execute(searchSetsSql(term, filter.companyId))) as unknown as {
         rows: { courses: string[]; companies: string[] }[]
       }
       const sets = toSets(setsResult.rows[0])

@@ -161,6 +161,11 @@ describe('GET /api/dispatches scoping and fields', () => {
       unlimitedActive: 0,
     })
     expect(ids(await list('?search=bravo', headers))).toEqual([])
+    // Its own company's name finds its dispatches; a course it has at another company, only its own.
+    expect(ids(await list('?search=ALPHA', headers))).toEqual(['disp-01', 'disp-02'])
+    expect(ids(await list('?search=al', headers))).toEqual(['disp-01', 'disp-02'])
+    expect(ids(await list('?search=chemistry', headers))).toEqual([])
+    expect(ids(await list('?search=algebra', headers))).toEqual(['disp-01'])
     for (const d of body.dispatches) expect(Object.keys(d)).not.toContain('tags')
     for (const d of body.dispatches) expect(Object.keys(d)).not.toContain('notes')
   })

@@ -66,14 +66,23 @@ export function keptSummarySql(filter: DispatchFilter): SQL {
     where ${company} and ${enabledIs(filter, sql`${s.enabled}`)}`
 }
 
-/** The course and company ids whose title or name (the provider's or the portal's) matches. */
-export function searchSetsSql(term: string): SQL {
+/**
+ * The course and company ids whose title or name (the provider's or the portal's) matches, on
+ * their lowered copies (migration 0022). A client's (companyId) are looked for among the
+ * courses and its own company only, not the portal's every company.
+ */
+export function searchSetsSql(term: string, companyId?: string): SQL {
+  const lowered = { lowered: true }
+  const ownCompany = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
   return sql`
     select
       array(select ${course.id} from ${course}
-            where ${matchesTerm(sql`${course.title}`, term)} or ${matchesTerm(sql`${course.titleOverride}`, term)}) as "courses",
+            where ${matchesTerm(sql`${course.titleKey}`, term, lowered)}
+               or ${matchesTerm(sql`${course.titleOverrideKey}`, term, lowered)}) as "courses",
       array(select ${company.id} from ${company}
-            where ${matchesTerm(sql`${company.name}`, term)} or ${matchesTerm(sql`${company.displayName}`, term)}) as "companies"`
+            where ${ownCompany}
+              and (${matchesTerm(sql`${company.nameKey}`, term, lowered)}
+                   or ${matchesTerm(sql`${company.displayNameKey}`, term, lowered)})) as "companies"`
 }
 
 /** One signed row per dispatch of `where` (for the parts of a search summary counted directly). */
