@@ -169,5 +169,15 @@ describe('GET /api/learners: a company past the search cap (issue #13)', () => {
     const common = await explain('bu') // 1,100 of them
     expect(common.total).toBe(1_001)
     expect(common.plan).not.toMatch(walkSkipped)
+    // The list gathers the rare one's every match in one statement, and pages the common one as before.
+    const learners = createLearnersRepository(app.t.database.db)
+    expect(await learners.sparse({ companyId: 'ln-big', search: 'zo' })).toBe(true)
+    expect(await learners.sparse({ companyId: 'ln-big', search: 'bu' })).toBe(false)
+    const zora = Array.from({ length: 40 }, (_, i) => `zora${i}@example.test`).sort((a, b) =>
+      `zora quill${a.slice(4, -13)}`.localeCompare(`zora quill${b.slice(4, -13)}`),
+    )
+    const page = await list('companyId=ln-big&search=zo&sort=name&pageSize=25&page=2')
+    expect([page.pagination.totalItems, page.totalCapped]).toEqual([40, false])
+    expect(emails(page)).toEqual(zora.slice(25))
   })
 })

@@ -159,6 +159,13 @@ const DENSE_ONE_IN = 10
  * (1,919 matches), the index would read every learner for a term in every e-mail. Unordered, the
  * cap's limit read the whole table from its start (17,434 pages).
  */
+/** The probe (above) as a subquery `probe` of one row: hits among n learners read. */
+function probeOf(filter: LearnerFilter): SQL {
+  return sql`(select count(*) filter (where ${whereOf(filter)}) as hits, count(*) as n
+    from (select * from ${L} where ${eq(L.companyId, filter.companyId)}
+          order by ${L.companyId}, ${L.learnerHash} limit ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))}) as ${L}) as probe`
+}
+
 export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter) {
   const version = versionOf(filter.companyId)
   const where = whereOf(filter)
@@ -168,9 +175,7 @@ export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter) {
       .from(L)
       .where(where)
   }
-  const probe = sql`(select count(*) filter (where ${where}) as hits, count(*) as n
-    from (select * from ${L} where ${eq(L.companyId, filter.companyId)}
-          order by ${L.companyId}, ${L.learnerHash} limit ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))}) as ${L}) as probe`
+  const probe = probeOf(filter)
   const walked = sql`(select count(*) from (select 1 from ${L} where ${where}
     order by ${L.companyId}, ${L.learnerHash} limit ${sql.raw(String(LEARNER_SEARCH_COUNT_CAP + 1))}) as walked)`
   const indexed = sql`(select count(*) from ${L} where ${where})`
@@ -241,24 +246,41 @@ export function createLearnersRepository(db: DbOrTx) {
     },
 
     /**
-     * A search's total and page from one gathering of its matches (LEARNER_SEARCH_GATHER_ROWS),
-     * with the company's version, in one statement. `rows` is null when the matches were more
-     * than gathered: the total is then the cap's, and the page is read with page() as a search
-     * past the cap.
+     * Whether a search of one or two letters is rare enough to gather all its matches (`gather`
+     * with `all`): the probe of learnerTotalsQuery finds it in fewer than one in ten of the
+     * company's learners, or the company has fewer than the probe reads. Such a term's matches
+     * are a tenth of the company at most, and the trigram index finds them; without a limit the
+     * planner takes that index (with one, for a term it thinks common, it may read the table).
+     */
+    async sparse(filter: LearnerFilter): Promise<boolean> {
+      const [row] = await db
+        .select({
+          sparse: sql<boolean>`probe.n < ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))}
+            or probe.hits * ${sql.raw(String(DENSE_ONE_IN))} < probe.n`,
+        })
+        .from(probeOf(filter))
+      return row?.sparse === true
+    },
+
+    /**
+     * A search's total and page from one gathering of its matches (LEARNER_SEARCH_GATHER_ROWS, or
+     * every one with `all`), with the company's version, in one statement. `rows` is null when
+     * the matches were more than gathered: the total is then the cap's, and the page is read with
+     * page() as a search past the cap.
      */
     async gather(
       filter: LearnerFilter,
       order: LearnerOrder,
       limit: number,
       offset: number,
+      all = false,
     ): Promise<{ totals: LearnerTotals; rows: LearnerRow[] | null; version: number | null }> {
-      const matched = db.$with('matched').as(
-        db
-          .select({ hash: L.learnerHash, key: sql`${SORT_KEYS[order.sort].key}`.as('match_key') })
-          .from(L)
-          .where(whereOf(filter))
-          .limit(LEARNER_SEARCH_GATHER_ROWS),
-      )
+      const matches = db
+        .select({ hash: L.learnerHash, key: sql`${SORT_KEYS[order.sort].key}`.as('match_key') })
+        .from(L)
+        .where(whereOf(filter))
+        .$dynamic()
+      const matched = db.$with('matched').as(all ? matches : matches.limit(LEARNER_SEARCH_GATHER_ROWS))
       const counts = db
         .select({ n: sql<number>`count(*)`.mapWith(Number).as('n') })
         .from(matched)
@@ -281,7 +303,7 @@ export function createLearnersRepository(db: DbOrTx) {
       const { n, version } = found[0]!
       const capped = n > LEARNER_SEARCH_COUNT_CAP
       const totals = { total: capped ? LEARNER_SEARCH_COUNT_CAP : n, capped }
-      if (n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
+      if (!all && n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
       const rows: LearnerRow[] = []
       for (const { n: _n, version: _v, ...row } of found) if (row.learnerHash !== null) rows.push(row as LearnerRow)
       return { totals, rows, version }

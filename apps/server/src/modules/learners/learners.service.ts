@@ -153,23 +153,27 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
   }
 
   /**
-   * A search of three characters or more: its total and page from one gathering of its matches
-   * (LearnersRepository.gather), unless both are cached; past what it gathers, the page is read
-   * as a search past the cap.
+   * A search: its total and page from one gathering of its matches (LearnersRepository.gather),
+   * unless both are cached; past what it gathers, the page is read as a search past the cap. A
+   * term of one or two letters is gathered whole when the probe finds it rare; a common one is
+   * counted to the cap and paged as any other filter.
    */
   async function searchedOf(
     filter: LearnerFilter,
     order: LearnerOrder,
     limit: number,
     offset: number,
-    version: number | null,
+    overview: LearnerOverview,
   ) {
+    const { version } = overview
     const key = keyOf(filter)
     const pageKey = `${key}:${order.sort}:${order.order}:${limit}:${offset}`
     const totals = totalsCached.get(key, version)
     const rows = pagesCached.get(pageKey, version)
     if (totals && rows) return { totals, rows }
-    const read = await learners.gather(filter, order, limit, offset)
+    const short = !gathersLearners(filter)
+    if (short && !(await learners.sparse(filter))) return listedOf(filter, order, limit, offset, overview)
+    const read = await learners.gather(filter, order, limit, offset, short)
     totalsCached.set(key, read.version, read.totals)
     if (!read.rows)
       return { totals: read.totals, rows: await pageOf(filter, order, limit, offset, version, read.totals) }
@@ -186,9 +190,9 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
       const overview = await learners.overview(filter)
-      const { version, courses, building } = overview
-      const { totals, rows } = gathersLearners(filter)
-        ? await searchedOf(filter, order, query.pageSize, offset, version)
+      const { courses, building } = overview
+      const { totals, rows } = filter.search
+        ? await searchedOf(filter, order, query.pageSize, offset, overview)
         : await listedOf(filter, order, query.pageSize, offset, overview)
       return {
         learners: rows.map(toLearner),
