@@ -8,6 +8,7 @@ import {
   EMPTY_SEARCH,
   keptSummarySql,
   matchesIds,
+  ownSearchSql,
   searchedSummarySql,
   searchSetsSql,
   versionSql,
@@ -88,7 +89,8 @@ function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
   const conditions = [filter.scope]
   if (filter.status !== 'all') conditions.push(eq(dispatch.enabled, filter.status === 'enabled'))
   const term = filter.search?.trim()
-  if (term) conditions.push(searchOf(term, sets ?? EMPTY_SEARCH))
+  if (term && filter.companyId !== undefined) conditions.push(ownSearchSql(term, filter.companyId))
+  else if (term) conditions.push(searchOf(term, sets ?? EMPTY_SEARCH))
   return and(...conditions)!
 }
 
@@ -120,12 +122,19 @@ export function createDispatchesRepository(db: DbOrTx) {
           scopeDispatches: summary.totalDispatches,
         }
       }
-      const setsResult = (await db.execute(searchSetsSql(term, filter.companyId))) as unknown as {
-        rows: { courses: string[]; companies: string[] }[]
-      }
-      const sets = toSets(setsResult.rows[0])
+      // A client's search looks its courses and company up inline (ownSearchSql).
+      const sets =
+        filter.companyId === undefined
+          ? toSets(
+              (
+                (await db.execute(searchSetsSql(term))) as unknown as {
+                  rows: { courses: string[]; companies: string[] }[]
+                }
+              ).rows[0],
+            )
+          : null
       const where = whereOf(filter, sets)
-      const result = (await db.execute(searchedSummarySql(filter, sets, where))) as unknown as {
+      const result = (await db.execute(searchedSummarySql(filter, sets ?? EMPTY_SEARCH, where))) as unknown as {
         rows: Record<string, unknown>[]
       }
       return {

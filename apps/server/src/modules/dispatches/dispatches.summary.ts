@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm'
+import { or, sql, type SQL } from 'drizzle-orm'
 import {
   company,
   course,
@@ -66,23 +66,42 @@ export function keptSummarySql(filter: DispatchFilter): SQL {
     where ${company} and ${enabledIs(filter, sql`${s.enabled}`)}`
 }
 
-/**
- * The course and company ids whose title or name (the provider's or the portal's) matches, on
- * their lowered copies (migration 0022). A client's (companyId) are looked for among the
- * courses and its own company only, not the portal's every company.
- */
-export function searchSetsSql(term: string, companyId?: string): SQL {
+/** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */
+function coursesMatching(term: string): SQL {
   const lowered = { lowered: true }
-  const ownCompany = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
-  return sql`
-    select
-      array(select ${course.id} from ${course}
-            where ${matchesTerm(sql`${course.titleKey}`, term, lowered)}
-               or ${matchesTerm(sql`${course.titleOverrideKey}`, term, lowered)}) as "courses",
-      array(select ${company.id} from ${company}
-            where ${ownCompany}
-              and (${matchesTerm(sql`${company.nameKey}`, term, lowered)}
-                   or ${matchesTerm(sql`${company.displayNameKey}`, term, lowered)})) as "companies"`
+  return sql`array(select ${course.id} from ${course}
+    where ${matchesTerm(sql`${course.titleKey}`, term, lowered)}
+       or ${matchesTerm(sql`${course.titleOverrideKey}`, term, lowered)})`
+}
+
+/** The ids of the companies (a client's: its own only) whose name or portal name matches. */
+function companiesMatching(term: string, companyId?: string): SQL {
+  const lowered = { lowered: true }
+  const own = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
+  return sql`array(select ${company.id} from ${company}
+    where ${own} and (${matchesTerm(sql`${company.nameKey}`, term, lowered)}
+                      or ${matchesTerm(sql`${company.displayNameKey}`, term, lowered)}))`
+}
+
+/**
+ * The course and company ids whose title or name matches, for a staff search: looked up first,
+ * then given to the summary and the page as arrays (the summary adds the kept sums of each).
+ */
+export function searchSetsSql(term: string): SQL {
+  return sql`select ${coursesMatching(term)} as "courses", ${companiesMatching(term)} as "companies"`
+}
+
+/**
+ * A client's search as one condition on its dispatches, the course and company look-ups inline
+ * (once per statement; its company's names only): a client request is the session check, the
+ * summary and the page, without the look-up statement a staff search makes first.
+ */
+export function ownSearchSql(term: string, companyId: string): SQL {
+  return or(
+    sql`${dispatch.courseId} = any(${coursesMatching(term)})`,
+    sql`${dispatch.destinationId} = any(${companiesMatching(term, companyId)})`,
+    matchesIds(term) ? matchesTerm(sql`${dispatch.id}`, term) : undefined,
+  )!
 }
 
 /** One signed row per dispatch of `where` (for the parts of a search summary counted directly). */
