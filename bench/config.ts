@@ -2,6 +2,7 @@
  * Everything the bench can be told through the environment, in one place, with the bounds that
  * keep a whole run within 25 minutes on the 2-core reference machine (docs/performance.md).
  */
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -40,6 +41,12 @@ export const settings = {
   /** Sign-in rows are few and slow (argon2): a shorter window. */
   loginSeconds: num('BENCH_LOGIN_SECONDS', 5),
   exportRows: num('BENCH_EXPORT_ROWS', 1_000_000),
+  /**
+   * DATABASE_POOL_SIZE of the server under test on PostgreSQL: three connections per core of the
+   * database's host (the bench's own machine), as the README recommends; the server's default
+   * (10) is for a database whose cores are unknown. docs/performance.md, seventh pass, compares.
+   */
+  poolSize: num('BENCH_POOL_SIZE', 3 * os.cpus().length),
   /** 0 skips the PGlite part (demo data, as `npm start` runs it: bench/run.ts pglitePart). */
   pglite: process.env.BENCH_PGLITE !== '0',
   /** 0 skips the PostgreSQL part (PGlite alone, results JSON only: docs/performance.md is kept). */

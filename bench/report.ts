@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { DOC_FILE, RESULTS_DIR } from './config'
+import { DOC_FILE, RESULTS_DIR, settings } from './config'
 import type { ExportResult } from './csv-export'
 import type { LoadResult } from './measure'
 import type { SyncMeasurement } from './seed-sync'
@@ -185,7 +185,7 @@ export function markdownSection(reports: BenchReport[]): string {
   const out: string[] = []
   const first = reports[0]!
   out.push(
-    `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}. Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
+    `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}; the server's pool on PostgreSQL: ${settings.poolSize} connections (\`DATABASE_POOL_SIZE\`). Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
     '',
     "\"other load\": cores' worth of CPU that other work on this shared machine used while the row ran (busy time in /proc/stat minus the bench's own processes and portal_bench's PostgreSQL backends); anything above about 0.2 makes that row pessimistic.",
     '',

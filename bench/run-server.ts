@@ -57,6 +57,7 @@ export async function startServer(
   if ('databaseUrl' in target) {
     env.DATABASE_URL = target.databaseUrl
     env.DATA_DIR = scratch
+    env.DATABASE_POOL_SIZE ??= String(settings.poolSize)
   } else {
     env.DATABASE_URL = ''
     env.DATA_DIR = target.dataDir
