@@ -109,6 +109,19 @@ export function keptTotals(
   return { total, distinctLearners, capped: false }
 }
 
+/** A report row's columns (RegistrationRow), as the page and the gathered search read them. */
+const rowColumns = {
+  id: registration.id,
+  learnerFirstName: registration.learnerFirstName,
+  learnerLastName: registration.learnerLastName,
+  learnerEmail: registration.learnerEmail,
+  completionStatus: registration.completionStatus,
+  successStatus: registration.successStatus,
+  scoreScaled: registration.scoreScaled,
+  totalSecondsTracked: registration.totalSecondsTracked,
+  lastAccessDate: registration.lastAccessDate,
+}
+
 export function createReportsRepository(db: DbOrTx) {
   return {
     /**
@@ -138,15 +151,7 @@ export function createReportsRepository(db: DbOrTx) {
           .as('page')
         const found = await db
           .select({
-            id: registration.id,
-            learnerFirstName: registration.learnerFirstName,
-            learnerLastName: registration.learnerLastName,
-            learnerEmail: registration.learnerEmail,
-            completionStatus: registration.completionStatus,
-            successStatus: registration.successStatus,
-            scoreScaled: registration.scoreScaled,
-            totalSecondsTracked: registration.totalSecondsTracked,
-            lastAccessDate: registration.lastAccessDate,
+            ...rowColumns,
             version: registrationVersionOf(filter.dispatchId),
           })
           .from(ids)
@@ -215,15 +220,7 @@ export function createReportsRepository(db: DbOrTx) {
           n: counts.n,
           learners: counts.learners,
           version: registrationVersionOf(filter.dispatchId),
-          id: registration.id,
-          learnerFirstName: registration.learnerFirstName,
-          learnerLastName: registration.learnerLastName,
-          learnerEmail: registration.learnerEmail,
-          completionStatus: registration.completionStatus,
-          successStatus: registration.successStatus,
-          scoreScaled: registration.scoreScaled,
-          totalSecondsTracked: registration.totalSecondsTracked,
-          lastAccessDate: registration.lastAccessDate,
+          ...rowColumns,
         })
         .from(counts)
         .leftJoin(page, sql`true`)
