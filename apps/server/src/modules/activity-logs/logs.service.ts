@@ -57,7 +57,7 @@ function nextFixedSpan(span: number): number | null {
 }
 
 /** A slice is sized for the matches still wanted, this much over (the term's rate varies). */
-export const SEARCH_SLICE_MARGIN = 1.25
+const SEARCH_SLICE_MARGIN = 1.25
 
 /**
  * The span (days back from the search's end) of the next slice of a search, from the kept day

@@ -105,6 +105,14 @@ export interface ListFacts {
 }
 
 export function createDispatchesRepository(db: DbOrTx) {
+  /** What a staff search matched in the course and company tables (searchSetsSql). */
+  async function searchSets(term: string): Promise<SearchSets> {
+    const result = (await db.execute(searchSetsSql(term))) as unknown as {
+      rows: { courses: string[]; companies: string[] }[]
+    }
+    return toSets(result.rows[0])
+  }
+
   return {
     /**
      * Everything about a filter but its page, in one statement: the summary cards (kept
@@ -123,16 +131,7 @@ export function createDispatchesRepository(db: DbOrTx) {
         }
       }
       // A client's search looks its courses and company up inline (ownSearchSql).
-      const sets =
-        filter.companyId === undefined
-          ? toSets(
-              (
-                (await db.execute(searchSetsSql(term))) as unknown as {
-                  rows: { courses: string[]; companies: string[] }[]
-                }
-              ).rows[0],
-            )
-          : null
+      const sets = filter.companyId === undefined ? await searchSets(term) : null
       const where = whereOf(filter, sets)
       const result = (await db.execute(searchedSummarySql(filter, sets ?? EMPTY_SEARCH, where))) as unknown as {
         rows: Record<string, unknown>[]

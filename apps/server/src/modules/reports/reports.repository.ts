@@ -42,8 +42,8 @@ export const REPORT_SEARCH_GATHER_ROWS = 3_000
  * A search the report gathers (above): two characters or more, which the trigram index serves (a
  * word start of two letters is a trigram: db/search.ts). Two letters with a status matched 1,448
  * registrations of the bench's big dispatch: 26 ms counted, walked and sorted, 12.8 ms gathered.
- * (The learners gather three or more: their table holds every company, and for two letters the
- * planner may read all of it to find the first few thousand matches.)
+ * (The learners probe a shorter term first and gather it whole only when it is rare: their
+ * table holds every company, and with a limit the planner may read all of it for two letters.)
  */
 export const gathersMatches = (filter: RegistrationFilter) => [...(filter.search?.trim() ?? '')].length >= 2
 

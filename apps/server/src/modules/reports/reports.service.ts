@@ -1,7 +1,7 @@
 import { dayEndExclusive, type ReportQuery, type ReportRegistration, type ReportResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { toDispatch, toPagination } from '../dispatches/dispatches.mapper'
+import { toDispatch, toPagination, type DispatchRow } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatches.service'
 import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
@@ -138,13 +138,15 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     return { totals: read.totals, rows: read.rows }
   }
 
-  async function pagedOf(
-    filter: RegistrationFilter,
-    limit: number,
-    offset: number,
-    version: number | null,
-    totals: ReportTotals,
-  ) {
+  /**
+   * Any other filter: the totals first, they tell whether a deep page is nearer the end (walked
+   * from there); without a search or a window they are the kept counts, read with the dispatch.
+   */
+  async function listedOf(filter: RegistrationFilter, dispatch: DispatchRow, limit: number, offset: number) {
+    const version = dispatch.registrationVersion ?? null
+    const totals = isKeptFilter(filter)
+      ? keptTotals(dispatch.registrationStats, filter.status)
+      : await totalsOf(filter, version)
     return { totals, rows: await pageOf(filter, limit, offset, version, totals) }
   }
 
@@ -154,13 +156,10 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
-      // A search of two characters or more: totals and page at once (searchedOf). Else the
-      // totals first: they tell whether a deep page is nearer the end (walked from there). Without
-      // a search or a window they are the kept counts, read with the dispatch.
-      const kept = isKeptFilter(filter) ? keptTotals(row.registrationStats, filter.status) : null
+      // A search of two characters or more: totals and page at once (searchedOf).
       const { totals, rows } = gathersMatches(filter)
         ? await searchedOf(filter, query.pageSize, offset, version)
-        : await pagedOf(filter, query.pageSize, offset, version, kept ?? (await totalsOf(filter, version)))
+        : await listedOf(filter, row, query.pageSize, offset)
       return {
         dispatch: toDispatch(row, viewer.role),
         registrations: rows.map(toReportRegistration),
