@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { LEARNER_SEARCH_GATHER_ROWS, createLearnersRepository, learnerTotalsQuery } from './learners.repository'
+import { createLearnersRepository } from './learners.repository'
+import { LEARNER_SEARCH_GATHER_ROWS, learnerTotalsQuery } from './learners.search'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
 /** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */

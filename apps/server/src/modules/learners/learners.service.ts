@@ -16,15 +16,9 @@ import type { Viewer } from '../dispatches/dispatches.scope'
 import type { ReadCacheOptions } from '../dispatches/dispatches.service'
 import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
 import { audited, givenFilters, recordExport, type ExportContext } from '../reports/report-export'
-import {
-  createLearnersRepository,
-  gathersLearners,
-  type LearnerOverview,
-  type LearnerFilter,
-  type LearnerOrder,
-  type LearnerRow,
-  type LearnerTotals,
-} from './learners.repository'
+import { createLearnersRepository } from './learners.repository'
+import { gathersLearners } from './learners.search'
+import type { LearnerFilter, LearnerOrder, LearnerOverview, LearnerRow, LearnerTotals } from './learners.sql'
 
 type Log = { error(obj: unknown, msg: string): void }
 
@@ -113,10 +107,10 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
    * version and the courses in one statement); a search is counted once per version of the
    * company and cached.
    */
-  async function totalsOf(filter: LearnerFilter, overview: LearnerOverview): Promise<LearnerTotals> {
+  async function totalsOf(filter: LearnerFilter, overview: LearnerOverview, dense = false): Promise<LearnerTotals> {
     if (!filter.search) return { total: overview.facetTotal ?? overview.total, capped: false }
     const read = await totalsCached.read(keyOf(filter), overview.version, async () => {
-      const { version: counted, ...totals } = await learners.totals(filter)
+      const { version: counted, ...totals } = await learners.totals(filter, dense)
       return { value: totals, version: counted }
     })
     return read.value
@@ -140,15 +134,19 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
     return read.value
   }
 
-  /** Any other filter: the totals first (a deep page of a known total is walked from the end). */
+  /**
+   * Any other filter: the totals first (a deep page of a known total is walked from the end);
+   * `dense`: a short term the probe found common (counted without probing again).
+   */
   async function listedOf(
     filter: LearnerFilter,
     order: LearnerOrder,
     limit: number,
     offset: number,
     overview: LearnerOverview,
+    dense = false,
   ) {
-    const totals = await totalsOf(filter, overview)
+    const totals = await totalsOf(filter, overview, dense)
     return { totals, rows: await pageOf(filter, order, limit, offset, overview.version, totals) }
   }
 
@@ -172,7 +170,7 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
     const rows = pagesCached.get(pageKey, version)
     if (totals && rows) return { totals, rows }
     const short = !gathersLearners(filter)
-    if (short && !(await learners.sparse(filter))) return listedOf(filter, order, limit, offset, overview)
+    if (short && !(await learners.sparse(filter))) return listedOf(filter, order, limit, offset, overview, true)
     const read = await learners.gather(filter, order, limit, offset, short)
     totalsCached.set(key, read.version, read.totals)
     if (!read.rows)

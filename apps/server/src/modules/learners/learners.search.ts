@@ -1,0 +1,159 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { MIN_SUBSTRING_TERM } from '../../db/search'
+import {
+  L,
+  LEARNER_SEARCH_COUNT_CAP,
+  SORT_KEYS,
+  orderOf,
+  rowColumns,
+  versionOf,
+  whereOf,
+  type LearnerFilter,
+  type LearnerOrder,
+  type LearnerRow,
+  type LearnerTotals,
+} from './learners.sql'
+
+/**
+ * Issue #13: a search of three characters or more gathers at most this many of its matches once,
+ * through the trigram index, and counts them and takes its page from them in one statement
+ * (LearnerSearch.gather), as the report does (REPORT_SEARCH_GATHER_ROWS). A surname matches
+ * about 2,000 learners of the bench's 100,000-learner company: counting them walked the company's
+ * rows (28 ms), then the page sorted them from the index (4 ms); gathered, 5 ms.
+ */
+export const LEARNER_SEARCH_GATHER_ROWS = 3_000
+
+/** A search the learner list gathers (above): three characters or more. */
+export const gathersLearners = (filter: LearnerFilter) =>
+  [...(filter.search?.trim() ?? '')].length >= MIN_SUBSTRING_TERM
+
+/** Learners a search's count reads first, in primary-key order (a hash: any of the company's). */
+export const LEARNER_SEARCH_PROBE_ROWS = 1_000
+/** A term matching one learner in this many of the probe, or more, is dense (below). */
+const DENSE_ONE_IN = 10
+
+/** The probe (learnerTotalsQuery) as a subquery `probe` of one row: hits among n learners read. */
+function probeOf(filter: LearnerFilter): SQL {
+  return sql`(select count(*) filter (where ${whereOf(filter)}) as hits, count(*) as n
+    from (select * from ${L} where ${eq(L.companyId, filter.companyId)}
+          order by ${L.companyId}, ${L.learnerHash} limit ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))}) as ${L}) as probe`
+}
+
+/**
+ * The count of a filter's learners (a search's up to the cap, LEARNER_SEARCH_COUNT_CAP + 1) and
+ * the company's version, in one statement. A search (of one or two letters: longer ones gather,
+ * LearnerSearch.gather) first reads LEARNER_SEARCH_PROBE_ROWS of the company's learners in
+ * primary-key order and tests them. That is the whole company if it has fewer; a term dense in
+ * them (one in ten or more) walks the company's rows in that order to the cap, a few thousand rows;
+ * a rarer one is counted through the trigram index, a tenth of the company at most. Either alone
+ * was slow for some terms on the bench's 100,000-learner company: the walk read 44 ms for "We"
+ * (1,919 matches), the index would read every learner for a term in every e-mail. Unordered, the
+ * cap's limit read the whole table from its start (17,434 pages).
+ */
+export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter, dense = false) {
+  const version = versionOf(filter.companyId)
+  const where = whereOf(filter)
+  if (!filter.search?.trim()) {
+    return db
+      .select({ total: sql<number>`count(*)::int`.mapWith(Number), version })
+      .from(L)
+      .where(where)
+  }
+  const probe = probeOf(filter)
+  const walked = sql`(select count(*) from (select 1 from ${L} where ${where}
+    order by ${L.companyId}, ${L.learnerHash} limit ${sql.raw(String(LEARNER_SEARCH_COUNT_CAP + 1))}) as walked)`
+  // A term the caller's probe already found dense (LearnerSearch.sparse) is not probed again.
+  if (dense)
+    return db.select({ total: sql<number>`${walked}::int`.mapWith(Number), version }).from(sql`(select 1) as one`)
+  const indexed = sql`(select count(*) from ${L} where ${where})`
+  return db
+    .select({
+      total: sql<number>`(case when probe.n < ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))} then probe.hits
+        when probe.hits * ${sql.raw(String(DENSE_ONE_IN))} >= probe.n then ${walked} else ${indexed} end)::int`.mapWith(
+        Number,
+      ),
+      version,
+    })
+    .from(probe)
+}
+
+/** A search's counts and gathered pages (issues #13, #16), on `db`. */
+export function createLearnerSearch(db: DbOrTx) {
+  return {
+    /**
+     * Whether a search of one or two letters is rare enough to gather all its matches (`gather`
+     * with `all`): the probe of learnerTotalsQuery finds it in fewer than one in ten of the
+     * company's learners, or the company has fewer than the probe reads. Such a term's matches
+     * are a tenth of the company at most, and the trigram index finds them; without a limit the
+     * planner takes that index (with one, for a term it thinks common, it may read the table).
+     */
+    async sparse(filter: LearnerFilter): Promise<boolean> {
+      const [row] = await db
+        .select({
+          sparse: sql<boolean>`probe.n < ${sql.raw(String(LEARNER_SEARCH_PROBE_ROWS))}
+            or probe.hits * ${sql.raw(String(DENSE_ONE_IN))} < probe.n`,
+        })
+        .from(probeOf(filter))
+      return row?.sparse === true
+    },
+
+    /**
+     * A search's total and page from one gathering of its matches (LEARNER_SEARCH_GATHER_ROWS, or
+     * every one with `all`), with the company's version, in one statement. `rows` is null when
+     * the matches were more than gathered: the total is then the cap's, and the page is read with
+     * page() as a search past the cap.
+     */
+    async gather(
+      filter: LearnerFilter,
+      order: LearnerOrder,
+      limit: number,
+      offset: number,
+      all = false,
+    ): Promise<{ totals: LearnerTotals; rows: LearnerRow[] | null; version: number | null }> {
+      const matches = db
+        .select({ hash: L.learnerHash, key: sql`${SORT_KEYS[order.sort].key}`.as('match_key') })
+        .from(L)
+        .where(whereOf(filter))
+        .$dynamic()
+      const matched = db.$with('matched').as(all ? matches : matches.limit(LEARNER_SEARCH_GATHER_ROWS))
+      const counts = db
+        .select({ n: sql<number>`count(*)`.mapWith(Number).as('n') })
+        .from(matched)
+        .as('counts')
+      const dir = order.order === 'desc' ? sql`desc` : sql`asc`
+      const page = db
+        .select({ hash: sql<bigint>`${matched.hash}`.as('page_hash') })
+        .from(matched)
+        .orderBy(sql`${matched.key} ${dir}`, sql`${matched.hash} ${dir}`)
+        .limit(limit)
+        .offset(offset)
+        .as('page')
+      const found = await db
+        .with(matched)
+        .select({ n: counts.n, version: versionOf(filter.companyId), ...rowColumns })
+        .from(counts)
+        .leftJoin(page, sql`true`)
+        .leftJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, page.hash)))
+        .orderBy(...orderOf(order))
+      const { n, version } = found[0]!
+      const capped = n > LEARNER_SEARCH_COUNT_CAP
+      const totals = { total: capped ? LEARNER_SEARCH_COUNT_CAP : n, capped }
+      if (!all && n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
+      const rows: LearnerRow[] = []
+      for (const { n: _n, version: _v, ...row } of found) if (row.learnerHash !== null) rows.push(row as LearnerRow)
+      return { totals, rows, version }
+    },
+
+    /**
+     * A search's learners, counted up to the cap (without a search the kept counts answer: see
+     * overview); `dense`: a short term LearnerSearch.sparse found common, walked to the cap.
+     */
+    async totals(filter: LearnerFilter, dense = false): Promise<LearnerTotals & { version: number | null }> {
+      const [row] = await learnerTotalsQuery(db, filter, dense)
+      const capped = Boolean(filter.search?.trim()) && row!.total > LEARNER_SEARCH_COUNT_CAP
+      return { total: capped ? LEARNER_SEARCH_COUNT_CAP : row!.total, capped, version: row!.version }
+    },
+  }
+}
+export type LearnerSearch = ReturnType<typeof createLearnerSearch>
