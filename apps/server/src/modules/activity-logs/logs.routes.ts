@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { LOG_CSV_FILENAME, LogFilterSchema, LogListQuerySchema, LogListResponseSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { CSV_MEDIA_TYPE, fileResponse } from '../../lib/file-response'
 import { readAhead, textStream } from '../../lib/table-export'
 import { actorOf } from '../../plugins/app/auth'
 import type { LogsService, ReaderContext } from './logs.service'
@@ -29,7 +30,11 @@ const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app,
     '/export.csv',
     {
       config: { permission: 'log.read' },
-      schema: { tags: ['activity-logs'], querystring: LogFilterSchema, response: errors },
+      schema: {
+        tags: ['activity-logs'],
+        querystring: LogFilterSchema,
+        response: { ...fileResponse('The filtered logs as CSV.', CSV_MEDIA_TYPE), ...errors },
+      },
     },
     async (request, reply) => {
       // Issue #20: the header and the first rows are read before the answer starts, so a query

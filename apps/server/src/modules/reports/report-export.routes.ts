@@ -2,21 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { IdParamsSchema, ReportExportQuerySchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { CSV_MEDIA_TYPE, fileResponse, XLSX_MEDIA_TYPE } from '../../lib/file-response'
 import type { ExportFile } from '../../lib/table-export'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { ExportContext, ReportExportService } from './report-export'
 
 export const exportErrors = errorResponses(400, 401, 403, 404)
 
-/** The OpenAPI description of a file answer (CSV or .xlsx). */
-export const exportFileResponse = {
-  200: {
-    description:
-      'The file: text/csv, or an .xlsx workbook (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet).',
-    type: 'string',
-    format: 'binary',
-  },
-}
+/** The OpenAPI description of a file answer: CSV or an .xlsx workbook, per the query's format. */
+export const exportFileResponse = fileResponse('The file: CSV or an .xlsx workbook.', CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE)
 
 export const exportContextOf = (request: FastifyRequest): ExportContext => ({
   actor: actorOf(request),
