@@ -1,5 +1,6 @@
 import type { DashboardCharts, DashboardChartsQuery, DispatchCharts } from '@portal/shared'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useDispatchListParams } from '@/features/dispatches/hooks/use-dispatch-list-params'
 import { api } from '@/lib/api-client'
 
 /** Issue #16: chart data (GET /api/reports/charts/...). */
@@ -21,4 +22,10 @@ export function useDashboardCharts(query: DashboardChartsQuery) {
     queryFn: () => api.get<DashboardCharts>('/api/reports/charts/dashboard', { params: query }),
     placeholderData: keepPreviousData,
   })
+}
+
+/** The dashboard's chart data over the dispatch list's own filters (search, status, from the URL). */
+export function useListDashboardCharts() {
+  const { query: list } = useDispatchListParams()
+  return useDashboardCharts({ search: list.search ?? '', status: list.status })
 }

@@ -2,8 +2,7 @@ import { can, usagePercent, type DashboardCharts as DashboardChartsData, type Ro
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
 import { UsageBar } from '@/features/dispatches/components/usage-bar'
-import { useDispatchListParams } from '@/features/dispatches/hooks/use-dispatch-list-params'
-import { useDashboardCharts } from '../api/get-charts'
+import { useListDashboardCharts } from '../api/get-charts'
 import { OKABE_ITO, type ChartDatum } from './chart-palette'
 import { ChartPanel } from './chart-panel'
 
@@ -17,8 +16,7 @@ const monthLabel = (month: string) =>
  * usage trend (docs/decisions.md).
  */
 export function DashboardCharts({ role }: { role: Role }) {
-  const { query: list } = useDispatchListParams()
-  const query = useDashboardCharts({ search: list.search ?? '', status: list.status })
+  const query = useListDashboardCharts()
   const data = query.data
   const months: ChartDatum[] = (data?.months ?? []).map((m) => ({
     label: monthLabel(m.month),

@@ -1,4 +1,4 @@
-import { formatDateTime, formatDuration, formatScore } from '@portal/shared'
+import { formatDateTime, formatDuration, formatScore, LEARNER_REGISTRATIONS_LIMIT } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
 import { Spinner } from '@/components/ui/spinner'
@@ -24,6 +24,12 @@ export function LearnerDetails({
   return (
     <Modal title={name ? `Learner: ${name}` : 'Learner'} onClose={onClose} className="max-w-4xl">
       {data?.learner?.email && <p className="mb-3 text-sm break-all text-slate-600">{data.learner.email}</p>}
+      {/* The server lists at most this many, newest access first, and sends no total: say the list may be cut. */}
+      {data && data.registrations.length >= LEARNER_REGISTRATIONS_LIMIT && (
+        <p className="mb-3 text-sm text-slate-600">
+          Showing the first {LEARNER_REGISTRATIONS_LIMIT} registrations, most recently accessed first.
+        </p>
+      )}
       {isPending ? (
         <Spinner label="Loading registrations..." className="py-6" />
       ) : error ? (
