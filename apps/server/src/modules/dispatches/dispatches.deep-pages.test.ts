@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DispatchListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from './dispatches.test-data'
+import { SHALLOW_PAGE_END } from './dispatches.service'
 
 let t: TestContext
 let headers: { 'x-auth-token': string }
@@ -15,24 +16,26 @@ interface Made {
 }
 
 /**
- * 61 dispatches over four clients and three courses, with repeated keys, so the second half of
+ * Dispatches over four clients and three courses, with repeated keys, so the second half of
  * every order (walked from the other end since issue #13) is checked against the order computed
  * here: client, course, status (enabled, then client), registrations, then id.
  */
-const made: Made[] = Array.from({ length: 61 }, (_, i) => ({
-  id: `deep-${String(i).padStart(2, '0')}`,
-  client: ['Alpha Clinics', 'beta Freight', 'Gamma Foods', 'delta Bank'][i % 4]!,
-  course: ['Fire Safety', 'excel Basics', 'Data Privacy'][(i * 7) % 3]!,
-  enabled: i % 5 !== 0,
-  registrations: (i * 11) % 6,
-}))
+const makeRows = (count: number): Made[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `deep-${String(i).padStart(4, '0')}`,
+    client: ['Alpha Clinics', 'beta Freight', 'Gamma Foods', 'delta Bank'][i % 4]!,
+    course: ['Fire Safety', 'excel Basics', 'Data Privacy'][(i * 7) % 3]!,
+    enabled: i % 5 !== 0,
+    registrations: (i * 11) % 6,
+  }))
+const made = makeRows(61)
 
-beforeAll(async () => {
+async function setUp(rows: Made[]) {
   t = await buildTestApp()
   headers = (await t.loginAs('admin')).headers
   await insertDispatches(
     t.database.db,
-    made.map((m) => ({
+    rows.map((m) => ({
       id: m.id,
       destinationId: `company-${m.client.split(' ')[0]!.toLowerCase()}`,
       destinationName: m.client,
@@ -42,8 +45,7 @@ beforeAll(async () => {
       registrationCount: m.registrations,
     })),
   )
-})
-afterAll(async () => t.close())
+}
 
 const cmp = (a: string | number | boolean, b: string | number | boolean) => (a < b ? -1 : a > b ? 1 : 0)
 const KEYS: Record<string, (m: Made) => (string | number | boolean)[]> = {
@@ -75,18 +77,42 @@ async function pageIds(query: string): Promise<{ ids: string[]; total: number }>
   return { ids: body.dispatches.map((d) => d.id), total: body.pagination.totalItems }
 }
 
-describe('GET /api/dispatches, pages in the second half (walked from the end)', () => {
-  it.each(['client', 'course', 'status', 'registrations'])('every page of the %s order, both ways', async (sort) => {
-    for (const order of ['asc', 'desc'] as const) {
-      const want = expected(made, sort, order)
-      // Pages of 25: the third (offset 50 of 61) is past half, walked from the end.
-      for (let page = 1; page <= 3; page += 1) {
-        const got = await pageIds(`sort=${sort}&order=${order}&pageSize=25&page=${page}`)
-        expect(got.total).toBe(61)
-        expect(got.ids).toEqual(want.slice((page - 1) * 25, page * 25))
-      }
+async function everyPage(rows: Made[], sort: string, pageSize: number) {
+  for (const order of ['asc', 'desc'] as const) {
+    const want = expected(rows, sort, order)
+    for (let page = 1; page <= Math.ceil(rows.length / pageSize); page += 1) {
+      const got = await pageIds(`sort=${sort}&order=${order}&pageSize=${pageSize}&page=${page}`)
+      expect(got.total).toBe(rows.length)
+      expect(got.ids).toEqual(want.slice((page - 1) * pageSize, page * pageSize))
     }
+  }
+}
+
+const SORTS = ['client', 'course', 'status', 'registrations']
+
+/**
+ * A staff page ending within SHALLOW_PAGE_END is read with its summary in one statement, walked
+ * from the start; one ending further in is read after the total, from the nearer end. 1,250
+ * rows in pages of 200: pages 1 to 5 the first way, 6 and 7 (offsets 1,000 and 1,200, past half)
+ * the second.
+ */
+describe('GET /api/dispatches, staff pages past SHALLOW_PAGE_END (walked from the end)', () => {
+  const rows = makeRows(1_250)
+  beforeAll(async () => setUp(rows))
+  afterAll(async () => t.close())
+
+  it.each(SORTS)('every page of the %s order, both ways', async (sort) => {
+    expect((6 - 1) * 200 + 200).toBeGreaterThan(SHALLOW_PAGE_END)
+    await everyPage(rows, sort, 200)
   })
+})
+
+describe('GET /api/dispatches, every page of a short list', () => {
+  beforeAll(async () => setUp(made))
+  afterAll(async () => t.close())
+
+  // Pages of 25 of 61: each within SHALLOW_PAGE_END, so read with its summary from the start.
+  it.each(SORTS)('every page of the %s order, both ways', async (sort) => everyPage(made, sort, 25))
 
   it('a search and a status filter page the same way', async () => {
     // "clinics" matches one client's dispatches; "e" (one letter) the word starts of many names.

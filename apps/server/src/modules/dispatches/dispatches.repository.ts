@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
@@ -9,8 +9,8 @@ import {
   keptSummarySql,
   matchesIds,
   ownSearchSql,
-  searchedSummarySql,
-  searchSetsSql,
+  ownSearchSummarySql,
+  staffSearchSummarySql,
   versionSql,
   type SearchSets,
 } from './dispatches.summary'
@@ -56,7 +56,6 @@ const rowColumns = {
   providerCreated: dispatch.providerCreated,
   providerUpdated: dispatch.providerUpdated,
   registrationResetDate: dispatch.registrationResetDate,
-  appSource: course.appSource,
 }
 
 /**
@@ -94,6 +93,92 @@ function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
   return and(...conditions)!
 }
 
+/**
+ * One page of the list as SQL, with the version it was read at (same statement, so the same
+ * snapshot) and its sort keys (`sort_k0`...). Deferred join: the offset is walked over an index
+ * alone (ids), and only the page's rows are read from the table, each by its key (a lateral
+ * look-up: the planner has no join to choose, so the statement plans in about half the time).
+ * `counts.matches` (the filter's exact total) says whether the page is nearer the end (walked
+ * from there), and picks the way a search's ids are found: walking the sort index when matches
+ * are dense enough for the page to come early, else collecting them through the course,
+ * company and id indexes and sorting those.
+ */
+function pageSql(
+  filter: DispatchFilter,
+  sets: SearchSets | null,
+  sort: DispatchListQuery['sort'],
+  order: DispatchListQuery['order'],
+  limit: number,
+  offset: number,
+  /** matches: null when the total is not known yet (the page is then walked from the start). */
+  counts: { matches: number | null; scope: number },
+): SQL {
+  const keys = SORT_KEYS[sort]
+  const by = (direction: 'asc' | 'desc', ...columns: SQL[]) =>
+    sql.join(
+      columns.map((column) => sql`${column} ${sql.raw(direction)}`),
+      sql`, `,
+    )
+  // A page in the second half of the filter's (exact) total is walked from the other end, in
+  // the opposite order, and put back in order below: the last page of the staff list read
+  // 50,000 index entries to skip them, and a deep page of a broad search sorted every match.
+  const { fromEnd, limit: walkLimit, offset: walkOffset } = nearerEnd(counts.matches, limit, offset)
+  const walkDirection = fromEnd ? (order === 'desc' ? 'asc' : 'desc') : order
+  // A search walks the sort index only when it matches a fifth of the scope or more (its page
+  // then comes early wherever the matches sit in the order); else its matches are collected,
+  // index-only, by course, by company and by id, and sorted. (A company search sorted by
+  // company name finds its matches in one stretch of the order: walking would read everything
+  // before that stretch.) The `offset 0` fence keeps the planner from walking the sort index
+  // through a rare term's every row.
+  let ids: SQL
+  if (sets && counts.matches !== null && counts.matches * 5 < counts.scope) {
+    const term = filter.search!.trim()
+    const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
+    const base = and(
+      filter.scope,
+      filter.status === 'all' ? undefined : eq(dispatch.enabled, filter.status === 'enabled'),
+    )
+    const part = (condition: SQL) =>
+      sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
+    // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
+    const byCourse = sql`${dispatch.courseId} = any(${sql.param(sets.courses)}::text[])`
+    const byCompany = sql`${dispatch.destinationId} = any(${sql.param(sets.companies)}::text[])`
+    const parts = [
+      part(byCourse),
+      part(sql`${byCompany} and not ${byCourse}`),
+      ...(matchesIds(term)
+        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term)} and not (${byCourse} or ${byCompany})`)]
+        : []),
+    ]
+    const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
+    ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
+      order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
+      limit ${walkLimit} offset ${walkOffset}`
+  } else {
+    ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(filter, sets)}
+      order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
+      limit ${walkLimit} offset ${walkOffset}`
+  }
+  const columns = Object.entries(rowColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`)
+  const sortKeys = keys.map((key, i) => sql`${key} as ${sql.raw(`"sort_k${i}"`)}`)
+  return sql`select ${sql.join([...columns, ...sortKeys], sql`, `)},
+      (select ${course.appSource} from ${course} where ${course.id} = ${dispatch.courseId}) as "appSource",
+      ${versionSql(filter)} as "dataVersion"
+    from (${ids}) as "page"
+    cross join lateral (select * from ${dispatch} where ${dispatch.id} = "page"."page_id" offset 0) as ${dispatch}
+    order by ${by(order, ...keys, sql`${dispatch.id}`)}`
+}
+
+/** A row of pageSql as the repository's other reads give it (drizzle's own value mapping). */
+function toDispatchRow(raw: Record<string, unknown>): DispatchRow {
+  const row: Record<string, unknown> = { appSource: raw.appSource ?? null }
+  for (const [name, column] of Object.entries(rowColumns)) {
+    const value = raw[name]
+    row[name] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+  }
+  return row as unknown as DispatchRow
+}
+
 export interface ListFacts {
   summary: SummaryRow
   /** The version the page cache of this filter hangs on (see versionSql). */
@@ -105,14 +190,6 @@ export interface ListFacts {
 }
 
 export function createDispatchesRepository(db: DbOrTx) {
-  /** What a staff search matched in the course and company tables (searchSetsSql). */
-  async function searchSets(term: string): Promise<SearchSets> {
-    const result = (await db.execute(searchSetsSql(term))) as unknown as {
-      rows: { courses: string[]; companies: string[] }[]
-    }
-    return toSets(result.rows[0])
-  }
-
   return {
     /**
      * Everything about a filter but its page, in one statement: the summary cards (kept
@@ -130,29 +207,24 @@ export function createDispatchesRepository(db: DbOrTx) {
           scopeDispatches: summary.totalDispatches,
         }
       }
-      // A client's search looks its courses and company up inline (ownSearchSql).
-      const sets = filter.companyId === undefined ? await searchSets(term) : null
-      const where = whereOf(filter, sets)
-      const result = (await db.execute(searchedSummarySql(filter, sets ?? EMPTY_SEARCH, where))) as unknown as {
-        rows: Record<string, unknown>[]
-      }
+      // A client's search looks its courses and company up inline (ownSearchSql); a staff
+      // search's look-up is part of its summary statement, which hands the matches on.
+      const own = filter.companyId !== undefined
+      const result = (await db.execute(
+        own ? ownSearchSummarySql(filter, whereOf(filter, null)) : staffSearchSummarySql(filter, term),
+      )) as unknown as { rows: Record<string, unknown>[] }
+      const row = result.rows[0]
       return {
-        summary: toSummaryRow(result.rows[0]),
-        version: toVersion(result.rows[0]?.version),
-        sets,
-        scopeDispatches: num(result.rows[0]?.scopeDispatches),
+        summary: toSummaryRow(row),
+        version: toVersion(row?.version),
+        sets: own ? null : toSets(row as { courses: string[]; companies: string[] } | undefined),
+        scopeDispatches: num(row?.scopeDispatches),
       }
     },
 
     /**
      * One page, with the version it was read at (same statement, so the same snapshot; a page
-     * past the end has no row and reads none). Deferred join: the offset is walked over an index
-     * alone (ids), and only the page's rows are read from the table. `matches` (the filter's
-     * exact total) says whether the page is nearer the end (walked from there), and picks the way
-     * a search's ids are found: walking the sort index when matches are
-     * dense enough for the page to come early, else collecting them through the course,
-     * company and id indexes and sorting those (the `offset 0` fence keeps the planner from
-     * walking the sort index through a rare term's every row).
+     * past the end has no row and reads none). See pageSql.
      */
     async page(
       filter: DispatchFilter,
@@ -163,70 +235,40 @@ export function createDispatchesRepository(db: DbOrTx) {
       offset: number,
       counts: { matches: number; scope: number },
     ): Promise<{ rows: DispatchRow[]; version: number | null }> {
-      const direction = order === 'desc' ? desc : asc
-      const keys = SORT_KEYS[sort]
-      const orderBy = [...keys.map((key) => direction(key)), direction(dispatch.id)]
-      const where = whereOf(filter, sets)
-      // A page in the second half of the filter's (exact) total is walked from the other end, in
-      // the opposite order, and put back in order below: the last page of the staff list read
-      // 50,000 index entries to skip them, and a deep page of a broad search sorted every match.
-      const { fromEnd, limit: walkLimit, offset: walkOffset } = nearerEnd(counts.matches, limit, offset)
-      const walkDirection = fromEnd ? (order === 'desc' ? asc : desc) : direction
-      const walkOrder = [...keys.map((key) => walkDirection(key)), walkDirection(dispatch.id)]
-      // A search walks the sort index only when it matches a fifth of the scope or more (its
-      // page then comes early wherever the matches sit in the order); else its matches are
-      // collected, index-only, by course, by company and by id, and sorted. (A company search
-      // sorted by company name finds its matches in one stretch of the order: walking would read
-      // everything before that stretch.)
-      const collect = Boolean(sets) && counts.matches * 5 < counts.scope
-      let ids
-      if (collect) {
-        const term = filter.search!.trim()
-        const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
-        const base = and(
-          filter.scope,
-          filter.status === 'all' ? undefined : eq(dispatch.enabled, filter.status === 'enabled'),
-        )
-        const part = (condition: SQL) =>
-          sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
-        // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
-        const byCourse = sql`${dispatch.courseId} = any(${sql.param(sets!.courses)}::text[])`
-        const byCompany = sql`${dispatch.destinationId} = any(${sql.param(sets!.companies)}::text[])`
-        const parts = [
-          part(byCourse),
-          part(sql`${byCompany} and not ${byCourse}`),
-          ...(matchesIds(term)
-            ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term)} and not (${byCourse} or ${byCompany})`)]
-            : []),
-        ]
-        const matched = sql`(${sql.join(parts, sql` union all `)}) as "matched"`
-        const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
-        ids = db
-          .select({ id: sql<string>`${sql.raw('"matched"."match_id"')}`.as('page_id') })
-          .from(matched)
-          .orderBy(...matchedKeys.map((key) => walkDirection(key)), walkDirection(sql.raw('"matched"."match_id"')))
-          .limit(walkLimit)
-          .offset(walkOffset)
-          .as('page')
-      } else {
-        ids = db
-          .select({ id: sql<string>`${dispatch.id}`.as('page_id') })
-          .from(dispatch)
-          .where(where)
-          .orderBy(...walkOrder)
-          .limit(walkLimit)
-          .offset(walkOffset)
-          .as('page')
+      const result = (await db.execute(pageSql(filter, sets, sort, order, limit, offset, counts))) as unknown as {
+        rows: Record<string, unknown>[]
       }
-      const found = await db
-        .select({ ...rowColumns, dataVersion: sql<number | null>`${versionSql(filter)}`.mapWith(Number) })
-        .from(ids)
-        .innerJoin(dispatch, eq(dispatch.id, ids.id))
-        .leftJoin(course, eq(course.id, dispatch.courseId))
-        .orderBy(...orderBy)
+      return { rows: result.rows.map(toDispatchRow), version: toVersion(result.rows[0]?.dataVersion) }
+    },
+
+    /**
+     * A staff page near the start of the unsearched list with its summary cards and version, in
+     * one statement (issue #13): such a page is walked from the start whatever the total, so it
+     * need not wait for the summary, and the request makes one round trip to the database
+     * instead of two. (A client's list keeps two statements: its page alone reuses a generic
+     * plan, which a statement with the summary would not.)
+     */
+    async summaryAndPage(
+      filter: DispatchFilter,
+      sort: DispatchListQuery['sort'],
+      order: DispatchListQuery['order'],
+      limit: number,
+      offset: number,
+    ): Promise<{ summary: SummaryRow; version: number | null; rows: DispatchRow[] }> {
+      const page = pageSql(filter, null, sort, order, limit, offset, { matches: null, scope: 0 })
+      const direction = sql.raw(order === 'desc' ? 'desc' : 'asc')
+      const keys = SORT_KEYS[sort].map((_, i) => sql`"rows".${sql.raw(`"sort_k${i}"`)} ${direction}`)
+      const result = (await db.execute(sql`
+        select "summary".*, "rows".* from (${keptSummarySql(filter)}) as "summary"
+        left join lateral (${page}) as "rows" on true
+        order by ${sql.join(keys, sql`, `)}, "rows"."id" ${direction}`)) as unknown as {
+        rows: Record<string, unknown>[]
+      }
+      const first = result.rows[0]
       return {
-        rows: found.map(({ dataVersion: _version, ...row }) => row),
-        version: found[0]?.dataVersion ?? null,
+        summary: toSummaryRow(first),
+        version: toVersion(first?.version),
+        rows: result.rows.filter((row) => row.id !== null && row.id !== undefined).map(toDispatchRow),
       }
     },
 
@@ -234,6 +276,7 @@ export function createDispatchesRepository(db: DbOrTx) {
       const [row] = await db
         .select({
           ...rowColumns,
+          appSource: course.appSource,
           registrationVersion: sql<number>`coalesce(${dispatchStat.version}, 0)`.mapWith(Number),
           registrationStats: {
             registrations: dispatchStat.registrations,

@@ -129,50 +129,49 @@ function keptRows(table: typeof dispatchSummary | typeof dispatchCourseSummary, 
 }
 
 /**
- * The summary of a search. A client's matches are its own few dispatches, summed directly. For
- * staff, by inclusion and exclusion over what the term matched: the kept sums of the matching
- * courses, plus those of the matching companies, minus the dispatches counted twice (a matching
- * course at a matching company), plus the dispatches matched by id alone.
+ * The summary of a client's search: its matches are its own few dispatches, summed directly.
  */
-export function searchedSummarySql(filter: DispatchFilter, sets: SearchSets, where: SQL): SQL {
-  const parts: SQL[] = []
-  if (filter.companyId !== undefined) {
-    parts.push(perDispatch(1, where))
-  } else {
-    const d = dispatch
-    const courses = sql`${sql.param(sets.courses)}::text[]`
-    const companies = sql`${sql.param(sets.companies)}::text[]`
-    const status = enabledIs(filter, sql`${d.enabled}`)
-    if (sets.courses.length) {
-      const c = dispatchCourseSummary
-      parts.push(keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter, sql`${c.enabled}`)}`))
-    }
-    if (sets.companies.length) {
-      const s = dispatchSummary
-      parts.push(keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter, sql`${s.enabled}`)}`))
-    }
-    if (sets.courses.length && sets.companies.length) {
-      parts.push(
-        perDispatch(
-          -1,
-          sql`${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
-        ),
-      )
-    }
-    const term = filter.search!.trim()
-    if (matchesIds(term)) {
-      parts.push(
-        perDispatch(
-          1,
-          sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term)}
-              and not (${d.courseId} = any(${courses}) or ${d.destinationId} = any(${companies}))`,
-        ),
-      )
-    }
+export function ownSearchSummarySql(filter: DispatchFilter, where: SQL): SQL {
+  return summaryOf(filter, [perDispatch(1, where)])
+}
+
+/**
+ * The summary of a staff search, with what the term matched (`courses`, `companies`) for the
+ * page: the look-up runs inline, once (a CTE), so the request makes one statement of it and
+ * its summary (issue #13). By inclusion and exclusion over what the term matched: the kept sums
+ * of the matching courses, plus those of the matching companies, minus the dispatches counted
+ * twice (a matching course at a matching company), plus the dispatches matched by id alone.
+ */
+export function staffSearchSummarySql(filter: DispatchFilter, term: string): SQL {
+  const d = dispatch
+  const c = dispatchCourseSummary
+  const s = dispatchSummary
+  const courses = sql`(select "courses" from "search_sets")::text[]`
+  const companies = sql`(select "companies" from "search_sets")::text[]`
+  const status = enabledIs(filter, sql`${d.enabled}`)
+  const parts = [
+    keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter, sql`${c.enabled}`)}`),
+    keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter, sql`${s.enabled}`)}`),
+    perDispatch(
+      -1,
+      sql`${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
+    ),
+  ]
+  if (matchesIds(term)) {
+    parts.push(
+      perDispatch(
+        1,
+        sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term)}
+            and not (${d.courseId} = any(${courses}) or ${d.destinationId} = any(${companies}))`,
+      ),
+    )
   }
-  if (parts.length === 0)
-    parts.push(sql`select 1 as sign, true as enabled, 0 as dispatches, 0::bigint as registrations,
-    0::bigint as capped_registrations, 0::bigint as capped_capacity, 0 as unlimited, 0::bigint as active_registrations`)
+  return sql`with "search_sets" as (${searchSetsSql(term)})
+    ${summaryOf(filter, parts, sql`, ${courses} as "courses", ${companies} as "companies"`)}`
+}
+
+/** The summary cards, version and scope count of a search from its signed parts. */
+function summaryOf(filter: DispatchFilter, parts: SQL[], extra: SQL = sql``): SQL {
   return sql`
     select
       coalesce(sum(sign * dispatches), 0) as "totalDispatches",
@@ -183,6 +182,6 @@ export function searchedSummarySql(filter: DispatchFilter, sets: SearchSets, whe
       coalesce(sum(sign * unlimited) filter (where enabled), 0) as "unlimitedActive",
       coalesce(sum(sign * active_registrations), 0) as "activeRegistrations",
       ${versionSql(filter)} as "version",
-      ${scopeSql(filter)} as "scopeDispatches"
+      ${scopeSql(filter)} as "scopeDispatches"${extra}
     from (${sql.join(parts, sql` union all `)}) as parts`
 }

@@ -1,0 +1,53 @@
+/**
+ * Replays one varied mix serially (one request at a time) against a running server and groups
+ * the latencies by what the request asks for: where a mix's time goes (issue #13).
+ * `npx tsx bench/serial.ts MIX URL`
+ */
+import { BENCH_PASSWORD } from './config'
+import { signIn } from './api-session'
+import { requestsOf } from './ab'
+
+async function main() {
+  const [mix, url] = process.argv.slice(2)
+  const requests = await requestsOf(mix as never, url!)
+  void BENCH_PASSWORD
+  void signIn
+  const times: { path: string; ms: number }[] = []
+  for (const pass of [0, 1]) {
+    for (const q of requests.slice(0, 800)) {
+      const t = performance.now()
+      const res = await fetch(url + q.path, { headers: { 'x-auth-token': q.token } })
+      await res.arrayBuffer()
+      if (pass === 1) times.push({ path: q.path, ms: performance.now() - t })
+    }
+  }
+  const classOf = (path: string) => {
+    const u = new URL(path, 'http://x')
+    const s = u.searchParams
+    const search = s.get('search') ? (s.get('search')!.length <= 2 ? 'search2' : 'search') : 'nosearch'
+    const page = Number(s.get('page') ?? 1)
+    return `${search} ${page === 1 ? 'p1' : page <= 5 ? 'p2-5' : 'deep'} size${s.get('pageSize')}`
+  }
+  const groups = new Map<string, number[]>()
+  for (const t of times) {
+    const k = classOf(t.path)
+    groups.set(k, [...(groups.get(k) ?? []), t.ms])
+  }
+  const total = times.reduce((a, t) => a + t.ms, 0)
+  console.log(`serial mean ${(total / times.length).toFixed(2)} ms over ${times.length}`)
+  for (const [k, v] of [...groups].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0))) {
+    const sum = v.reduce((a, b) => a + b, 0)
+    console.log(
+      `${k.padEnd(30)} n=${String(v.length).padStart(4)} mean ${(sum / v.length).toFixed(2)} ms  share ${((100 * sum) / total).toFixed(1)} %`,
+    )
+  }
+  const slow = [...times].sort((a, b) => b.ms - a.ms).slice(0, 15)
+  for (const t of slow) console.log(`${t.ms.toFixed(1)} ms ${t.path}`)
+}
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  },
+)
