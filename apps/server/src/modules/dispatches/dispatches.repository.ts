@@ -226,16 +226,8 @@ export function createDispatchesRepository(db: DbOrTx) {
      * One page, with the version it was read at (same statement, so the same snapshot; a page
      * past the end has no row and reads none). See pageSql.
      */
-    async page(
-      filter: DispatchFilter,
-      sets: SearchSets | null,
-      sort: DispatchListQuery['sort'],
-      order: DispatchListQuery['order'],
-      limit: number,
-      offset: number,
-      counts: { matches: number; scope: number },
-    ): Promise<{ rows: DispatchRow[]; version: number | null }> {
-      const result = (await db.execute(pageSql(filter, sets, sort, order, limit, offset, counts))) as unknown as {
+    async page(...args: Parameters<typeof pageSql>): Promise<{ rows: DispatchRow[]; version: number | null }> {
+      const result = (await db.execute(pageSql(...args))) as unknown as {
         rows: Record<string, unknown>[]
       }
       return { rows: result.rows.map(toDispatchRow), version: toVersion(result.rows[0]?.dataVersion) }
