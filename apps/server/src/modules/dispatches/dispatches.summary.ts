@@ -8,7 +8,7 @@ import {
   dispatchSummary,
   dispatchVersion,
 } from '../../db/schema'
-import { MIN_SUBSTRING_TERM, matchesTerm } from '../../db/search'
+import { MIN_SUBSTRING_TERM, matchesTerm, type MatchOptions } from '../../db/search'
 import type { DispatchFilter } from './dispatches.repository'
 
 /**
@@ -67,16 +67,16 @@ export function keptSummarySql(filter: DispatchFilter): SQL {
 }
 
 /** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */
-function coursesMatching(term: string): SQL {
-  const lowered = { lowered: true }
+function coursesMatching(term: string, options: MatchOptions = {}): SQL {
+  const lowered = { ...options, lowered: true }
   return sql`array(select ${course.id} from ${course}
     where ${matchesTerm(sql`${course.titleKey}`, term, lowered)}
        or ${matchesTerm(sql`${course.titleOverrideKey}`, term, lowered)})`
 }
 
 /** The ids of the companies (a client's: its own only) whose name or portal name matches. */
-function companiesMatching(term: string, companyId?: string): SQL {
-  const lowered = { lowered: true }
+function companiesMatching(term: string, companyId?: string, options: MatchOptions = {}): SQL {
+  const lowered = { ...options, lowered: true }
   const own = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
   return sql`array(select ${company.id} from ${company}
     where ${own} and (${matchesTerm(sql`${company.nameKey}`, term, lowered)}
@@ -87,8 +87,8 @@ function companiesMatching(term: string, companyId?: string): SQL {
  * The course and company ids whose title or name matches, for a staff search: looked up first,
  * then given to the summary and the page as arrays (the summary adds the kept sums of each).
  */
-export function searchSetsSql(term: string): SQL {
-  return sql`select ${coursesMatching(term)} as "courses", ${companiesMatching(term)} as "companies"`
+export function searchSetsSql(term: string, options: MatchOptions = {}): SQL {
+  return sql`select ${coursesMatching(term, options)} as "courses", ${companiesMatching(term, undefined, options)} as "companies"`
 }
 
 /**
@@ -143,6 +143,8 @@ export function ownSearchSummarySql(filter: DispatchFilter, where: SQL): SQL {
  * twice (a matching course at a matching company), plus the dispatches matched by id alone.
  */
 export function staffSearchSummarySql(filter: DispatchFilter, term: string): SQL {
+  // The term only as sub-selects: one generic plan serves every term (MatchOptions.opaque).
+  const opaque = { opaque: true }
   const d = dispatch
   const c = dispatchCourseSummary
   const s = dispatchSummary
@@ -161,12 +163,12 @@ export function staffSearchSummarySql(filter: DispatchFilter, term: string): SQL
     parts.push(
       perDispatch(
         1,
-        sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term)}
+        sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term, opaque)}
             and not (${d.courseId} = any(${courses}) or ${d.destinationId} = any(${companies}))`,
       ),
     )
   }
-  return sql`with "search_sets" as (${searchSetsSql(term)})
+  return sql`with "search_sets" as (${searchSetsSql(term, opaque)})
     ${summaryOf(filter, parts, sql`, ${courses} as "courses", ${companies} as "companies"`)}`
 }
 
