@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
 import { isNull } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
-import type { Database } from '../../db/client'
+import type { Database, Db } from '../../db/client'
 import { dispatch } from '../../db/schema'
 import { createTestDatabase, usingPostgres } from '../../test/test-database'
+import { drizzle } from 'drizzle-orm/node-postgres'
+import * as schema from '../../db/schema'
+import { createDispatchesRepository } from './dispatches.repository'
 import { staffSearchSummarySql } from './dispatches.summary'
 
 /**
@@ -53,6 +56,37 @@ describe.runIf(usingPostgres())('a staff search summary reuses one plan (Postgre
     const { rows } = await client.query<{ generic: string; custom: string }>(
       'select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement = $1',
       [text],
+    )
+    expect(rows).toHaveLength(1)
+    expect(Number(rows[0]!.custom)).toBe(5)
+    expect(Number(rows[0]!.generic)).toBe(terms.length - 5)
+  })
+
+  it('reads the pages of sparse searches (collected matches) on a generic plan after the first five', async () => {
+    const db = drizzle({ client, schema }) as unknown as Db
+    const repository = createDispatchesRepository(db)
+    // Each names a few courses or companies (about 3 % of the dispatches).
+    const terms = [
+      'basics 25',
+      'basics 7',
+      'holdings 45',
+      'basics 19',
+      'holdings 8',
+      'basics 33',
+      'holdings 21',
+      'basics 42',
+    ]
+    for (const [i, term] of terms.entries()) {
+      const filter = { scope: isNull(dispatch.removedAt), status: 'all', search: term } as const
+      const facts = await repository.facts(filter)
+      const counts = { matches: facts.summary.totalDispatches, scope: facts.scopeDispatches }
+      expect(counts.matches * 5).toBeLessThan(counts.scope) // sparse: collected, not walked
+      const page = await repository.page(filter, facts.sets, 'course', 'asc', 10, 10 * (i % 3), counts)
+      expect(page.rows).toHaveLength(10)
+    }
+    const { rows } = await client.query<{ generic: string; custom: string }>(
+      `select generic_plans as generic, custom_plans as custom from pg_prepared_statements
+       where statement like '%"matched"%'`,
     )
     expect(rows).toHaveLength(1)
     expect(Number(rows[0]!.custom)).toBe(5)

@@ -132,28 +132,32 @@ function pageSql(
   // through a rare term's every row.
   let ids: SQL
   if (sets && counts.matches !== null && counts.matches * 5 < counts.scope) {
+    // Every value here reaches PostgreSQL inside a sub-select, as in the staff search summary
+    // (MatchOptions.opaque): the statement plans alike for every term and page, so after five
+    // runs it reuses one generic plan. Its shape is fixed by the SQL (the parts, then the sort
+    // and the limit, which bounds the sort when it runs), so the plan has little to choose.
     const term = filter.search!.trim()
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(
       filter.scope,
-      filter.status === 'all' ? undefined : eq(dispatch.enabled, filter.status === 'enabled'),
+      filter.status === 'all' ? undefined : sql`${dispatch.enabled} = (select ${filter.status === 'enabled'}::boolean)`,
     )
     const part = (condition: SQL) =>
       sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
     // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
-    const byCourse = sql`${dispatch.courseId} = any(${sql.param(sets.courses)}::text[])`
-    const byCompany = sql`${dispatch.destinationId} = any(${sql.param(sets.companies)}::text[])`
+    const byCourse = sql`${dispatch.courseId} = any((select ${sql.param(sets.courses)}::text[])::text[])`
+    const byCompany = sql`${dispatch.destinationId} = any((select ${sql.param(sets.companies)}::text[])::text[])`
     const parts = [
       part(byCourse),
       part(sql`${byCompany} and not ${byCourse}`),
       ...(matchesIds(term)
-        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term)} and not (${byCourse} or ${byCompany})`)]
+        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term, { opaque: true })} and not (${byCourse} or ${byCompany})`)]
         : []),
     ]
     const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
     ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
-      limit ${walkLimit} offset ${walkOffset}`
+      limit (select ${walkLimit}::bigint) offset (select ${walkOffset}::bigint)`
   } else {
     ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(filter, sets)}
       order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
