@@ -240,7 +240,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
 
   // Edits go to SCORM Cloud first, then the mirror (the client is null without credentials).
-  const dispatches = createDispatchesService(db, { cache: config.readCache })
+  const dispatches = createDispatchesService(db, {
+    cache: config.readCache,
+    reusePlans: database.kind === 'postgres',
+  })
   const providerDeps = { db, dispatches, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',

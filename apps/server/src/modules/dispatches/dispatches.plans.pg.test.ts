@@ -1,31 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
 import { isNull } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/node-postgres'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import type { Database, Db } from '../../db/client'
-import { dispatch } from '../../db/schema'
-import { createTestDatabase, usingPostgres } from '../../test/test-database'
-import { drizzle } from 'drizzle-orm/node-postgres'
 import * as schema from '../../db/schema'
+import { dispatch } from '../../db/schema'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { usingPostgres } from '../../test/test-database'
 import { createDispatchesRepository } from './dispatches.repository'
 import { staffSearchSummarySql } from './dispatches.summary'
 
 /**
- * Issue #13: a staff search's summary hands its term to PostgreSQL only inside sub-selects
- * (MatchOptions.opaque), so every term plans alike and the prepared statement moves to one
+ * Issue #13: on PostgreSQL a staff search's summary and a sparse search's page hand their values
+ * to PostgreSQL only inside sub-selects (MatchOptions.opaque, DispatchesRepositoryOptions
+ * .reusePlans), so every term and page plans alike and each prepared statement moves to one
  * generic plan after PostgreSQL's five custom ones, instead of planning each request (0.4 ms of
- * a 1.1 ms statement on the bench data). With the term as a plain parameter the custom plans
- * look cheaper than the generic one and every run is planned again.
+ * a 1.1 ms summary on the bench data). With plain parameters the custom plans look cheaper than
+ * the generic one and every run is planned again. Read from pg_prepared_statements, per session.
  */
-describe.runIf(usingPostgres())('a staff search summary reuses one plan (PostgreSQL)', () => {
-  let database: Database & { pool?: pg.Pool }
+describe.runIf(usingPostgres())('staff search statements reuse one plan (PostgreSQL)', () => {
+  let t: TestContext
+  let pool: pg.Pool
   let client: pg.PoolClient
+
+  const plansOf = async (session: pg.PoolClient, like: string) =>
+    (
+      await session.query<{ generic: string; custom: string }>(
+        `select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement like $1`,
+        [like],
+      )
+    ).rows.map((r) => ({ generic: Number(r.generic), custom: Number(r.custom) }))
 
   // Bench-like proportions (20,000 dispatches over 300 courses and 500 companies), so the
   // planner's estimates for a known term and an unknown one differ as they do at scale.
   beforeAll(async () => {
-    database = await createTestDatabase()
-    client = await database.pool!.connect()
+    t = await buildTestApp()
+    pool = (t.database as Database & { pool: pg.Pool }).pool
+    client = await pool.connect()
     const words = `array['Safety', 'Excel', 'Privacy', 'Leadership', 'Customer', 'Finance']`
     await client.query(`insert into course (id, title)
       select 'course-' || i, (${words})[1 + i % 6] || ' Basics ' || i from generate_series(0, 299) i`)
@@ -38,44 +50,25 @@ describe.runIf(usingPostgres())('a staff search summary reuses one plan (Postgre
   })
   afterAll(async () => {
     client.release()
-    await database.close()
+    await t.close()
   })
 
-  it('runs every term of three letters or more on a generic plan after the first five', async () => {
+  it('runs a summary of every term of three letters or more on a generic plan after the first five', async () => {
     const dialect = new PgDialect()
     const terms = ['safety', 'excel', 'privacy', 'leader', 'customer', 'finance', 'holdings', 'basics', 'a1b']
-    let text = ''
     for (const term of terms) {
-      const query = dialect.sqlToQuery(
-        staffSearchSummarySql({ scope: isNull(dispatch.removedAt), status: 'all' }, term),
-      )
-      text = query.sql
+      const filter = { scope: isNull(dispatch.removedAt), status: 'all' } as const
+      const query = dialect.sqlToQuery(staffSearchSummarySql(filter, term, { opaque: true }))
       const { rows } = await client.query<{ totalDispatches: string }>(query.sql, query.params)
       expect(Number(rows[0]!.totalDispatches)).toBeGreaterThan(0)
     }
-    const { rows } = await client.query<{ generic: string; custom: string }>(
-      'select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement = $1',
-      [text],
-    )
-    expect(rows).toHaveLength(1)
-    expect(Number(rows[0]!.custom)).toBe(5)
-    expect(Number(rows[0]!.generic)).toBe(terms.length - 5)
+    expect(await plansOf(client, '%search_sets%')).toEqual([{ custom: 5, generic: terms.length - 5 }])
   })
 
   it('reads the pages of sparse searches (collected matches) on a generic plan after the first five', async () => {
-    const db = drizzle({ client, schema }) as unknown as Db
-    const repository = createDispatchesRepository(db)
+    const repository = createDispatchesRepository(drizzle({ client, schema }) as unknown as Db, { reusePlans: true })
     // Each names a few courses or companies (about 3 % of the dispatches).
-    const terms = [
-      'basics 25',
-      'basics 7',
-      'holdings 45',
-      'basics 19',
-      'holdings 8',
-      'basics 33',
-      'holdings 21',
-      'basics 42',
-    ]
+    const terms = ['basics 25', 'basics 7', 'holdings 45', 'basics 19', 'holdings 8', 'basics 33', 'holdings 21']
     for (const [i, term] of terms.entries()) {
       const filter = { scope: isNull(dispatch.removedAt), status: 'all', search: term } as const
       const facts = await repository.facts(filter)
@@ -84,12 +77,28 @@ describe.runIf(usingPostgres())('a staff search summary reuses one plan (Postgre
       const page = await repository.page(filter, facts.sets, 'course', 'asc', 10, 10 * (i % 3), counts)
       expect(page.rows).toHaveLength(10)
     }
-    const { rows } = await client.query<{ generic: string; custom: string }>(
-      `select generic_plans as generic, custom_plans as custom from pg_prepared_statements
-       where statement like '%"matched"%'`,
-    )
-    expect(rows).toHaveLength(1)
-    expect(Number(rows[0]!.custom)).toBe(5)
-    expect(Number(rows[0]!.generic)).toBe(terms.length - 5)
+    expect(await plansOf(client, '%"matched"%')).toEqual([{ custom: 5, generic: terms.length - 5 }])
+  })
+
+  it('is how the server runs staff searches on PostgreSQL', async () => {
+    const { headers } = await t.loginAs('admin')
+    const terms = ['basics 26', 'basics 8', 'holdings 46', 'basics 18', 'holdings 9', 'basics 34', 'holdings 22']
+    for (const term of terms) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/dispatches?search=${encodeURIComponent(term)}`,
+        headers,
+      })
+      expect(res.statusCode).toBe(200)
+    }
+    // Every other session of the server's pool (the test holds one), each with its own statements.
+    const sessions = await Promise.all(Array.from({ length: pool.totalCount - 1 }, () => pool.connect()))
+    try {
+      const plans = (await Promise.all(sessions.map((s) => plansOf(s, '%search_sets%')))).flat()
+      expect(plans.reduce((n, p) => n + p.custom + p.generic, 0)).toBe(terms.length)
+      expect(plans.reduce((n, p) => n + p.generic, 0)).toBeGreaterThan(0)
+    } finally {
+      for (const s of sessions) s.release()
+    }
   })
 })

@@ -104,6 +104,8 @@ function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
  * company and id indexes and sorting those.
  */
 function pageSql(
+  /** Values of a collected search behind sub-selects (DispatchesRepositoryOptions.reusePlans). */
+  opaque: boolean,
   filter: DispatchFilter,
   sets: SearchSets | null,
   sort: DispatchListQuery['sort'],
@@ -132,32 +134,39 @@ function pageSql(
   // through a rare term's every row.
   let ids: SQL
   if (sets && counts.matches !== null && counts.matches * 5 < counts.scope) {
-    // Every value here reaches PostgreSQL inside a sub-select, as in the staff search summary
-    // (MatchOptions.opaque): the statement plans alike for every term and page, so after five
-    // runs it reuses one generic plan. Its shape is fixed by the SQL (the parts, then the sort
+    // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
+    // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
+    // so after five runs it reuses one generic plan. Its shape is fixed by the SQL (the parts, then the sort
     // and the limit, which bounds the sort when it runs), so the plan has little to choose.
+    // A value as the statement gets it: a parameter, or (opaque) a typed sub-select.
+    const hidden = (value: unknown, type: string) =>
+      opaque
+        ? sql`(select ${sql.param(value)}::${sql.raw(type)})::${sql.raw(type)}`
+        : sql`${sql.param(value)}::${sql.raw(type)}`
     const term = filter.search!.trim()
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(
       filter.scope,
-      filter.status === 'all' ? undefined : sql`${dispatch.enabled} = (select ${filter.status === 'enabled'}::boolean)`,
+      filter.status === 'all'
+        ? undefined
+        : sql`${dispatch.enabled} = ${hidden(filter.status === 'enabled', 'boolean')}`,
     )
     const part = (condition: SQL) =>
       sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
     // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
-    const byCourse = sql`${dispatch.courseId} = any((select ${sql.param(sets.courses)}::text[])::text[])`
-    const byCompany = sql`${dispatch.destinationId} = any((select ${sql.param(sets.companies)}::text[])::text[])`
+    const byCourse = sql`${dispatch.courseId} = any(${hidden(sets.courses, 'text[]')})`
+    const byCompany = sql`${dispatch.destinationId} = any(${hidden(sets.companies, 'text[]')})`
     const parts = [
       part(byCourse),
       part(sql`${byCompany} and not ${byCourse}`),
       ...(matchesIds(term)
-        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term, { opaque: true })} and not (${byCourse} or ${byCompany})`)]
+        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term, { opaque })} and not (${byCourse} or ${byCompany})`)]
         : []),
     ]
     const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
     ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
-      limit (select ${walkLimit}::bigint) offset (select ${walkOffset}::bigint)`
+      limit ${hidden(walkLimit, 'bigint')} offset ${hidden(walkOffset, 'bigint')}`
   } else {
     ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(filter, sets)}
       order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
@@ -172,6 +181,9 @@ function pageSql(
     cross join lateral (select * from ${dispatch} where ${dispatch.id} = "page"."page_id" offset 0) as ${dispatch}
     order by ${by(order, ...keys, sql`${dispatch.id}`)}`
 }
+
+/** The page's request: pageSql's parameters after `opaque`. */
+type PageArgs = Parameters<typeof pageSql> extends [boolean, ...infer Rest] ? Rest : never
 
 /** A row of pageSql as the repository's other reads give it (drizzle's own value mapping). */
 function toDispatchRow(raw: Record<string, unknown>): DispatchRow {
@@ -193,7 +205,19 @@ export interface ListFacts {
   scopeDispatches: number
 }
 
-export function createDispatchesRepository(db: DbOrTx) {
+export interface DispatchesRepositoryOptions {
+  /**
+   * Search statements hand their values to PostgreSQL inside sub-selects, which the planner does
+   * not look into, so they plan alike for every term and page and a prepared statement reuses
+   * one generic plan after five runs (issue #13; MatchOptions.opaque). Only where statements are
+   * prepared (PostgreSQL): PGlite plans every statement afresh, and there hidden values only
+   * make the plan worse (staff list on PGlite: 211 against 175 req/s).
+   */
+  reusePlans?: boolean
+}
+
+export function createDispatchesRepository(db: DbOrTx, options: DispatchesRepositoryOptions = {}) {
+  const opaque = options.reusePlans === true
   return {
     /**
      * Everything about a filter but its page, in one statement: the summary cards (kept
@@ -215,7 +239,7 @@ export function createDispatchesRepository(db: DbOrTx) {
       // search's look-up is part of its summary statement, which hands the matches on.
       const own = filter.companyId !== undefined
       const result = (await db.execute(
-        own ? ownSearchSummarySql(filter, whereOf(filter, null)) : staffSearchSummarySql(filter, term),
+        own ? ownSearchSummarySql(filter, whereOf(filter, null)) : staffSearchSummarySql(filter, term, { opaque }),
       )) as unknown as { rows: Record<string, unknown>[] }
       const row = result.rows[0]
       return {
@@ -230,8 +254,8 @@ export function createDispatchesRepository(db: DbOrTx) {
      * One page, with the version it was read at (same statement, so the same snapshot; a page
      * past the end has no row and reads none). See pageSql.
      */
-    async page(...args: Parameters<typeof pageSql>): Promise<{ rows: DispatchRow[]; version: number | null }> {
-      const result = (await db.execute(pageSql(...args))) as unknown as {
+    async page(...args: PageArgs): Promise<{ rows: DispatchRow[]; version: number | null }> {
+      const result = (await db.execute(pageSql(opaque, ...args))) as unknown as {
         rows: Record<string, unknown>[]
       }
       return { rows: result.rows.map(toDispatchRow), version: toVersion(result.rows[0]?.dataVersion) }
@@ -251,7 +275,7 @@ export function createDispatchesRepository(db: DbOrTx) {
       limit: number,
       offset: number,
     ): Promise<{ summary: SummaryRow; version: number | null; rows: DispatchRow[] }> {
-      const page = pageSql(filter, null, sort, order, limit, offset, { matches: null, scope: 0 })
+      const page = pageSql(false, filter, null, sort, order, limit, offset, { matches: null, scope: 0 })
       const direction = sql.raw(order === 'desc' ? 'desc' : 'asc')
       const keys = SORT_KEYS[sort].map((_, i) => sql`"rows".${sql.raw(`"sort_k${i}"`)} ${direction}`)
       const result = (await db.execute(sql`

@@ -34,10 +34,16 @@ export const SHALLOW_PAGE_END = 1_000
 /** `cache: false` reads every page afresh (READ_CACHE=false; the bench's cold rows). */
 export interface ReadCacheOptions {
   cache?: boolean
+  /**
+   * The database prepares statements (PostgreSQL; PGlite plans each statement afresh): search
+   * statements then hide their values from the planner so one generic plan serves every term
+   * (`DispatchesRepositoryOptions.reusePlans`).
+   */
+  reusePlans?: boolean
 }
 
 export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = {}) {
-  const dispatches = createDispatchesRepository(db)
+  const dispatches = createDispatchesRepository(db, { reusePlans: options.reusePlans === true })
   const pages = options.cache === false ? createVersionedCache<DispatchRow[]>(0) : pageCache(db)
 
   /**

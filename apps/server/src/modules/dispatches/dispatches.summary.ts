@@ -142,9 +142,9 @@ export function ownSearchSummarySql(filter: DispatchFilter, where: SQL): SQL {
  * of the matching courses, plus those of the matching companies, minus the dispatches counted
  * twice (a matching course at a matching company), plus the dispatches matched by id alone.
  */
-export function staffSearchSummarySql(filter: DispatchFilter, term: string): SQL {
-  // The term only as sub-selects: one generic plan serves every term (MatchOptions.opaque).
-  const opaque = { opaque: true }
+export function staffSearchSummarySql(filter: DispatchFilter, term: string, options: { opaque: boolean }): SQL {
+  // opaque: the term only as sub-selects, so one generic plan serves every term (MatchOptions.opaque).
+  const opaque = { opaque: options.opaque }
   const d = dispatch
   const c = dispatchCourseSummary
   const s = dispatchSummary
