@@ -130,15 +130,14 @@ function pageSql(
   // then comes early wherever the matches sit in the order); else its matches are collected,
   // index-only, by course, by company and by id, and sorted. (A company search sorted by
   // company name finds its matches in one stretch of the order: walking would read everything
-  // before that stretch.) The `offset 0` fence keeps the planner from walking the sort index
-  // through a rare term's every row.
+  // before that stretch.) The union of the parts is read whole before the sort, so the planner
+  // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
   if (sets && counts.matches !== null && counts.matches * 5 < counts.scope) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
-    // so after five runs it reuses one generic plan. Its shape is fixed by the SQL (the parts, then the sort
-    // and the limit, which bounds the sort when it runs), so the plan has little to choose.
-    // A value as the statement gets it: a parameter, or (opaque) a typed sub-select.
+    // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
+    // sort, the limit, which still bounds the sort when it runs): the plan has little to choose.
     const hidden = (value: unknown, type: string) =>
       opaque
         ? sql`(select ${sql.param(value)}::${sql.raw(type)})::${sql.raw(type)}`
