@@ -55,12 +55,21 @@ export interface MatchOptions {
 }
 
 /** `text` matches the (trimmed, non-empty) term, as one condition a trigram index serves. */
+/**
+ * A value as a statement gets it: a typed parameter, or (opaque: MatchOptions.opaque) the same
+ * inside a sub-select, which the planner does not look into.
+ */
+export function valueSql(value: unknown, type: string, opaque = false): SQL {
+  const typed = sql`${sql.param(value)}::${sql.raw(type)}`
+  return opaque ? sql`(select ${typed})::${sql.raw(type)}` : typed
+}
+
 export function matchesTerm(text: SQL, term: string, options: MatchOptions = {}): SQL {
   if (!HAS_WORD_CHARACTER.test(term)) return sql`false`
   const subject = options.indexed === false ? sql`(${text} || '')` : text
   const substring = term.length >= MIN_SUBSTRING_TERM
   const value = substring ? containsPattern(term) : WORD_START + escapeRegex(term)
-  const pattern = options.opaque ? sql`(select ${value}::text)` : sql`${value}`
+  const pattern = valueSql(value, 'text', options.opaque)
   if (options.lowered) return substring ? sql`${subject} like lower(${pattern})` : sql`${subject} ~ lower(${pattern})`
   return substring ? sql`${subject} ilike ${pattern}` : sql`${subject} ~* ${pattern}`
 }

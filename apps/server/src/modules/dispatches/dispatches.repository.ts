@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
-import { matchesTerm, nearerEnd } from '../../db/search'
+import { matchesTerm, nearerEnd, valueSql } from '../../db/search'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
   EMPTY_SEARCH,
@@ -138,10 +138,7 @@ function pageSql(
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
     // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
     // sort, the limit, which still bounds the sort when it runs): the plan has little to choose.
-    const hidden = (value: unknown, type: string) =>
-      opaque
-        ? sql`(select ${sql.param(value)}::${sql.raw(type)})::${sql.raw(type)}`
-        : sql`${sql.param(value)}::${sql.raw(type)}`
+    const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
     const term = filter.search!.trim()
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(

@@ -7,7 +7,14 @@ import {
 } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { EMPTY_SUMMARY, toDispatch, toPagination, toSummary, type DispatchRow } from './dispatches.mapper'
+import {
+  EMPTY_SUMMARY,
+  toDispatch,
+  toPagination,
+  toSummary,
+  type DispatchRow,
+  type SummaryRow,
+} from './dispatches.mapper'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
 import { dispatchScope, type Viewer } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache } from './versioned-cache'
@@ -76,14 +83,15 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
         status: query.status,
       }
       const offset = (query.page - 1) * query.pageSize
+      const answer = (rows: DispatchRow[], summary: SummaryRow): DispatchListResponse => ({
+        dispatches: rows.map((row) => toDispatch(row, viewer.role)),
+        pagination: toPagination(summary.totalDispatches, query.page, query.pageSize),
+        summary: toSummary(summary, viewer.role),
+      })
       const staff = !ownCompanyOnly(viewer.role)
       if (staff && !query.search?.trim() && offset + query.pageSize <= SHALLOW_PAGE_END) {
         const read = await dispatches.summaryAndPage(filter, query.sort, query.order, query.pageSize, offset)
-        return {
-          dispatches: read.rows.map((row) => toDispatch(row, viewer.role)),
-          pagination: toPagination(read.summary.totalDispatches, query.page, query.pageSize),
-          summary: toSummary(read.summary, viewer.role),
-        }
+        return answer(read.rows, read.summary)
       }
       // The summary, the version and what a search matched, from the kept aggregates (issue
       // #13); then the page, served from its cache while the version is the one it was read
@@ -110,11 +118,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
               })
               return { value: read.rows, version: read.version }
             })
-      return {
-        dispatches: rows.map((row) => toDispatch(row, viewer.role)),
-        pagination: toPagination(summary.totalDispatches, query.page, query.pageSize),
-        summary: toSummary(summary, viewer.role),
-      }
+      return answer(rows, summary)
     },
 
     async get(viewer: Viewer, id: string): Promise<Dispatch> {
