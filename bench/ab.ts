@@ -105,7 +105,7 @@ async function main() {
       const result = await measureLoad({ url, connections: CONNECTIONS[mix], requests: perUrl[i]! })
       results[i]!.push(result)
       console.log(
-        `round ${round} ${url}: p50 ${result.p50} ms, p95 ${result.p95} ms, ${result.rps} req/s, non-2xx ${result.non2xx}, errors ${result.errors}, other load ${result.otherCores}`,
+        `round ${round} ${url}: p50 ${result.p50} ms, p95 ${result.p95} ms, ${result.rps} req/s, non-2xx ${result.non2xx}, errors ${result.errors}, CPU ms/request ${result.cpuMsPerRequest.machine} (PostgreSQL ${result.cpuMsPerRequest.postgres}), other load ${result.otherCores}`,
       )
     }
   }
@@ -113,7 +113,7 @@ async function main() {
   for (const [i, url] of urls.entries()) {
     const runs = results[i]!
     console.log(
-      `${mix} ${url} (median of ${runs.length}): p50 ${median(runs.map((r) => r.p50))} ms, p95 ${median(runs.map((r) => r.p95))} ms, ${median(runs.map((r) => r.rps))} req/s`,
+      `${mix} ${url} (median of ${runs.length}): p50 ${median(runs.map((r) => r.p50))} ms, p95 ${median(runs.map((r) => r.p95))} ms, ${median(runs.map((r) => r.rps))} req/s, CPU ms/request ${median(runs.map((r) => r.cpuMsPerRequest.machine))} (PostgreSQL ${median(runs.map((r) => r.cpuMsPerRequest.postgres))})`,
     )
   }
 }

@@ -57,23 +57,40 @@ function ours(procs: Map<number, Proc>): Set<number> {
   return mine
 }
 
+/** CPU used during a window, in seconds. */
+export interface CpuWindow {
+  /** Cores' worth of CPU used by other work on the machine during the window (0 = none). */
+  otherCores: number
+  /** The whole machine's busy CPU time (every process, ours or not). */
+  machineSeconds: number
+  /** PostgreSQL's backends serving portal_bench, and its shared writers. */
+  postgresSeconds: number
+}
+
 export function startCpuShare() {
   const busy = busyTicks()
   const before = processes()
   const started = performance.now()
   return {
-    /** Cores' worth of CPU used by other work on the machine during the window (0 = none). */
-    stop(): number {
+    stop(): CpuWindow {
       const after = processes()
       const mine = ours(after)
+      const delta = (pid: number) => after.get(pid)!.ticks - (before.get(pid)?.ticks ?? 0)
       let ourTicks = 0
+      let postgresTicks = 0
       for (const pid of mine) {
-        const now = after.get(pid)!
-        ourTicks += now.ticks - (before.get(pid)?.ticks ?? 0)
+        ourTicks += delta(pid)
+        const cmdline = after.get(pid)!.cmdline
+        if (cmdline.includes(` ${BENCH_DB_NAME} `) || SHARED_PG.test(cmdline)) postgresTicks += delta(pid)
       }
       const seconds = (performance.now() - started) / 1000
-      const foreign = Math.max(0, busyTicks() - busy - ourTicks) / TICKS_PER_SECOND
-      return seconds > 0 ? Math.round((foreign / seconds) * 100) / 100 : 0
+      const machineTicks = busyTicks() - busy
+      const foreign = Math.max(0, machineTicks - ourTicks) / TICKS_PER_SECOND
+      return {
+        otherCores: seconds > 0 ? Math.round((foreign / seconds) * 100) / 100 : 0,
+        machineSeconds: machineTicks / TICKS_PER_SECOND,
+        postgresSeconds: postgresTicks / TICKS_PER_SECOND,
+      }
     },
   }
 }

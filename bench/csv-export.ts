@@ -44,7 +44,7 @@ export async function measureExport(
   }
   const totalMs = performance.now() - started
   const memory = rss.stop()
-  const otherCores = share.stop()
+  const { otherCores } = share.stop()
   const rows = knownRows ?? Math.max(0, newlines - 1) // minus the header line
   return {
     status: response.status,

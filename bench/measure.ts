@@ -41,6 +41,12 @@ export interface LoadResult {
   refused: { count: number; p95: number; max: number }
   /** Cores' worth of CPU other work on the machine used meanwhile (cpu-share.ts). */
   otherCores: number
+  /**
+   * CPU milliseconds per answered request: the whole machine's busy time (server, PostgreSQL,
+   * load generator and anything else), and PostgreSQL's alone (cpu-share.ts). Steadier than
+   * req/s on a shared machine whose speed drifts; compare them within one run (bench:ab).
+   */
+  cpuMsPerRequest: { machine: number; postgres: number }
 }
 
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -97,7 +103,7 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
     })
   })
   const elapsed = (performance.now() - started) / 1000
-  const otherCores = share.stop()
+  const cpu = share.stop()
   const sorted = Float64Array.from(latencies).sort()
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]))
   return {
@@ -120,7 +126,11 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
         max: round(refused.length ? refused[refused.length - 1]! : 0),
       }
     })(),
-    otherCores,
+    otherCores: cpu.otherCores,
+    cpuMsPerRequest: {
+      machine: latencies.length ? round((cpu.machineSeconds * 1000) / latencies.length, 2) : 0,
+      postgres: latencies.length ? round((cpu.postgresSeconds * 1000) / latencies.length, 2) : 0,
+    },
   }
 }
 

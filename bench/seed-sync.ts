@@ -58,7 +58,7 @@ export async function measureSync(
   try {
     const [, json] = await worker.waitForLine(/^BENCH_RESULT (.*)$/, 30 * 60_000)
     const memory = rss.stop()
-    const otherCores = share.stop()
+    const { otherCores } = share.stop()
     const code = await worker.exited
     if (code !== 0) throw new Error(`sync worker exited ${code}:\n${worker.stderrTail()}`)
     const outcome = JSON.parse(json!) as Pick<SyncMeasurement, 'ok' | 'durationMs' | 'cpuMs' | 'results'>

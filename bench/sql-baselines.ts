@@ -161,6 +161,6 @@ export async function timeSteps(
     p50: round(percentile(sorted, 50), 2),
     p95: round(percentile(sorted, 95), 2),
     p99: round(percentile(sorted, 99), 2),
-    otherCores: share.stop(),
+    otherCores: share.stop().otherCores,
   }
 }

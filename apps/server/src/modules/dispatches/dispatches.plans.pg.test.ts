@@ -74,8 +74,9 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
       const facts = await repository.facts(filter)
       const counts = { matches: facts.summary.totalDispatches, scope: facts.scopeDispatches }
       expect(counts.matches * 5).toBeLessThan(counts.scope) // sparse: collected, not walked
-      const page = await repository.page(filter, facts.sets, 'course', 'asc', 10, 10 * (i % 3), counts)
-      expect(page.rows).toHaveLength(10)
+      const fields = { appSource: true, notes: true }
+      const page = await repository.page(fields, filter, facts.sets, 'course', 'asc', 10, 10 * (i % 3), counts)
+      expect(JSON.parse(page.rowsJson)).toHaveLength(10)
     }
     expect(await plansOf(client, '%"matched"%')).toEqual([{ custom: 5, generic: terms.length - 5 }])
   })

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
+import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { matchesTerm, nearerEnd, valueSql } from '../../db/search'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
@@ -178,18 +179,50 @@ function pageSql(
     order by ${by(order, ...keys, sql`${dispatch.id}`)}`
 }
 
+/** What of a dispatch a role may read (SPEC §6): the same keys toDispatch gives it. */
+export interface RowFields {
+  appSource: boolean
+  notes: boolean
+}
+
+/**
+ * The rows of a page (pageSql, as "p") as the JSON array of SPEC §3 dispatches the answer
+ * carries, written by PostgreSQL (db/json-rows.ts): the keys and values toDispatch() gives the
+ * role, in the list's order; with the version the page was read at.
+ */
+function rowsJsonSql(page: SQL, sortKeys: number, fields: RowFields, order: DispatchListQuery['order']): SQL {
+  const p = (name: string) => sql.raw(`"p"."${name}"`)
+  const object = jsonObjectSql([
+    { key: 'id', value: p('id'), kind: 'text' },
+    { key: 'courseId', value: p('courseId'), kind: 'text' },
+    { key: 'courseTitle', value: p('courseTitle'), kind: 'text' },
+    { key: 'destinationId', value: p('destinationId'), kind: 'text' },
+    { key: 'destinationName', value: p('destinationName'), kind: 'text' },
+    { key: 'enabled', value: p('enabled'), kind: 'boolean' },
+    { key: 'registrationCount', value: p('registrationCount'), kind: 'number' },
+    { key: 'registrationCap', value: p('registrationCap'), kind: 'number' },
+    { key: 'created', value: p('providerCreated'), kind: 'timestamp' },
+    { key: 'updated', value: p('providerUpdated'), kind: 'timestamp' },
+    { key: 'expirationDate', value: p('expirationDate'), kind: 'timestamp' },
+    ...(fields.appSource ? [{ key: 'appSource', value: p('appSource'), kind: 'text' } as const] : []),
+    ...(fields.notes
+      ? ([
+          { key: 'tags', value: p('tags'), kind: 'json' },
+          { key: 'notes', value: p('notes'), kind: 'text' },
+        ] as const)
+      : []),
+    { key: 'registrationResetDate', value: p('registrationResetDate'), kind: 'timestamp' },
+  ])
+  const direction = sql.raw(order === 'desc' ? 'desc' : 'asc')
+  const by = [...Array.from({ length: sortKeys }, (_, i) => p(`sort_k${i}`)), p('id')].map(
+    (k) => sql`${k} ${direction}`,
+  )
+  return sql`select ${jsonArraySql(object, sql.join(by, sql`, `))} as "rowsJson", max(${p('dataVersion')}) as "dataVersion"
+    from (${page}) as "p"`
+}
+
 /** The page's request: pageSql's parameters after `opaque`. */
 type PageArgs = Parameters<typeof pageSql> extends [boolean, ...infer Rest] ? Rest : never
-
-/** A row of pageSql as the repository's other reads give it (drizzle's own value mapping). */
-function toDispatchRow(raw: Record<string, unknown>): DispatchRow {
-  const row: Record<string, unknown> = { appSource: raw.appSource ?? null }
-  for (const [name, column] of Object.entries(rowColumns)) {
-    const value = raw[name]
-    row[name] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
-  }
-  return row as unknown as DispatchRow
-}
 
 export interface ListFacts {
   summary: SummaryRow
@@ -250,11 +283,15 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
      * One page, with the version it was read at (same statement, so the same snapshot; a page
      * past the end has no row and reads none). See pageSql.
      */
-    async page(...args: PageArgs): Promise<{ rows: DispatchRow[]; version: number | null }> {
-      const result = (await db.execute(pageSql(opaque, ...args))) as unknown as {
-        rows: Record<string, unknown>[]
+    async page(fields: RowFields, ...args: PageArgs): Promise<{ rowsJson: string; version: number | null }> {
+      const [, , sort, order] = args
+      const result = (await db.execute(
+        rowsJsonSql(pageSql(opaque, ...args), SORT_KEYS[sort].length, fields, order),
+      )) as unknown as {
+        rows: { rowsJson: string; dataVersion: unknown }[]
       }
-      return { rows: result.rows.map(toDispatchRow), version: toVersion(result.rows[0]?.dataVersion) }
+      const row = result.rows[0]
+      return { rowsJson: row?.rowsJson ?? '[]', version: toVersion(row?.dataVersion) }
     },
 
     /**
@@ -265,26 +302,24 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
      * plan, which a statement with the summary would not.)
      */
     async summaryAndPage(
+      fields: RowFields,
       filter: DispatchFilter,
       sort: DispatchListQuery['sort'],
       order: DispatchListQuery['order'],
       limit: number,
       offset: number,
-    ): Promise<{ summary: SummaryRow; version: number | null; rows: DispatchRow[] }> {
+    ): Promise<{ summary: SummaryRow; version: number | null; rowsJson: string }> {
       const page = pageSql(false, filter, null, sort, order, limit, offset, { matches: null, scope: 0 })
-      const direction = sql.raw(order === 'desc' ? 'desc' : 'asc')
-      const keys = SORT_KEYS[sort].map((_, i) => sql`"rows".${sql.raw(`"sort_k${i}"`)} ${direction}`)
       const result = (await db.execute(sql`
-        select "summary".*, "rows".* from (${keptSummarySql(filter)}) as "summary"
-        left join lateral (${page}) as "rows" on true
-        order by ${sql.join(keys, sql`, `)}, "rows"."id" ${direction}`)) as unknown as {
+        select "summary".*, "rows"."rowsJson" from (${keptSummarySql(filter)}) as "summary"
+        cross join lateral (${rowsJsonSql(page, SORT_KEYS[sort].length, fields, order)}) as "rows"`)) as unknown as {
         rows: Record<string, unknown>[]
       }
       const first = result.rows[0]
       return {
         summary: toSummaryRow(first),
         version: toVersion(first?.version),
-        rows: result.rows.filter((row) => row.id !== null && row.id !== undefined).map(toDispatchRow),
+        rowsJson: (first?.rowsJson as string | undefined) ?? '[]',
       }
     },
 

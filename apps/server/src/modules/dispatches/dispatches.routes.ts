@@ -35,7 +35,10 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: DispatchListResponseSchema, ...errors },
       },
     },
-    async (request) => dispatches.list(requireUser(request), request.query),
+    async (request, reply) => {
+      const answer = await dispatches.list(requireUser(request), request.query)
+      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
+    },
   )
 
   app.get(
