@@ -10,6 +10,8 @@ import { BENCH_DB_NAME } from './config'
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks. */
 const TICKS_PER_SECOND = 100
+/** A backend serving portal_bench, or a copy of it made for an A/B run (portal_bench_base...). */
+const BENCH_BACKEND = new RegExp(` ${BENCH_DB_NAME}(_\\w+)? `)
 const SHARED_PG =
   /postgres: .*(walwriter|checkpointer|background writer|logical replication launcher|autovacuum launcher)/
 
@@ -52,7 +54,7 @@ function ours(procs: Map<number, Proc>): Set<number> {
     return false
   }
   for (const [pid, proc] of procs) {
-    if (isDescendant(pid) || proc.cmdline.includes(` ${BENCH_DB_NAME} `) || SHARED_PG.test(proc.cmdline)) mine.add(pid)
+    if (isDescendant(pid) || BENCH_BACKEND.test(proc.cmdline) || SHARED_PG.test(proc.cmdline)) mine.add(pid)
   }
   return mine
 }
@@ -81,7 +83,7 @@ export function startCpuShare() {
       for (const pid of mine) {
         ourTicks += delta(pid)
         const cmdline = after.get(pid)!.cmdline
-        if (cmdline.includes(` ${BENCH_DB_NAME} `) || SHARED_PG.test(cmdline)) postgresTicks += delta(pid)
+        if (BENCH_BACKEND.test(cmdline) || SHARED_PG.test(cmdline)) postgresTicks += delta(pid)
       }
       const seconds = (performance.now() - started) / 1000
       const machineTicks = busyTicks() - busy

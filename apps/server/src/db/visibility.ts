@@ -8,8 +8,10 @@ import type { DbOrTx } from './client'
  * empty, and then the planner prices the walk as a heap fetch per row and sorts the company
  * instead (measured on the bench: a deep learner page 5 ms after VACUUM, 176 ms before).
  * Autovacuum would get there, but may be off (as on our CI machine) and counts no rewrite.
+ * `dispatch`: its list walks and a search's collected matches are index-only (migration 0023
+ * rewrote it to add the stored sort keys).
  */
-export const INDEX_ONLY_TABLES = ['company_learner'] as const
+export const INDEX_ONLY_TABLES = ['company_learner', 'dispatch'] as const
 
 /**
  * Vacuums the tables of INDEX_ONLY_TABLES whose visibility map (as the planner last saw it)

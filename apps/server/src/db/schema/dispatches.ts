@@ -23,10 +23,18 @@ export const dispatch = pgTable(
       .notNull()
       .references(() => course.id),
     courseTitle: text('course_title').notNull(),
+    /** lower(course_title), the course sort's key (migration 0023). */
+    courseKey: text('course_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("course_title")`),
     destinationId: text('destination_id')
       .notNull()
       .references(() => company.id),
     destinationName: text('destination_name').notNull(),
+    /** lower(destination_name), the client sort's key (migration 0023: written once, not per read). */
+    destinationKey: text('destination_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("destination_name")`),
     enabled: boolean('enabled').notNull().default(true),
     allowNewRegistrations: boolean('allow_new_registrations').notNull().default(true),
     instanced: boolean('instanced').notNull().default(false),
@@ -53,20 +61,13 @@ export const dispatch = pgTable(
       index('dispatch_course_id_idx').on(t.courseId),
       // The dispatch list sorts case-insensitively with id as the tiebreaker (dispatches.repository.ts):
       // one index per sort key, alone and after the status filter, over live rows, so a page is
-      // an index range scan, forwards or backwards (migration 0008).
-      index('dispatch_list_client_idx')
-        .on(sql`lower(${t.destinationName})`, t.id)
-        .where(live),
-      index('dispatch_list_course_idx')
-        .on(sql`lower(${t.courseTitle})`, t.id)
-        .where(live),
+      // an index range scan, forwards or backwards (migrations 0008 and 0023, which carry
+      // course_id and destination_id too, for a dense search walked index-only).
+      index('dispatch_list_client_idx').on(t.destinationKey, t.id).where(live),
+      index('dispatch_list_course_idx').on(t.courseKey, t.id).where(live),
       index('dispatch_list_registrations_idx').on(t.registrationCount, t.id).where(live),
-      index('dispatch_list_status_client_idx')
-        .on(t.enabled, sql`lower(${t.destinationName})`, t.id)
-        .where(live),
-      index('dispatch_list_status_course_idx')
-        .on(t.enabled, sql`lower(${t.courseTitle})`, t.id)
-        .where(live),
+      index('dispatch_list_status_client_idx').on(t.enabled, t.destinationKey, t.id).where(live),
+      index('dispatch_list_status_course_idx').on(t.enabled, t.courseKey, t.id).where(live),
       index('dispatch_list_status_registrations_idx').on(t.enabled, t.registrationCount, t.id).where(live),
       // A search's matches by course and by company with their sort keys (collected index-only).
       index('dispatch_search_course_idx').on(t.courseId).where(live),

@@ -60,14 +60,14 @@ const rowColumns = {
 }
 
 /**
- * Case-insensitive sort keys, each matching an index of migration 0008 (alone, and after the
- * status filter); id always closes the list so equal keys keep one order and pages neither
- * repeat nor skip rows.
+ * Case-insensitive sort keys (the names lowered once per write: migration 0023), each matching
+ * an index (alone, and after the status filter); id always closes the list so equal keys keep
+ * one order and pages neither repeat nor skip rows.
  */
 const SORT_KEYS: Record<DispatchListQuery['sort'], SQL[]> = {
-  client: [sql`lower(${dispatch.destinationName})`],
-  course: [sql`lower(${dispatch.courseTitle})`],
-  status: [sql`${dispatch.enabled}`, sql`lower(${dispatch.destinationName})`],
+  client: [sql`${dispatch.destinationKey}`],
+  course: [sql`${dispatch.courseKey}`],
+  status: [sql`${dispatch.enabled}`, sql`${dispatch.destinationKey}`],
   registrations: [sql`${dispatch.registrationCount}`],
 }
 
@@ -104,7 +104,7 @@ function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
  * are dense enough for the page to come early, else collecting them through the course,
  * company and id indexes and sorting those.
  */
-function pageSql(
+export function pageSql(
   /** Values of a collected search behind sub-selects (DispatchesRepositoryOptions.reusePlans). */
   opaque: boolean,
   filter: DispatchFilter,

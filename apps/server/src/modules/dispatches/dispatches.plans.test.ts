@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isNull, sql, type SQL } from 'drizzle-orm'
+import { dispatch } from '../../db/schema'
+import { buildTestApp, type TestContext } from '../../test/helpers'
+import { pageSql } from './dispatches.repository'
+
+/**
+ * Issue #13 (migration 0023): the list sorts by stored lowered keys, so neither a searched
+ * page's collected matches nor a page's rows are lowered again on every read, and the matches
+ * are read index-only. Plans on both databases.
+ */
+let t: TestContext
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  await t.database.db.execute(sql`
+    insert into company (id, name) select 'plan-co-' || n, 'Plan Company ' || n from generate_series(1, 20) as n`)
+  await t.database.db.execute(sql`
+    insert into course (id, title) select 'plan-course-' || n, 'Plan Course ' || n from generate_series(1, 30) as n`)
+  await t.database.db.execute(sql`
+    insert into dispatch (id, course_id, destination_id, destination_name, course_title, registration_count)
+    select 'plan-' || n, 'plan-course-' || (n % 30 + 1), 'plan-co-' || (n % 20 + 1), 'Plan Company ' || (n % 20 + 1),
+      'Plan Course ' || (n % 30 + 1), n % 97
+    from generate_series(1, 6000) as n`)
+  await t.database.db.execute(sql`vacuum analyze dispatch`)
+})
+afterAll(async () => t.close())
+
+interface PlanNode {
+  'Node Type': string
+  'Index Name'?: string
+  'Sort Key'?: string[]
+  Plans?: PlanNode[]
+}
+
+async function nodesOf(query: SQL): Promise<PlanNode[]> {
+  const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
+    rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
+  }
+  const cell = result.rows[0]!['QUERY PLAN']
+  const nodes: PlanNode[] = []
+  const walk = (node: PlanNode) => {
+    nodes.push(node)
+    node.Plans?.forEach(walk)
+  }
+  walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode)
+  return nodes
+}
+
+const live = { scope: isNull(dispatch.removedAt), status: 'all' } as const
+
+describe('dispatch list plans (issue #13, migration 0023)', () => {
+  it.each(['client', 'course', 'status'] as const)(
+    'collects a sparse search index-only and sorts it by the stored key (%s)',
+    async (sort) => {
+      // One course of thirty: 200 of 6,000 dispatches, collected rather than walked.
+      const sets = { courses: ['plan-course-7'], companies: [] }
+      const filter = { ...live, search: 'plan course 7' }
+      const nodes = await nodesOf(pageSql(false, filter, sets, sort, 'asc', 50, 0, { matches: 200, scope: 6000 }))
+      expect(nodes).toContainEqual(
+        expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': 'dispatch_search_course_idx' }),
+      )
+      const sortKeys = nodes.flatMap((node) => node['Sort Key'] ?? [])
+      expect(sortKeys.length).toBeGreaterThan(0)
+      expect(sortKeys.join(' ')).not.toMatch(/lower\(/)
+    },
+  )
+
+  it.each([
+    ['client', 'dispatch_list_client_idx'],
+    ['course', 'dispatch_list_course_idx'],
+  ] as const)('walks a page of the %s sort over its index alone, lowering nothing', async (sort, index) => {
+    const nodes = await nodesOf(pageSql(false, live, null, sort, 'desc', 50, 1000, { matches: 6000, scope: 6000 }))
+    expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': index }))
+    expect(nodes.flatMap((node) => node['Sort Key'] ?? []).join(' ')).not.toMatch(/lower\(/)
+  })
+})
