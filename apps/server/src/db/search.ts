@@ -101,7 +101,7 @@ export function searchWalkRows(pageEnd: number): number {
 }
 
 /** A list's page query (searchedPage below): where its ids come from, and what they must meet. */
-export interface PageSearch<P extends { rows: unknown[] }> {
+export interface PageSearch<P extends { rowCount: number }> {
   /** The list's table; the rows a search reads are aliased as it, so its columns still apply. */
   table: Table
   term: string
@@ -125,7 +125,7 @@ export interface PageSearch<P extends { rows: unknown[] }> {
  * past the cap, the walk of the order's first searchWalkRows() rows, then the matches if the page
  * is not among them.
  */
-export async function searchedPage<P extends { rows: unknown[] }>(q: PageSearch<P>): Promise<P> {
+export async function searchedPage<P extends { rowCount: number }>(q: PageSearch<P>): Promise<P> {
   const { table } = q
   if (!q.term || (q.total === null && [...q.term].length < 2)) return q.read(table, q.where)
   const matches = sql`(select * from ${table} where ${q.where} offset 0) as ${table}`
@@ -134,7 +134,7 @@ export async function searchedPage<P extends { rows: unknown[] }>(q: PageSearch<
     order by ${sql.join(q.order, sql`, `)} limit ${searchWalkRows(q.offset + q.limit)}) as ${table}
     where ${q.match()}) as ${table}`
   const page = await q.read(walked, undefined)
-  return page.rows.length === q.limit ? page : q.read(matches, undefined)
+  return page.rowCount === q.limit ? page : q.read(matches, undefined)
 }
 
 /**

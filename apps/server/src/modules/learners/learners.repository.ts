@@ -43,7 +43,7 @@ export function createLearnersRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
-    ): Promise<{ rows: LearnerRow[]; version: number | null }> {
+    ): Promise<{ rows: LearnerRow[]; rowCount: number; version: number | null }> {
       const term = filter.search?.trim() ?? ''
       const walk = nearerEnd(total, limit, offset)
       const read = async (source: SQL | typeof L, where: SQL | undefined) => {
@@ -60,7 +60,8 @@ export function createLearnersRepository(db: DbOrTx) {
           .from(ids)
           .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
           .orderBy(...orderOf(order))
-        return { rows: found.map(({ version: _v, ...row }) => row), version: found[0]?.version ?? null }
+        const rows = found.map(({ version: _v, ...row }) => row)
+        return { rows, rowCount: rows.length, version: found[0]?.version ?? null }
       }
       const { search: _term, ...unsearched } = filter
       return searchedPage({

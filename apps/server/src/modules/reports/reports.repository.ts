@@ -3,6 +3,7 @@ import type { CompletionStatus } from '@portal/shared'
 import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
+import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { matchesTerm, nearerEnd, searchedPage } from '../../db/search'
 
 export interface RegistrationFilter {
@@ -109,17 +110,46 @@ export function keptTotals(
   return { total, distinctLearners, capped: false }
 }
 
-/** A report row's columns (RegistrationRow), as the page and the gathered search read them. */
-const rowColumns = {
-  id: registration.id,
-  learnerFirstName: registration.learnerFirstName,
-  learnerLastName: registration.learnerLastName,
-  learnerEmail: registration.learnerEmail,
-  completionStatus: registration.completionStatus,
-  successStatus: registration.successStatus,
-  scoreScaled: registration.scoreScaled,
-  totalSecondsTracked: registration.totalSecondsTracked,
-  lastAccessDate: registration.lastAccessDate,
+/** The report's order: newest last access first, never-accessed last, then id. */
+const ORDER = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
+
+/**
+ * A page's registrations (joined as `registration`) as the JSON array the answer carries, in the
+ * report's order, written by PostgreSQL (db/json-rows.ts): DECISIONS.md's units, the score 0..1
+ * (the provider's scaled score is 0..100) and whole seconds, rounded as Math.round does.
+ */
+const rowsJsonSql = jsonArraySql(
+  jsonObjectSql([
+    { key: 'id', value: sql`${registration.id}`, kind: 'text' },
+    { key: 'learnerFirstName', value: sql`${registration.learnerFirstName}`, kind: 'text' },
+    { key: 'learnerLastName', value: sql`${registration.learnerLastName}`, kind: 'text' },
+    { key: 'learnerEmail', value: sql`${registration.learnerEmail}`, kind: 'text' },
+    { key: 'completionStatus', value: sql`${registration.completionStatus}`, kind: 'text' },
+    { key: 'successStatus', value: sql`${registration.successStatus}`, kind: 'text' },
+    { key: 'score', value: sql`${registration.scoreScaled} / 100`, kind: 'json' },
+    { key: 'totalTimeTracked', value: sql`floor(${registration.totalSecondsTracked} + 0.5)::bigint`, kind: 'number' },
+    { key: 'lastAccessDate', value: sql`${registration.lastAccessDate}`, kind: 'timestamp' },
+  ]),
+  sql.join(ORDER, sql`, `),
+)
+
+/** A report page: its registrations as JSON (rowsJsonSql), how many, and the version it was read at. */
+export interface ReportPage {
+  rowsJson: string
+  rowCount: number
+  version: number | null
+}
+
+async function readPage(db: DbOrTx, query: SQL): Promise<ReportPage> {
+  const result = (await db.execute(query)) as unknown as {
+    rows: { rowsJson: string; rowCount: unknown; version: unknown }[]
+  }
+  const row = result.rows[0]!
+  return {
+    rowsJson: row.rowsJson,
+    rowCount: Number(row.rowCount),
+    version: row.version === null || row.version === undefined ? null : Number(row.version),
+  }
 }
 
 export function createReportsRepository(db: DbOrTx) {
@@ -131,16 +161,10 @@ export function createReportsRepository(db: DbOrTx) {
      * the second half of a known total is walked from the other end (the last page costs what
      * the first does).
      */
-    async page(
-      filter: RegistrationFilter,
-      limit: number,
-      offset: number,
-      total: number | null,
-    ): Promise<{ rows: RegistrationRow[]; version: number | null }> {
-      const order = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
+    async page(filter: RegistrationFilter, limit: number, offset: number, total: number | null): Promise<ReportPage> {
       const at = nearerEnd(total, limit, offset)
-      const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : order
-      const read = async (source: SQL | typeof registration, where: SQL | undefined) => {
+      const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : ORDER
+      const read = async (source: SQL | typeof registration, where: SQL | undefined): Promise<ReportPage> => {
         const ids = db
           .select({ id: sql<string>`${registration.id}`.as('page_id') })
           .from(source as typeof registration)
@@ -149,19 +173,13 @@ export function createReportsRepository(db: DbOrTx) {
           .limit(at.limit)
           .offset(at.offset)
           .as('page')
-        const found = await db
-          .select({
-            ...rowColumns,
-            version: registrationVersionOf(filter.dispatchId),
-          })
-          .from(ids)
-          .innerJoin(registration, eq(registration.id, ids.id))
-          .orderBy(...order)
-        // The dispatch's registration version, read in the same statement (an empty page has none).
-        return {
-          rows: found.map(({ version: _version, ...row }) => row),
-          version: found[0]?.version ?? null,
-        }
+        // The page's rows as JSON, with the dispatch's registration version read in the same
+        // statement (the same snapshot).
+        return readPage(
+          db,
+          sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(filter.dispatchId)} as "version"
+            from ${ids} join ${registration} on ${registration.id} = ${ids.id}`,
+        )
       }
       // A search's page as db/search.ts says (searchedPage).
       const term = filter.search?.trim() ?? ''
@@ -175,14 +193,14 @@ export function createReportsRepository(db: DbOrTx) {
         where: whereOf(filter),
         unsearched: () => whereOf(unsearched),
         match: () => searchOf(term),
-        order,
+        order: ORDER,
         read,
       })
     },
 
     /**
      * A search's totals and page from one gathering of its matches (REPORT_SEARCH_GATHER_ROWS),
-     * with the dispatch's registration version, all in one statement. `rows` is null when the
+     * with the dispatch's registration version, all in one statement. `rowsJson` is null when the
      * matches were more than gathered: the totals are then the cap's, and the page is read with
      * page() as a search past the cap.
      */
@@ -190,53 +208,27 @@ export function createReportsRepository(db: DbOrTx) {
       filter: RegistrationFilter,
       limit: number,
       offset: number,
-    ): Promise<{ totals: ReportTotals; rows: RegistrationRow[] | null; version: number | null }> {
-      const matched = db
-        .$with('matched')
-        .as(
-          db
-            .select({ id: registration.id, at: registration.lastAccessDate, learner: registration.learnerHash })
-            .from(registration)
-            .where(whereOf(filter))
-            .limit(REPORT_SEARCH_GATHER_ROWS),
-        )
-      const counts = db
-        .select({
-          n: sql<number>`count(*)`.mapWith(Number).as('n'),
-          learners: sql<number>`count(distinct ${matched.learner})`.mapWith(Number).as('learners'),
-        })
-        .from(matched)
-        .as('counts')
-      const page = db
-        .select({ id: sql<string>`${matched.id}`.as('page_id') })
-        .from(matched)
-        .orderBy(sql`${matched.at} desc nulls last`, asc(matched.id))
-        .limit(limit)
-        .offset(offset)
-        .as('page')
-      const found = await db
-        .with(matched)
-        .select({
-          n: counts.n,
-          learners: counts.learners,
-          version: registrationVersionOf(filter.dispatchId),
-          ...rowColumns,
-        })
-        .from(counts)
-        .leftJoin(page, sql`true`)
-        .leftJoin(registration, eq(registration.id, page.id))
-        .orderBy(sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id))
-      const { n, learners, version } = found[0]!
+    ): Promise<{ totals: ReportTotals; rowsJson: string | null; version: number | null }> {
+      const result = (await db.execute(sql`
+        with "matched" as (
+          select ${registration.id} as "id", ${registration.lastAccessDate} as "at", ${registration.learnerHash} as "learner"
+          from ${registration} where ${whereOf(filter)} limit ${REPORT_SEARCH_GATHER_ROWS})
+        select "counts"."n", "counts"."learners", ${registrationVersionOf(filter.dispatchId)} as "version",
+          (select ${rowsJsonSql}
+            from (select "id" from "matched" order by "at" desc nulls last, "id" limit ${limit} offset ${offset}) as "page"
+            join ${registration} on ${registration.id} = "page"."id") as "rowsJson"
+        from (select count(*) as "n", count(distinct "learner") as "learners" from "matched") as "counts"`)) as unknown as {
+        rows: { n: unknown; learners: unknown; version: unknown; rowsJson: string }[]
+      }
+      const row = result.rows[0]!
+      const n = Number(row.n)
+      const version = row.version === null ? null : Number(row.version)
       const capped = n > REPORT_SEARCH_COUNT_CAP
       const totals = capped
         ? { total: REPORT_SEARCH_COUNT_CAP, distinctLearners: REPORT_SEARCH_COUNT_CAP, capped }
-        : { total: n, distinctLearners: learners, capped }
-      if (n >= REPORT_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
-      const rows: RegistrationRow[] = []
-      for (const { n: _n, learners: _l, version: _v, id, ...row } of found) {
-        if (id !== null) rows.push({ id, ...row } as RegistrationRow)
-      }
-      return { totals, rows, version }
+        : { total: n, distinctLearners: Number(row.learners), capped }
+      if (n >= REPORT_SEARCH_GATHER_ROWS) return { totals, rowsJson: null, version }
+      return { totals, rowsJson: row.rowsJson, version }
     },
 
     /**

@@ -28,7 +28,11 @@ const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = as
         response: { 200: ReportResponseSchema, ...errors },
       },
     },
-    async (request) => reports.dispatchReport(requireUser(request), request.params.id, request.query),
+    async (request, reply) => {
+      // The registrations come written as JSON by PostgreSQL: the answer is sent as it is.
+      const answer = await reports.dispatchReport(requireUser(request), request.params.id, request.query)
+      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
+    },
   )
 }
 

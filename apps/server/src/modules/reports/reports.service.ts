@@ -1,4 +1,4 @@
-import { dayEndExclusive, type ReportQuery, type ReportRegistration, type ReportResponse } from '@portal/shared'
+import { dayEndExclusive, type ReportQuery, type ReportResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { toDispatch, toPagination, type DispatchRow } from '../dispatches/dispatches.mapper'
@@ -11,7 +11,6 @@ import {
   isKeptFilter,
   keptTotals,
   type RegistrationFilter,
-  type RegistrationRow,
   type ReportTotals,
 } from './reports.repository'
 
@@ -23,7 +22,7 @@ export const REPORT_MESSAGES = {
 /** Totals of recent report filters, per dispatch and filter. */
 const totalsCache = cachePerDatabase<ReportTotals>(500)
 /** Recent report pages (issue #7), read again only after the dispatch's registrations changed. */
-const pageCache = cachePerDatabase<RegistrationRow[]>(200)
+const pageCache = cachePerDatabase<string>(200)
 
 const filterKey = (filter: RegistrationFilter) =>
   JSON.stringify([
@@ -44,18 +43,18 @@ function dayStart(day: string, field: 'startDate' | 'endDate'): Date {
   return date
 }
 
-/** Units per DECISIONS.md: score 0..1 (the provider's scaled score is 0..100), whole seconds. */
-export function toReportRegistration(row: RegistrationRow): ReportRegistration {
-  return {
-    id: row.id,
-    learnerFirstName: row.learnerFirstName,
-    learnerLastName: row.learnerLastName,
-    learnerEmail: row.learnerEmail,
-    completionStatus: row.completionStatus,
-    successStatus: row.successStatus,
-    score: row.scoreScaled === null ? null : row.scoreScaled / 100,
-    totalTimeTracked: Math.round(row.totalSecondsTracked),
-    lastAccessDate: row.lastAccessDate?.toISOString() ?? null,
+/**
+ * A completion report answer whose registrations PostgreSQL wrote as JSON (issue #13,
+ * reports.repository.ts rowsJsonSql): `text()` is the whole answer, sent as it is.
+ */
+export class ReportAnswer {
+  constructor(
+    readonly registrationsJson: string,
+    readonly rest: Omit<ReportResponse, 'registrations'>,
+  ) {}
+  text(): string {
+    const { dispatch, pagination, distinctLearners, totalCapped } = this.rest
+    return `{"dispatch":${JSON.stringify(dispatch)},"registrations":${this.registrationsJson},"pagination":${JSON.stringify(pagination)},"distinctLearners":${distinctLearners},"totalCapped":${totalCapped}}`
   }
 }
 
@@ -89,7 +88,7 @@ export function reportFilterOf(
 export function createReportsService(db: DbOrTx, dispatches: DispatchesService, options: ReadCacheOptions = {}) {
   const reports = createReportsRepository(db)
   const totalsCached = options.cache === false ? createVersionedCache<ReportTotals>(0) : totalsCache(db)
-  const pagesCached = options.cache === false ? createVersionedCache<RegistrationRow[]>(0) : pageCache(db)
+  const pagesCached = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 
   /**
    * Counted again only when the dispatch's registrations changed since (issue #7: the count of
@@ -111,11 +110,11 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     version: number | null,
     totals: ReportTotals,
   ) {
-    if (offset >= totals.total && !totals.capped) return []
+    if (offset >= totals.total && !totals.capped) return '[]'
     const key = `${filterKey(filter)}:${limit}:${offset}`
     const read = await pagesCached.read(key, version, async () => {
-      const { rows, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
-      return { value: rows, version: at }
+      const { rowsJson, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
+      return { value: rowsJson, version: at }
     })
     return read.value
   }
@@ -129,13 +128,14 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     const key = filterKey(filter)
     const pageKey = `${key}:${limit}:${offset}`
     const totals = totalsCached.get(key, version)
-    const rows = pagesCached.get(pageKey, version)
-    if (totals && rows) return { totals, rows }
+    const rowsJson = pagesCached.get(pageKey, version)
+    if (totals && rowsJson) return { totals, rowsJson }
     const read = await reports.gather(filter, limit, offset)
     totalsCached.set(key, read.version, read.totals)
-    if (!read.rows) return { totals: read.totals, rows: await pageOf(filter, limit, offset, version, read.totals) }
-    pagesCached.set(pageKey, read.version, read.rows)
-    return { totals: read.totals, rows: read.rows }
+    if (read.rowsJson === null)
+      return { totals: read.totals, rowsJson: await pageOf(filter, limit, offset, version, read.totals) }
+    pagesCached.set(pageKey, read.version, read.rowsJson)
+    return { totals: read.totals, rowsJson: read.rowsJson }
   }
 
   /**
@@ -147,26 +147,25 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
     const totals = isKeptFilter(filter)
       ? keptTotals(dispatch.registrationStats, filter.status)
       : await totalsOf(filter, version)
-    return { totals, rows: await pageOf(filter, limit, offset, version, totals) }
+    return { totals, rowsJson: await pageOf(filter, limit, offset, version, totals) }
   }
 
   return {
-    async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportResponse> {
+    async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportAnswer> {
       const filter = reportFilterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
       const version = row.registrationVersion ?? null
       // A search of two characters or more: totals and page at once (searchedOf).
-      const { totals, rows } = gathersMatches(filter)
+      const { totals, rowsJson } = gathersMatches(filter)
         ? await searchedOf(filter, query.pageSize, offset, version)
         : await listedOf(filter, row, query.pageSize, offset)
-      return {
+      return new ReportAnswer(rowsJson, {
         dispatch: toDispatch(row, viewer.role),
-        registrations: rows.map(toReportRegistration),
         pagination: toPagination(totals.total, query.page, query.pageSize),
         distinctLearners: totals.distinctLearners,
         totalCapped: totals.capped,
-      }
+      })
     },
 
     async registrationCount(): Promise<{ databaseCount: number }> {
