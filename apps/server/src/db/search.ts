@@ -54,7 +54,6 @@ export interface MatchOptions {
   opaque?: boolean
 }
 
-/** `text` matches the (trimmed, non-empty) term, as one condition a trigram index serves. */
 /**
  * A value as a statement gets it: a typed parameter, or (opaque: MatchOptions.opaque) the same
  * inside a sub-select, which the planner does not look into.
@@ -64,12 +63,39 @@ export function valueSql(value: unknown, type: string, opaque = false): SQL {
   return opaque ? sql`(select ${typed})::${sql.raw(type)}` : typed
 }
 
+/**
+ * How a term matches, apart from its value (issue #13): the text of a statement kept for reuse
+ * depends on this alone, the pattern being a placeholder (db/statement.ts).
+ * - `none`: no letter or digit, nothing can match;
+ * - `start`: one or two characters, matched where a word starts (a regular expression);
+ * - `substring`: three characters or more, matched anywhere (LIKE).
+ */
+export type TermKind = 'none' | 'start' | 'substring'
+
+/** A term as a match: its kind, and the pattern value its condition takes (or a placeholder for it). */
+export interface TermMatch {
+  kind: TermKind
+  pattern: unknown
+}
+
+/** The (trimmed, non-empty) term as a match: its kind and its pattern. */
+export function termMatch(term: string): TermMatch {
+  if (!HAS_WORD_CHARACTER.test(term)) return { kind: 'none', pattern: '' }
+  if (term.length >= MIN_SUBSTRING_TERM) return { kind: 'substring', pattern: containsPattern(term) }
+  return { kind: 'start', pattern: WORD_START + escapeRegex(term) }
+}
+
+/** `text` matches the (trimmed, non-empty) term, as one condition a trigram index serves. */
 export function matchesTerm(text: SQL, term: string, options: MatchOptions = {}): SQL {
-  if (!HAS_WORD_CHARACTER.test(term)) return sql`false`
+  return matchesTermMatch(text, termMatch(term), options)
+}
+
+/** matchesTerm for a term given as a match (its pattern possibly a placeholder). */
+export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOptions = {}): SQL {
+  if (match.kind === 'none') return sql`false`
   const subject = options.indexed === false ? sql`(${text} || '')` : text
-  const substring = term.length >= MIN_SUBSTRING_TERM
-  const value = substring ? containsPattern(term) : WORD_START + escapeRegex(term)
-  const pattern = valueSql(value, 'text', options.opaque)
+  const pattern = valueSql(match.pattern, 'text', options.opaque)
+  const substring = match.kind === 'substring'
   if (options.lowered) return substring ? sql`${subject} like lower(${pattern})` : sql`${subject} ~ lower(${pattern})`
   return substring ? sql`${subject} ilike ${pattern}` : sql`${subject} ~* ${pattern}`
 }

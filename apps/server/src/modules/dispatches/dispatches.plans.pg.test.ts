@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
-import { isNull } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import type { Database, Db } from '../../db/client'
 import * as schema from '../../db/schema'
-import { dispatch } from '../../db/schema'
+import { termMatch } from '../../db/search'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { usingPostgres } from '../../test/test-database'
 import { createDispatchesRepository } from './dispatches.repository'
@@ -57,8 +56,8 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
     const dialect = new PgDialect()
     const terms = ['safety', 'excel', 'privacy', 'leader', 'customer', 'finance', 'holdings', 'basics', 'a1b']
     for (const term of terms) {
-      const filter = { scope: isNull(dispatch.removedAt), status: 'all' } as const
-      const query = dialect.sqlToQuery(staffSearchSummarySql(filter, term, { opaque: true }))
+      const search = termMatch(term)
+      const query = dialect.sqlToQuery(staffSearchSummarySql({ status: 'all', search }, search, { opaque: true }))
       const { rows } = await client.query<{ totalDispatches: string }>(query.sql, query.params)
       expect(Number(rows[0]!.totalDispatches)).toBeGreaterThan(0)
     }
@@ -70,7 +69,7 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
     // Each names a few courses or companies (about 3 % of the dispatches).
     const terms = ['basics 25', 'basics 7', 'holdings 45', 'basics 19', 'holdings 8', 'basics 33', 'holdings 21']
     for (const [i, term] of terms.entries()) {
-      const filter = { scope: isNull(dispatch.removedAt), status: 'all', search: term } as const
+      const filter = { status: 'all', search: term } as const
       const facts = await repository.facts(filter)
       const counts = { matches: facts.summary.totalDispatches, scope: facts.scopeDispatches }
       expect(counts.matches * 5).toBeLessThan(counts.scope) // sparse: collected, not walked

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isNull, sql, type SQL } from 'drizzle-orm'
-import { dispatch } from '../../db/schema'
+import { sql } from 'drizzle-orm'
+import { runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { pageSql } from './dispatches.repository'
+import { pageStatement } from './dispatches.repository'
 
 /**
  * Issue #13 (migration 0023): the list sorts by stored lowered keys, so neither a searched
@@ -33,11 +33,12 @@ interface PlanNode {
   Plans?: PlanNode[]
 }
 
-async function nodesOf(query: SQL): Promise<PlanNode[]> {
-  const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
-    rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
-  }
-  const cell = result.rows[0]!['QUERY PLAN']
+async function nodesOf({ statement, values }: { statement: CompiledStatement; values: Record<string, unknown> }) {
+  const explain = { ...statement, text: `explain (format json) ${statement.text}` }
+  const [row] = (await runStatement(t.database.db, explain, values)) as {
+    'QUERY PLAN': [{ Plan: PlanNode }] | string
+  }[]
+  const cell = row!['QUERY PLAN']
   const nodes: PlanNode[] = []
   const walk = (node: PlanNode) => {
     nodes.push(node)
@@ -47,7 +48,8 @@ async function nodesOf(query: SQL): Promise<PlanNode[]> {
   return nodes
 }
 
-const live = { scope: isNull(dispatch.removedAt), status: 'all' } as const
+const live = { status: 'all' } as const
+const fields = { appSource: true, notes: true }
 
 describe('dispatch list plans (issue #13, migration 0023)', () => {
   it.each(['client', 'course', 'status'] as const)(
@@ -56,7 +58,8 @@ describe('dispatch list plans (issue #13, migration 0023)', () => {
       // One course of thirty: 200 of 6,000 dispatches, collected rather than walked.
       const sets = { courses: ['plan-course-7'], companies: [] }
       const filter = { ...live, search: 'plan course 7' }
-      const nodes = await nodesOf(pageSql(false, filter, sets, sort, 'asc', 50, 0, { matches: 200, scope: 6000 }))
+      const counts = { matches: 200, scope: 6000 }
+      const nodes = await nodesOf(pageStatement(false, fields, filter, sets, sort, 'asc', 50, 0, counts))
       expect(nodes).toContainEqual(
         expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': 'dispatch_search_course_idx' }),
       )
@@ -70,7 +73,8 @@ describe('dispatch list plans (issue #13, migration 0023)', () => {
     ['client', 'dispatch_list_client_idx'],
     ['course', 'dispatch_list_course_idx'],
   ] as const)('walks a page of the %s sort over its index alone, lowering nothing', async (sort, index) => {
-    const nodes = await nodesOf(pageSql(false, live, null, sort, 'desc', 50, 1000, { matches: 6000, scope: 6000 }))
+    const counts = { matches: 6000, scope: 6000 }
+    const nodes = await nodesOf(pageStatement(false, fields, live, null, sort, 'desc', 50, 1000, counts))
     expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': index }))
     expect(nodes.flatMap((node) => node['Sort Key'] ?? []).join(' ')).not.toMatch(/lower\(/)
   })

@@ -3,22 +3,23 @@ import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
-import { matchesTerm, nearerEnd, valueSql } from '../../db/search'
+import { matchesTermMatch, nearerEnd, termMatch, valueSql, type TermMatch } from '../../db/search'
+import { runStatement, statementCache } from '../../db/statement'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
+import { companyScope } from './dispatches.scope'
 import {
   EMPTY_SEARCH,
   keptSummarySql,
-  matchesIds,
   ownSearchSql,
   ownSearchSummarySql,
+  searchesIds,
   staffSearchSummarySql,
   versionSql,
+  type ListInput,
   type SearchSets,
 } from './dispatches.summary'
 
 export interface DispatchFilter {
-  /** From dispatchScope(): who may see what, removed rows excluded. */
-  scope: SQL
   /** A client's company; undefined for staff (every company). */
   companyId?: string | undefined
   search?: string | undefined
@@ -72,26 +73,71 @@ const SORT_KEYS: Record<DispatchListQuery['sort'], SQL[]> = {
 }
 
 /**
+ * The values of the list's statements, as placeholders: the statements are built once per shape
+ * and kept (db/statement.ts), each request giving its values.
+ */
+const P = {
+  companyId: sql.placeholder('companyId'),
+  pattern: sql.placeholder('pattern'),
+  courses: sql.placeholder('courses'),
+  companies: sql.placeholder('companies'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+} as const
+
+/** A filter as a statement's input (placeholders for its values), with its values and its shape's key. */
+function inputOf(filter: DispatchFilter) {
+  const term = filter.search?.trim()
+  const match = term ? termMatch(term) : null
+  const input: ListInput = {
+    companyId: filter.companyId === undefined ? undefined : P.companyId,
+    status: filter.status,
+    search: match && { kind: match.kind, pattern: P.pattern },
+  }
+  const values = { companyId: filter.companyId, pattern: match?.pattern }
+  const shape = [filter.companyId === undefined ? 'staff' : 'own', filter.status, match?.kind ?? '']
+  return { input, values, shape }
+}
+
+/**
  * A search matches the course title or the company name (the provider's or the portal's), or
  * the dispatch id. Titles and names are looked up first in the course and company tables
  * (hundreds of rows: searchSets), so the dispatches are found through their course_id and
  * destination_id (indexes, or the sort index that carries them), ids through their trigram index.
  */
-function searchOf(term: string, sets: SearchSets): SQL {
+function searchOf(search: TermMatch): SQL {
   return or(
-    sql`${dispatch.courseId} = any(${sql.param(sets.courses)}::text[])`,
-    sql`${dispatch.destinationId} = any(${sql.param(sets.companies)}::text[])`,
-    matchesIds(term) ? matchesTerm(sql`${dispatch.id}`, term) : undefined,
+    sql`${dispatch.courseId} = any(${sql.param(P.courses)}::text[])`,
+    sql`${dispatch.destinationId} = any(${sql.param(P.companies)}::text[])`,
+    searchesIds(search) ? matchesTermMatch(sql`${dispatch.id}`, search) : undefined,
   )!
 }
 
-function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
-  const conditions = [filter.scope]
-  if (filter.status !== 'all') conditions.push(eq(dispatch.enabled, filter.status === 'enabled'))
-  const term = filter.search?.trim()
-  if (term && filter.companyId !== undefined) conditions.push(ownSearchSql(term, filter.companyId))
-  else if (term) conditions.push(searchOf(term, sets ?? EMPTY_SEARCH))
+function whereOf(input: ListInput): SQL {
+  const conditions = [companyScope(input.companyId)]
+  if (input.status !== 'all') conditions.push(sql`${dispatch.enabled} = ${sql.raw(String(input.status === 'enabled'))}`)
+  if (input.search && input.companyId !== undefined) conditions.push(ownSearchSql(input.search, input.companyId))
+  else if (input.search) conditions.push(searchOf(input.search))
   return and(...conditions)!
+}
+
+/**
+ * How a page's ids are found. `matches` (the filter's exact total; null when not known yet, the
+ * page is then walked from the start) says whether the page is nearer the end (walked from
+ * there, `limit` and `offset` counted from there), and whether a staff search's matches are
+ * collected: walking the sort index pays when they are dense enough for the page to come
+ * early, a fifth of the scope or more; else they are collected through the course, company and
+ * id indexes and sorted.
+ */
+export function pageWay(
+  counts: { matches: number | null; scope: number },
+  staffSearch: boolean,
+  limit: number,
+  offset: number,
+) {
+  const walk = nearerEnd(counts.matches, limit, offset)
+  const collected = staffSearch && counts.matches !== null && counts.matches * 5 < counts.scope
+  return { collected, ...walk }
 }
 
 /**
@@ -99,22 +145,16 @@ function whereOf(filter: DispatchFilter, sets: SearchSets | null): SQL {
  * snapshot) and its sort keys (`sort_k0`...). Deferred join: the offset is walked over an index
  * alone (ids), and only the page's rows are read from the table, each by its key (a lateral
  * look-up: the planner has no join to choose, so the statement plans in about half the time).
- * `counts.matches` (the filter's exact total) says whether the page is nearer the end (walked
- * from there), and picks the way a search's ids are found: walking the sort index when matches
- * are dense enough for the page to come early, else collecting them through the course,
- * company and id indexes and sorting those.
+ * Its values are placeholders: `limit` and `offset` (as pageWay counts them), and for a staff
+ * search `courses` and `companies` (what the term matched).
  */
-export function pageSql(
+function pageSql(
   /** Values of a collected search behind sub-selects (DispatchesRepositoryOptions.reusePlans). */
   opaque: boolean,
-  filter: DispatchFilter,
-  sets: SearchSets | null,
+  input: ListInput,
   sort: DispatchListQuery['sort'],
   order: DispatchListQuery['order'],
-  limit: number,
-  offset: number,
-  /** matches: null when the total is not known yet (the page is then walked from the start). */
-  counts: { matches: number | null; scope: number },
+  way: { collected: boolean; fromEnd: boolean },
 ): SQL {
   const keys = SORT_KEYS[sort]
   const by = (direction: 'asc' | 'desc', ...columns: SQL[]) =>
@@ -125,8 +165,7 @@ export function pageSql(
   // A page in the second half of the filter's (exact) total is walked from the other end, in
   // the opposite order, and put back in order below: the last page of the staff list read
   // 50,000 index entries to skip them, and a deep page of a broad search sorted every match.
-  const { fromEnd, limit: walkLimit, offset: walkOffset } = nearerEnd(counts.matches, limit, offset)
-  const walkDirection = fromEnd ? (order === 'desc' ? 'asc' : 'desc') : order
+  const walkDirection = way.fromEnd ? (order === 'desc' ? 'asc' : 'desc') : order
   // A search walks the sort index only when it matches a fifth of the scope or more (its page
   // then comes early wherever the matches sit in the order); else its matches are collected,
   // index-only, by course, by company and by id, and sorted. (A company search sorted by
@@ -134,46 +173,48 @@ export function pageSql(
   // before that stretch.) The union of the parts is read whole before the sort, so the planner
   // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
-  if (sets && counts.matches !== null && counts.matches * 5 < counts.scope) {
+  if (way.collected && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
     // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
     // sort, the limit, which still bounds the sort when it runs): the plan has little to choose.
     const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
-    const term = filter.search!.trim()
+    const search = input.search
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(
-      filter.scope,
-      filter.status === 'all'
-        ? undefined
-        : sql`${dispatch.enabled} = ${hidden(filter.status === 'enabled', 'boolean')}`,
+      companyScope(input.companyId),
+      input.status === 'all' ? undefined : sql`${dispatch.enabled} = ${sql.raw(String(input.status === 'enabled'))}`,
     )
     const part = (condition: SQL) =>
       sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
     // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
-    const byCourse = sql`${dispatch.courseId} = any(${hidden(sets.courses, 'text[]')})`
-    const byCompany = sql`${dispatch.destinationId} = any(${hidden(sets.companies, 'text[]')})`
+    const byCourse = sql`${dispatch.courseId} = any(${hidden(P.courses, 'text[]')})`
+    const byCompany = sql`${dispatch.destinationId} = any(${hidden(P.companies, 'text[]')})`
     const parts = [
       part(byCourse),
       part(sql`${byCompany} and not ${byCourse}`),
-      ...(matchesIds(term)
-        ? [part(sql`${matchesTerm(sql`${dispatch.id}`, term, { opaque })} and not (${byCourse} or ${byCompany})`)]
+      ...(searchesIds(search)
+        ? [
+            part(
+              sql`${matchesTermMatch(sql`${dispatch.id}`, search, { opaque })} and not (${byCourse} or ${byCompany})`,
+            ),
+          ]
         : []),
     ]
     const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
     ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
-      limit ${hidden(walkLimit, 'bigint')} offset ${hidden(walkOffset, 'bigint')}`
+      limit ${hidden(P.limit, 'bigint')} offset ${hidden(P.offset, 'bigint')}`
   } else {
-    ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(filter, sets)}
+    ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(input)}
       order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
-      limit ${walkLimit} offset ${walkOffset}`
+      limit ${P.limit} offset ${P.offset}`
   }
   const columns = Object.entries(rowColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`)
   const sortKeys = keys.map((key, i) => sql`${key} as ${sql.raw(`"sort_k${i}"`)}`)
   return sql`select ${sql.join([...columns, ...sortKeys], sql`, `)},
       (select ${course.appSource} from ${course} where ${course.id} = ${dispatch.courseId}) as "appSource",
-      ${versionSql(filter)} as "dataVersion"
+      ${versionSql(input)} as "dataVersion"
     from (${ids}) as "page"
     cross join lateral (select * from ${dispatch} where ${dispatch.id} = "page"."page_id" offset 0) as ${dispatch}
     order by ${by(order, ...keys, sql`${dispatch.id}`)}`
@@ -221,8 +262,36 @@ function rowsJsonSql(page: SQL, sortKeys: number, fields: RowFields, order: Disp
     from (${page}) as "p"`
 }
 
-/** The page's request: pageSql's parameters after `opaque`. */
-type PageArgs = Parameters<typeof pageSql> extends [boolean, ...infer Rest] ? Rest : never
+/** Built list statements by shape (db/statement.ts): a few hundred shapes at most. */
+const statements = statementCache(1_000)
+
+/**
+ * A page's statement and values: built once per shape (whose list, status, search kind, sort,
+ * order, the way pageWay chose, the keys the role reads), its values given per request.
+ */
+export function pageStatement(
+  opaque: boolean,
+  fields: RowFields,
+  filter: DispatchFilter,
+  sets: SearchSets | null,
+  sort: DispatchListQuery['sort'],
+  order: DispatchListQuery['order'],
+  limit: number,
+  offset: number,
+  counts: { matches: number | null; scope: number },
+) {
+  const { input, values, shape } = inputOf(filter)
+  const way = pageWay(counts, input.search !== null && filter.companyId === undefined, limit, offset)
+  const key = ['page', opaque, ...shape, sort, order, way.collected, way.fromEnd, fields.appSource, fields.notes]
+  const statement = statements.get(JSON.stringify(key), () =>
+    rowsJsonSql(pageSql(opaque, input, sort, order, way), SORT_KEYS[sort].length, fields, order),
+  )
+  const found = sets ?? EMPTY_SEARCH
+  return {
+    statement,
+    values: { ...values, courses: found.courses, companies: found.companies, limit: way.limit, offset: way.offset },
+  }
+}
 
 export interface ListFacts {
   summary: SummaryRow
@@ -253,24 +322,21 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
      * per-company and per-course sums, issue #13), the version, and what a search matched.
      */
     async facts(filter: DispatchFilter): Promise<ListFacts> {
-      const term = filter.search?.trim()
-      if (!term) {
-        const result = (await db.execute(keptSummarySql(filter))) as unknown as { rows: Record<string, unknown>[] }
-        const summary = toSummaryRow(result.rows[0])
-        return {
-          summary,
-          version: toVersion(result.rows[0]?.version),
-          sets: null,
-          scopeDispatches: summary.totalDispatches,
-        }
+      const { input, values, shape } = inputOf(filter)
+      if (!input.search) {
+        const statement = statements.get(JSON.stringify(['kept', ...shape]), () => keptSummarySql(input))
+        const [row] = await runStatement(db, statement, values)
+        const summary = toSummaryRow(row)
+        return { summary, version: toVersion(row?.version), sets: null, scopeDispatches: summary.totalDispatches }
       }
       // A client's search looks its courses and company up inline (ownSearchSql); a staff
       // search's look-up is part of its summary statement, which hands the matches on.
       const own = filter.companyId !== undefined
-      const result = (await db.execute(
-        own ? ownSearchSummarySql(filter, whereOf(filter, null)) : staffSearchSummarySql(filter, term, { opaque }),
-      )) as unknown as { rows: Record<string, unknown>[] }
-      const row = result.rows[0]
+      const search = input.search
+      const statement = statements.get(JSON.stringify(['facts', opaque, ...shape]), () =>
+        own ? ownSearchSummarySql(input, whereOf(input)) : staffSearchSummarySql(input, search, { opaque }),
+      )
+      const [row] = await runStatement(db, statement, values)
       return {
         summary: toSummaryRow(row),
         version: toVersion(row?.version),
@@ -283,15 +349,12 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
      * One page, with the version it was read at (same statement, so the same snapshot; a page
      * past the end has no row and reads none). See pageSql.
      */
-    async page(fields: RowFields, ...args: PageArgs): Promise<{ rowsJson: string; version: number | null }> {
-      const [, , sort, order] = args
-      const result = (await db.execute(
-        rowsJsonSql(pageSql(opaque, ...args), SORT_KEYS[sort].length, fields, order),
-      )) as unknown as {
-        rows: { rowsJson: string; dataVersion: unknown }[]
-      }
-      const row = result.rows[0]
-      return { rowsJson: row?.rowsJson ?? '[]', version: toVersion(row?.dataVersion) }
+    async page(
+      ...args: Parameters<typeof pageStatement> extends [boolean, ...infer Rest] ? Rest : never
+    ): Promise<{ rowsJson: string; version: number | null }> {
+      const { statement, values } = pageStatement(opaque, ...args)
+      const [row] = await runStatement(db, statement, values)
+      return { rowsJson: (row?.rowsJson as string | undefined) ?? '[]', version: toVersion(row?.dataVersion) }
     },
 
     /**
@@ -309,13 +372,15 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
       limit: number,
       offset: number,
     ): Promise<{ summary: SummaryRow; version: number | null; rowsJson: string }> {
-      const page = pageSql(false, filter, null, sort, order, limit, offset, { matches: null, scope: 0 })
-      const result = (await db.execute(sql`
-        select "summary".*, "rows"."rowsJson" from (${keptSummarySql(filter)}) as "summary"
-        cross join lateral (${rowsJsonSql(page, SORT_KEYS[sort].length, fields, order)}) as "rows"`)) as unknown as {
-        rows: Record<string, unknown>[]
-      }
-      const first = result.rows[0]
+      const { input, values, shape } = inputOf(filter)
+      const key = ['summaryAndPage', ...shape, sort, order, fields.appSource, fields.notes]
+      const statement = statements.get(JSON.stringify(key), () => {
+        const page = pageSql(false, input, sort, order, { collected: false, fromEnd: false })
+        return sql`
+          select "summary".*, "rows"."rowsJson" from (${keptSummarySql(input)}) as "summary"
+          cross join lateral (${rowsJsonSql(page, SORT_KEYS[sort].length, fields, order)}) as "rows"`
+      })
+      const [first] = await runStatement(db, statement, { ...values, limit, offset })
       return {
         summary: toSummaryRow(first),
         version: toVersion(first?.version),

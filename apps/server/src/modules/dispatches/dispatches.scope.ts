@@ -14,8 +14,26 @@ export interface Viewer {
  * client without a company): callers answer empty without querying.
  */
 export function dispatchScope(viewer: Viewer): SQL | null {
-  const present = isNull(dispatch.removedAt)
-  if (!ownCompanyOnly(viewer.role)) return present
+  const scoped = scopeCompany(viewer)
+  return scoped && companyScope(scoped.companyId)
+}
+
+/**
+ * Whose dispatches a caller may see, as the company to scope to: undefined for staff (every
+ * company), a client's own company, or `null` (nothing: a client without a company). The list
+ * builds its statements from this (companyScope), with the company as a value.
+ */
+export function scopeCompany(viewer: Viewer): { companyId: string | undefined } | null {
+  if (!ownCompanyOnly(viewer.role)) return { companyId: undefined }
   if (!viewer.companyId) return null
-  return and(present, eq(dispatch.destinationId, viewer.companyId))!
+  return { companyId: viewer.companyId }
+}
+
+/**
+ * The same condition for a company's dispatches (`companyId`: its id, or a placeholder for it in
+ * a statement kept for reuse), or every company's (undefined: staff).
+ */
+export function companyScope(companyId: unknown): SQL {
+  const present = isNull(dispatch.removedAt)
+  return companyId === undefined ? present : and(present, eq(dispatch.destinationId, companyId as string))!
 }

@@ -17,7 +17,7 @@ import {
   type SummaryRow,
 } from './dispatches.mapper'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
-import { dispatchScope, type Viewer } from './dispatches.scope'
+import { dispatchScope, scopeCompany, type Viewer } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache } from './versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
@@ -87,7 +87,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
     requireVisible,
 
     async list(viewer: Viewer, query: DispatchListQuery): Promise<DispatchListJson> {
-      const scope = dispatchScope(viewer)
+      const scope = scopeCompany(viewer)
       const answer = (rowsJson: string, summary: SummaryRow): DispatchListJson =>
         new DispatchListJson(
           rowsJson,
@@ -99,12 +99,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
         appSource: can(viewer.role, 'course.readAppSource'),
         notes: can(viewer.role, 'dispatch.readNotes'),
       }
-      const filter: DispatchFilter = {
-        scope,
-        companyId: ownCompanyOnly(viewer.role) ? (viewer.companyId ?? undefined) : undefined,
-        search: query.search,
-        status: query.status,
-      }
+      const filter: DispatchFilter = { companyId: scope.companyId, search: query.search, status: query.status }
       const offset = (query.page - 1) * query.pageSize
       const staff = !ownCompanyOnly(viewer.role)
       if (staff && !query.search?.trim() && offset + query.pageSize <= SHALLOW_PAGE_END) {

@@ -8,8 +8,8 @@ import {
   dispatchSummary,
   dispatchVersion,
 } from '../../db/schema'
-import { MIN_SUBSTRING_TERM, matchesTerm, type MatchOptions } from '../../db/search'
-import type { DispatchFilter } from './dispatches.repository'
+import type { DispatchListQuery } from '@portal/shared'
+import { MIN_SUBSTRING_TERM, matchesTermMatch, type MatchOptions, type TermMatch } from '../../db/search'
 
 /**
  * The dispatch list's summary cards and cache versions as SQL (issue #13): read from the
@@ -19,6 +19,22 @@ import type { DispatchFilter } from './dispatches.repository'
 
 /** Dispatch ids are searched by substring only: one or two characters of an id mean nothing. */
 export const matchesIds = (term: string) => term.length >= MIN_SUBSTRING_TERM
+
+/** The same for a term given as a match (a term without a letter or digit matches no id either). */
+export const searchesIds = (search: TermMatch) => search.kind === 'substring'
+
+/**
+ * What a list statement reads (issue #13): whose list, which status and how a search matches
+ * decide its text; the company and the search's pattern are values, placeholders in a statement
+ * kept for reuse (db/statement.ts).
+ */
+export interface ListInput {
+  /** A client's company (its id, or a placeholder for it); undefined for staff (every company). */
+  companyId?: unknown
+  status: DispatchListQuery['status']
+  /** The search as a match (db/search.ts termMatch); null without one. */
+  search: TermMatch | null
+}
 
 /** What a search term matched in the course and company tables. */
 export interface SearchSets {
@@ -31,25 +47,26 @@ export const EMPTY_SEARCH: SearchSets = { courses: [], companies: [] }
  * The version a cached page of this filter hangs on: a client's pages change only with its own
  * company's dispatches (dispatch_summary.version), staff pages with any dispatch (dispatch_version).
  */
-export function versionSql(filter: Pick<DispatchFilter, 'companyId'>): SQL {
+export function versionSql(filter: { companyId?: unknown }): SQL {
   if (filter.companyId === undefined) {
     return sql`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`
   }
   return sql`(select max(${dispatchSummary.version}) from ${dispatchSummary} where ${dispatchSummary.companyId} = ${filter.companyId})`
 }
 
-const enabledIs = (filter: DispatchFilter, column: SQL) =>
-  filter.status === 'all' ? sql`true` : sql`${column} = ${filter.status === 'enabled'}`
+/** The status as part of the text (a literal: it is part of a kept statement's shape). */
+const enabledIs = (filter: Pick<ListInput, 'status'>, column: SQL) =>
+  filter.status === 'all' ? sql`true` : sql`${column} = ${sql.raw(filter.status === 'enabled' ? 'true' : 'false')}`
 
 /** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
-function scopeSql(filter: DispatchFilter): SQL {
+function scopeSql(filter: ListInput): SQL {
   const s = dispatchSummary
   const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
   return sql`(select coalesce(sum(${s.dispatches}), 0) from ${s} where ${company} and ${enabledIs(filter, sql`${s.enabled}`)})`
 }
 
 /** The summary of a filter without a search: a client's two rows, or the sum of every company's. */
-export function keptSummarySql(filter: DispatchFilter): SQL {
+export function keptSummarySql(filter: ListInput): SQL {
   const s = dispatchSummary
   const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
   return sql`
@@ -67,28 +84,28 @@ export function keptSummarySql(filter: DispatchFilter): SQL {
 }
 
 /** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */
-function coursesMatching(term: string, options: MatchOptions = {}): SQL {
+function coursesMatching(search: TermMatch, options: MatchOptions = {}): SQL {
   const lowered = { ...options, lowered: true }
   return sql`array(select ${course.id} from ${course}
-    where ${matchesTerm(sql`${course.titleKey}`, term, lowered)}
-       or ${matchesTerm(sql`${course.titleOverrideKey}`, term, lowered)})`
+    where ${matchesTermMatch(sql`${course.titleKey}`, search, lowered)}
+       or ${matchesTermMatch(sql`${course.titleOverrideKey}`, search, lowered)})`
 }
 
 /** The ids of the companies (a client's: its own only) whose name or portal name matches. */
-function companiesMatching(term: string, companyId?: string, options: MatchOptions = {}): SQL {
+function companiesMatching(search: TermMatch, companyId?: unknown, options: MatchOptions = {}): SQL {
   const lowered = { ...options, lowered: true }
   const own = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
   return sql`array(select ${company.id} from ${company}
-    where ${own} and (${matchesTerm(sql`${company.nameKey}`, term, lowered)}
-                      or ${matchesTerm(sql`${company.displayNameKey}`, term, lowered)}))`
+    where ${own} and (${matchesTermMatch(sql`${company.nameKey}`, search, lowered)}
+                      or ${matchesTermMatch(sql`${company.displayNameKey}`, search, lowered)}))`
 }
 
 /**
  * The course and company ids whose title or name matches, for a staff search: looked up first,
  * then given to the summary and the page as arrays (the summary adds the kept sums of each).
  */
-export function searchSetsSql(term: string, options: MatchOptions = {}): SQL {
-  return sql`select ${coursesMatching(term, options)} as "courses", ${companiesMatching(term, undefined, options)} as "companies"`
+export function searchSetsSql(search: TermMatch, options: MatchOptions = {}): SQL {
+  return sql`select ${coursesMatching(search, options)} as "courses", ${companiesMatching(search, undefined, options)} as "companies"`
 }
 
 /**
@@ -96,11 +113,11 @@ export function searchSetsSql(term: string, options: MatchOptions = {}): SQL {
  * (once per statement; its company's names only): a client request is the session check, the
  * summary and the page, without the look-up statement a staff search makes first.
  */
-export function ownSearchSql(term: string, companyId: string): SQL {
+export function ownSearchSql(search: TermMatch, companyId: unknown): SQL {
   return or(
-    sql`${dispatch.courseId} = any(${coursesMatching(term)})`,
-    sql`${dispatch.destinationId} = any(${companiesMatching(term, companyId)})`,
-    matchesIds(term) ? matchesTerm(sql`${dispatch.id}`, term) : undefined,
+    sql`${dispatch.courseId} = any(${coursesMatching(search)})`,
+    sql`${dispatch.destinationId} = any(${companiesMatching(search, companyId)})`,
+    searchesIds(search) ? matchesTermMatch(sql`${dispatch.id}`, search) : undefined,
   )!
 }
 
@@ -131,7 +148,7 @@ function keptRows(table: typeof dispatchSummary | typeof dispatchCourseSummary, 
 /**
  * The summary of a client's search: its matches are its own few dispatches, summed directly.
  */
-export function ownSearchSummarySql(filter: DispatchFilter, where: SQL): SQL {
+export function ownSearchSummarySql(filter: ListInput, where: SQL): SQL {
   return summaryOf(filter, [perDispatch(1, where)])
 }
 
@@ -142,7 +159,7 @@ export function ownSearchSummarySql(filter: DispatchFilter, where: SQL): SQL {
  * of the matching courses, plus those of the matching companies, minus the dispatches counted
  * twice (a matching course at a matching company), plus the dispatches matched by id alone.
  */
-export function staffSearchSummarySql(filter: DispatchFilter, term: string, options: { opaque: boolean }): SQL {
+export function staffSearchSummarySql(filter: ListInput, search: TermMatch, options: { opaque: boolean }): SQL {
   // opaque: the term only as sub-selects, so one generic plan serves every term (MatchOptions.opaque).
   const opaque = { opaque: options.opaque }
   const d = dispatch
@@ -159,21 +176,21 @@ export function staffSearchSummarySql(filter: DispatchFilter, term: string, opti
       sql`${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
     ),
   ]
-  if (matchesIds(term)) {
+  if (searchesIds(search)) {
     parts.push(
       perDispatch(
         1,
-        sql`${d.removedAt} is null and ${status} and ${matchesTerm(sql`${d.id}`, term, opaque)}
+        sql`${d.removedAt} is null and ${status} and ${matchesTermMatch(sql`${d.id}`, search, opaque)}
             and not (${d.courseId} = any(${courses}) or ${d.destinationId} = any(${companies}))`,
       ),
     )
   }
-  return sql`with "search_sets" as (${searchSetsSql(term, opaque)})
+  return sql`with "search_sets" as (${searchSetsSql(search, opaque)})
     ${summaryOf(filter, parts, sql`, ${courses} as "courses", ${companies} as "companies"`)}`
 }
 
 /** The summary cards, version and scope count of a search from its signed parts. */
-function summaryOf(filter: DispatchFilter, parts: SQL[], extra: SQL = sql``): SQL {
+function summaryOf(filter: ListInput, parts: SQL[], extra: SQL = sql``): SQL {
   return sql`
     select
       coalesce(sum(sign * dispatches), 0) as "totalDispatches",

@@ -3,7 +3,7 @@ import type { DashboardChartsQuery } from '@portal/shared'
 import { NEAREST_CAP_LIMIT } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { matchesTerm, termMatch } from '../../db/search'
 import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../dispatches/dispatches.summary'
 
 /**
@@ -167,7 +167,7 @@ export function createChartsRepository(db: DbOrTx) {
             ${filter.nearestCap ? nearestCapSql(live) : sql`null`} as nearest,
             ${version} as version`
       } else {
-        const setsRow = rowsOf(await db.execute(searchSetsSql(term)))[0] as
+        const setsRow = rowsOf(await db.execute(searchSetsSql(termMatch(term))))[0] as
           { courses: string[] | null; companies: string[] | null } | undefined
         const sets = { courses: setsRow?.courses ?? [], companies: setsRow?.companies ?? [] }
         const where = searchedDispatches(filter, term, sets)

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { createTestDatabase } from '../test/test-database'
+import type { Database } from './client'
+import { compileStatement, runStatement, statementCache } from './statement'
+
+let database: Database
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => database.close())
+
+describe('statements built once per shape (issue #13)', () => {
+  it('refuses a value that is not a placeholder, so no request can leave its value in a kept text', () => {
+    expect(() => compileStatement(sql`select ${'acme'} as company`)).toThrow(/placeholders/)
+    expect(() => compileStatement(sql`select ${sql.param(42)} as n`)).toThrow(/placeholders/)
+    const kept = compileStatement(
+      sql`select ${sql.placeholder('company')}::text as company, ${sql.raw('true')} as flag`,
+    )
+    expect(kept.params).toHaveLength(1)
+  })
+
+  it('runs one text with each request its own values, on the database in use', async () => {
+    const statement = compileStatement(
+      sql`select ${sql.param(sql.placeholder('n'))}::int * 2 as doubled, ${sql.placeholder('name')}::text as name`,
+    )
+    expect(await runStatement(database.db, statement, { n: 21, name: 'a "quoted" \\ name' })).toEqual([
+      { doubled: 42, name: 'a "quoted" \\ name' },
+    ])
+    expect(await runStatement(database.db, statement, { n: 5, name: 'other' })).toEqual([
+      { doubled: 10, name: 'other' },
+    ])
+    await expect(runStatement(database.db, statement, { n: 1 })).rejects.toThrow(/placeholder "name"/)
+  })
+
+  it('runs inside a transaction on its connection', async () => {
+    await database.db.execute(sql`create table statement_probe (id int)`)
+    const insert = compileStatement(
+      sql`insert into statement_probe values (${sql.placeholder('id')}::int) returning id`,
+    )
+    await expect(
+      database.db.transaction(async (tx) => {
+        expect(await runStatement(tx, insert, { id: 7 })).toEqual([{ id: 7 }])
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    const count = compileStatement(sql`select count(*)::int as n from statement_probe`)
+    expect(await runStatement(database.db, count, {})).toEqual([{ n: 0 }])
+  })
+
+  it('keeps at most its bound of shapes, building each once', () => {
+    const cache = statementCache(2)
+    let builds = 0
+    const build = () => {
+      builds += 1
+      return sql`select 1`
+    }
+    cache.get('a', build)
+    cache.get('a', build)
+    cache.get('b', build)
+    cache.get('c', build)
+    expect(builds).toBe(3)
+    expect(cache.size).toBe(2)
+    cache.get('a', build) // evicted first, built again
+    expect(builds).toBe(4)
+  })
+})
