@@ -141,8 +141,44 @@ export interface PageSearch<P extends { rowCount: number }> {
   match(): SQL
   /** The list's order (its first page first). */
   order: SQL[]
-  /** Reads the page from `source` (the table, or one of the subqueries below) under `where`. */
-  read(source: SQL | Table, where: SQL | undefined): Promise<P>
+  /**
+   * Reads the page from `source` (the table, or one of the subqueries below) under `where`;
+   * `path` names the way (a statement kept for reuse is kept per way).
+   */
+  read(source: SQL | Table, where: SQL | undefined, path: SearchPath): Promise<P>
+  /** The walk's bound past the cap; a placeholder for it in a statement kept for reuse. */
+  walkRows?: unknown
+}
+
+/**
+ * How a page is read (searchedPage): `list`, the list's own walk (no search, or a one-letter term
+ * past the cap); `matches`, the term's matches sorted (a known total); `walked`, past the cap, a
+ * bounded walk of the order first, then the matches if the page is not among them.
+ */
+export type SearchPath = 'list' | 'matches' | 'walked'
+
+export function searchPath(term: string, total: number | null): SearchPath {
+  if (!term || (total === null && [...term].length < 2)) return 'list'
+  return total !== null ? 'matches' : 'walked'
+}
+
+/**
+ * The source and condition a path reads (searchedPage). `walkRows` is the walk's bound
+ * (searchWalkRows of the page's end) or a placeholder for it, in a statement kept for reuse.
+ */
+export function searchSource(
+  q: Pick<PageSearch<{ rowCount: number }>, 'table' | 'where' | 'unsearched' | 'match' | 'order'>,
+  path: SearchPath,
+  walkRows: unknown,
+): { source: SQL | Table; where: SQL | undefined } {
+  const { table } = q
+  if (path === 'list') return { source: table, where: q.where }
+  if (path === 'matches')
+    return { source: sql`(select * from ${table} where ${q.where} offset 0) as ${table}`, where: undefined }
+  const walked = sql`(select * from (select * from ${table} where ${q.unsearched()}
+    order by ${sql.join(q.order, sql`, `)} limit ${walkRows}) as ${table}
+    where ${q.match()}) as ${table}`
+  return { source: walked, where: undefined }
 }
 
 /**
@@ -152,15 +188,13 @@ export interface PageSearch<P extends { rowCount: number }> {
  * is not among them.
  */
 export async function searchedPage<P extends { rowCount: number }>(q: PageSearch<P>): Promise<P> {
-  const { table } = q
-  if (!q.term || (q.total === null && [...q.term].length < 2)) return q.read(table, q.where)
-  const matches = sql`(select * from ${table} where ${q.where} offset 0) as ${table}`
-  if (q.total !== null) return q.read(matches, undefined)
-  const walked = sql`(select * from (select * from ${table} where ${q.unsearched()}
-    order by ${sql.join(q.order, sql`, `)} limit ${searchWalkRows(q.offset + q.limit)}) as ${table}
-    where ${q.match()}) as ${table}`
-  const page = await q.read(walked, undefined)
-  return page.rowCount === q.limit ? page : q.read(matches, undefined)
+  const path = searchPath(q.term, q.total)
+  const read = (way: SearchPath) => {
+    const { source, where } = searchSource(q, way, q.walkRows ?? searchWalkRows(q.offset + q.limit))
+    return q.read(source, where, way)
+  }
+  const page = await read(path)
+  return path === 'walked' && page.rowCount !== q.limit ? read('matches') : page
 }
 
 /**

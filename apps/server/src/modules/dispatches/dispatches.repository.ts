@@ -5,7 +5,7 @@ import { company, course, dispatch, dispatchStat } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type TermMatch } from '../../db/search'
 import { runStatement, statementCache } from '../../db/statement'
-import type { DispatchRow, SummaryRow } from './dispatches.mapper'
+import type { DispatchRow, KeptRegistrationStats, SummaryRow } from './dispatches.mapper'
 import { companyScope } from './dispatches.scope'
 import {
   EMPTY_SEARCH,
@@ -72,11 +72,34 @@ const SORT_KEYS: Record<DispatchListQuery['sort'], SQL[]> = {
   registrations: [sql`${dispatch.registrationCount}`],
 }
 
+/** dispatch_stat's kept counts as findVisible reads them (prefixed: they share its row), and their keys. */
+const STAT_COLUMNS = {
+  statRegistrations: dispatchStat.registrations,
+  statLearners: dispatchStat.learners,
+  statCompleted: dispatchStat.completed,
+  statLearnersCompleted: dispatchStat.learnersCompleted,
+  statIncomplete: dispatchStat.incomplete,
+  statLearnersIncomplete: dispatchStat.learnersIncomplete,
+  statNotAttempted: dispatchStat.notAttempted,
+  statLearnersNotAttempted: dispatchStat.learnersNotAttempted,
+}
+const STAT_KEYS: Record<string, keyof KeptRegistrationStats> = {
+  statRegistrations: 'registrations',
+  statLearners: 'learners',
+  statCompleted: 'completed',
+  statLearnersCompleted: 'learnersCompleted',
+  statIncomplete: 'incomplete',
+  statLearnersIncomplete: 'learnersIncomplete',
+  statNotAttempted: 'notAttempted',
+  statLearnersNotAttempted: 'learnersNotAttempted',
+}
+
 /**
  * The values of the list's statements, as placeholders: the statements are built once per shape
  * and kept (db/statement.ts), each request giving its values.
  */
 const P = {
+  id: sql.placeholder('id'),
   companyId: sql.placeholder('companyId'),
   pattern: sql.placeholder('pattern'),
   courses: sql.placeholder('courses'),
@@ -388,29 +411,35 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
       }
     },
 
-    async findVisible(id: string, scope: SQL): Promise<DispatchRow | null> {
-      const [row] = await db
-        .select({
-          ...rowColumns,
-          appSource: course.appSource,
-          registrationVersion: sql<number>`coalesce(${dispatchStat.version}, 0)`.mapWith(Number),
-          registrationStats: {
-            registrations: dispatchStat.registrations,
-            learners: dispatchStat.learners,
-            completed: dispatchStat.completed,
-            learnersCompleted: dispatchStat.learnersCompleted,
-            incomplete: dispatchStat.incomplete,
-            learnersIncomplete: dispatchStat.learnersIncomplete,
-            notAttempted: dispatchStat.notAttempted,
-            learnersNotAttempted: dispatchStat.learnersNotAttempted,
-          },
-        })
-        .from(dispatch)
-        .leftJoin(course, eq(course.id, dispatch.courseId))
-        .leftJoin(dispatchStat, eq(dispatchStat.dispatchId, dispatch.id))
-        .where(and(eq(dispatch.id, id), scope))
-        .limit(1)
-      return row ?? null
+    /**
+     * The dispatch if it is present and the company may see it (companyId: a client's; undefined
+     * for staff), with its course's app source and its kept registration counts; built once per
+     * scope (db/statement.ts), as every report, chart and details request reads it first.
+     */
+    async findVisible(id: string, companyId: string | undefined): Promise<DispatchRow | null> {
+      const own = companyId !== undefined
+      const statement = statements.get(JSON.stringify(['visible', own]), () => {
+        const columns = Object.entries(rowColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`)
+        const stats = Object.entries(STAT_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`)
+        return sql`select ${sql.join([...columns, ...stats], sql`, `)}, ${course.appSource} as "appSource",
+            coalesce(${dispatchStat.version}, 0) as "registrationVersion"
+          from ${dispatch}
+          left join ${course} on ${course.id} = ${dispatch.courseId}
+          left join ${dispatchStat} on ${dispatchStat.dispatchId} = ${dispatch.id}
+          where ${dispatch.id} = ${P.id} and ${companyScope(own ? P.companyId : undefined)}
+          limit 1`
+      })
+      const [row] = await runStatement(db, statement, { id, companyId })
+      if (!row) return null
+      const dispatchRow: Record<string, unknown> = { appSource: row.appSource ?? null }
+      for (const name of Object.keys(rowColumns)) dispatchRow[name] = row[name]
+      dispatchRow.registrationVersion = Number(row.registrationVersion)
+      // No counts before the dispatch's first registration (left join: all null).
+      dispatchRow.registrationStats =
+        row.statRegistrations === null || row.statRegistrations === undefined
+          ? null
+          : Object.fromEntries(Object.keys(STAT_COLUMNS).map((name) => [STAT_KEYS[name], Number(row[name])]))
+      return dispatchRow as unknown as DispatchRow
     },
 
     /** Writes the provider's state of an edited dispatch (the update service's re-read). */

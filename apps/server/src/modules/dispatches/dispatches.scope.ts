@@ -8,20 +8,10 @@ export interface Viewer {
 }
 
 /**
- * The dispatches a caller may see, as a WHERE condition, so scoping happens in the query and
- * never after it (SPEC §6, DECISIONS.md): staff see every dispatch, a client only its own
- * company's, and nobody sees a dispatch removed upstream. `null` means "nothing at all" (a
- * client without a company): callers answer empty without querying.
- */
-export function dispatchScope(viewer: Viewer): SQL | null {
-  const scoped = scopeCompany(viewer)
-  return scoped && companyScope(scoped.companyId)
-}
-
-/**
- * Whose dispatches a caller may see, as the company to scope to: undefined for staff (every
- * company), a client's own company, or `null` (nothing: a client without a company). The list
- * builds its statements from this (companyScope), with the company as a value.
+ * Whose dispatches a caller may see (SPEC §6, DECISIONS.md), as the company to scope to:
+ * undefined for staff (every company), a client's own company, or `null`, nothing at all (a
+ * client without a company: callers answer empty without querying). Queries scope with
+ * companyScope(), so scoping happens in the query and never after it.
  */
 export function scopeCompany(viewer: Viewer): { companyId: string | undefined } | null {
   if (!ownCompanyOnly(viewer.role)) return { companyId: undefined }
@@ -30,8 +20,9 @@ export function scopeCompany(viewer: Viewer): { companyId: string | undefined } 
 }
 
 /**
- * The same condition for a company's dispatches (`companyId`: its id, or a placeholder for it in
- * a statement kept for reuse), or every company's (undefined: staff).
+ * The dispatches of a company (`companyId`: its id, or a placeholder for it in a statement kept
+ * for reuse), or of every company (undefined: staff), as a WHERE condition; never a dispatch
+ * removed upstream.
  */
 export function companyScope(companyId: unknown): SQL {
   const present = isNull(dispatch.removedAt)

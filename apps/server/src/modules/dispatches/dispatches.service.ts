@@ -17,7 +17,7 @@ import {
   type SummaryRow,
 } from './dispatches.mapper'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
-import { dispatchScope, scopeCompany, type Viewer } from './dispatches.scope'
+import { scopeCompany, type Viewer } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache } from './versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
@@ -77,8 +77,8 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
    * never 403, so a client cannot learn that an id exists (STYLE.md, immich's requireAccess).
    */
   async function requireVisible(viewer: Viewer, id: string): Promise<DispatchRow> {
-    const scope = dispatchScope(viewer)
-    const row = scope ? await dispatches.findVisible(id, scope) : null
+    const scope = scopeCompany(viewer)
+    const row = scope ? await dispatches.findVisible(id, scope.companyId) : null
     if (!row) throw new AppError('NOT_FOUND', DISPATCH_NOT_FOUND)
     return row
   }

@@ -4,7 +4,17 @@ import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
-import { matchesTerm, nearerEnd, searchedPage } from '../../db/search'
+import { runStatement, statementCache } from '../../db/statement'
+import {
+  matchesTerm,
+  matchesTermMatch,
+  nearerEnd,
+  searchWalkRows,
+  searchedPage,
+  termMatch,
+  type SearchPath,
+  type TermMatch,
+} from '../../db/search'
 
 export interface RegistrationFilter {
   dispatchId: string
@@ -60,16 +70,70 @@ export interface RegistrationRow {
   lastAccessDate: Date | null
 }
 
-/** The report's rows of a filter (live registrations of the dispatch); the export reads the same. */
-export function whereOf(filter: RegistrationFilter): SQL {
-  const conditions = [eq(registration.dispatchId, filter.dispatchId), isNull(registration.removedAt)]
-  const term = filter.search?.trim()
-  if (term) conditions.push(searchOf(term))
-  if (filter.status) conditions.push(eq(registration.completionStatus, filter.status))
-  if (filter.from) conditions.push(gte(registration.lastAccessDate, filter.from))
-  if (filter.before) conditions.push(lt(registration.lastAccessDate, filter.before))
+/**
+ * A filter as a statement reads it: its values (or placeholders for them, in a statement kept
+ * for reuse: db/statement.ts); which of them are given, and how a search matches, make its shape.
+ */
+interface RegistrationInput {
+  dispatchId: unknown
+  status?: unknown
+  from?: unknown
+  before?: unknown
+  search: TermMatch | null
+}
+
+/** The report's rows of a filter as a statement's condition. */
+function whereSql(input: RegistrationInput): SQL {
+  const conditions = [eq(registration.dispatchId, input.dispatchId as string), isNull(registration.removedAt)]
+  if (input.search) conditions.push(matchesTermMatch(LEARNER_TEXT, input.search, { lowered: true }))
+  if (input.status !== undefined) conditions.push(eq(registration.completionStatus, input.status as string))
+  if (input.from !== undefined) conditions.push(gte(registration.lastAccessDate, input.from as Date))
+  if (input.before !== undefined) conditions.push(lt(registration.lastAccessDate, input.before as Date))
   return and(...conditions)!
 }
+
+/** The report's rows of a filter (live registrations of the dispatch); the export reads the same. */
+export function whereOf(filter: RegistrationFilter): SQL {
+  const term = filter.search?.trim()
+  return whereSql({ ...filter, status: filter.status, search: term ? termMatch(term) : null })
+}
+
+/** The values of the report's statements, as placeholders (db/statement.ts). */
+const R = {
+  dispatchId: sql.placeholder('dispatchId'),
+  status: sql.placeholder('status'),
+  from: sql.placeholder('from'),
+  before: sql.placeholder('before'),
+  pattern: sql.placeholder('pattern'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+  walkRows: sql.placeholder('walkRows'),
+} as const
+
+/** A filter as a kept statement's input (placeholders), with its values and its shape's key. */
+function inputOf(filter: RegistrationFilter) {
+  const term = filter.search?.trim()
+  const match = term ? termMatch(term) : null
+  const input: RegistrationInput = {
+    dispatchId: R.dispatchId,
+    status: filter.status ? R.status : undefined,
+    from: filter.from ? R.from : undefined,
+    before: filter.before ? R.before : undefined,
+    search: match && { kind: match.kind, pattern: R.pattern },
+  }
+  const values = {
+    dispatchId: filter.dispatchId,
+    status: filter.status,
+    from: filter.from,
+    before: filter.before,
+    pattern: match?.pattern,
+  }
+  const shape = [Boolean(filter.status), Boolean(filter.from), Boolean(filter.before), match?.kind ?? '']
+  return { input, values, shape }
+}
+
+/** Built report statements by shape (db/statement.ts). */
+const statements = statementCache(500)
 
 /**
  * What a learner search looks in: first name, last name and e-mail as one text, which the trigram
@@ -81,12 +145,10 @@ const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${regi
 export const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
 
 /** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
-const registrationVersionOf = (dispatchId: string) =>
+const registrationVersionOf = (dispatchId: unknown) =>
   sql<
     number | null
-  >`(select ${dispatchStat.version} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${dispatchId})`.mapWith(
-    Number,
-  )
+  >`(select ${dispatchStat.version} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${dispatchId})`
 
 /** A filter without a search or a last-access window: its totals are kept (migration 0008). */
 export const isKeptFilter = (filter: RegistrationFilter) => !filter.search?.trim() && !filter.from && !filter.before
@@ -140,15 +202,11 @@ export interface ReportPage {
   version: number | null
 }
 
-async function readPage(db: DbOrTx, query: SQL): Promise<ReportPage> {
-  const result = (await db.execute(query)) as unknown as {
-    rows: { rowsJson: string; rowCount: unknown; version: unknown }[]
-  }
-  const row = result.rows[0]!
+function readPage([row]: Record<string, unknown>[]): ReportPage {
   return {
-    rowsJson: row.rowsJson,
-    rowCount: Number(row.rowCount),
-    version: row.version === null || row.version === undefined ? null : Number(row.version),
+    rowsJson: row!.rowsJson as string,
+    rowCount: Number(row!.rowCount),
+    version: row!.version === null || row!.version === undefined ? null : Number(row!.version),
   }
 }
 
@@ -164,37 +222,38 @@ export function createReportsRepository(db: DbOrTx) {
     async page(filter: RegistrationFilter, limit: number, offset: number, total: number | null): Promise<ReportPage> {
       const at = nearerEnd(total, limit, offset)
       const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : ORDER
-      const read = async (source: SQL | typeof registration, where: SQL | undefined): Promise<ReportPage> => {
-        const ids = db
-          .select({ id: sql<string>`${registration.id}`.as('page_id') })
-          .from(source as typeof registration)
-          .where(where)
-          .orderBy(...walk)
-          .limit(at.limit)
-          .offset(at.offset)
-          .as('page')
-        // The page's rows as JSON, with the dispatch's registration version read in the same
-        // statement (the same snapshot).
-        return readPage(
-          db,
-          sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(filter.dispatchId)} as "version"
-            from ${ids} join ${registration} on ${registration.id} = ${ids.id}`,
-        )
+      const { input, values, shape } = inputOf(filter)
+      const run = { ...values, limit: at.limit, offset: at.offset, walkRows: searchWalkRows(offset + limit) }
+      const read = async (source: SQL | typeof registration, where: SQL | undefined, path: SearchPath) => {
+        const statement = statements.get(JSON.stringify(['page', ...shape, path, at.fromEnd]), () => {
+          const ids = db
+            .select({ id: sql<string>`${registration.id}`.as('page_id') })
+            .from(source as typeof registration)
+            .where(where)
+            .orderBy(...walk)
+            .limit(R.limit)
+            .offset(R.offset)
+            .as('page')
+          // The page's rows as JSON, with the dispatch's registration version read in the same
+          // statement (the same snapshot).
+          return sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(R.dispatchId)} as "version"
+            from ${ids} join ${registration} on ${registration.id} = ${ids.id}`
+        })
+        return readPage(await runStatement(db, statement, run))
       }
       // A search's page as db/search.ts says (searchedPage).
-      const term = filter.search?.trim() ?? ''
-      const { search: _term, ...unsearched } = filter
       return searchedPage({
         table: registration,
-        term,
+        term: filter.search?.trim() ?? '',
         total,
         limit,
         offset,
-        where: whereOf(filter),
-        unsearched: () => whereOf(unsearched),
-        match: () => searchOf(term),
+        where: whereSql(input),
+        unsearched: () => whereSql({ ...input, search: null }),
+        match: () => matchesTermMatch(LEARNER_TEXT, input.search!, { lowered: true }),
         order: ORDER,
         read,
+        walkRows: R.walkRows,
       })
     },
 
@@ -209,26 +268,28 @@ export function createReportsRepository(db: DbOrTx) {
       limit: number,
       offset: number,
     ): Promise<{ totals: ReportTotals; rowsJson: string | null; version: number | null }> {
-      const result = (await db.execute(sql`
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(
+        JSON.stringify(['gather', ...shape]),
+        () => sql`
         with "matched" as (
           select ${registration.id} as "id", ${registration.lastAccessDate} as "at", ${registration.learnerHash} as "learner"
-          from ${registration} where ${whereOf(filter)} limit ${REPORT_SEARCH_GATHER_ROWS})
-        select "counts"."n", "counts"."learners", ${registrationVersionOf(filter.dispatchId)} as "version",
+          from ${registration} where ${whereSql(input)} limit ${sql.raw(String(REPORT_SEARCH_GATHER_ROWS))})
+        select "counts"."n", "counts"."learners", ${registrationVersionOf(R.dispatchId)} as "version",
           (select ${rowsJsonSql}
-            from (select "id" from "matched" order by "at" desc nulls last, "id" limit ${limit} offset ${offset}) as "page"
+            from (select "id" from "matched" order by "at" desc nulls last, "id" limit ${R.limit} offset ${R.offset}) as "page"
             join ${registration} on ${registration.id} = "page"."id") as "rowsJson"
-        from (select count(*) as "n", count(distinct "learner") as "learners" from "matched") as "counts"`)) as unknown as {
-        rows: { n: unknown; learners: unknown; version: unknown; rowsJson: string }[]
-      }
-      const row = result.rows[0]!
-      const n = Number(row.n)
-      const version = row.version === null ? null : Number(row.version)
+        from (select count(*) as "n", count(distinct "learner") as "learners" from "matched") as "counts"`,
+      )
+      const [row] = await runStatement(db, statement, { ...values, limit, offset })
+      const n = Number(row!.n)
+      const version = row!.version === null ? null : Number(row!.version)
       const capped = n > REPORT_SEARCH_COUNT_CAP
       const totals = capped
         ? { total: REPORT_SEARCH_COUNT_CAP, distinctLearners: REPORT_SEARCH_COUNT_CAP, capped }
-        : { total: n, distinctLearners: Number(row.learners), capped }
+        : { total: n, distinctLearners: Number(row!.learners), capped }
       if (n >= REPORT_SEARCH_GATHER_ROWS) return { totals, rowsJson: null, version }
-      return { totals, rowsJson: row.rowsJson, version }
+      return { totals, rowsJson: row!.rowsJson as string, version }
     },
 
     /**
@@ -240,26 +301,26 @@ export function createReportsRepository(db: DbOrTx) {
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
       // A search stops at the cap (its matches are row visits); a date window is one index-only
       // pass. count(distinct) of 8-byte hashes sorts in memory (text keys spilled to disk).
-      const rows = db
-        .select({ learner: sql`${registration.learnerHash}`.as('learner') })
-        .from(registration)
-        .where(whereOf(filter))
-        .$dynamic()
-      const matching = (filter.search?.trim() ? rows.limit(REPORT_SEARCH_COUNT_CAP + 1) : rows).as('matching')
-      const [row] = await db
-        .select({
-          total: sql<number>`count(*)::bigint`.mapWith(Number),
-          distinctLearners: sql<number>`count(distinct ${matching.learner})::bigint`.mapWith(Number),
-          version: registrationVersionOf(filter.dispatchId),
-        })
-        .from(matching)
-      const capped = row!.total > REPORT_SEARCH_COUNT_CAP && Boolean(filter.search?.trim())
-      if (!capped) return { ...row!, capped }
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(JSON.stringify(['totals', ...shape]), () => {
+        const cap = input.search ? sql` limit ${sql.raw(String(REPORT_SEARCH_COUNT_CAP + 1))}` : sql``
+        return sql`select count(*)::bigint as "total", count(distinct "learner")::bigint as "distinctLearners",
+            ${registrationVersionOf(R.dispatchId)} as "version"
+          from (select ${registration.learnerHash} as "learner" from ${registration} where ${whereSql(input)}${cap}) as "matching"`
+      })
+      const [row] = await runStatement(db, statement, values)
+      const counted = {
+        total: Number(row!.total),
+        distinctLearners: Number(row!.distinctLearners),
+        version: row!.version === null || row!.version === undefined ? null : Number(row!.version),
+      }
+      const capped = counted.total > REPORT_SEARCH_COUNT_CAP && Boolean(input.search)
+      if (!capped) return { ...counted, capped }
       return {
         total: REPORT_SEARCH_COUNT_CAP,
         distinctLearners: REPORT_SEARCH_COUNT_CAP,
         capped,
-        version: row!.version,
+        version: counted.version,
       }
     },
 
