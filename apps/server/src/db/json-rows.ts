@@ -23,6 +23,8 @@ export type JsonKind =
   | 'timestamp'
   /** Anything to_json writes as the answer wants it (text[] as an array of strings, json, jsonb). */
   | 'json'
+  /** Text that is JSON already (a nested jsonObjectSql, a literal 'null'): written as it is. */
+  | 'raw'
 
 export interface JsonField {
   /** The key, as written (letters and digits only: it is written into the SQL as is). */
@@ -48,6 +50,8 @@ function valueText(field: JsonField): SQL {
       return sql`(${field.value})::text`
     case 'timestamp':
       return sql`'"' || ${isoTimestampSql(field.value)} || '"'`
+    case 'raw':
+      return field.value
   }
 }
 

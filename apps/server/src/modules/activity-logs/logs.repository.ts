@@ -2,7 +2,9 @@ import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
-import { MIN_SUBSTRING_TERM, matchesTerm } from '../../db/search'
+import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
+import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
+import { runStatement, statementCache } from '../../db/statement'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
 export interface LogSqlFilter {
@@ -66,30 +68,149 @@ const columns = {
 }
 
 /**
+ * A filter as a statement reads it: its values, or placeholders for them in a statement kept for
+ * reuse (db/statement.ts); which are given, and how the term matches, make its shape.
+ */
+interface LogInput {
+  from?: unknown
+  before?: unknown
+  userId?: unknown
+  action?: unknown
+  search: TermMatch | null
+  /** The term without its dots, for a term with a dot (dotlessTerm). */
+  dotless: TermMatch | null
+}
+
+/**
  * Every condition uses a column of the (created_at, id), (action, …) or (user_id, …) indexes,
  * or, for a search, the stored lowercased search_text and its trigram index (migration 0014), or
  * for a term with a dot, the index of that text without its dots (migration 0019).
  */
-function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefined {
+function whereSql(input: LogInput, way: SearchWay = 'indexed'): SQL | undefined {
   const conditions: SQL[] = []
-  if (filter.from) conditions.push(gte(activityLog.createdAt, filter.from))
-  if (filter.before) conditions.push(lt(activityLog.createdAt, filter.before))
-  if (filter.userId) conditions.push(eq(activityLog.userId, filter.userId))
-  if (filter.action) conditions.push(eq(activityLog.action, filter.action))
-  const term = filter.searchTerm?.trim()
-  if (term) {
-    const dotless = way === 'indexed' ? dotlessTerm(term) : null
+  if (input.from !== undefined) conditions.push(gte(activityLog.createdAt, input.from as Date))
+  if (input.before !== undefined) conditions.push(lt(activityLog.createdAt, input.before as Date))
+  if (input.userId !== undefined) conditions.push(eq(activityLog.userId, input.userId as string))
+  if (input.action !== undefined) conditions.push(eq(activityLog.action, input.action as string))
+  if (input.search) {
+    const dotless = way === 'indexed' ? input.dotless : null
     if (dotless) {
       // Found through the index of the text without its dots (migration 0019), then the text
       // itself compared, unindexed: "ab.cd" must not find "abc.d".
-      conditions.push(matchesTerm(sql`translate(${activityLog.searchText}, '.', '')`, dotless, { lowered: true }))
+      conditions.push(matchesTermMatch(sql`translate(${activityLog.searchText}, '.', '')`, dotless, { lowered: true }))
     }
     conditions.push(
-      matchesTerm(sql`${activityLog.searchText}`, term, { lowered: true, indexed: way === 'indexed' && !dotless }),
+      matchesTermMatch(sql`${activityLog.searchText}`, input.search, {
+        lowered: true,
+        indexed: way === 'indexed' && !dotless,
+      }),
     )
   }
   return conditions.length ? and(...conditions) : undefined
 }
+
+/** A filter's condition with its values in it (the export's chunks). */
+function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefined {
+  const term = filter.searchTerm?.trim()
+  const dotless = term ? dotlessTerm(term) : null
+  return whereSql(
+    { ...filter, search: term ? termMatch(term) : null, dotless: dotless ? termMatch(dotless) : null },
+    way,
+  )
+}
+
+/** The values of the log statements, as placeholders (db/statement.ts). */
+const L = {
+  from: sql.placeholder('from'),
+  before: sql.placeholder('before'),
+  userId: sql.placeholder('userId'),
+  action: sql.placeholder('action'),
+  pattern: sql.placeholder('pattern'),
+  dotless: sql.placeholder('dotless'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+  ids: sql.placeholder('ids'),
+  newest: sql.placeholder('newest'),
+  oldest: sql.placeholder('oldest'),
+  fromDay: sql.placeholder('fromDay'),
+  beforeDay: sql.placeholder('beforeDay'),
+} as const
+
+/** A filter as a kept statement's input (placeholders), with its values and its shape's key. */
+function inputOf(filter: LogSqlFilter) {
+  const term = filter.searchTerm?.trim()
+  const search = term ? termMatch(term) : null
+  const dotlessText = term ? dotlessTerm(term) : null
+  const dotless = dotlessText ? termMatch(dotlessText) : null
+  const input: LogInput = {
+    from: filter.from ? L.from : undefined,
+    before: filter.before ? L.before : undefined,
+    userId: filter.userId ? L.userId : undefined,
+    action: filter.action ? L.action : undefined,
+    search: search && { kind: search.kind, pattern: L.pattern },
+    dotless: dotless && { kind: dotless.kind, pattern: L.dotless },
+  }
+  const values = {
+    from: filter.from,
+    before: filter.before,
+    userId: filter.userId,
+    action: filter.action,
+    pattern: search?.pattern,
+    dotless: dotless?.pattern,
+  }
+  const shape = [
+    Boolean(filter.from),
+    Boolean(filter.before),
+    Boolean(filter.userId),
+    Boolean(filter.action),
+    search?.kind ?? '',
+    dotless?.kind ?? '',
+  ]
+  return { input, values, shape }
+}
+
+/** Built log statements by shape (db/statement.ts). */
+const statements = statementCache(500)
+
+/**
+ * Rows of activity_log (as "activity_log") as the JSON array of SPEC §3 log entries the answer
+ * carries, newest first, written by PostgreSQL (db/json-rows.ts): the actor's name and email
+ * kept on the row, no user at all for a system row; the details as stored.
+ */
+const entriesJsonSql = (() => {
+  const a = activityLog
+  const user = jsonObjectSql([
+    { key: 'id', value: sql`${a.userId}`, kind: 'text' },
+    { key: 'name', value: sql`${a.actorName}`, kind: 'text' },
+    { key: 'email', value: sql`${a.actorEmail}`, kind: 'text' },
+  ])
+  return jsonArraySql(
+    jsonObjectSql([
+      { key: 'id', value: sql`${a.id}`, kind: 'number' },
+      { key: 'createdAt', value: sql`${a.createdAt}`, kind: 'timestamp' },
+      { key: 'action', value: sql`${a.action}`, kind: 'text' },
+      { key: 'details', value: sql`${a.details}`, kind: 'json' },
+      { key: 'ipAddress', value: sql`${a.ipAddress}`, kind: 'text' },
+      {
+        key: 'user',
+        value: sql`case when ${a.userId} is null and ${a.actorName} is null and ${a.actorEmail} is null then 'null' else ${user} end`,
+        kind: 'raw',
+      },
+    ]),
+    sql`${a.createdAt} desc, ${a.id} desc`,
+  )
+})()
+
+/** Log entries written as JSON (entriesJsonSql), and how many. */
+export interface EntriesJson {
+  entriesJson: string
+  rowCount: number
+}
+
+const toEntries = ([row]: Record<string, unknown>[]): EntriesJson => ({
+  entriesJson: (row?.entriesJson as string | undefined) ?? '[]',
+  rowCount: Number(row?.rowCount ?? 0),
+})
 
 /**
  * A term with a dot, without its dots, when that is still a substring search (3 characters or
@@ -126,23 +247,24 @@ export function createLogsRepository(db: DbOrTx) {
      * page's rows are read from the table. `before` may narrow the range (the seek of a deep page
      * past whole days, logs.service.ts).
      */
-    async page(filter: LogSqlFilter, limit: number, offset: number): Promise<LogRow[]> {
-      const ids = db
-        .select({
-          id: sql<number>`${activityLog.id}`.as('page_id'),
-          at: sql<Date>`${activityLog.createdAt}`.as('page_at'),
-        })
-        .from(activityLog)
-        .where(whereOf(filter))
-        .orderBy(...newestFirst)
-        .limit(limit)
-        .offset(offset)
-        .as('page')
-      return db
-        .select(columns)
-        .from(ids)
-        .innerJoin(activityLog, and(eq(activityLog.id, ids.id), eq(activityLog.createdAt, ids.at)))
-        .orderBy(...newestFirst)
+    async page(filter: LogSqlFilter, limit: number, offset: number): Promise<EntriesJson> {
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(JSON.stringify(['page', ...shape]), () => {
+        const ids = db
+          .select({
+            id: sql<number>`${activityLog.id}`.as('page_id'),
+            at: sql<Date>`${activityLog.createdAt}`.as('page_at'),
+          })
+          .from(activityLog)
+          .where(whereSql(input))
+          .orderBy(...newestFirst)
+          .limit(L.limit)
+          .offset(L.offset)
+          .as('page')
+        return sql`select ${entriesJsonSql} as "entriesJson", count(*) as "rowCount"
+          from ${ids} join ${activityLog} on ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}`
+      })
+      return toEntries(await runStatement(db, statement, { ...values, limit, offset }))
     },
 
     /**
@@ -154,34 +276,35 @@ export function createLogsRepository(db: DbOrTx) {
      * the search's count and its page: no statement searches twice.
      */
     async matches(filter: LogSqlFilter, limit: number, way: SearchWay): Promise<LogKey[]> {
-      const where = whereOf(filter, way) ?? sql`true`
-      const source =
-        way === 'scan'
-          ? sql`${activityLog} where ${where}`
-          : sql`(select ${activityLog.id}, ${activityLog.createdAt} from ${activityLog} where ${where} offset 0) as ${activityLog}`
-      const result = (await db.execute(sql`
-        select ${activityLog.id} as "id", ${activityLog.createdAt}::text as "createdAt"
-        from ${source}
-        order by ${sql.join(newestFirst, sql`, `)}
-        limit ${limit}`)) as unknown as { rows: { id: number | string | bigint; createdAt: string }[] }
-      return result.rows.map((row) => ({ id: Number(row.id), createdAt: row.createdAt }))
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(JSON.stringify(['matches', way, ...shape]), () => {
+        const where = whereSql(input, way) ?? sql`true`
+        const source =
+          way === 'scan'
+            ? sql`${activityLog} where ${where}`
+            : sql`(select ${activityLog.id}, ${activityLog.createdAt} from ${activityLog} where ${where} offset 0) as ${activityLog}`
+        return sql`
+          select ${activityLog.id} as "id", ${activityLog.createdAt}::text as "createdAt"
+          from ${source}
+          order by ${sql.join(newestFirst, sql`, `)}
+          limit ${L.limit}`
+      })
+      const rows = await runStatement(db, statement, { ...values, limit })
+      return rows.map((row) => ({ id: Number(row.id), createdAt: row.createdAt as string }))
     },
 
     /** The rows of `keys` (matches of a search), newest first: a primary-key look-up each. */
-    async byKeys(keys: LogKey[]): Promise<LogRow[]> {
-      if (keys.length === 0) return []
+    async byKeys(keys: LogKey[]): Promise<EntriesJson> {
+      if (keys.length === 0) return { entriesJson: '[]', rowCount: 0 }
       // created_at bounds the partitions looked in; the keys come newest first.
-      return db
-        .select(columns)
-        .from(activityLog)
-        .where(
-          and(
-            sql`${activityLog.id} = any(${sql.param(keys.map((k) => k.id))}::bigint[])`,
-            sql`${activityLog.createdAt} >= ${keys[keys.length - 1]!.createdAt}::timestamptz`,
-            sql`${activityLog.createdAt} <= ${keys[0]!.createdAt}::timestamptz`,
-          ),
-        )
-        .orderBy(...newestFirst)
+      const statement = statements.get('byKeys', () => {
+        const a = activityLog
+        return sql`select ${entriesJsonSql} as "entriesJson", count(*) as "rowCount" from ${a}
+          where ${a.id} = any(${sql.param(L.ids)}::bigint[])
+            and ${a.createdAt} >= ${sql.param(L.oldest)}::timestamptz and ${a.createdAt} <= ${sql.param(L.newest)}::timestamptz`
+      })
+      const bounds = { oldest: keys[keys.length - 1]!.createdAt, newest: keys[0]!.createdAt }
+      return toEntries(await runStatement(db, statement, { ids: keys.map((k) => k.id), ...bounds }))
     },
 
     /**
@@ -189,36 +312,29 @@ export function createLogsRepository(db: DbOrTx) {
      * (no search; a user and an action together are counted by countUpTo instead).
      */
     async dayCounts(filter: LogSqlFilter): Promise<DayCount[]> {
-      const from = filter.from ? dayOf(filter.from) : null
-      const before = filter.before ? dayOf(filter.before) : null
-      if (filter.userId) {
-        const t = activityLogUserDay
-        return db
-          .select({ day: t.day, rows: t.rows })
-          .from(t)
-          .where(
-            and(
-              eq(t.userId, filter.userId),
-              from ? gte(t.day, from) : undefined,
-              before ? lt(t.day, before) : undefined,
-              sql`${t.rows} <> 0`,
-            ),
-          )
-          .orderBy(desc(t.day))
-      }
-      const t = activityLogDay
-      return db
-        .select({ day: t.day, rows: t.rows })
-        .from(t)
-        .where(
-          and(
-            eq(t.action, filter.action ?? '*'),
-            from ? gte(t.day, from) : undefined,
-            before ? lt(t.day, before) : undefined,
+      const byUser = Boolean(filter.userId)
+      const key = JSON.stringify(['days', byUser, Boolean(filter.from), Boolean(filter.before)])
+      const statement = statements.get(key, () => {
+        const t = byUser ? activityLogUserDay : activityLogDay
+        const whose = byUser
+          ? eq(activityLogUserDay.userId, L.userId as unknown as string)
+          : eq(activityLogDay.action, L.action as unknown as string)
+        return sql`select ${t.day}::text as "day", ${t.rows} as "rows" from ${t}
+          where ${and(
+            whose,
+            filter.from ? gte(t.day, L.fromDay as unknown as string) : undefined,
+            filter.before ? lt(t.day, L.beforeDay as unknown as string) : undefined,
             sql`${t.rows} <> 0`,
-          ),
-        )
-        .orderBy(desc(t.day))
+          )}
+          order by ${t.day} desc`
+      })
+      const rows = await runStatement(db, statement, {
+        userId: filter.userId,
+        action: filter.action ?? '*',
+        fromDay: filter.from ? dayOf(filter.from) : undefined,
+        beforeDay: filter.before ? dayOf(filter.before) : undefined,
+      })
+      return rows.map((row) => ({ day: row.day as string, rows: Number(row.rows) }))
     },
 
     /**

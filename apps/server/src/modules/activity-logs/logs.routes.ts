@@ -23,7 +23,11 @@ const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app,
         response: { 200: LogListResponseSchema, ...errors },
       },
     },
-    async (request) => logs.list(request.query, contextOf(request)),
+    async (request, reply) => {
+      // The entries come written as JSON by PostgreSQL: the answer is sent as it is.
+      const answer = await logs.list(request.query, contextOf(request))
+      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
+    },
   )
 
   app.get(

@@ -18,6 +18,7 @@ import { recordActivity, type ActivityEntry, type Actor } from './activity.repos
 import {
   createLogsRepository,
   type DayCount,
+  type EntriesJson,
   type ExportRow,
   type LogCursor,
   type LogKey,
@@ -96,6 +97,21 @@ export interface ReaderContext {
 
 type Log = { error(obj: unknown, msg: string): void }
 
+/**
+ * A logs answer whose entries PostgreSQL wrote as JSON (issue #13, logs.repository.ts
+ * entriesJsonSql): `text()` is the whole answer, sent as it is.
+ */
+export class LogListAnswer {
+  constructor(
+    readonly entriesJson: string,
+    readonly rest: Omit<LogListResponse, 'logs'>,
+  ) {}
+  text(): string {
+    const { currentPage, totalPages, totalLogs, totalLogsCapped } = this.rest
+    return `{"logs":${this.entriesJson},"currentPage":${currentPage},"totalPages":${totalPages},"totalLogs":${totalLogs},"totalLogsCapped":${totalLogsCapped}}`
+  }
+}
+
 /** SPEC §3: the actor's name and email kept on the row; no user at all for a system row. */
 export function toLogEntry(row: LogRow): LogEntry {
   const hasUser = row.userId !== null || row.actorName !== null || row.actorEmail !== null
@@ -153,10 +169,11 @@ export function createLogsService(db: Db, log: Log) {
   }
 
   interface Page {
-    rows: LogRow[]
+    entries: EntriesJson
     total: number
     capped: boolean
   }
+  const NONE: EntriesJson = { entriesJson: '[]', rowCount: 0 }
 
   /**
    * Without a search (issue #13): the total from the day counts the triggers keep (exact, read
@@ -165,15 +182,15 @@ export function createLogsService(db: Db, log: Log) {
    */
   async function filteredPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
     if (filter.userId && filter.action) {
-      const [rows, counted] = await Promise.all([
+      const [entries, counted] = await Promise.all([
         logs.page(filter, limit, offset),
         logs.countUpTo(filter, LOG_COUNT_CAP),
       ])
-      return { rows, total: Math.min(counted, LOG_COUNT_CAP), capped: counted > LOG_COUNT_CAP }
+      return { entries, total: Math.min(counted, LOG_COUNT_CAP), capped: counted > LOG_COUNT_CAP }
     }
     const days = await logs.dayCounts(filter)
     const total = days.reduce((sum, d) => sum + d.rows, 0)
-    if (offset >= total) return { rows: [], total, capped: false }
+    if (offset >= total) return { entries: NONE, total, capped: false }
     let newer = 0
     let seek = filter
     for (const day of days) {
@@ -185,7 +202,7 @@ export function createLogsService(db: Db, log: Log) {
       newer += day.rows
     }
     const skipped = seek === filter ? 0 : newer
-    return { rows: await logs.page(seek, limit, offset - skipped), total, capped: false }
+    return { entries: await logs.page(seek, limit, offset - skipped), total, capped: false }
   }
 
   /**
@@ -233,37 +250,36 @@ export function createLogsService(db: Db, log: Log) {
     }
     const total = Math.min(found.length, LOG_SEARCH_COUNT_CAP)
     const capped = found.length > LOG_SEARCH_COUNT_CAP
-    if (offset >= total) return { rows: [], total, capped }
-    return { rows: await logs.byKeys(found.slice(offset, Math.min(offset + limit, total))), total, capped }
+    if (offset >= total) return { entries: NONE, total, capped }
+    return { entries: await logs.byKeys(found.slice(offset, Math.min(offset + limit, total))), total, capped }
   }
 
   return {
-    async list(query: LogListQuery, ctx: ReaderContext): Promise<LogListResponse> {
+    async list(query: LogListQuery, ctx: ReaderContext): Promise<LogListAnswer> {
       const filter = toSqlFilter(query)
       if (query.getAll) {
         const total = await logs.countUpTo(filter, LOG_COUNT_CAP)
         if (total > LOG_COUNT_CAP) throw new AppError('RULE_VIOLATION', TOO_MANY_FOR_GET_ALL)
-        const rows = await logs.page(filter, LOG_COUNT_CAP, 0)
-        await audit(ctx, { format: 'json', filters: filtersOf(query), rowCount: rows.length, completed: true })
-        return {
-          logs: rows.map(toLogEntry),
+        const entries = await logs.page(filter, LOG_COUNT_CAP, 0)
+        const rows = entries.rowCount
+        await audit(ctx, { format: 'json', filters: filtersOf(query), rowCount: rows, completed: true })
+        return new LogListAnswer(entries.entriesJson, {
           currentPage: 1,
-          totalPages: rows.length > 0 ? 1 : 0,
-          totalLogs: rows.length,
+          totalPages: rows > 0 ? 1 : 0,
+          totalLogs: rows,
           totalLogsCapped: false,
-        }
+        })
       }
       const offset = (query.page - 1) * query.limit
-      const { rows, total, capped } = filter.searchTerm
+      const { entries, total, capped } = filter.searchTerm
         ? await searchPage(filter, query.limit, offset)
         : await filteredPage(filter, query.limit, offset)
-      return {
-        logs: rows.map(toLogEntry),
+      return new LogListAnswer(entries.entriesJson, {
         currentPage: query.page,
         totalPages: Math.ceil(total / query.limit),
         totalLogs: total,
         totalLogsCapped: capped,
-      }
+      })
     },
 
     /**
