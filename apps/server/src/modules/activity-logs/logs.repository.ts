@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
