@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { LOG_CSV_FILENAME, LogFilterSchema, LogListQuerySchema, LogListResponseSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { sendJsonAnswer } from '../../lib/json-answer'
 import { CSV_MEDIA_TYPE, fileResponse } from '../../lib/file-response'
 import { readAhead, textStream } from '../../lib/table-export'
 import { actorOf } from '../../plugins/app/auth'
@@ -23,11 +24,7 @@ const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app,
         response: { 200: LogListResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      // The entries come written as JSON by PostgreSQL: the answer is sent as it is.
-      const answer = await logs.list(request.query, contextOf(request))
-      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
-    },
+    async (request, reply) => sendJsonAnswer(reply, await logs.list(request.query, contextOf(request))),
   )
 
   app.get(

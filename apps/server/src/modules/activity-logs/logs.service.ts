@@ -13,6 +13,7 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
+import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import { recordActivity, type ActivityEntry, type Actor } from './activity.repository'
 import {
@@ -96,21 +97,6 @@ export interface ReaderContext {
 }
 
 type Log = { error(obj: unknown, msg: string): void }
-
-/**
- * A logs answer whose entries PostgreSQL wrote as JSON (issue #13, logs.repository.ts
- * entriesJsonSql): `text()` is the whole answer, sent as it is.
- */
-export class LogListAnswer {
-  constructor(
-    readonly entriesJson: string,
-    readonly rest: Omit<LogListResponse, 'logs'>,
-  ) {}
-  text(): string {
-    const { currentPage, totalPages, totalLogs, totalLogsCapped } = this.rest
-    return `{"logs":${this.entriesJson},"currentPage":${currentPage},"totalPages":${totalPages},"totalLogs":${totalLogs},"totalLogsCapped":${totalLogsCapped}}`
-  }
-}
 
 /** SPEC §3: the actor's name and email kept on the row; no user at all for a system row. */
 export function toLogEntry(row: LogRow): LogEntry {
@@ -255,7 +241,7 @@ export function createLogsService(db: Db, log: Log) {
   }
 
   return {
-    async list(query: LogListQuery, ctx: ReaderContext): Promise<LogListAnswer> {
+    async list(query: LogListQuery, ctx: ReaderContext): Promise<JsonAnswer<LogListResponse>> {
       const filter = toSqlFilter(query)
       if (query.getAll) {
         const total = await logs.countUpTo(filter, LOG_COUNT_CAP)
@@ -263,7 +249,8 @@ export function createLogsService(db: Db, log: Log) {
         const entries = await logs.page(filter, LOG_COUNT_CAP, 0)
         const rows = entries.rowCount
         await audit(ctx, { format: 'json', filters: filtersOf(query), rowCount: rows, completed: true })
-        return new LogListAnswer(entries.entriesJson, {
+        return new JsonAnswer<LogListResponse>({
+          logs: new JsonText(entries.entriesJson),
           currentPage: 1,
           totalPages: rows > 0 ? 1 : 0,
           totalLogs: rows,
@@ -274,7 +261,9 @@ export function createLogsService(db: Db, log: Log) {
       const { entries, total, capped } = filter.searchTerm
         ? await searchPage(filter, query.limit, offset)
         : await filteredPage(filter, query.limit, offset)
-      return new LogListAnswer(entries.entriesJson, {
+      // The entries come written as JSON by PostgreSQL (logs.repository.ts entriesJsonSql).
+      return new JsonAnswer<LogListResponse>({
+        logs: new JsonText(entries.entriesJson),
         currentPage: query.page,
         totalPages: Math.ceil(total / query.limit),
         totalLogs: total,

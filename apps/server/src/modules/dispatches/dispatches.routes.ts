@@ -10,6 +10,7 @@ import {
   UpdateDispatchBodySchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { sendJsonAnswer } from '../../lib/json-answer'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
@@ -35,10 +36,7 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: DispatchListResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const answer = await dispatches.list(requireUser(request), request.query)
-      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
-    },
+    async (request, reply) => sendJsonAnswer(reply, await dispatches.list(requireUser(request), request.query)),
   )
 
   app.get(

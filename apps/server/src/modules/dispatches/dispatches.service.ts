@@ -8,6 +8,7 @@ import {
 } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
+import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import {
   EMPTY_SUMMARY,
   toDispatch,
@@ -21,24 +22,6 @@ import { scopeCompany, type Viewer } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache } from './versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
-
-/**
- * A dispatch list answer whose rows PostgreSQL wrote as JSON (issue #13): `toJSON()` gives the
- * whole answer as text, which the route sends as it is; `parse()` gives the object (tests, bench).
- */
-export class DispatchListJson {
-  constructor(
-    readonly rowsJson: string,
-    readonly pagination: DispatchListResponse['pagination'],
-    readonly summary: DispatchListResponse['summary'],
-  ) {}
-  text(): string {
-    return `{"dispatches":${this.rowsJson},"pagination":${JSON.stringify(this.pagination)},"summary":${JSON.stringify(this.summary)}}`
-  }
-  parse(): DispatchListResponse {
-    return JSON.parse(this.text()) as DispatchListResponse
-  }
-}
 
 /**
  * Recent list pages (issue #7): a page is read again only after the dispatches it was read from
@@ -86,14 +69,15 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
   return {
     requireVisible,
 
-    async list(viewer: Viewer, query: DispatchListQuery): Promise<DispatchListJson> {
+    async list(viewer: Viewer, query: DispatchListQuery): Promise<JsonAnswer<DispatchListResponse>> {
       const scope = scopeCompany(viewer)
-      const answer = (rowsJson: string, summary: SummaryRow): DispatchListJson =>
-        new DispatchListJson(
-          rowsJson,
-          toPagination(summary.totalDispatches, query.page, query.pageSize),
-          toSummary(summary, viewer.role),
-        )
+      // The rows come written as JSON by PostgreSQL (dispatches.repository.ts rowsJsonSql).
+      const answer = (rowsJson: string, summary: SummaryRow) =>
+        new JsonAnswer<DispatchListResponse>({
+          dispatches: new JsonText(rowsJson),
+          pagination: toPagination(summary.totalDispatches, query.page, query.pageSize),
+          summary: toSummary(summary, viewer.role),
+        })
       if (!scope) return answer('[]', EMPTY_SUMMARY)
       const fields = {
         appSource: can(viewer.role, 'course.readAppSource'),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParamsSchema, RegistrationCountSchema, ReportQuerySchema, ReportResponseSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { sendJsonAnswer } from '../../lib/json-answer'
 import { requireUser } from '../../plugins/app/auth'
 import type { ReportsService } from './reports.service'
 
@@ -28,11 +29,8 @@ const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = as
         response: { 200: ReportResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      // The registrations come written as JSON by PostgreSQL: the answer is sent as it is.
-      const answer = await reports.dispatchReport(requireUser(request), request.params.id, request.query)
-      return reply.type('application/json; charset=utf-8').send(answer.text() as never)
-    },
+    async (request, reply) =>
+      sendJsonAnswer(reply, await reports.dispatchReport(requireUser(request), request.params.id, request.query)),
   )
 }
 

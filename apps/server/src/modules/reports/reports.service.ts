@@ -1,6 +1,7 @@
 import { dayEndExclusive, type ReportQuery, type ReportResponse } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
+import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { toDispatch, toPagination, type DispatchRow } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../dispatches/dispatches.scope'
 import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatches.service'
@@ -41,21 +42,6 @@ function dayStart(day: string, field: 'startDate' | 'endDate'): Date {
     throw new AppError('RULE_VIOLATION', message, { details: [{ field, message }] })
   }
   return date
-}
-
-/**
- * A completion report answer whose registrations PostgreSQL wrote as JSON (issue #13,
- * reports.repository.ts rowsJsonSql): `text()` is the whole answer, sent as it is.
- */
-export class ReportAnswer {
-  constructor(
-    readonly registrationsJson: string,
-    readonly rest: Omit<ReportResponse, 'registrations'>,
-  ) {}
-  text(): string {
-    const { dispatch, pagination, distinctLearners, totalCapped } = this.rest
-    return `{"dispatch":${JSON.stringify(dispatch)},"registrations":${this.registrationsJson},"pagination":${JSON.stringify(pagination)},"distinctLearners":${distinctLearners},"totalCapped":${totalCapped}}`
-  }
 }
 
 /** The report's filters as SQL bounds (also the export's, issue #16); refused days are a 400. */
@@ -151,7 +137,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
   }
 
   return {
-    async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<ReportAnswer> {
+    async dispatchReport(viewer: Viewer, dispatchId: string, query: ReportQuery): Promise<JsonAnswer<ReportResponse>> {
       const filter = reportFilterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const offset = (query.page - 1) * query.pageSize
@@ -160,8 +146,10 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
       const { totals, rowsJson } = gathersMatches(filter)
         ? await searchedOf(filter, query.pageSize, offset, version)
         : await listedOf(filter, row, query.pageSize, offset)
-      return new ReportAnswer(rowsJson, {
+      // The registrations come written as JSON by PostgreSQL (reports.repository.ts rowsJsonSql).
+      return new JsonAnswer<ReportResponse>({
         dispatch: toDispatch(row, viewer.role),
+        registrations: new JsonText(rowsJson),
         pagination: toPagination(totals.total, query.page, query.pageSize),
         distinctLearners: totals.distinctLearners,
         totalCapped: totals.capped,
