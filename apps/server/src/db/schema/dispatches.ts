@@ -69,9 +69,12 @@ export const dispatch = pgTable(
       index('dispatch_list_status_client_idx').on(t.enabled, t.destinationKey, t.id).where(live),
       index('dispatch_list_status_course_idx').on(t.enabled, t.courseKey, t.id).where(live),
       index('dispatch_list_status_registrations_idx').on(t.enabled, t.registrationCount, t.id).where(live),
-      // A search's matches by course and by company with their sort keys (collected index-only).
-      index('dispatch_search_course_idx').on(t.courseId).where(live),
-      index('dispatch_search_company_idx').on(t.destinationId).where(live),
+      // A search's matches by course and by company (migration 0024): each group in the order of
+      // the client and of the course sort, carrying every sort key (collected index-only).
+      index('dispatch_search_course_idx').on(t.courseId, t.destinationKey, t.id).where(live),
+      index('dispatch_search_company_idx').on(t.destinationId, t.destinationKey, t.id).where(live),
+      index('dispatch_search_course_by_course_idx').on(t.courseId, t.courseKey, t.id).where(live),
+      index('dispatch_search_company_by_course_idx').on(t.destinationId, t.courseKey, t.id).where(live),
       // The few removed dispatches (their registrations still count in the staff total).
       index('dispatch_removed_idx')
         .on(t.id)

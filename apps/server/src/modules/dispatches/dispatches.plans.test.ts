@@ -52,20 +52,44 @@ const live = { status: 'all' } as const
 const fields = { appSource: true, notes: true }
 
 describe('dispatch list plans (issue #13, migration 0023)', () => {
-  it.each(['client', 'course', 'status'] as const)(
-    'collects a sparse search index-only and sorts it by the stored key (%s)',
-    async (sort) => {
-      // One course of thirty: 200 of 6,000 dispatches, collected rather than walked.
-      const sets = { courses: ['plan-course-7'], companies: [] }
-      const filter = { ...live, search: 'plan course 7' }
-      const counts = { matches: 200, scope: 6000 }
-      const nodes = await nodesOf(pageStatement(false, fields, filter, sets, sort, 'asc', 50, 0, counts))
+  // One course of thirty: 200 of 6,000 dispatches, a sparse search.
+  const sets = { courses: ['plan-course-7'], companies: [] }
+  const filter = { ...live, search: 'plan course 7' }
+  const counts = { matches: 200, scope: 6000 }
+
+  it.each([
+    ['status', 0],
+    ['registrations', 0],
+    // Sorted by client, a page whose end is past the matches a group holds: collected too.
+    ['client', 150],
+  ] as const)(
+    'collects a sparse search index-only and sorts it by the stored key (%s, offset %i)',
+    async (sort, offset) => {
+      const nodes = await nodesOf(pageStatement(false, fields, filter, sets, sort, 'asc', 50, offset, counts))
       expect(nodes).toContainEqual(
         expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': 'dispatch_search_course_idx' }),
       )
       const sortKeys = nodes.flatMap((node) => node['Sort Key'] ?? [])
       expect(sortKeys.length).toBeGreaterThan(0)
       expect(sortKeys.join(' ')).not.toMatch(/lower\(/)
+    },
+  )
+
+  it.each([
+    ['client', 'asc', 'dispatch_search_course_idx'],
+    ['client', 'desc', 'dispatch_search_course_idx'],
+    ['course', 'asc', 'dispatch_search_course_by_course_idx'],
+    ['course', 'desc', 'dispatch_search_course_by_course_idx'],
+  ] as const)(
+    'takes a shallow page of a search sorted by %s %s from the first rows of each group, in order on its index',
+    async (sort, order, index) => {
+      const nodes = await nodesOf(pageStatement(false, fields, filter, sets, sort, order, 50, 0, counts))
+      // Under a Limit, the group's index walked in the page's order: no sort of the group's rows.
+      const limits = nodes.filter((node) => node['Node Type'] === 'Limit')
+      const grouped = limits.find((node) =>
+        node.Plans?.some((child) => child['Node Type'] === 'Index Only Scan' && child['Index Name'] === index),
+      )
+      expect(grouped).toBeDefined()
     },
   )
 

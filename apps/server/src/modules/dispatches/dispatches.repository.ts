@@ -106,6 +106,7 @@ const P = {
   companies: sql.placeholder('companies'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
+  groupRows: sql.placeholder('groupRows'),
 } as const
 
 /** A filter as a statement's input (placeholders for its values), with its values and its shape's key. */
@@ -144,23 +145,36 @@ function whereOf(input: ListInput): SQL {
   return and(...conditions)!
 }
 
+/** Sorts whose key is carried, after the course and after the company, by an index each (migration 0024). */
+const GROUP_SORTS: ReadonlySet<DispatchListQuery['sort']> = new Set(['client', 'course'])
+
 /**
- * How a page's ids are found. `matches` (the filter's exact total; null when not known yet, the
- * page is then walked from the start) says whether the page is nearer the end (walked from
- * there, `limit` and `offset` counted from there), and whether a staff search's matches are
- * collected: walking the sort index pays when they are dense enough for the page to come
- * early, a fifth of the scope or more; else they are collected through the course, company and
- * id indexes and sorted.
+ * How a page's ids are found (issue #13):
+ * - `walk`: the sort index, from the start or (`fromEnd`) from the end;
+ * - `collected`: a staff search's matches, collected through the course, company and id
+ *   indexes and sorted;
+ * - `grouped`: from each matched course and company only its first rows in the list's order,
+ *   as many as the page's end, each group walked in order on its index; then those sorted.
+ * `matches` (the filter's exact total; null when not known yet, the page is then walked from the
+ * start) says whether the page is nearer the end (walked from there, `limit` and `offset`
+ * counted from there). A staff search walks the sort index when its matches are dense enough
+ * for the page to come early, a fifth of the scope or more; else it takes its groups' first rows
+ * when that reads fewer rows than its matches (a shallow page of a search sorted by client or
+ * course: `groups` matched courses and companies), and collects them otherwise.
  */
 export function pageWay(
   counts: { matches: number | null; scope: number },
   staffSearch: boolean,
   limit: number,
   offset: number,
+  grouping: { sort: DispatchListQuery['sort']; groups: number } = { sort: 'registrations', groups: 0 },
 ) {
   const walk = nearerEnd(counts.matches, limit, offset)
-  const collected = staffSearch && counts.matches !== null && counts.matches * 5 < counts.scope
-  return { collected, ...walk }
+  const sparse = staffSearch && counts.matches !== null && counts.matches * 5 < counts.scope
+  const groupRows = walk.offset + walk.limit
+  const grouped = sparse && GROUP_SORTS.has(grouping.sort) && grouping.groups * groupRows < (counts.matches ?? 0)
+  const by: 'walk' | 'collected' | 'grouped' = grouped ? 'grouped' : sparse ? 'collected' : 'walk'
+  return { by, groupRows, ...walk }
 }
 
 /**
@@ -177,7 +191,7 @@ function pageSql(
   input: ListInput,
   sort: DispatchListQuery['sort'],
   order: DispatchListQuery['order'],
-  way: { collected: boolean; fromEnd: boolean },
+  way: { by: 'walk' | 'collected' | 'grouped'; fromEnd: boolean },
 ): SQL {
   const keys = SORT_KEYS[sort]
   const by = (direction: 'asc' | 'desc', ...columns: SQL[]) =>
@@ -196,7 +210,7 @@ function pageSql(
   // before that stretch.) The union of the parts is read whole before the sort, so the planner
   // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
-  if (way.collected && input.search) {
+  if (way.by !== 'walk' && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
     // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
@@ -211,19 +225,29 @@ function pageSql(
     const part = (condition: SQL) =>
       sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`
     // Disjoint parts (each leaves out what an earlier one took), so no de-duplication.
-    const byCourse = sql`${dispatch.courseId} = any(${hidden(P.courses, 'text[]')})`
-    const byCompany = sql`${dispatch.destinationId} = any(${hidden(P.companies, 'text[]')})`
-    const parts = [
-      part(byCourse),
-      part(sql`${byCompany} and not ${byCourse}`),
-      ...(searchesIds(search)
-        ? [
-            part(
-              sql`${matchesTermMatch(sql`${dispatch.id}`, search, { opaque })} and not (${byCourse} or ${byCompany})`,
-            ),
-          ]
-        : []),
-    ]
+    const courses = hidden(P.courses, 'text[]')
+    const companies = hidden(P.companies, 'text[]')
+    const byCourse = sql`${dispatch.courseId} = any(${courses})`
+    const byCompany = sql`${dispatch.destinationId} = any(${companies})`
+    const byId = searchesIds(search)
+      ? [part(sql`${matchesTermMatch(sql`${dispatch.id}`, search, { opaque })} and not (${byCourse} or ${byCompany})`)]
+      : []
+    let parts: SQL[]
+    if (way.by === 'grouped') {
+      // Each matched course's and company's first rows in the walk's order (an index each:
+      // migration 0024), the page's end of them at most: the page is among those.
+      const first = (group: SQL, condition: SQL) =>
+        sql`select "first".* from unnest(${group}) as "group"("id") cross join lateral (
+          ${part(condition)} order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
+          limit ${hidden(P.groupRows, 'bigint')}) as "first"`
+      parts = [
+        first(courses, sql`${dispatch.courseId} = "group"."id"`),
+        first(companies, sql`${dispatch.destinationId} = "group"."id" and not ${byCourse}`),
+        ...byId,
+      ]
+    } else {
+      parts = [part(byCourse), part(sql`${byCompany} and not ${byCourse}`), ...byId]
+    }
     const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
     ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
@@ -304,15 +328,23 @@ export function pageStatement(
   counts: { matches: number | null; scope: number },
 ) {
   const { input, values, shape } = inputOf(filter)
-  const way = pageWay(counts, input.search !== null && filter.companyId === undefined, limit, offset)
-  const key = ['page', opaque, ...shape, sort, order, way.collected, way.fromEnd, fields.appSource, fields.notes]
+  const found = sets ?? EMPTY_SEARCH
+  const groups = found.courses.length + found.companies.length
+  const way = pageWay(counts, input.search !== null && filter.companyId === undefined, limit, offset, { sort, groups })
+  const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, fields.appSource, fields.notes]
   const statement = statements.get(JSON.stringify(key), () =>
     rowsJsonSql(pageSql(opaque, input, sort, order, way), SORT_KEYS[sort].length, fields, order),
   )
-  const found = sets ?? EMPTY_SEARCH
   return {
     statement,
-    values: { ...values, courses: found.courses, companies: found.companies, limit: way.limit, offset: way.offset },
+    values: {
+      ...values,
+      courses: found.courses,
+      companies: found.companies,
+      limit: way.limit,
+      offset: way.offset,
+      groupRows: way.groupRows,
+    },
   }
 }
 
@@ -398,7 +430,7 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
       const { input, values, shape } = inputOf(filter)
       const key = ['summaryAndPage', ...shape, sort, order, fields.appSource, fields.notes]
       const statement = statements.get(JSON.stringify(key), () => {
-        const page = pageSql(false, input, sort, order, { collected: false, fromEnd: false })
+        const page = pageSql(false, input, sort, order, { by: 'walk', fromEnd: false })
         return sql`
           select "summary".*, "rows"."rowsJson" from (${keptSummarySql(input)}) as "summary"
           cross join lateral (${rowsJsonSql(page, SORT_KEYS[sort].length, fields, order)}) as "rows"`
