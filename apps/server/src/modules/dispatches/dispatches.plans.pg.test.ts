@@ -101,4 +101,48 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
       for (const s of sessions) s.release()
     }
   })
+
+  it("hands a client's search summary its company and term only inside sub-selects", async () => {
+    // On the bench data its custom plans (made for the company and the term) looked cheaper than
+    // the generic one, so every request planned it again; hidden, every company and term plans
+    // alike and PostgreSQL keeps the generic plan after five runs.
+    const clients = [
+      (await t.loginAs('client', { companyId: 'company-1' })).headers,
+      (await t.loginAs('client', { companyId: 'company-2' })).headers,
+    ]
+    const terms = ['basics', 'safety', 'holdings', 'excel', 'privacy', 'finance', 'leader', 'customer']
+    for (const [i, term] of terms.entries()) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/dispatches?search=${encodeURIComponent(term)}`,
+        headers: clients[i % 2]!,
+      })
+      expect(res.statusCode).toBe(200)
+    }
+    const sessions = await Promise.all(Array.from({ length: pool.totalCount - 1 }, () => pool.connect()))
+    try {
+      const own = (
+        await Promise.all(
+          sessions.map(
+            async (s) =>
+              (
+                await s.query<{ statement: string; generic: string; custom: string }>(
+                  `select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements
+                   where statement like '%sign * dispatches%' and statement not like '%search_sets%'`,
+                )
+              ).rows,
+          ),
+        )
+      ).flat()
+      expect(own.reduce((n, p) => n + Number(p.custom) + Number(p.generic), 0)).toBe(terms.length)
+      for (const { statement } of own) {
+        const params = statement.match(/\$\d+/g) ?? []
+        const hidden = statement.match(/\(select \$\d+::/g) ?? []
+        expect(params.length).toBeGreaterThan(0)
+        expect(hidden).toHaveLength(params.length)
+      }
+    } finally {
+      for (const s of sessions) s.release()
+    }
+  })
 })

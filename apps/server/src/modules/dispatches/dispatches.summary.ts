@@ -113,11 +113,11 @@ export function searchSetsSql(search: TermMatch, options: MatchOptions = {}): SQ
  * (once per statement; its company's names only): a client request is the session check, the
  * summary and the page, without the look-up statement a staff search makes first.
  */
-export function ownSearchSql(search: TermMatch, companyId: unknown): SQL {
+export function ownSearchSql(search: TermMatch, companyId: unknown, options: MatchOptions = {}): SQL {
   return or(
-    sql`${dispatch.courseId} = any(${coursesMatching(search)})`,
-    sql`${dispatch.destinationId} = any(${companiesMatching(search, companyId)})`,
-    searchesIds(search) ? matchesTermMatch(sql`${dispatch.id}`, search) : undefined,
+    sql`${dispatch.courseId} = any(${coursesMatching(search, options)})`,
+    sql`${dispatch.destinationId} = any(${companiesMatching(search, companyId, options)})`,
+    searchesIds(search) ? matchesTermMatch(sql`${dispatch.id}`, search, options) : undefined,
   )!
 }
 
