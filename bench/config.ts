@@ -37,6 +37,13 @@ export const settings = {
   /** Seconds of warm-up and of measurement per row; each row also stops after maxRequests. */
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
   durationSeconds: num('BENCH_DURATION_SECONDS', 6),
+  /**
+   * Pause between a row's warm-up and its measurement. autocannon leaves the requests it has in
+   * flight when its time is up, and the server still runs them: without the pause a 50-connection
+   * row starts measuring with up to 100 requests on the server, and the pool's bounded queue
+   * (DATABASE_QUEUE_LIMIT, 64) refuses some (14 of 6,700 in the staff row of 2026-11-27 09:24).
+   */
+  drainMs: num('BENCH_DRAIN_MS', 1000),
   maxRequests: num('BENCH_MAX_REQUESTS', 20_000),
   /** Sign-in rows are few and slow (argon2): a shorter window. */
   loginSeconds: num('BENCH_LOGIN_SECONDS', 5),

@@ -136,6 +136,9 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
 
 export async function measureLoad(spec: LoadSpec): Promise<LoadResult> {
   const warmup = spec.warmupSeconds ?? settings.warmupSeconds
-  if (warmup > 0) await fire(spec, warmup, Math.ceil((spec.maxRequests ?? settings.maxRequests) / 4))
+  if (warmup > 0) {
+    await fire(spec, warmup, Math.ceil((spec.maxRequests ?? settings.maxRequests) / 4))
+    await new Promise((resolve) => setTimeout(resolve, settings.drainMs))
+  }
   return fire(spec, spec.durationSeconds ?? settings.durationSeconds, spec.maxRequests ?? settings.maxRequests)
 }
