@@ -76,6 +76,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.database.db.execute(sql`delete from mail_outbox`)
   smtp.received.length = 0
+  smtp.refuseNext(0)
 })
 
 describe('alert mails over real SMTP', () => {
@@ -132,6 +133,23 @@ describe('alert mails over real SMTP', () => {
     )
     expect(failed).toMatchObject({ status: 'failed', last_error: 'Not sent: the recipient is suspended.' })
     await t.database.db.update(appUser).set({ status: 'active' }).where(eq(appUser.id, users.clientB!.id))
+  })
+
+  it('a mail queued within the millisecond the worker runs is due (PostgreSQL keeps microseconds)', async () => {
+    await outboxRepository.enqueue(t.database.db, [
+      {
+        idempotencyKey: 'same-ms-1',
+        kind: 'alert',
+        userId: null,
+        to: 'same-ms@example.test',
+        subject: 'S',
+        text: 'T',
+        html: 'T',
+      },
+    ])
+    await t.database.db.execute(sql`update mail_outbox set next_attempt_at = '2030-01-01T00:00:00.000500Z'`)
+    expect(await worker(() => new Date('2030-01-01T00:00:00.000Z')).runOnce()).toBe(1)
+    expect(recipientsOf()).toEqual(['same-ms@example.test'])
   })
 
   it('SMTP refusing (451) then accepting delivers the mail once', async () => {

@@ -94,7 +94,9 @@ export const outboxRepository = {
   /**
    * Claims due mails for this worker: FOR UPDATE SKIP LOCKED, so workers of several processes
    * take different rows; the claim commits before any send (status `sending`, a lease and a
-   * token), and only the token's holder can mark the row afterwards.
+   * token), and only the token's holder can mark the row afterwards. `now` is a JavaScript time,
+   * whole milliseconds, and stands for its whole millisecond: a mail queued at PostgreSQL's
+   * now() (microseconds) in the same millisecond is due.
    */
   async claim(
     db: DbOrTx,
@@ -108,7 +110,7 @@ export const outboxRepository = {
         locked_until = ${lease.toISOString()}::timestamptz, attempts = m.attempts + 1
       where m.id in (
         select id from mail_outbox
-        where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
+        where status = 'pending' and next_attempt_at < ${now.toISOString()}::timestamptz + interval '1 millisecond'
         order by next_attempt_at, id
         limit ${limit}
         for update skip locked)
