@@ -70,3 +70,6 @@ export function jsonObjectSql(fields: readonly JsonField[]): SQL {
 export function jsonArraySql(object: SQL, orderBy: SQL): SQL {
   return sql`('[' || coalesce(string_agg(${object}, ',' order by ${orderBy}), '') || ']')`
 }
+
+/** A jsonArraySql value as the driver returns it; '[]' when the statement read no row. */
+export const jsonArrayText = (value: unknown): string => (value as string | null | undefined) ?? '[]'

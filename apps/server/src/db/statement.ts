@@ -1,4 +1,4 @@
-import { fillPlaceholders, is, Param, Placeholder, type SQL } from 'drizzle-orm'
+import { fillPlaceholders, is, Param, Placeholder, sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from './client'
 
@@ -23,6 +23,13 @@ export interface CompiledStatement {
 
 const holdsPlaceholder = (param: unknown) =>
   is(param, Placeholder) || (is(param, Param) && is(param.value, Placeholder))
+
+/** A placeholder for each value a module's statements take, by name: `placeholders('id', 'limit').limit`. */
+export function placeholders<const Name extends string>(...names: Name[]): { readonly [K in Name]: Placeholder<K> } {
+  return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as {
+    readonly [K in Name]: Placeholder<K>
+  }
+}
 
 /** The statement's text and placeholders; throws when a value is not a placeholder. */
 export function compileStatement(query: SQL): CompiledStatement {

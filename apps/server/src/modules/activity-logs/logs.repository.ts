@@ -2,9 +2,9 @@ import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
-import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
+import { jsonArraySql, jsonArrayText, jsonObjectSql } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
-import { runStatement, statementCache } from '../../db/statement'
+import { placeholders, runStatement, statementCache } from '../../db/statement'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
 export interface LogSqlFilter {
@@ -120,21 +120,21 @@ function whereOf(filter: LogSqlFilter, way: SearchWay = 'indexed'): SQL | undefi
 }
 
 /** The values of the log statements, as placeholders (db/statement.ts). */
-const L = {
-  from: sql.placeholder('from'),
-  before: sql.placeholder('before'),
-  userId: sql.placeholder('userId'),
-  action: sql.placeholder('action'),
-  pattern: sql.placeholder('pattern'),
-  dotless: sql.placeholder('dotless'),
-  limit: sql.placeholder('limit'),
-  offset: sql.placeholder('offset'),
-  ids: sql.placeholder('ids'),
-  newest: sql.placeholder('newest'),
-  oldest: sql.placeholder('oldest'),
-  fromDay: sql.placeholder('fromDay'),
-  beforeDay: sql.placeholder('beforeDay'),
-} as const
+const L = placeholders(
+  'from',
+  'before',
+  'userId',
+  'action',
+  'pattern',
+  'dotless',
+  'limit',
+  'offset',
+  'ids',
+  'newest',
+  'oldest',
+  'fromDay',
+  'beforeDay',
+)
 
 /** A filter as a kept statement's input (placeholders), with its values and its shape's key. */
 function inputOf(filter: LogSqlFilter) {
@@ -208,7 +208,7 @@ export interface EntriesJson {
 }
 
 const toEntries = ([row]: Record<string, unknown>[]): EntriesJson => ({
-  entriesJson: (row?.entriesJson as string | undefined) ?? '[]',
+  entriesJson: jsonArrayText(row?.entriesJson),
   rowCount: Number(row?.rowCount ?? 0),
 })
 

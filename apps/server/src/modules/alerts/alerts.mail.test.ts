@@ -28,6 +28,12 @@ const worker = (now = () => new Date()) =>
     domain: 'example.test',
   })
 
+/** One alert mail queued straight in the outbox (subject S, body T). */
+const queueMail = (idempotencyKey: string, to: string, more: { html?: string } = {}) =>
+  outboxRepository.enqueue(t.database.db, [
+    { idempotencyKey, kind: 'alert', userId: null, to, subject: 'S', text: 'T', html: 'T', ...more },
+  ])
+
 async function setPreferences(user: TestUser, body: object) {
   const { accessToken } = await t.login(user.email)
   const res = await t.app.inject({
@@ -136,17 +142,7 @@ describe('alert mails over real SMTP', () => {
   })
 
   it('a mail queued within the millisecond the worker runs is due (PostgreSQL keeps microseconds)', async () => {
-    await outboxRepository.enqueue(t.database.db, [
-      {
-        idempotencyKey: 'same-ms-1',
-        kind: 'alert',
-        userId: null,
-        to: 'same-ms@example.test',
-        subject: 'S',
-        text: 'T',
-        html: 'T',
-      },
-    ])
+    await queueMail('same-ms-1', 'same-ms@example.test')
     await t.database.db.execute(sql`update mail_outbox set next_attempt_at = '2030-01-01T00:00:00.000500Z'`)
     expect(await worker(() => new Date('2030-01-01T00:00:00.000Z')).runOnce()).toBe(1)
     expect(recipientsOf()).toEqual(['same-ms@example.test'])
@@ -154,17 +150,7 @@ describe('alert mails over real SMTP', () => {
 
   it('SMTP refusing (451) then accepting delivers the mail once', async () => {
     let clock = new Date('2030-01-01T00:00:00Z')
-    await outboxRepository.enqueue(t.database.db, [
-      {
-        idempotencyKey: 'retry-1',
-        kind: 'alert',
-        userId: null,
-        to: 'someone@example.test',
-        subject: 'S',
-        text: 'T',
-        html: '<p>T</p>',
-      },
-    ])
+    await queueMail('retry-1', 'someone@example.test', { html: '<p>T</p>' })
     await t.database.db.update(mailOutbox).set({ nextAttemptAt: clock })
     smtp.refuseNext(1)
     const w = worker(() => clock)
@@ -183,17 +169,7 @@ describe('alert mails over real SMTP', () => {
   })
 
   it('a permanent refusal (550) is not retried', async () => {
-    await outboxRepository.enqueue(t.database.db, [
-      {
-        idempotencyKey: 'perm-1',
-        kind: 'alert',
-        userId: null,
-        to: 'x@example.test',
-        subject: 'S',
-        text: 'T',
-        html: 'T',
-      },
-    ])
+    await queueMail('perm-1', 'x@example.test')
     smtp.refuseNext(1, 550)
     expect(await worker().runOnce()).toBe(0)
     const [row] = await rows(t.database.db, sql`select status, attempts from mail_outbox`)
@@ -234,17 +210,7 @@ describe('alert mails over real SMTP', () => {
   })
 
   it('a mail left "sending" by a process that died mid-send becomes uncertain and is never resent', async () => {
-    await outboxRepository.enqueue(t.database.db, [
-      {
-        idempotencyKey: 'crash-1',
-        kind: 'alert',
-        userId: null,
-        to: 'c@example.test',
-        subject: 'S',
-        text: 'T',
-        html: 'T',
-      },
-    ])
+    await queueMail('crash-1', 'c@example.test')
     // The dead process's claim: committed, lease running out, never marked. The lease runs out on
     // the fake clock (issue #18), not in a real sleep.
     vi.useFakeTimers({ toFake: ['Date'] })

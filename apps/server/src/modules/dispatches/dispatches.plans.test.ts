@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { pageStatement } from './dispatches.repository'
+import { pageStatement } from './dispatches.page'
 
 /**
  * Issue #13 (migration 0023): the list sorts by stored lowered keys, so neither a searched

@@ -71,7 +71,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
 
     async list(viewer: Viewer, query: DispatchListQuery): Promise<JsonAnswer<DispatchListResponse>> {
       const scope = scopeCompany(viewer)
-      // The rows come written as JSON by PostgreSQL (dispatches.repository.ts rowsJsonSql).
+      // The rows come written as JSON by PostgreSQL (dispatches.page.ts rowsJsonSql).
       const answer = (rowsJson: string, summary: SummaryRow) =>
         new JsonAnswer<DispatchListResponse>({
           dispatches: new JsonText(rowsJson),

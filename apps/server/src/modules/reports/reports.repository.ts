@@ -4,7 +4,7 @@ import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
-import { runStatement, statementCache } from '../../db/statement'
+import { placeholders, runStatement, statementCache } from '../../db/statement'
 import {
   matchesTerm,
   matchesTermMatch,
@@ -99,16 +99,7 @@ export function whereOf(filter: RegistrationFilter): SQL {
 }
 
 /** The values of the report's statements, as placeholders (db/statement.ts). */
-const R = {
-  dispatchId: sql.placeholder('dispatchId'),
-  status: sql.placeholder('status'),
-  from: sql.placeholder('from'),
-  before: sql.placeholder('before'),
-  pattern: sql.placeholder('pattern'),
-  limit: sql.placeholder('limit'),
-  offset: sql.placeholder('offset'),
-  walkRows: sql.placeholder('walkRows'),
-} as const
+const R = placeholders('dispatchId', 'status', 'from', 'before', 'pattern', 'limit', 'offset', 'walkRows')
 
 /** A filter as a kept statement's input (placeholders), with its values and its shape's key. */
 function inputOf(filter: RegistrationFilter) {
