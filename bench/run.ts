@@ -16,13 +16,22 @@ import { killChildren } from './child-process'
 import { ADMIN_URL, BENCH_PASSWORD, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
 import { recreateBenchDatabase, withClient } from './pg-admin'
 import { runReads, type ReadInputs } from './read-phase'
-import { markdownSection, writeJson, writeMarkdown, type BenchReport, type DbRun } from './report'
+import { measureLoad } from './measure'
+import {
+  markdownSection,
+  rowLine,
+  writeJson,
+  writeMarkdown,
+  type BenchReport,
+  type DbRun,
+  type RowResult,
+} from './report'
 import { startServer, type RunningServer } from './run-server'
 import { exportStartDay, seedActivityLogs } from './seed-logs'
 import { measureSync } from './seed-sync'
 import { BENCH_STAFF, benchClientEmail, findFixtures, seedUsers, type BenchFixtures } from './seed-users'
 import { startBenchSimulator, type RunningSimulator } from './simulator'
-import { postgresTarget } from './sql-baselines'
+import { pgliteTarget, postgresTarget } from './sql-baselines'
 import { pgRunner, pgliteRunner } from './sql-runner'
 import { checkTargets } from './targets'
 import { explainSlowest, loadVariedData, runVaried, type VariedSessions } from './varied-phase'
@@ -133,7 +142,7 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
       const target = postgresTarget(url)
       try {
         progress('plans of the slowest requests (EXPLAIN ANALYZE, BUFFERS)...')
-        await explainSlowest(varied, sessions, target, progress)
+        await explainSlowest(varied, sessions, target, 'postgres', progress)
       } finally {
         await target.close()
       }
@@ -228,13 +237,14 @@ async function pglitePart(startedAt: string, info: Record<string, string | numbe
     await db.close()
     const server = await startServer({ dataDir }, null, { READ_CACHE: 'false', SYNC_INTERVAL_MINUTES: '0' })
     let varied: Awaited<ReturnType<typeof runVaried>>
+    let sessions: VariedSessions
     try {
       const as = (role: string) => DEMO_ACCOUNTS.find((a) => a.role === role)!.email
       const staff = []
       for (const role of ['admin', 'internal', 'sales'])
         staff.push(await signIn(server.baseUrl, as(role), DEMO_PASSWORD))
       const client = await signIn(server.baseUrl, as('client'), DEMO_PASSWORD)
-      const sessions: VariedSessions = { staff, clients: [client], reportReaders: staff, admins: [staff[0]!] }
+      sessions = { staff, clients: [client], reportReaders: staff, admins: [staff[0]!] }
       varied = await runVaried(
         server,
         data,
@@ -245,10 +255,45 @@ async function pglitePart(startedAt: string, info: Record<string, string | numbe
     } finally {
       await server.stop()
     }
+    // The cached figures beside the cold ones: one URL of each mix, repeated, caches on.
+    progress('PGlite: caches on, one URL of each mix repeated...')
+    const cachedServer = await startServer({ dataDir }, null, { SYNC_INTERVAL_MINUTES: '0' })
+    const cachedRows: RowResult[] = []
+    try {
+      for (const row of varied) {
+        const session = row.id === 'varied-list-client' ? sessions.clients[0]! : sessions.admins[0]!
+        const endpoint = await measureLoad({
+          url: cachedServer.baseUrl + row.example,
+          connections: row.connections,
+          headers: { 'x-auth-token': session.accessToken },
+        })
+        cachedRows.push({
+          id: `cached-${row.id}`,
+          label: `cached, one URL repeated: ${row.label}`,
+          path: row.example,
+          group: 'cached',
+          connections: row.connections,
+          endpoint,
+          sql: null,
+          latencyRatio: null,
+        })
+        progress(`  ${rowLine(cachedRows.at(-1)!)}`)
+      }
+    } finally {
+      await cachedServer.stop()
+    }
+    // The plans of each row's slowest requests, on the folder the server used (one process at a time).
+    const planned = newPglite(path.join(dataDir, 'pglite'))
+    try {
+      progress('plans of the slowest requests on PGlite (EXPLAIN ANALYZE, BUFFERS)...')
+      await explainSlowest(varied, sessions, pgliteTarget(planned), 'pglite', progress)
+    } finally {
+      await planned.close()
+    }
     const run: DbRun = {
       database: 'pglite',
       dataSet: `PGlite in a fresh DATA_DIR, demo mode (what \`npm start\` runs): ${sizes.dispatches} dispatches, ${sizes.registrations.toLocaleString('en-US')} registrations (${Number(big.n).toLocaleString('en-US')} in the biggest dispatch), ${sizes.logs} activity_log rows.`,
-      rows: [],
+      rows: cachedRows,
       varied,
       export: { skipped: 'measured on PostgreSQL' },
       login: null,

@@ -234,8 +234,16 @@ function viewerOf(sessions: VariedSessions, email: string) {
   return { id: session.user.id, role: session.user.role, companyId: session.user.companyId }
 }
 
-/** What the server runs for a request path, on the given database, caches off (the cold path). */
-export function workOf(path: string, sessions: VariedSessions, email: string): ((db: Db) => Promise<unknown>) | null {
+/**
+ * What the server runs for a request path, on the given database, caches off (the cold path);
+ * `reusePlans` as app.ts sets it for the database (PostgreSQL: true).
+ */
+export function workOf(
+  path: string,
+  sessions: VariedSessions,
+  email: string,
+  reusePlans = false,
+): ((db: Db) => Promise<unknown>) | null {
   const url = new URL(path, 'http://bench')
   // As the route's validation does: numbers from the query string, then the schema's defaults.
   const raw = Object.fromEntries(url.searchParams.entries())
@@ -245,17 +253,15 @@ export function workOf(path: string, sessions: VariedSessions, email: string): (
   const viewer = viewerOf(sessions, email)
   if (url.pathname === '/api/dispatches') {
     const query = Value.Default(DispatchListQuerySchema, params) as DispatchListQuery
-    return (db) => createDispatchesService(db, { cache: false }).list(viewer, query)
+    return (db) => createDispatchesService(db, { cache: false, reusePlans }).list(viewer, query)
   }
   const report = /^\/api\/reports\/dispatch\/([^/]+)$/.exec(url.pathname)
   if (report) {
     const query = Value.Default(ReportQuerySchema, params) as ReportQuery
     return (db) =>
-      createReportsService(db, createDispatchesService(db, { cache: false }), { cache: false }).dispatchReport(
-        viewer,
-        decodeURIComponent(report[1]!),
-        query,
-      )
+      createReportsService(db, createDispatchesService(db, { cache: false, reusePlans }), {
+        cache: false,
+      }).dispatchReport(viewer, decodeURIComponent(report[1]!), query)
   }
   if (url.pathname === '/api/learners') {
     const query = Value.Default(LearnerListQuerySchema, params) as LearnerListQuery
@@ -268,18 +274,19 @@ export function workOf(path: string, sessions: VariedSessions, email: string): (
   return null
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the slowest requests of each row (PostgreSQL). */
+/** EXPLAIN (ANALYZE, BUFFERS) of the slowest requests of each row, as the server of `database` runs them. */
 export async function explainSlowest(
   rows: VariedRowResult[],
   sessions: VariedSessions,
   target: SqlTarget,
+  database: 'postgres' | 'pglite',
   progress: (line: string) => void,
 ): Promise<void> {
   for (const row of rows) {
     if (row.postbacksPerSecond || row.connections > 50) continue
     row.plans = []
     for (const slow of row.slowest.slice(0, 3)) {
-      const work = workOf(slow.path, sessions, slow.user)
+      const work = workOf(slow.path, sessions, slow.user, database === 'postgres')
       if (!work) continue
       const statements = await explainWork(target, work)
       row.plans.push({ path: slow.path, user: slow.user, statements: statements.map(({ params: _p, ...s }) => s) })
