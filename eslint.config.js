@@ -174,6 +174,12 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    // The web app imports through the `@/` alias of its tsconfig; with the node resolver alone
+    // those imports resolve to nothing, and the feature boundaries and the cycle check below
+    // cannot see them.
+    settings: {
+      'import/resolver': { typescript: { project: 'apps/web/tsconfig.json' } },
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.configs.recommended.rules,

@@ -1,6 +1,6 @@
 import type { DashboardCharts, DashboardChartsQuery, DispatchCharts } from '@portal/shared'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useDispatchListParams } from '@/features/dispatches/hooks/use-dispatch-list-params'
+import { useDispatchListParams } from '@/hooks/use-dispatch-list-params'
 import { api } from '@/lib/api-client'
 
 /** Issue #16: chart data (GET /api/reports/charts/...). */

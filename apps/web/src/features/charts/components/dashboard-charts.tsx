@@ -1,7 +1,7 @@
 import { can, usagePercent, type DashboardCharts as DashboardChartsData, type Role } from '@portal/shared'
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
-import { UsageBar } from '@/features/dispatches/components/usage-bar'
+import { UsageBar } from '@/components/ui/usage-bar'
 import { useListDashboardCharts } from '../api/get-charts'
 import { OKABE_ITO, type ChartDatum } from './chart-palette'
 import { ChartPanel } from './chart-panel'

@@ -1,21 +1,12 @@
-import type { Course, CourseListResponse, Destination } from '@portal/shared'
+import type { Course, CourseListResponse } from '@portal/shared'
 import { useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
-
-/** The new dispatch form's companies: GET /api/dispatches/destinations (the mirror, by name). */
-export function getCompanyOptions(): Promise<Destination[]> {
-  return api.get<Destination[]>('/api/dispatches/destinations')
-}
 
 /** The new dispatch form's courses: the catalogue as the server sends it to an admin (hidden ones too). */
 export async function getCourseOptions(): Promise<Course[]> {
   const data = await api.get<CourseListResponse | Course[]>('/api/dispatches/courses')
   return Array.isArray(data) ? data : (data.courses ?? [])
-}
-
-export function useCompanyOptions(enabled = true) {
-  return useQuery({ queryKey: dispatchKeys.companyOptions(), queryFn: getCompanyOptions, enabled })
 }
 
 export function useCourseOptions(enabled = true) {

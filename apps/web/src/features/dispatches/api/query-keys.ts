@@ -5,6 +5,5 @@ export const dispatchKeys = {
   all: ['dispatches'] as const,
   list: (query: DispatchListQuery) => ['dispatches', 'list', query] as const,
   detail: (id: string) => ['dispatches', 'detail', id] as const,
-  companyOptions: () => ['dispatches', 'options', 'companies'] as const,
   courseOptions: () => ['dispatches', 'options', 'courses'] as const,
 }

@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { OverusedBadge, UsageBar } from './usage-bar'
+import { OverusedBadge, UsageBar } from '@/components/ui/usage-bar'
 import { clientName, courseName } from './view-details-link'
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -1,6 +1,6 @@
 import type { DispatchSummary } from '@portal/shared'
 import { Gauge } from 'lucide-react'
-import { OverusedBadge, UsageBar } from './usage-bar'
+import { OverusedBadge, UsageBar } from '@/components/ui/usage-bar'
 import { SummaryCard } from './summary-card'
 
 /**

@@ -4,7 +4,7 @@ import { Modal } from '@/components/ui/modal'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/api-error'
-import { CompletionBadge, SuccessBadge } from '@/features/reports/components/status-badges'
+import { CompletionBadge, SuccessBadge } from '@/components/ui/status-badges'
 import { useLearnerRegistrations } from '../api/get-learners'
 
 const COLUMNS = ['Course', 'Completion', 'Success', 'Score', 'Time', 'Last Access'] as const

@@ -1,6 +1,6 @@
 import { formatDateTime, formatDuration, formatScore, type ReportRegistration } from '@portal/shared'
 import { ResponsiveTable, type Column } from '@/components/ui/responsive-table'
-import { CompletionBadge, SuccessBadge } from './status-badges'
+import { CompletionBadge, SuccessBadge } from '@/components/ui/status-badges'
 
 const learnerName = (r: ReportRegistration) => `${r.learnerFirstName} ${r.learnerLastName}`.trim()
 
