@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const RESULTS_DIR = path.join(ROOT, 'bench', 'results')
 export const DOC_FILE = path.join(ROOT, 'docs', 'performance.md')
+/** The full tables of the last run (docs/performance.md carries their summary). */
+export const LATEST_FILE = path.join(RESULTS_DIR, 'latest.md')
 
 const num = (name: string, fallback: number): number => {
   const raw = process.env[name]
@@ -51,7 +53,7 @@ export const settings = {
   /**
    * DATABASE_POOL_SIZE of the server under test on PostgreSQL: three connections per core of the
    * database's host (the bench's own machine), as the README recommends; the server's default
-   * (10) is for a database whose cores are unknown. docs/performance.md, seventh pass, compares.
+   * (10) is for a database whose cores are unknown. docs/performance.md, "Pool size and overload".
    */
   poolSize: num('BENCH_POOL_SIZE', 3 * os.cpus().length),
   /** 0 skips the PGlite part (demo data, as `npm start` runs it: bench/run.ts pglitePart). */

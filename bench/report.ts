@@ -1,10 +1,12 @@
 /**
- * Results: the console table, bench/results/<date>-<db>.json, and the generated section of
- * docs/performance.md (between its bench markers; the prose around it is written by hand).
+ * Results: the console table, bench/results/<date>-<db>.json, the full tables of the run in
+ * bench/results/latest.md, and their summary in docs/performance.md (between its bench markers;
+ * the prose around it is written by hand). The doc keeps what a reader checks first (targets,
+ * sync, one line per read row); the per-request tables and the plans would bury it.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { DOC_FILE, RESULTS_DIR, settings } from './config'
+import { DOC_FILE, LATEST_FILE, RESULTS_DIR, settings } from './config'
 import type { ExportResult } from './csv-export'
 import type { LoadResult } from './measure'
 import type { SyncMeasurement } from './seed-sync'
@@ -31,10 +33,10 @@ export interface DbRun {
   dataSet: string
   /** Repeated-URL rows (caches on). */
   rows: RowResult[]
-  /** Issue #13: the varied rows (caches off: the cold path). */
+  /** The varied rows (caches off: the cold path). */
   varied: VariedRowResult[]
   export: ExportResult | { skipped: string }
-  /** Issue #16: the completion report export of the big dispatch (PostgreSQL). */
+  /** The completion report export of the big dispatch (PostgreSQL). */
   reportExports?: { csv: ExportResult; xlsx: ExportResult } | { skipped: string }
   login: LoadResult | null
   notes: string[]
@@ -181,19 +183,25 @@ function exportLine(run: DbRun): string {
   return `CSV export (GET /api/logs/export.csv): ${x.rows.toLocaleString('en-US')} rows, ${x.megabytes} MB, first byte ${x.ttfbMs} ms, total ${(x.totalMs / 1000).toFixed(1)} s, ${x.rowsPerSecond.toLocaleString('en-US')} rows/s, server RSS ${x.rss.startMb} → peak ${x.rss.peakMb} MB (growth ${x.rss.growthMb} MB); other load ${x.otherCores} cores.`
 }
 
-export function markdownSection(reports: BenchReport[]): string {
-  const out: string[] = []
-  const first = reports[0]!
-  out.push(
-    `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}; the server's pool on PostgreSQL: ${settings.poolSize} connections (\`DATABASE_POOL_SIZE\`). Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
+/** The run's machine and where its figures are; "other load" explained. */
+function runHeader(first: BenchReport, more: string): string[] {
+  return [
+    `Run of ${first.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${first.machine.cpus} × ${first.machine.cpuModel}, ${first.machine.memoryGb} GB RAM, Node ${first.machine.node}, ${first.machine.postgres}; the server's pool on PostgreSQL: ${settings.poolSize} connections (\`DATABASE_POOL_SIZE\`). ${more}Raw figures: \`bench/results/${first.startedAt.slice(0, 10)}-*.json\`.`,
     '',
     "\"other load\": cores' worth of CPU that other work on this shared machine used while the row ran (busy time in /proc/stat minus the bench's own processes and portal_bench's PostgreSQL backends); anything above about 0.2 makes that row pessimistic.",
     '',
-  )
+  ]
+}
+
+/** The targets of every database measured, then the sync, as both the doc and latest.md show them. */
+function targetsAndSync(reports: BenchReport[], pgOnly: boolean): string[] {
+  const out: string[] = []
   const pgReport = reports.find((r) => r.run.database === 'postgres')
-  if (pgReport) {
-    out.push('#### Targets (PostgreSQL)', '', '| target | measured | met |', '| --- | --- | --- |')
-    for (const t of pgReport.targets)
+  const checked = pgOnly ? (pgReport ? [pgReport] : []) : reports
+  const targets = checked.flatMap((r) => r.targets)
+  if (targets.length) {
+    out.push(`#### Targets${pgOnly ? ' (PostgreSQL)' : ''}`, '', '| target | measured | met |', '| --- | --- | --- |')
+    for (const t of targets)
       out.push(`| ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'met' : '**not met**'} |`)
     out.push('')
   }
@@ -219,6 +227,12 @@ export function markdownSection(reports: BenchReport[]): string {
       '',
     )
   }
+  return out
+}
+
+/** Everything the run measured: bench/results/latest.md. */
+export function markdownSection(reports: BenchReport[]): string {
+  const out = [...runHeader(reports[0]!, ''), ...targetsAndSync(reports, true)]
   for (const report of reports) {
     const run = report.run
     out.push(`#### Reads on ${run.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}`, '', run.dataSet, '')
@@ -248,12 +262,96 @@ export function markdownSection(reports: BenchReport[]): string {
   return out.join('\n')
 }
 
+const dbName = (run: DbRun) => (run.database === 'postgres' ? 'PostgreSQL' : 'PGlite')
+
+/** One line per varied mix and database: the row at its base load, with postbacks, and at 100 connections. */
+function variedSummary(reports: BenchReport[]): string[] {
+  const lines = [
+    '| varied row (caches off) | database | conn | p50 ms | p95 ms | req/s | p95 with 20 postbacks/s | 100 conn: p95 ms; 503s (their p95 ms); errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ]
+  for (const { run } of reports) {
+    for (const row of run.varied.filter((r) => !/-(postbacks|100)$/.test(r.id))) {
+      const e = row.endpoint
+      const withPostbacks = run.varied.find((r) => r.id === `${row.id}-postbacks`)?.endpoint
+      const at100 = run.varied.find((r) => r.id === `${row.id}-100`)?.endpoint
+      const failed = e.non2xx + e.errors
+      lines.push(
+        `| ${row.label}${failed ? ` (${failed} failed)` : ''} | ${dbName(run)} | ${row.connections} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.rps, 0)} | ${withPostbacks ? `${fmt(withPostbacks.p95)} (${fmt(withPostbacks.p95 / e.p95, 2)}×)` : '-'} | ${at100 ? `${fmt(at100.p95)}; ${fmt(at100.refused.count, 0)} (${fmt(at100.refused.p95)}); ${at100.errors}` : '-'} |`,
+      )
+    }
+  }
+  return lines
+}
+
+/** One line per repeated-URL row and database, at its highest concurrency, and sign-in. */
+function repeatedSummary(reports: BenchReport[]): string[] {
+  const lines = [
+    '| one URL repeated (caches on) | database | conn | p50 ms | p95 ms | req/s | failed | SQL alone p95 ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ]
+  for (const { run } of reports) {
+    const busiest = new Map<string, RowResult>()
+    for (const row of run.rows) {
+      const kept = busiest.get(row.label)
+      if (!kept || row.connections > kept.connections) busiest.set(row.label, row)
+    }
+    for (const row of busiest.values()) {
+      const label = row.label.replace(/^cached, one URL repeated: /, '')
+      if (row.skipped || !row.endpoint) {
+        lines.push(`| ${label} | ${dbName(run)} | ${row.connections} | ${row.skipped ?? 'not measured'} | | | | |`)
+        continue
+      }
+      const e = row.endpoint
+      lines.push(
+        `| ${label} | ${dbName(run)} | ${row.connections} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.rps, 0)} | ${e.non2xx + e.errors} | ${fmt(row.sql?.p95, 2)} |`,
+      )
+    }
+    if (run.login) {
+      const l = run.login
+      lines.push(
+        `| POST /api/auth/login (argon2id m=19 MiB, t=2) | ${dbName(run)} | ${l.connections} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${fmt(l.rps, 0)} | ${l.non2xx + l.errors} | - |`,
+      )
+    }
+  }
+  return lines
+}
+
+/**
+ * The summary docs/performance.md carries: targets (the exports' figures among them), sync, one
+ * line per read row. The per-request tables, the requests themselves, the exports' details and
+ * the plans stay in latest.md.
+ */
+export function summarySection(reports: BenchReport[]): string {
+  const out = [
+    ...runHeader(
+      reports[0]!,
+      'Full tables, the requests measured and the plans of the slowest: [bench/results/latest.md](../bench/results/latest.md). ',
+    ),
+    ...targetsAndSync(reports, false),
+  ]
+  out.push('#### Reads', '')
+  for (const { run } of reports) out.push(`- ${run.dataSet}`)
+  out.push('')
+  if (reports.some((r) => r.run.varied.length)) out.push(...variedSummary(reports), '')
+  if (reports.some((r) => r.run.rows.length || r.run.login)) out.push(...repeatedSummary(reports), '')
+  return out.join('\n')
+}
+
 const BEGIN = '<!-- bench:results:begin (written by npm run bench) -->'
 const END = '<!-- bench:results:end -->'
 
-/** Replaces the generated section of docs/performance.md, keeping everything around it. */
-export function writeMarkdown(section: string): void {
-  const block = `${BEGIN}\n\n${section}\n${END}`
+/**
+ * Writes bench/results/latest.md whole, and replaces the generated section of docs/performance.md
+ * with the summary, keeping everything around it.
+ */
+export function writeMarkdown(reports: BenchReport[]): void {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  writeFileSync(
+    LATEST_FILE,
+    `# Latest bench run\n\nWritten by \`npm run bench\` (the summary and how to read it: [docs/performance.md](../../docs/performance.md)).\n\n${markdownSection(reports)}`,
+  )
+  const block = `${BEGIN}\n\n${summarySection(reports)}\n${END}`
   const doc = existsSync(DOC_FILE) ? readFileSync(DOC_FILE, 'utf8') : '# Performance\n'
   const start = doc.indexOf(BEGIN)
   const end = doc.indexOf(END)

@@ -1,9 +1,10 @@
 /**
- * `npm run bench` (issue #7): seeds PostgreSQL through the real sync path and the activity log
- * in SQL, measures the read endpoints of the real server with autocannon next to their SQL, the
- * CSV export and sign-in, repeats the read part on PGlite, and writes bench/results/*.json and
- * the generated section of docs/performance.md. Bounded: every load row stops after a fixed
- * time or request count, and the whole run aborts past BENCH_HARD_LIMIT_MINUTES.
+ * `npm run bench`: seeds PostgreSQL through the real sync path and the activity log in SQL,
+ * measures the read endpoints of the real server with autocannon next to their SQL, the CSV
+ * export and sign-in, repeats the read part on PGlite, and writes bench/results/*.json, the full
+ * tables in bench/results/latest.md and their summary in docs/performance.md. Bounded: every
+ * load row stops after a fixed time or request count, and the whole run aborts past
+ * BENCH_HARD_LIMIT_MINUTES.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -17,15 +18,7 @@ import { ADMIN_URL, BENCH_PASSWORD, RESULTS_DIR, benchDatabaseUrl, settings } fr
 import { recreateBenchDatabase, withClient } from './pg-admin'
 import { runReads, type ReadInputs } from './read-phase'
 import { measureLoad } from './measure'
-import {
-  markdownSection,
-  rowLine,
-  writeJson,
-  writeMarkdown,
-  type BenchReport,
-  type DbRun,
-  type RowResult,
-} from './report'
+import { rowLine, writeJson, writeMarkdown, type BenchReport, type DbRun, type RowResult } from './report'
 import { startServer, type RunningServer } from './run-server'
 import { exportStartDay, seedActivityLogs } from './seed-logs'
 import { measureSync } from './seed-sync'
@@ -316,15 +309,18 @@ async function pglitePart(startedAt: string, info: Record<string, string | numbe
   }
 }
 
-/** `--report-only [date]`: rewrites docs/performance.md from saved results, without measuring. */
+/**
+ * `--report-only [date]`: rewrites bench/results/latest.md and the summary in docs/performance.md
+ * from saved results, without measuring.
+ */
 function reportOnly(date: string) {
   const reports = (['postgres', 'pglite'] as const)
     .map((db) => path.join(RESULTS_DIR, `${date}-${db}.json`))
     .filter((file) => existsSync(file))
     .map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport)
   if (reports.length === 0) throw new Error(`no bench/results/${date}-*.json`)
-  writeMarkdown(markdownSection(reports))
-  progress(`docs/performance.md rewritten from ${reports.length} result file(s) of ${date}`)
+  writeMarkdown(reports)
+  progress(`bench/results/latest.md and docs/performance.md rewritten from ${reports.length} result file(s) of ${date}`)
 }
 
 async function main() {
@@ -352,7 +348,7 @@ async function main() {
     reports.push(report)
     progress(`wrote ${writeJson(report)}`)
     // Written now too, so the PostgreSQL figures survive a PGlite part that fails or overruns.
-    writeMarkdown(markdownSection(reports))
+    writeMarkdown(reports)
     if (settings.pglite) {
       progress('PGlite part...')
       const pglite = await pglitePart(startedAt, info)
@@ -363,8 +359,8 @@ async function main() {
   } finally {
     await sim.process.stop()
   }
-  writeMarkdown(markdownSection(reports))
-  progress('docs/performance.md updated. Targets:')
+  writeMarkdown(reports)
+  progress('bench/results/latest.md and docs/performance.md updated. Targets:')
   for (const t of reports.flatMap((r) => r.targets)) {
     progress(`  ${t.met === null ? 'n/a    ' : t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured}`)
   }

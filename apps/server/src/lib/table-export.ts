@@ -138,8 +138,8 @@ async function zipRoom(sheet: unknown) {
  * Rows of sheet XML (about 35 kB) written between two waits for the zip writer. Buffers that
  * queue in it across the collections of a whole chunk's garbage outlive the young generation and
  * are freed only by a full collection: a synthetic 11-column export of 100,000 rows grew the
- * RSS by 57 to 65 MB waiting every 2,000 rows, by 36 to 43 MB every 50 (docs/performance.md,
- * "sixth pass").
+ * RSS by 57 to 65 MB waiting every 2,000 rows, by 36 to 43 MB every 50
+ * (bench/results/history.md, "sixth pass").
  */
 export const XLSX_DRAIN_ROWS = 50
 
