@@ -35,7 +35,7 @@ export default function DashboardRoute() {
         role={user.role}
         onEvent={recordUiEvent}
         rowBadges={rowBadges}
-        // Issue #16: charts over the list's filters, above the long list where they are seen.
+        // The charts over the list's filters, above the long list where they are seen.
         charts={
           <Suspense fallback={<ChartsPlaceholder />}>
             <DashboardCharts role={user.role} />
