@@ -21,7 +21,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     // Route modules are split by the dynamic imports in src/app/router.tsx.
-    sourcemap: 'hidden', // maps for error reports, not advertised to browsers
+    // No source maps in the production build: what the server serves would give the source
+    // away. `vite build --sourcemap` makes them for a developer (the server still never serves
+    // them: `vite preview` does), and `vite` (npm run dev -w @portal/web) inlines them.
+    sourcemap: false,
     // dist/.vite/manifest.json: chunk graph for scripts/check-bundle-budget.mjs (issue #7).
     manifest: true,
   },

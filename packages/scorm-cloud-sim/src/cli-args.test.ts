@@ -65,4 +65,13 @@ describe('CLI flags and environment', () => {
     expect(resolveOptions(parseCli([], { SIM_PAGING: 'offset' }).options).paging).toBe('offset')
     expect(() => resolveOptions({ sizes: { courses: 2, destinations: 2, dispatches: 5 } })).toThrow(/exceeds/)
   })
+
+  it('takes --epoch as an ISO instant or today, the start of the current UTC day', () => {
+    const now = () => Date.parse('2026-11-27T17:18:39Z')
+    expect(parseCli(['--epoch', 'today'], {}, now).options.epoch).toBe('2026-11-27T00:00:00.000Z')
+    expect(parseCli([], { SIM_EPOCH: 'today' }, now).options.epoch).toBe('2026-11-27T00:00:00.000Z')
+    expect(parseCli(['--epoch', '2025-03-01T00:00:00Z'], {}, now).options.epoch).toBe('2025-03-01T00:00:00Z')
+    expect(resolveOptions(parseCli([], {}, now).options).epoch).toBe('2026-01-01T00:00:00.000Z')
+    expect(() => parseCli(['--epoch', 'tomorrow'], {}, now)).toThrow('--epoch must be an ISO instant or today')
+  })
 })

@@ -1,6 +1,12 @@
 /** CLI flags and SIM_* environment variables -> SimulatorOptionsInput (flags win over env). */
 import { parseArgs } from 'node:util'
-import { SIZE_PRESETS, type LiveOptions, type SimulatorOptionsInput, type SimulatorSizes } from './options'
+import {
+  SIZE_PRESETS,
+  startOfUtcDay,
+  type LiveOptions,
+  type SimulatorOptionsInput,
+  type SimulatorSizes,
+} from './options'
 
 /** flag name -> [environment variable, help text]. */
 export const CLI_FLAGS = {
@@ -17,7 +23,10 @@ export const CLI_FLAGS = {
   paging: ['SIM_PAGING', 'keyset | offset: what a `more` token holds (default keyset)'],
   'app-id': ['SIM_APP_ID', 'Basic auth user = app id (default sim-app)'],
   'secret-key': ['SIM_SECRET_KEY', 'Basic auth password = secret key (default sim-secret)'],
-  epoch: ['SIM_EPOCH', 'generated data lies before this ISO instant (default 2026-01-01T00:00:00Z)'],
+  epoch: [
+    'SIM_EPOCH',
+    'generated data lies before this ISO instant, or `today` (the start of the current UTC day; default 2026-01-01T00:00:00Z)',
+  ],
   live: ['SIM_LIVE', 'move learner progress forward over time (true/false)'],
   'live-interval-ms': ['SIM_LIVE_INTERVAL_MS', 'live tick period (default 5000)'],
   'live-batch': ['SIM_LIVE_BATCH', 'registrations changed per tick (default 5)'],
@@ -40,7 +49,7 @@ export function usage(): string {
     ([flag, [env, help]]) => `  --${flag.padEnd(18)} ${env.padEnd(22)} ${help}`,
   )
   return [
-    'Usage: tsx src/cli.ts [flags]   (each flag can also be set by its environment variable)',
+    'Usage: npm run sim -- [flags]   (each flag can also be set by its environment variable)',
     ...lines,
     '  --help',
   ].join('\n')
@@ -52,8 +61,15 @@ function number(name: string, value: string): number {
   return n
 }
 
-/** Parses argv (without node and script) and env; throws with a readable message on bad input. */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: SimulatorOptionsInput; help: boolean } {
+/**
+ * Parses argv (without node and script) and env; throws with a readable message on bad input.
+ * `now` is the clock `--epoch today` reads.
+ */
+export function parseCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  now: () => number = Date.now,
+): { options: SimulatorOptionsInput; help: boolean } {
   const spec = Object.fromEntries(
     Object.keys(CLI_FLAGS).map((flag) => [
       flag,
@@ -101,7 +117,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: Sim
   assign('paging', paging)
   assign('appId', get('app-id'))
   assign('secretKey', get('secret-key'))
-  assign('epoch', get('epoch'))
+  const epoch = get('epoch')
+  if (epoch !== undefined && epoch !== 'today' && !Number.isFinite(Date.parse(epoch)))
+    throw new Error(`--epoch must be an ISO instant or today, got "${epoch}"`)
+  assign('epoch', epoch === 'today' ? startOfUtcDay(now()) : epoch)
   assign('packagePaddingBytes', num('package-padding-bytes'))
 
   const faults: NonNullable<SimulatorOptionsInput['faults']> = {}

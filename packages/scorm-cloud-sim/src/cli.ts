@@ -1,5 +1,5 @@
 /**
- * Standalone simulator: `npm run sim` / `tsx src/cli.ts --port 4100 --seed 42 --live`.
+ * Standalone simulator: `npm run sim -- --port 4100 --seed 42 --live` from the repository's root.
  * Prints the base URL and credentials, shuts down cleanly on SIGINT/SIGTERM.
  */
 import { parseCli, usage } from './cli-args'
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   console.log(`  app id:     ${sim.appId}`)
   console.log(`  secret key: ${sim.secretKey}`)
   console.log(
-    `  data:       seed ${sim.options.seed}, ${sizes.courses} courses, ${sizes.destinations} destinations, ${sizes.dispatches} dispatches, ${sizes.registrations} registrations`,
+    `  data:       seed ${sim.options.seed}, ${sizes.courses} courses, ${sizes.destinations} destinations, ${sizes.dispatches} dispatches, ${sizes.registrations} registrations, dated up to ${sim.options.epoch}`,
   )
   if (live)
     console.log(

@@ -14,6 +14,7 @@ export {
   NO_FAULTS,
   SIZE_PRESETS,
   resolveOptions,
+  startOfUtcDay,
   type FaultOptions,
   type LiveOptions,
   type PagingMode,

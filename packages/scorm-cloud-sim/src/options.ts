@@ -144,6 +144,17 @@ export const DEFAULT_APP_ID = 'sim-app'
 export const DEFAULT_SECRET_KEY = 'sim-secret'
 export const DEFAULT_EPOCH = '2026-01-01T00:00:00.000Z'
 
+/**
+ * The start of the UTC day of `nowMs`, as an ISO instant: the epoch for data that ends today
+ * (the demo, `--epoch today`). Generated activity spans the months before the epoch, so an
+ * epoch fixed in the past would leave a dashboard's recent months empty; a day's start keeps
+ * the data identical for every start on the same day.
+ */
+export function startOfUtcDay(nowMs: number): string {
+  const now = new Date(nowMs)
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString()
+}
+
 export function resolveOptions(input: SimulatorOptionsInput = {}): SimulatorOptions {
   const base = typeof input.sizes === 'string' ? SIZE_PRESETS[input.sizes] : { ...SIZE_PRESETS.demo, ...input.sizes }
   const epochMs = input.epoch === undefined ? Date.parse(DEFAULT_EPOCH) : new Date(input.epoch).getTime()

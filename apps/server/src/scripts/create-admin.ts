@@ -6,11 +6,30 @@ import { createDatabase } from '../db/client'
 import { hashPassword, passwordPolicyError } from '../lib/passwords'
 import { createUsersRepository } from '../modules/users/users.repository'
 
+const USAGE = [
+  "Usage: npm run create-admin -- [--email you@example.com] [--password '...'] [--name 'Your Name']",
+  'Creates an admin in the database of DATABASE_URL, or the embedded one in DATA_DIR; asks for',
+  'the email and the password when they are not given.',
+  '  --email      the admin’s email address',
+  '  --password   12 to 128 characters',
+  '  --name       the name shown in the portal (optional)',
+  '  --help       this text',
+].join('\n')
+
 /** `npm run create-admin -- --email a@b.c --password ...`, or asks for what is missing. */
 async function main() {
   const { values } = parseArgs({
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   })
+  if (values.help) {
+    console.log(USAGE)
+    return
+  }
   const rl = createInterface({ input: process.stdin, output: process.stdout })
   const email = (values.email ?? (await rl.question('Admin email: '))).trim()
   const password = values.password ?? (await rl.question('Password (12-128 characters): '))

@@ -10,12 +10,19 @@ export interface DemoSimulator {
  * Demo mode (no SCORM Cloud credentials): the built-in simulator on loopback stands in for the
  * provider, in live mode with postbacks to our webhook, and the real client talks to it.
  * Issue #18: the simulator package loads here only, through a dynamic import, so production
- * code imports nothing from it and a server with credentials never loads it.
+ * code imports nothing from it and a server with credentials never loads it. `now` is the
+ * clock the data's end is read from (tests fix it).
  */
-export async function startDemoSimulator(config: AppConfig): Promise<{ simulator: DemoSimulator; config: AppConfig }> {
-  const { startSimulator } = await import('@portal/scorm-cloud-sim')
+export async function startDemoSimulator(
+  config: AppConfig,
+  now: () => number = Date.now,
+): Promise<{ simulator: DemoSimulator; config: AppConfig }> {
+  const { startOfUtcDay, startSimulator } = await import('@portal/scorm-cloud-sim')
   const simulator = await startSimulator({
     seed: 42,
+    // The generated activity fills the year before its epoch: ending it today gives the
+    // dashboard's months and a dispatch's weeks a trend up to now, the same all day long.
+    epoch: startOfUtcDay(now()),
     port: 0,
     host: '127.0.0.1',
     live:

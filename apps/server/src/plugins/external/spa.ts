@@ -5,7 +5,10 @@ import fastifyStatic from '@fastify/static'
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html for every other
- * non-API path so the browser router can answer (ARCHITECTURE.md "API server").
+ * non-API path so the browser router can answer (ARCHITECTURE.md "API server"). Source maps
+ * are never served, even when a build made them: they give the application's source away.
+ * Developers read them through Vite (`npm run dev -w @portal/web`, or `vite build --sourcemap`
+ * then `vite preview`), which also proxies the API.
  */
 export const spaPlugin = fp<{ distDir: string | null }>(
   async (app, { distDir }) => {
@@ -21,6 +24,7 @@ export const spaPlugin = fp<{ distDir: string | null }>(
           root: distDir,
           wildcard: false,
           index: false,
+          globIgnore: ['**/*.map'],
           // name.br / name.gz made by scripts/compress-dist.mjs at build time (issue #7).
           preCompressed: true,
           setHeaders(reply, filePath) {
@@ -36,7 +40,10 @@ export const spaPlugin = fp<{ distDir: string | null }>(
     app.setNotFoundHandler(
       { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) },
       async (request, reply) => {
-        const wantsPage = request.method === 'GET' && !request.url.startsWith('/api')
+        // A missing asset (an old chunk, a source map) is a 404, not the page: a browser
+        // asking for a script must not be handed HTML.
+        const wantsPage =
+          request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/assets/')
         if (wantsPage && indexHtml) {
           return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
         }

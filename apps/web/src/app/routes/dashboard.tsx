@@ -31,13 +31,17 @@ export default function DashboardRoute() {
   const title = ownCompanyOnly(user.role) ? 'Your Dispatches' : 'All Dispatches'
   return (
     <ContentLayout title={title}>
-      <DispatchList role={user.role} onEvent={recordUiEvent} rowBadges={rowBadges} />
-      {/* Issue #16: charts over the list's filters. */}
-      <div className="mt-6">
-        <Suspense fallback={<ChartsPlaceholder />}>
-          <DashboardCharts role={user.role} />
-        </Suspense>
-      </div>
+      <DispatchList
+        role={user.role}
+        onEvent={recordUiEvent}
+        rowBadges={rowBadges}
+        // The charts over the list's filters, above the long list where they are seen.
+        charts={
+          <Suspense fallback={<ChartsPlaceholder />}>
+            <DashboardCharts role={user.role} />
+          </Suspense>
+        }
+      />
     </ContentLayout>
   )
 }

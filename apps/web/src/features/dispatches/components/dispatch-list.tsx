@@ -1,6 +1,6 @@
 import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Pagination } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
@@ -22,10 +22,13 @@ export function DispatchList({
   role,
   onEvent,
   rowBadges,
+  charts,
 }: {
   role: Role
   onEvent: UiEventHandler
   rowBadges?: RowBadges
+  /** Shown between the filters and the list, so charts over the filtered list are seen first. */
+  charts?: ReactNode
 }) {
   const { query, update } = useDispatchListParams()
   const { data, error, isPending, isPlaceholderData } = useDispatches(query)
@@ -86,6 +89,7 @@ export function DispatchList({
           onEvent('DISPATCH_ITEMS_PER_PAGE_CHANGED', { pageSize })
         }}
       />
+      {charts}
       {data && (
         <div aria-busy={isPlaceholderData} className={isPlaceholderData ? 'opacity-60' : undefined}>
           {data.dispatches.length === 0 ? (
