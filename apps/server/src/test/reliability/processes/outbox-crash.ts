@@ -143,7 +143,7 @@ export async function runOutboxCrash(database: OutboxDatabase) {
     receiver.release()
     server = await startServer(env)
     expect(
-      await eventually(async () => receiver.accepted.length >= MAILS - 1, 90_000, 200),
+      await eventually(async () => receiver.accepted.length >= MAILS - 1, 150_000, 200),
       `${receiver.accepted.length} accepted\n${server.output()}`,
     ).toBe(true)
     expect(await server.stop(10_000)).toBe(0)
