@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:resilience`: the reliability suite's long parts (issues #8 and #14; docs/reliability.md),
 // real server processes under SIGTERM, PostgreSQL outages, two processes on one database, killed
-// connections under a sync and postbacks, and start-up with a DATA_DIR to create,
+// connections under a sync and postbacks, start-up with a DATA_DIR to create, and the outbox
+// under SIGKILL,
 // then one closing line `N passed, N failed` like scripts/test-all.mjs. The parts that need
 // PostgreSQL run only with TEST_DATABASE_URL; without it they are skipped with a message and
 // not counted as passed.
@@ -17,17 +18,20 @@ mkdirSync(reports, { recursive: true })
 const files = [
   'src/test/reliability/processes/sigterm.test.ts',
   'src/test/reliability/processes/startup-data-dir.test.ts',
+  'src/test/reliability/processes/outbox-crash.test.ts',
 ]
 const postgresFiles = [
   'src/test/reliability/processes/postgres-outage.test.ts',
   'src/test/reliability/processes/two-processes.test.ts',
   'src/test/reliability/processes/connection-loss.test.ts',
+  'src/test/reliability/processes/outbox-crash-postgres.test.ts',
 ]
 if (process.env.TEST_DATABASE_URL) files.push(...postgresFiles)
 else {
   console.log(
     '\nSKIPPED, not counted as passed: reliability parts 3 (PostgreSQL outage), 6 (two processes on one ' +
-      'PostgreSQL) and 7 (connections killed under a sync and postbacks) need TEST_DATABASE_URL, which is not set.',
+      'PostgreSQL), 7 (connections killed under a sync and postbacks) and 12 on PostgreSQL (the outbox under ' +
+      'SIGKILL) need TEST_DATABASE_URL, which is not set.',
   )
 }
 

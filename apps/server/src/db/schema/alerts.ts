@@ -152,12 +152,20 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body').notNull(),
-    /** pending | sending | sent | failed (gave up) | uncertain (a send may have happened: never resent) */
+    /**
+     * pending | sending | sent | failed (gave up) | uncertain (the process stopped during this
+     * mail's handover to the SMTP server, so it may have been delivered: never resent)
+     */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: tz('next_attempt_at').notNull().defaultNow(),
     lockedUntil: tz('locked_until'),
     claimToken: uuid('claim_token'),
+    /**
+     * Set, in its own committed statement, just before the worker hands this claim's mail to the
+     * SMTP server: a claim abandoned without it was never tried and is sent again.
+     */
+    handoverStartedAt: tz('handover_started_at'),
     lastError: text('last_error'),
     createdAt: tz('created_at').notNull().defaultNow(),
     sentAt: tz('sent_at'),

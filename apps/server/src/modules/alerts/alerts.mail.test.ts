@@ -211,12 +211,13 @@ describe('alert mails over real SMTP', () => {
 
   it('a mail left "sending" by a process that died mid-send becomes uncertain and is never resent', async () => {
     await queueMail('crash-1', 'c@example.test')
-    // The dead process's claim: committed, lease running out, never marked. The lease runs out on
-    // the fake clock (issue #18), not in a real sleep.
+    // The dead process's claim and handover start: committed, lease running out, never marked.
+    // The lease runs out on the fake clock (issue #18), not in a real sleep.
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const claimed = await outboxRepository.claim(t.database.db, { now: new Date(), limit: 10, leaseMs: 1 })
       expect(claimed).toHaveLength(1)
+      expect(await outboxRepository.startHandover(t.database.db, claimed[0]!, new Date(), 1)).toBe(1)
       vi.advanceTimersByTime(5)
       expect(await worker().runOnce()).toBe(0)
     } finally {

@@ -30,6 +30,7 @@ export interface ClaimedMail {
   subject: string
   text: string
   html: string
+  /** Handovers before this claim's (startHandover counts that one). */
   attempts: number
   claimToken: string
   attachments: MailFile[]
@@ -77,13 +78,21 @@ export const outboxRepository = {
   },
 
   /**
-   * Before a claim: a mail left `sending` past its lease belongs to a process that stopped
-   * mid-send. It may have reached the SMTP server, so it becomes `uncertain` and is never resent
-   * (a mail is never sent twice; docs/decisions.md). Pending mails of suspended users fail.
+   * Before a claim: a mail left `sending` past its lease belongs to a process that stopped (or
+   * lost its database) mid-batch. One whose handover had begun may have reached the SMTP server,
+   * so it becomes `uncertain` and is never resent (a mail is never sent twice; docs/decisions.md).
+   * One whose handover never began was never tried: it goes back to `pending` and is sent again.
+   * One statement decides each row, so a handover that commits during the sweep is seen either
+   * before (uncertain) or after (the row is left for the next sweep), never half. Pending mails
+   * of suspended users fail.
    */
   async sweep(db: DbOrTx, now: Date): Promise<void> {
     await db.execute(sql`
-      update mail_outbox set status = 'uncertain', last_error = ${UNCERTAIN_MESSAGE}, locked_until = null
+      update mail_outbox set
+        status = case when handover_started_at is null then 'pending' else 'uncertain' end,
+        last_error = case when handover_started_at is null then last_error else ${UNCERTAIN_MESSAGE} end,
+        claim_token = case when handover_started_at is null then null else claim_token end,
+        locked_until = null
       where status = 'sending' and locked_until < ${now.toISOString()}::timestamptz`)
     await db.execute(sql`
       update mail_outbox m set status = 'failed', last_error = ${SUSPENDED_MESSAGE}
@@ -94,7 +103,8 @@ export const outboxRepository = {
   /**
    * Claims due mails for this worker: FOR UPDATE SKIP LOCKED, so workers of several processes
    * take different rows; the claim commits before any send (status `sending`, a lease and a
-   * token), and only the token's holder can mark the row afterwards. `now` is a JavaScript time,
+   * token), and only the token's holder can mark the row afterwards. Nothing is tried yet: the
+   * attempt is counted when its handover starts (startHandover). `now` is a JavaScript time,
    * whole milliseconds, and stands for its whole millisecond: a mail queued at PostgreSQL's
    * now() (microseconds) in the same millisecond is due.
    */
@@ -107,7 +117,7 @@ export const outboxRepository = {
     const rows = rowsOf(
       await db.execute(sql`
       update mail_outbox m set status = 'sending', claim_token = ${token}::uuid,
-        locked_until = ${lease.toISOString()}::timestamptz, attempts = m.attempts + 1
+        locked_until = ${lease.toISOString()}::timestamptz, handover_started_at = null
       where m.id in (
         select id from mail_outbox
         where status = 'pending' and next_attempt_at < ${now.toISOString()}::timestamptz + interval '1 millisecond'
@@ -143,6 +153,24 @@ export const outboxRepository = {
           })),
       }))
       .sort((a, b) => a.id - b.id)
+  },
+
+  /**
+   * Just before the SMTP transaction, in its own committed statement: from here on the mail may
+   * reach the SMTP server, so a crash leaves it `uncertain` instead of sending it again. Counts
+   * the attempt and gives this mail a whole lease of its own. Null when the claim is no longer
+   * this worker's (its lease ran out and another pass took the row back): then nothing is sent.
+   */
+  async startHandover(db: DbOrTx, mail: ClaimedMail, now: Date, leaseMs: number): Promise<number | null> {
+    const lease = new Date(now.getTime() + leaseMs)
+    const [row] = rowsOf(
+      await db.execute(sql`
+      update mail_outbox set handover_started_at = ${now.toISOString()}::timestamptz, attempts = attempts + 1,
+        locked_until = ${lease.toISOString()}::timestamptz
+      where id = ${mail.id} and claim_token = ${mail.claimToken}::uuid and status = 'sending'
+      returning attempts`),
+    )
+    return row ? Number(row.attempts) : null
   },
 
   async markSent(db: DbOrTx, mail: ClaimedMail, now: Date): Promise<void> {

@@ -13,7 +13,10 @@ export interface OutboxWorkerOptions {
   transport: MailTransport
   log: Log
   now?: () => Date
-  /** A claimed row is this process's for this long; past it, a crash is assumed (uncertain). */
+  /**
+   * A claimed row is this process's for this long, and again from the start of its handover;
+   * past it, a crash is assumed: sent again if its handover never began, else uncertain.
+   */
   leaseMs?: number
   batch?: number
   /** Attempts before a mail is given up (failed). */
@@ -33,7 +36,8 @@ export function retryDelayMs(attempts: number, baseMs: number): number {
 
 /**
  * Issue #17: sends the outbox. Each pass sweeps abandoned claims, claims due rows with SKIP
- * LOCKED (each process its own), sends them one by one and marks each by its claim token.
+ * LOCKED (each process its own), and sends them one by one: each mail's handover start is
+ * committed before its SMTP transaction, and the row is marked by its claim token after.
  * Failures are recorded on the row and retried with a doubling delay; nothing here ever
  * reaches a request.
  */
@@ -60,26 +64,32 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       const mails = await outbox.claim(db, { now: now(), limit: batch, leaseMs })
       if (mails.length === 0) return sent
       for (const mail of mails) {
-        try {
-          await transport.send({
-            ...mail,
-            messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, '.')}@${options.domain}>`,
-          })
+        const attempts = await outbox.startHandover(db, mail, now(), leaseMs)
+        if (attempts === null) {
+          log.warn({ mailId: mail.id }, 'mail claim lost before sending (its lease ran out); not sent by this pass')
+          continue
+        }
+        const failure = await transport
+          .send({ ...mail, messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, '.')}@${options.domain}>` })
+          .then(
+            () => null,
+            (error: unknown) => ({ error }),
+          )
+        // Outside the send's error handling: a mail the SMTP server accepted is never marked for
+        // a retry. If marking it sent fails, the pass stops and the row, handed over, becomes
+        // uncertain when its lease runs out.
+        if (failure === null) {
           await outbox.markSent(db, mail, now())
           sent += 1
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error)
-          const permanent = error instanceof MailSendError && error.permanent
-          const retryAt =
-            permanent || mail.attempts >= maxAttempts
-              ? null
-              : new Date(now().getTime() + retryDelayMs(mail.attempts, baseDelayMs))
-          await outbox.markFailed(db, mail, message, retryAt)
-          log.warn(
-            { mailId: mail.id, attempts: mail.attempts, error: message, retry: retryAt !== null },
-            'mail not sent',
-          )
+          continue
         }
+        const { error } = failure
+        const message = error instanceof Error ? error.message : String(error)
+        const permanent = error instanceof MailSendError && error.permanent
+        const retryAt =
+          permanent || attempts >= maxAttempts ? null : new Date(now().getTime() + retryDelayMs(attempts, baseDelayMs))
+        await outbox.markFailed(db, mail, message, retryAt)
+        log.warn({ mailId: mail.id, attempts, error: message, retry: retryAt !== null }, 'mail not sent')
       }
       if (stopped || mails.length < batch) return sent
     }
