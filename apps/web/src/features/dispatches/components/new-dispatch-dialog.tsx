@@ -10,6 +10,7 @@ import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
+import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions, useCourseOptions } from '../api/get-dispatch-options'
 import { parseTags } from './dispatch-edit-form'
@@ -48,6 +49,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   const companies = useCompanyOptions()
   const courses = useCourseOptions()
   const create = useCreateDispatch()
+  const submissionKey = useSubmissionKey()
   const [draft, setDraft] = useState<Draft>(EMPTY)
   const [shown, setShown] = useState<ReturnType<typeof problems>>({})
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
@@ -75,7 +77,9 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
       tags: parseTags(draft.tags),
       ...(draft.expiry ? { expirationDate: draft.expiry } : {}),
     }
-    create.mutate(body, { onSuccess: onCreated })
+    // A retry of the same values reuses the key: if SCORM Cloud made the dispatch but the answer
+    // was lost, the server answers with that dispatch instead of a conflict with itself.
+    create.mutate({ body, key: submissionKey(body) }, { onSuccess: onCreated })
   }
 
   const existing = conflictDispatchId(create.error)
