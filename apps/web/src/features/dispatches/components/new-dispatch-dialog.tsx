@@ -49,7 +49,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   const companies = useCompanyOptions()
   const courses = useCourseOptions()
   const create = useCreateDispatch()
-  const submissionKey = useSubmissionKey()
+  const submission = useSubmissionKey('new-dispatch')
   const [draft, setDraft] = useState<Draft>(EMPTY)
   const [shown, setShown] = useState<ReturnType<typeof problems>>({})
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
@@ -79,7 +79,15 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
     }
     // A retry of the same values reuses the key: if SCORM Cloud made the dispatch but the answer
     // was lost, the server answers with that dispatch instead of a conflict with itself.
-    create.mutate({ body, key: submissionKey(body) }, { onSuccess: onCreated })
+    create.mutate(
+      { body, key: submission.keyFor(body) },
+      {
+        onSuccess: (dispatch) => {
+          submission.succeeded()
+          onCreated(dispatch)
+        },
+      },
+    )
   }
 
   const existing = conflictDispatchId(create.error)
