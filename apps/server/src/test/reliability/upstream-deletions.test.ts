@@ -64,8 +64,11 @@ describe('a dispatch deleted upstream between two incremental runs', () => {
     const outcome = await sync.run({ trigger: 'schedule' })
     expect(outcome.ok).toBe(true)
     expect(dispatchesRun(outcome).message).toBeNull()
-    // The incremental listing (one page: nothing changed) and the check's one count.
+    // The incremental listing (one page: nothing changed) and the check's one count, for each kind.
     expect(dispatchListRequests()).toBe(2)
+    expect(sim.stats().byPath['GET /courses']).toBe(2)
+    expect(sim.stats().byPath['GET /dispatch/destinations']).toBe(2)
+    for (const r of outcome.results) expect(r.message, r.kind).toBeNull()
     expect(await removed()).toEqual([])
     expect(await live()).toBe(DISPATCHES)
   })
