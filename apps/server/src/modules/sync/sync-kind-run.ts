@@ -66,7 +66,8 @@ const refusedToken = (error: unknown) =>
  * resumed by the next one where it stopped; each page has a retry budget of its own; a full
  * listing removes nothing by itself (sync-removal.ts); an incremental dispatch listing is
  * followed by the counter check (sync-counters.ts); an incremental listing of a kind that can be
- * deleted upstream is followed by the check for deletions (sync-reconcile.ts). The cursor moves once the listing is done.
+ * deleted upstream is followed by the check for deletions (sync-reconcile.ts). The cursor moves
+ * once the listing is done.
  */
 export async function runKind(
   deps: KindRunDeps,
@@ -224,6 +225,7 @@ async function checkDeletions(
   checkpoint: Checkpoint,
   notes: string[],
 ): Promise<ReconcileOutcome | null> {
+  if (deps.stopped()) return null
   const until = new Date(checkpoint.listingStartedAt.getTime() - CURSOR_OVERLAP_MS)
   try {
     const outcome = await reconcileRemovals(deps, kind, KIND_HANDLERS[kind], until)
