@@ -56,6 +56,19 @@ describe('fault injection and availability', () => {
     sim.clearFaults()
   })
 
+  it('dropAnswerNext carries out the next change and cuts the connection before answering', async () => {
+    const id = sim.data.listDispatchIds()[0]!
+    sim.setFaults({ dropAnswerNext: 1 })
+    // Reads are never dropped: the fault waits for a change.
+    expect((await api.get(`/dispatch/dispatches/${id}`)).status).toBe(200)
+    await expect(api.put(`/dispatch/dispatches/${id}`, { notes: 'answer lost' })).rejects.toThrow()
+    expect(sim.data.getDispatch(id)!.notes).toBe('answer lost')
+    expect(sim.stats().faults.answersDropped).toBe(1)
+    expect((await api.put(`/dispatch/dispatches/${id}`, { notes: 'answered' })).status).toBe(204)
+    expect(sim.data.getDispatch(id)!.notes).toBe('answered')
+    sim.clearFaults()
+  })
+
   it('adds the configured latency', async () => {
     sim.setFaults({ latencyMs: 150 })
     await onFakeClock(async (passWaits) => {

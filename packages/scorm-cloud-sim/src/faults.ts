@@ -12,6 +12,8 @@ export interface FaultStats {
   rateLimited: number
   stalled: number
   delayed: number
+  /** Changes carried out whose answer was never sent (`dropAnswerNext`). */
+  answersDropped: number
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -27,7 +29,13 @@ export class Faults {
   /** Requests seen by the rate-limit window since the last setFaults. */
   private windowCount = 0
   private readonly waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>()
-  private readonly counters: FaultStats = { errors: 0, rateLimited: 0, stalled: 0, delayed: 0 }
+  private readonly counters: FaultStats = {
+    errors: 0,
+    rateLimited: 0,
+    stalled: 0,
+    delayed: 0,
+    answersDropped: 0,
+  }
 
   constructor(initial: FaultOptions, seed: number) {
     this.current = normalise(initial)
@@ -81,6 +89,16 @@ export class Faults {
     return null
   }
 
+  /** After a request was carried out: true when its answer is to be dropped (`dropAnswerNext`). */
+  dropsAnswer(method: string, path: string): boolean {
+    const f = this.current
+    if (f.dropAnswerNext <= 0 || method === 'GET' || method === 'HEAD') return false
+    if (f.onlyPaths && !f.onlyPaths.some((prefix) => path.startsWith(prefix))) return false
+    f.dropAnswerNext--
+    this.counters.answersDropped++
+    return true
+  }
+
   /** Releases every pending delay (server stopping); the requests then find their socket gone. */
   cancelWaits(): void {
     for (const w of this.waits) {
@@ -117,6 +135,7 @@ function normalise(f: FaultOptions): FaultOptions {
     stallRate: rate(f.stallRate),
     errorStatuses: f.errorStatuses.length > 0 ? [...f.errorStatuses] : [500, 503],
     failNext: Math.max(0, Math.floor(f.failNext)),
+    dropAnswerNext: Math.max(0, Math.floor(f.dropAnswerNext ?? 0)),
     latencyMs: Math.max(0, f.latencyMs),
     onlyPaths: f.onlyPaths ? [...f.onlyPaths] : null,
     rateLimitBurst: f.rateLimitBurst ? { ...f.rateLimitBurst } : null,

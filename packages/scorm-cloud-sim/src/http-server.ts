@@ -141,7 +141,19 @@ export class SimHttpServer {
     try {
       const body = method === 'PUT' || method === 'POST' || method === 'DELETE' ? await readJsonBody(req) : undefined
       const origin = `http://${req.headers.host ?? `${this.ctx.options.host}:${this.port}`}`
-      send(await match.route.handler({ sim: this.ctx, params: match.params, search: url.searchParams, body, origin }))
+      const reply = await match.route.handler({
+        sim: this.ctx,
+        params: match.params,
+        search: url.searchParams,
+        body,
+        origin,
+      })
+      if (this.faults.dropsAnswer(method, path)) {
+        // Carried out, answer lost: the connection goes before a byte of the answer is written.
+        req.socket.destroy()
+        return
+      }
+      send(reply)
     } catch (error) {
       if (error instanceof HttpError) return send({ status: error.status, body: { message: error.message } })
       if (error instanceof InvalidInputError) return send({ status: 400, body: { message: error.message } })

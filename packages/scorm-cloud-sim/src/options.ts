@@ -46,6 +46,12 @@ export interface FaultOptions {
   rateLimitBurst: RateLimitBurst | null
   /** Path prefixes (relative to /api/v2, e.g. `/registrations`) that faults apply to; null = all. */
   onlyPaths: string[] | null
+  /**
+   * The next N requests that change data (POST, PUT, DELETE) are carried out, then their
+   * connection is cut before any answer is sent: the change is made upstream and the caller
+   * never learns it (a response lost on the way back).
+   */
+  dropAnswerNext: number
 }
 
 export const NO_FAULTS: FaultOptions = {
@@ -57,6 +63,7 @@ export const NO_FAULTS: FaultOptions = {
   stallMs: 30_000,
   rateLimitBurst: null,
   onlyPaths: null,
+  dropAnswerNext: 0,
 }
 
 export interface LiveOptions {

@@ -213,3 +213,42 @@ describe('lists: paging and filters (page size 7)', () => {
     expect(all.items.filter((r) => r.id === target.id)).toEqual([changed])
   })
 })
+
+describe('dispatches by creation window', () => {
+  let sim: Simulator
+  let api: TestClient
+
+  beforeAll(async () => {
+    sim = await startSimulator({
+      seed: 5,
+      pageSize: 7,
+      sizes: { courses: 12, destinations: 6, dispatches: 40, registrations: 60 },
+    })
+    api = testClient(sim)
+  })
+  afterAll(() => sim.close())
+
+  it('counts and lists dispatches by creation window, without deleted ones (the sync’s check for deletions)', async () => {
+    const all = (await api.getAll<DispatchIdSchema>('/dispatch/dispatches', 'dispatches')).items
+    const created = all.map((d) => d.data.created as string).sort()
+    const until = created[29] as string
+    const inWindow = (items: DispatchIdSchema[]) => items.filter((d) => (d.data.created as string) <= until)
+    const count = await api.get<{ dispatches: unknown[] }>(
+      `/dispatch/dispatches?until=${until}&datetimeFilter=created&includeTotalCount=true`,
+    )
+    expect(count.headers.get('x-total-count')).toBe(String(inWindow(all).length))
+    const gone = inWindow(all)[3]!.id
+    sim.removeDispatch(gone)
+    const listed = await api.getAll<DispatchIdSchema>(
+      `/dispatch/dispatches?since=${created[0]}&until=${until}&datetimeFilter=created&includeTotalCount=true`,
+      'dispatches',
+    )
+    expect(listed.totalCount).toBe(inWindow(all).length - 1)
+    expect(listed.items.map((d) => d.id).sort()).toEqual(
+      inWindow(all)
+        .map((d) => d.id)
+        .filter((id) => id !== gone)
+        .sort(),
+    )
+  })
+})

@@ -22,6 +22,8 @@ export type RequestOptions = {
   public?: boolean
   /** 'blob' for downloads such as the logs CSV. */
   responseType?: 'json' | 'blob'
+  /** Extra request headers, e.g. a create form's Idempotency-Key. */
+  headers?: Record<string, string>
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -147,7 +149,7 @@ function buildUrl(path: string, params: RequestOptions['params']): string {
 }
 
 async function send<T>(path: string, options: RequestOptions, token: string | null): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' }
   if (options.body !== undefined) headers['Content-Type'] = 'application/json'
   if (token) headers['x-auth-token'] = token
   let response: Response

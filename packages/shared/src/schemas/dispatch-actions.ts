@@ -25,6 +25,17 @@ export const CreateDispatchBodySchema = Type.Object({
 export type CreateDispatchBody = Static<typeof CreateDispatchBodySchema>
 
 /**
+ * POST /api/dispatches may carry an Idempotency-Key: the create form makes one per submission
+ * and sends it again when the user retries, so a create SCORM Cloud applied but whose answer
+ * was lost is answered as created on the retry, not as a conflict with itself.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+export const IdempotencyHeadersSchema = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,128}$' })),
+})
+export type IdempotencyHeaders = Static<typeof IdempotencyHeadersSchema>
+
+/**
  * POST /api/course-requests/{id}/fulfil (admin). `create`: a new dispatch for the requestor's
  * company; `add`: raise the cap of the company's dispatch of the course. `registrationCap` is
  * the cap the dispatch ends with (default: the requested licenses, or the current cap plus them).

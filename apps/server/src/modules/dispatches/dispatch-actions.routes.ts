@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { CreateDispatchBodySchema, DispatchConflictSchema, DispatchSchema, IdParamsSchema } from '@portal/shared'
+import {
+  CreateDispatchBodySchema,
+  DispatchConflictSchema,
+  DispatchSchema,
+  IdempotencyHeadersSchema,
+  IdParamsSchema,
+} from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DispatchCountService } from './dispatch-count.service'
@@ -28,12 +34,14 @@ const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
         tags: ['dispatches'],
         summary: 'Create a dispatch of a course to a company (SCORM Cloud first, then the mirror)',
         body: CreateDispatchBodySchema,
+        headers: IdempotencyHeadersSchema,
         response: { 201: DispatchSchema, ...errors, 409: DispatchConflictSchema },
       },
     },
     async (request, reply) =>
       withConflictAnswer(reply, async () => {
-        const created = await creates.create(request.body, contextOf(request))
+        const key = request.headers['idempotency-key']
+        const created = await creates.create(request.body, contextOf(request), key)
         return reply.code(201).send(created)
       }),
   )

@@ -1,15 +1,19 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
+import { and, eq, sql } from 'drizzle-orm'
 import {
   DISPATCH_ACTION_MESSAGES as M,
   dispatchExistsMessage,
   type CreateDispatchBody,
   type Dispatch,
 } from '@portal/shared'
-import type { Db } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
+import { activityLog } from '../../db/schema'
 import { AppError } from '../../lib/app-error'
 import { recordActivity } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import type { DispatchSchema } from '../scorm-cloud/scorm-cloud.types'
 import { DispatchConflictError } from './dispatch-conflict'
 import { mirrorProviderDispatch } from './dispatch-mirror.service'
 import { createDispatchPairRepository, type PairCompany, type PairCourse } from './dispatch-pair.repository'
@@ -52,11 +56,32 @@ export async function requirePair(
 }
 
 /**
+ * The dispatch id one submission stands for: derived from the user, their Idempotency-Key and
+ * what they asked for, so every retry of that submission names the same dispatch, and nothing
+ * else can (another user, another key, or the same key with other values gets another id).
+ * Shaped as an RFC 9562 version-8 UUID, like the random ones made without a key.
+ */
+export function keyedDispatchId(userId: string, key: string, ask: unknown): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(['dispatch-create', userId, key, ask]))
+    .digest()
+  hash[6] = (hash[6]! & 0x0f) | 0x80
+  hash[8] = (hash[8]! & 0x3f) | 0x80
+  const hex = hash.subarray(0, 16).toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/**
  * POST /api/dispatches (issue #15): SCORM Cloud first, then the mirror row at once, so the next
  * list read shows it. One dispatch per course and company: a pair that exists, in the mirror or
- * upstream, is a 409 naming it (an upstream one is mirrored first, so the link works). The id is
- * ours (the provider's 204 names none): if the provider accepted and the mirror write failed, the
- * next attempt finds the pair upstream and converges, as does the next sync.
+ * upstream, is a 409 naming it (an upstream one is mirrored first, so the link works).
+ *
+ * Idempotent with an Idempotency-Key (docs/decisions.md): the id sent to SCORM Cloud is derived
+ * from the user, the key and the values (keyedDispatchId). When SCORM Cloud applied a create but
+ * its answer was lost, or the portal's answer to the browser was, the retry finds the pair's
+ * dispatch under exactly that id: it is this submission's own, so the retry finishes it (mirror
+ * row, DISPATCH_CREATED once) and answers 201 instead of a conflict with itself. A pair's
+ * dispatch under any other id is a genuine conflict (409). Without a key, every call is new.
  */
 export function createDispatchCreateService(deps: {
   db: Db
@@ -66,52 +91,97 @@ export function createDispatchCreateService(deps: {
   const pairs = createDispatchPairRepository(deps.db)
 
   return {
-    async create(body: CreateDispatchBody, ctx: EditContext): Promise<Dispatch> {
+    async create(body: CreateDispatchBody, ctx: EditContext, idempotencyKey?: string): Promise<Dispatch> {
       const values = parseCreate(body)
       const pair = await requirePair(pairs, body.companyId, body.courseId)
       const { company, course } = pair
       const conflict = (id: string) =>
         new DispatchConflictError(id, dispatchExistsMessage(company.shownName, titleOf(course)))
+      const userId = ctx.actor?.id
+      const keyed = Boolean(idempotencyKey && userId)
+      const id =
+        idempotencyKey && userId
+          ? keyedDispatchId(userId, idempotencyKey, {
+              companyId: company.id,
+              courseId: course.id,
+              ...values,
+              expirationDate: values.expirationDate?.toISOString() ?? null,
+            })
+          : randomUUID()
+
+      /** This submission's dispatch exists upstream: the mirror row and the one DISPATCH_CREATED row. */
+      const finish = async (fresh: DispatchSchema | null): Promise<Dispatch> => {
+        await deps.db.transaction(async (tx) => {
+          if (fresh) await mirrorProviderDispatch(tx, id, fresh, pair)
+          // Two retries of one submission at once: one logs the creation, the other sees it.
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dispatch-created:${id}`}))`)
+          if (keyed && (await creationLogged(tx, userId!, id))) return
+          await recordActivity(tx, {
+            action: 'DISPATCH_CREATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: {
+              dispatchId: id,
+              companyId: company.id,
+              companyName: company.shownName,
+              courseId: course.id,
+              courseTitle: titleOf(course),
+              registrationCap: values.registrationCap,
+            },
+          })
+        })
+        return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
+      }
 
       const mirrored = await pairs.findPairDispatch(company.id, course.id)
-      if (mirrored) throw conflict(mirrored.id)
+      if (mirrored) {
+        if (keyed && mirrored.id === id) return finish(null)
+        throw conflict(mirrored.id)
+      }
       const client = deps.client()
       if (!client) throw new AppError('NOT_READY', M.notConfigured)
 
       const upstream = await client.dispatchOfPair(company.id, course.id)
       if (upstream) {
+        if (keyed && upstream.id === id) return finish(upstream.data ?? (await client.getDispatch(id)))
         await mirrorProviderDispatch(deps.db, upstream.id, upstream.data, pair)
         throw conflict(upstream.id)
       }
-      const id = randomUUID()
-      await client.createDispatch(id, {
-        destinationId: company.id,
-        courseId: course.id,
-        registrationCap: values.registrationCap,
-        enabled: values.enabled,
-        notes: values.notes,
-        tags: values.tags,
-        ...(values.expirationDate ? { expirationDate: values.expirationDate.toISOString() } : {}),
-      })
-      const fresh = await client.getDispatch(id)
-      await deps.db.transaction(async (tx) => {
-        await mirrorProviderDispatch(tx, id, fresh, pair)
-        await recordActivity(tx, {
-          action: 'DISPATCH_CREATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            dispatchId: id,
-            companyId: company.id,
-            companyName: company.shownName,
-            courseId: course.id,
-            courseTitle: titleOf(course),
-            registrationCap: values.registrationCap,
-          },
+      try {
+        await client.createDispatch(id, {
+          destinationId: company.id,
+          courseId: course.id,
+          registrationCap: values.registrationCap,
+          enabled: values.enabled,
+          notes: values.notes,
+          tags: values.tags,
+          ...(values.expirationDate ? { expirationDate: values.expirationDate.toISOString() } : {}),
         })
-      })
-      return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
+      } catch (error) {
+        // The same submission sent twice at once: the other one created it under this id.
+        const mine = keyed && error instanceof ScormCloudError && error.providerStatus === 400
+        const existing = mine ? await client.dispatchOfPair(company.id, course.id) : null
+        if (existing?.id === id) return finish(existing.data ?? (await client.getDispatch(id)))
+        throw error
+      }
+      return finish(await client.getDispatch(id))
     },
   }
 }
 export type DispatchCreateService = ReturnType<typeof createDispatchCreateService>
+
+/** The DISPATCH_CREATED row of this dispatch by this user, if written (its user and action are indexed). */
+async function creationLogged(tx: DbOrTx, userId: string, dispatchId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: activityLog.id })
+    .from(activityLog)
+    .where(
+      and(
+        eq(activityLog.userId, userId),
+        eq(activityLog.action, 'DISPATCH_CREATED'),
+        sql`${activityLog.details}->>'dispatchId' = ${dispatchId}`,
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}

@@ -218,6 +218,17 @@ export function createTransport(options: TransportOptions) {
         throw new ScormCloudError('SCORM Cloud sent a response that is not JSON.', status, false)
       }
     },
+    /**
+     * A list's X-Total-Count (reference §2: sent on the first request when `includeTotalCount`
+     * is true), its page of items read and dropped. null when the provider sent no count.
+     */
+    total: (path: string, opts: RequestOptions = {}) =>
+      send('GET', path, opts, async (response) => {
+        await response.arrayBuffer()
+        const header = response.headers.get('x-total-count')
+        const value = header === null ? NaN : Number(header)
+        return Number.isInteger(value) && value >= 0 ? value : null
+      }),
     breaker,
     /** Attempts sent so far (tests check the retry budget). */
     attempts: () => attemptsMade,

@@ -15,6 +15,7 @@ import type {
   UpdateDispatchSchema,
 } from './scorm-cloud.types'
 import { createTransport, type RequestOptions, type TransportOptions } from './http-transport'
+import { ScormCloudError } from './scorm-cloud.errors'
 
 /** Zip endpoints (reference §6.1): `type` defaults to and may only be SCORM_12. */
 const ZIP = { query: { type: 'SCORM_12' }, accept: 'application/zip, application/octet-stream' }
@@ -75,6 +76,13 @@ export function createScormCloudClient(options: TransportOptions) {
     datetimeFilter: w.since || w.until ? (w.datetimeFilter ?? 'updated') : undefined,
   })
 
+  /** How many items of a list fall in the window, from the first page's X-Total-Count. */
+  async function listTotal(path: string, w: ListWindow): Promise<number> {
+    const total = await http.total(path, { query: { ...windowQuery(w), includeTotalCount: true } })
+    if (total === null) throw new ScormCloudError('SCORM Cloud sent no X-Total-Count for the list.', 200, false)
+    return total
+  }
+
   return {
     /** The application the credentials belong to: a course's hosting app (SPEC §3 appSource). */
     appId: options.appId,
@@ -95,6 +103,7 @@ export function createScormCloudClient(options: TransportOptions) {
         { ...windowQuery(w), includeRegistrationCount: true },
         more,
       ),
+    courseTotal: (w: ListWindow) => listTotal('/courses', w),
     getCourse: (id: string) =>
       http.json<CourseSchema>('GET', `/courses/${enc(id)}`, { query: { includeRegistrationCount: true } }),
 
@@ -121,6 +130,7 @@ export function createScormCloudClient(options: TransportOptions) {
           `/dispatch/destinations/${enc(destinationId)}/dispatches/registrationCount`,
         )
       )?.result ?? 0,
+    destinationTotal: (w: ListWindow) => listTotal('/dispatch/destinations', w),
     getDestination: (id: string) => http.json<DestinationInfoSchema>('GET', `/dispatch/destinations/${enc(id)}`),
 
     async *dispatches(w?: ListWindow & { courseId?: string }): AsyncGenerator<DispatchIdSchema[]> {
@@ -133,6 +143,7 @@ export function createScormCloudClient(options: TransportOptions) {
     },
     dispatchPage: (w: ListWindow, more: string | null) =>
       listPage<'dispatches', DispatchIdSchema>('/dispatch/dispatches', 'dispatches', windowQuery(w), more),
+    dispatchTotal: (w: ListWindow) => listTotal('/dispatch/dispatches', w),
     getDispatch: (id: string) => http.json<DispatchSchema>('GET', `/dispatch/dispatches/${enc(id)}`),
     updateDispatch: (id: string, body: UpdateDispatchSchema) =>
       http.json<void>('PUT', `/dispatch/dispatches/${enc(id)}`, { body }),

@@ -9,6 +9,7 @@ import { refreshCounters } from './sync-counters'
 import { KIND_HANDLERS, type PageResult } from './sync.kinds'
 import { syncProgressRepository as progress, type Checkpoint, type RemovableKind } from './sync-progress.repository'
 import { buildDeferredLearners, DEFER_LEARNERS_SQL } from './sync-learners'
+import { reconcileRemovals, type ReconcileOutcome } from './sync-reconcile'
 import { settleUnseen } from './sync-removal'
 import { syncRunRepository as runs } from './sync-run.repository'
 
@@ -64,7 +65,9 @@ const refusedToken = (error: unknown) =>
  * transaction), so a run that fails, on a flaky provider or a lost database connection, is
  * resumed by the next one where it stopped; each page has a retry budget of its own; a full
  * listing removes nothing by itself (sync-removal.ts); an incremental dispatch listing is
- * followed by the counter check (sync-counters.ts). The cursor moves once the listing is done.
+ * followed by the counter check (sync-counters.ts); an incremental listing of a kind that can be
+ * deleted upstream is followed by the check for deletions (sync-reconcile.ts). The cursor moves
+ * once the listing is done.
  */
 export async function runKind(
   deps: KindRunDeps,
@@ -172,6 +175,7 @@ export async function runKind(
       const counters = await refreshCounters(db, client, deps.retry, deps.stopped)
       if (counters.updated > 0) notes.push(`${counters.updated} registration counter(s) refreshed.`)
     }
+    const reconciled = removable && !full ? await checkDeletions(deps, removable, checkpoint, notes) : null
     deps.check()
     const done = checkpoint
     const final = await db.transaction(async (tx) => {
@@ -190,6 +194,10 @@ export async function runKind(
           lines.push(`${settled.pending} not listed and not confirmed: removed if the next full run misses them too.`)
         }
       }
+      if (reconciled) {
+        add(total, { ...reconciled, ids: [], orphans: 0 })
+        total.updated += reconciled.removed
+      }
       const message = lines.join(' ') || null
       // The cursor moves only once every page of the listing has committed.
       await runs.setCursor(tx, kind, done.listingStartedAt)
@@ -203,6 +211,33 @@ export async function runKind(
     if (!(error instanceof ScormCloudError)) deps.logError(error, kind)
     await closeFailed(db, runId, counts, message, deps.logError, kind)
     return { kind, status: 'failed', ...counts, message, error, full }
+  }
+}
+
+/**
+ * An incremental run's check for items deleted upstream (sync-reconcile.ts), up to the listing's
+ * start less the overlap. A provider failure here leaves the run successful (its listing is
+ * written and its cursor moves) with a note; nothing is removed and the next run checks again.
+ */
+async function checkDeletions(
+  deps: KindRunDeps,
+  kind: RemovableKind,
+  checkpoint: Checkpoint,
+  notes: string[],
+): Promise<ReconcileOutcome | null> {
+  if (deps.stopped()) return null
+  const until = new Date(checkpoint.listingStartedAt.getTime() - CURSOR_OVERLAP_MS)
+  try {
+    const outcome = await reconcileRemovals(deps, kind, KIND_HANDLERS[kind], until)
+    if (outcome.removed > 0) notes.push(`${outcome.removed} marked removed upstream.`)
+    if (outcome.unfinished) notes.push('The check for items deleted upstream did not finish: the next run goes on.')
+    return outcome
+  } catch (error) {
+    if (!(error instanceof ScormCloudError)) throw error
+    notes.push(
+      `The check for items deleted upstream stopped (${error.message}): nothing was removed, the next run checks again.`,
+    )
+    return null
   }
 }
 

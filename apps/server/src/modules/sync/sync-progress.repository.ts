@@ -14,7 +14,18 @@ export interface Checkpoint {
   pages: number
 }
 
+/** Inclusive bounds on the provider's `created` of an item; a null `since` is open. */
+export interface CreatedWindow {
+  since: Date | null
+  until: Date
+}
+
 const TABLES = { courses: course, destinations: company, dispatches: dispatch } as const
+/** Live mirror rows of the kind created upstream inside the window (rows without a provider date are not). */
+const inWindow = (w: CreatedWindow) =>
+  w.since
+    ? sql`removed_at is null and provider_created >= ${w.since.toISOString()}::timestamptz and provider_created <= ${w.until.toISOString()}::timestamptz`
+    : sql`removed_at is null and provider_created <= ${w.until.toISOString()}::timestamptz`
 const idsJson = (ids: Iterable<string>) => JSON.stringify([...new Set(ids)])
 const inIds = (ids: Iterable<string>) => sql`(select jsonb_array_elements_text(${idsJson(ids)}::jsonb))`
 
@@ -80,6 +91,31 @@ export const syncProgressRepository = {
     await db.execute(
       sql`insert into ${syncMissing} (kind, id) select ${kind}, id from jsonb_array_elements_text(${idsJson(ids)}::jsonb) as id`,
     )
+  },
+
+  /** How many live rows the provider created inside the window (sync-reconcile.ts). */
+  async createdCount(db: DbOrTx, kind: RemovableKind, w: CreatedWindow): Promise<number> {
+    const rows = (await db.execute(
+      sql`select count(*)::int as n from ${TABLES[kind]} where ${inWindow(w)}`,
+    )) as unknown as { rows: { n: number }[] }
+    return Number(rows.rows[0]?.n ?? 0)
+  },
+
+  /** The provider `created` of the row at this position (0-based, oldest first) inside the window. */
+  async createdAt(db: DbOrTx, kind: RemovableKind, w: CreatedWindow, position: number): Promise<Date | null> {
+    const rows = (await db.execute(
+      sql`select provider_created as at from ${TABLES[kind]} where ${inWindow(w)}
+          order by provider_created, id offset ${position} limit 1`,
+    )) as unknown as { rows: { at: Date | string }[] }
+    const at = rows.rows[0]?.at
+    return at === undefined ? null : new Date(at)
+  },
+
+  async createdIds(db: DbOrTx, kind: RemovableKind, w: CreatedWindow): Promise<string[]> {
+    const rows = (await db.execute(
+      sql`select id from ${TABLES[kind]} where ${inWindow(w)} order by id`,
+    )) as unknown as { rows: { id: string }[] }
+    return rows.rows.map((r) => r.id)
   },
 
   /** Marks these rows removed upstream (their history stays); returns how many were live. */

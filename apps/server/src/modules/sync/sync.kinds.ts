@@ -25,6 +25,8 @@ export interface KindHandler {
    * the provider answers 404. A full run asks it about items its listing did not return.
    */
   fetchOne?(client: ScormCloudClient, id: string): Promise<unknown>
+  /** Courses, destinations and dispatches: how many the provider lists in the window (sync-reconcile.ts). */
+  total?(client: ScormCloudClient, window: ListWindow): Promise<number>
 }
 
 /** null on 404 (gone upstream); any other failure is thrown. */
@@ -46,6 +48,7 @@ const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
 const courses: KindHandler = {
   page: (client, window, more) => client.coursePage(window, more),
   fetchOne: (client, id) => orNotFound(client.getCourse(id)),
+  total: (client, window) => client.courseTotal(window),
   async write(tx, items, client) {
     const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
     const counts = await repo.upsertCourses(tx, mapped.rows)
@@ -63,6 +66,7 @@ const destinations: KindHandler = {
     const data = await orNotFound(client.getDestination(id))
     return data && { id, data }
   },
+  total: (client, window) => client.destinationTotal(window),
   async write(tx, items) {
     const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
     const counts = await repo.upsertCompanies(tx, mapped.rows)
@@ -80,6 +84,7 @@ const dispatches: KindHandler = {
     const data = await orNotFound(client.getDispatch(id))
     return data && { id, data }
   },
+  total: (client, window) => client.dispatchTotal(window),
   async write(tx, items) {
     const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])
     // Reference mapping fallbacks: course title → course mirror → id; destination name →

@@ -177,12 +177,17 @@ describe('a full sync', () => {
     expect(row).toMatchObject({ ...portal, title: 'Renamed upstream', tags: ['new-tag'] })
   })
 
-  it('marks items gone upstream removed on a full run, keeps their rows, and clears the mark when they return', async () => {
-    const gone = sim.data.listDispatchIds()[0]!
+  it('marks items gone upstream removed on an incremental or a full run, keeps their rows, and clears the mark when they return', async () => {
+    const [gone, goneLater] = sim.data.listDispatchIds().slice(0, 2) as [string, string]
     const regsOfGone = await f.database.db.select().from(registration).where(eq(registration.dispatchId, gone))
     sim.removeDispatch(gone)
-    await f.sync.run({ trigger: 'schedule' }) // incremental: no removal check
-    expect((await f.database.db.select().from(dispatch).where(isNotNull(dispatch.removedAt))).length).toBe(0)
+    // Incremental: the check for deletions (sync-reconcile.ts) finds it.
+    const incremental = byKind(await f.sync.run({ trigger: 'schedule' }))
+    expect(incremental.dispatches!.message).toBe('1 marked removed upstream.')
+    expect((await f.database.db.select().from(dispatch).where(isNotNull(dispatch.removedAt))).map((d) => d.id)).toEqual(
+      [gone],
+    )
+    sim.removeDispatch(goneLater)
 
     // A course marked removed earlier that still exists upstream comes back.
     const back = sim.data.listCourseIds()[1]!
@@ -191,7 +196,7 @@ describe('a full sync', () => {
     const outcome = byKind(await f.sync.run({ trigger: 'manual', full: true }))
     expect(outcome.dispatches!.message).toContain('1 marked removed')
     const removed = await f.database.db.select().from(dispatch).where(isNotNull(dispatch.removedAt))
-    expect(removed.map((d) => d.id)).toEqual([gone])
+    expect(removed.map((d) => d.id).sort()).toEqual([gone, goneLater].sort())
     expect(await f.database.db.select().from(registration).where(eq(registration.dispatchId, gone))).toHaveLength(
       regsOfGone.length,
     )

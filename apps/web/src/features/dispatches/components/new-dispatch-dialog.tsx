@@ -10,6 +10,7 @@ import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
+import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
 import { useCourseOptions } from '../api/get-dispatch-options'
@@ -49,6 +50,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   const companies = useCompanyOptions()
   const courses = useCourseOptions()
   const create = useCreateDispatch()
+  const submission = useSubmissionKey('new-dispatch')
   const [draft, setDraft] = useState<Draft>(EMPTY)
   const [shown, setShown] = useState<ReturnType<typeof problems>>({})
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
@@ -76,7 +78,17 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
       tags: parseTags(draft.tags),
       ...(draft.expiry ? { expirationDate: draft.expiry } : {}),
     }
-    create.mutate(body, { onSuccess: onCreated })
+    // A retry of the same values reuses the key: if SCORM Cloud made the dispatch but the answer
+    // was lost, the server answers with that dispatch instead of a conflict with itself.
+    create.mutate(
+      { body, key: submission.keyFor(body) },
+      {
+        onSuccess: (dispatch) => {
+          submission.succeeded()
+          onCreated(dispatch)
+        },
+      },
+    )
   }
 
   const existing = conflictDispatchId(create.error)
