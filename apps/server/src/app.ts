@@ -17,6 +17,7 @@ import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
 import { inputGuardPlugin } from './plugins/app/input-guard'
 import { jsonBoundsKeywords } from './lib/json-bounds'
+import { buildValidator } from './lib/validators'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
@@ -131,6 +132,8 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
       // maxDepth and maxJsonLength: the bounds of free-form JSON fields (issue #20).
       plugins: [jsonBoundsKeywords],
     },
+    // Bodies refuse an array where a scalar is declared; query strings keep it (lib/validators.ts).
+    schemaController: { compilersFactory: { buildValidator: buildValidator() } },
   } satisfies FastifyServerOptions
 }
 

@@ -47,6 +47,8 @@ export const SERVER_ACTIONS = [
   'LOGS_EXPORTED',
   // Issue #16: a completion report or learner list exported (format, filters, rows).
   'REPORT_EXPORTED',
+  // Alert thresholds changed: global, a company's override, or the override removed.
+  'ALERT_SETTINGS_UPDATED',
   'TOKEN_REUSE_DETECTED',
 ] as const
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canSeeDemo, isRequestable, toLicenses, unlocksDemo } from './course-requestable'
+import { canSeeDemo, isRequestable, LICENSES_RANGE_MESSAGE, toLicenses, unlocksDemo } from './course-requestable'
 
 describe('isRequestable (SPEC §4)', () => {
   it.each([
@@ -45,8 +45,20 @@ describe('toLicenses (SPEC §5: non-numeric falls back to 1)', () => {
     [0, null],
     [-1, null],
     ['0', null],
+    [1_000_000, 1_000_000],
     [1_000_001, null],
+    ['99999999999', null],
+    [99_999_999_999, null],
+    ['1e11', null],
+    ['1e3', 1000],
+    [Number.POSITIVE_INFINITY, null],
   ])('%j → %j', (value, expected) => {
     expect(toLicenses(value)).toBe(expected)
+  })
+})
+
+describe('LICENSES_RANGE_MESSAGE', () => {
+  it('names both limits', () => {
+    expect(LICENSES_RANGE_MESSAGE).toBe('Licenses must be a whole number from 1 to 1,000,000.')
   })
 })

@@ -27,18 +27,26 @@ export const MIN_LICENSES = 1
 export const MAX_LICENSES = 1_000_000
 
 /**
+ * The refusal of a number of licenses out of range; names both limits (the request form and
+ * POST /api/course-requests say the same).
+ */
+export const LICENSES_RANGE_MESSAGE = `Licenses must be a whole number from ${MIN_LICENSES} to ${MAX_LICENSES.toLocaleString('en-US')}.`
+
+/** A decimal number as a person or a number input writes it, exponent included ("1e11"). */
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i
+
+/**
  * SPEC §5: "licenses is a number, minimum 1, non-numeric falls back to 1". A whole number is
  * taken as it is (a fraction is cut to its whole part); anything that is not a number becomes 1.
- * Returns null for a number below 1 or above MAX_LICENSES, which callers refuse.
+ * Returns null for a number below 1 or above MAX_LICENSES, which callers refuse with
+ * LICENSES_RANGE_MESSAGE: the fallback is for text that is not a number, never for a number
+ * that is too large.
  */
 export function toLicenses(value: unknown): number | null {
   const parsed =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)
-        ? Number(value)
-        : Number.NaN
-  if (!Number.isFinite(parsed)) return MIN_LICENSES
+    typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value) ? Number(value) : Number.NaN
+  if (Number.isNaN(parsed)) return MIN_LICENSES
+  if (!Number.isFinite(parsed)) return null
   const whole = Math.trunc(parsed)
   return whole >= MIN_LICENSES && whole <= MAX_LICENSES ? whole : null
 }

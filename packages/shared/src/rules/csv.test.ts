@@ -32,6 +32,22 @@ describe('csvCell (RFC 4180 and the formula guard of DECISIONS.md)', () => {
     // both: guarded, then quoted
     ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
     ['-1,2', '"\'-1,2"'],
+    // after leading blanks (space, no-break, ideographic), and in full-width forms
+    [' =1+1', "' =1+1"],
+    ['   @cmd', "'   @cmd"],
+    ['\u00A0-2', "'\u00A0-2"],
+    ['\u3000=1', "'\u3000=1"],
+    ['\uFF1DSUM(A1)', "'\uFF1DSUM(A1)"],
+    ['\uFF0B1', "'\uFF0B1"],
+    ['\uFF0D1', "'\uFF0D1"],
+    ['\uFF20cmd', "'\uFF20cmd"],
+    [' \uFF1D1', "' \uFF1D1"],
+    [' \t=1', "' \t=1"],
+    // blanks before harmless text, and only the first character that is not blank counts
+    [' hello', ' hello'],
+    ['   ', '   '],
+    ['a =b', 'a =b'],
+    ['x\uFF1D1', 'x\uFF1D1'],
     // only the first character counts
     ['a=b', 'a=b'],
     ['x-1', 'x-1'],

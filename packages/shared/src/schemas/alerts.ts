@@ -82,7 +82,7 @@ export const DispatchAlertFlagsQuerySchema = Type.Object({
   ids: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 200 }),
 })
 export const DispatchAlertFlagsSchema = Type.Object({
-  /** Dispatch ids with a live usage crossing ("Near cap") or expiry crossing ("Expires soon"). */
+  /** Dispatch ids at or past NEAR_CAP_PERCENT of their cap ("Near cap"), or with a live expiry crossing ("Expires soon"). */
   nearCap: Type.Array(Type.String()),
   expiresSoon: Type.Array(Type.String()),
 })

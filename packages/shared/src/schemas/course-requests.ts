@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { COURSE_REQUEST_STATUSES } from '../rules/course-requestable'
+import { COURSE_REQUEST_STATUSES, LICENSES_RANGE_MESSAGE } from '../rules/course-requestable'
 import { FreeJson, Nullable, OneOf, ProviderIdSchema } from './common'
 
 export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
@@ -74,6 +74,6 @@ export const COURSE_REQUEST_MESSAGES = {
   requestNotFound: 'Course request not found',
   alreadyAssigned: 'This course is already assigned to your account.',
   notRequestable: 'This course is not available for request.',
-  invalidLicenses: 'Licenses must be a whole number of at least 1.',
+  invalidLicenses: LICENSES_RANGE_MESSAGE,
   invalidDemoUrl: 'Demo URL must be an http or https URL.',
 } as const

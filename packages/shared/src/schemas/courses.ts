@@ -96,18 +96,21 @@ export type CourseDetails = Static<typeof CourseDetailsSchema>
  * change. URLs and the description size are checked by the service, so the answers carry
  * clear texts (and the failure is logged as COURSE_DETAIL_EDIT_FAILED).
  */
+/** The edit form's limits; the form counts against them and the schema refuses past them. */
+export const COURSE_TEXT_LIMITS = { title: 500, url: 2048, summary: 5000, duration: 200 } as const
+
 export const UpdateCourseDetailsSchema = Type.Object({
   /** Empty restores the provider's title. */
-  title: Type.Optional(Type.String({ maxLength: 500 })),
-  imageUrl: Type.Optional(Type.String({ maxLength: 2048 })),
-  summary: Type.Optional(Type.String({ maxLength: 5000 })),
+  title: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.title })),
+  imageUrl: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.url })),
+  summary: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.summary })),
   // A bound of its own (issue #20); the service's byte check (DESCRIPTION_MAX_BYTES) is the finer
   // one, with its clear message: characters never outnumber UTF-8 bytes.
   description: Type.Optional(Type.String({ maxLength: 2 * DESCRIPTION_MAX_BYTES })),
-  duration: Type.Optional(Type.String({ maxLength: 200 })),
+  duration: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.duration })),
   level: Type.Optional(OneOf(COURSE_LEVEL_OPTIONS)),
   isRequestable: Type.Optional(Type.Boolean()),
-  demoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  demoUrl: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.url })),
 })
 export type UpdateCourseDetails = Static<typeof UpdateCourseDetailsSchema>
 

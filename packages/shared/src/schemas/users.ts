@@ -29,6 +29,10 @@ export type User = Static<typeof UserSchema>
 
 export const UserListSchema = Type.Array(UserSchema)
 
+/** The user form counts against these and the schema refuses past them. */
+export const USER_EMAIL_MAX = 254
+export const USERNAME_MAX = 100
+
 const PasswordSchema = Type.String({ maxLength: PASSWORD_MAX * 4 })
 const OptionalNullableString = (max: number) =>
   Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]))
@@ -38,8 +42,8 @@ const OptionalNullableString = (max: number) =>
  * service, so the answers use the SPEC §5 texts rather than schema wording.
  */
 export const CreateUserSchema = Type.Object({
-  email: Type.String({ maxLength: 254 }),
-  username: OptionalNullableString(100),
+  email: Type.String({ maxLength: USER_EMAIL_MAX }),
+  username: OptionalNullableString(USERNAME_MAX),
   name: OptionalNullableString(200),
   password: Type.Optional(PasswordSchema),
   role: RoleSchema,
@@ -49,8 +53,8 @@ export const CreateUserSchema = Type.Object({
 export type CreateUser = Static<typeof CreateUserSchema>
 
 export const UpdateUserSchema = Type.Object({
-  email: Type.Optional(Type.String({ maxLength: 254 })),
-  username: OptionalNullableString(100),
+  email: Type.Optional(Type.String({ maxLength: USER_EMAIL_MAX })),
+  username: OptionalNullableString(USERNAME_MAX),
   name: OptionalNullableString(200),
   password: Type.Optional(PasswordSchema),
   role: Type.Optional(RoleSchema),

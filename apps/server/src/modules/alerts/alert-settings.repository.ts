@@ -39,6 +39,14 @@ export const alertSettingsRepository = {
     return { ...(await alertSettingsRepository.global(db)), overridden: false }
   },
 
+  /** Removes a company's override (it follows the global thresholds again); false when there is no such company. */
+  async clearCompany(db: DbOrTx, companyId: string): Promise<boolean> {
+    const [exists] = await db.select({ id: company.id }).from(company).where(eq(company.id, companyId))
+    if (!exists) return false
+    await db.delete(companyAlertSettings).where(eq(companyAlertSettings.companyId, companyId))
+    return true
+  },
+
   async setCompany(db: DbOrTx, companyId: string, settings: AlertSettings): Promise<CompanyAlertSettings | null> {
     const [exists] = await db.select({ id: company.id }).from(company).where(eq(company.id, companyId))
     if (!exists) return null

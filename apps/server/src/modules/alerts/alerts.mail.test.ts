@@ -98,7 +98,7 @@ describe('alert mails over real SMTP', () => {
     expect(await worker().runOnce()).toBe(0)
     expect(recipientsOf()).toEqual(['admin@example.test', 'client-in@example.test', 'manager@example.test'])
     const text = mailText(smtp.received[0]!.raw)
-    expect(text).toContain('Subject: [Dispatch Portal] 80% of licenses used')
+    expect(text).toContain('Subject: [Dispatch Portal] 80% of licenses used (threshold 80%)')
     expect(text).toContain('http://portal.example.test/dispatches/d-a')
     // Both parts, and the HTML escapes the course title.
     expect(text).toContain('text/plain')

@@ -9,8 +9,12 @@ let t: TestContext
 type Headers = { 'x-auth-token': string }
 let admin: Headers, sales: Headers, internal: Headers, clientA: Headers, clientB: Headers
 
-const call = (method: 'GET' | 'PUT' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
-  t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
+const call = (
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
 
 beforeAll(async () => {
   t = await buildTestApp({ alerts: { timers: false } })
@@ -36,7 +40,9 @@ describe('GET /api/notifications and marking read', () => {
       expect(body.items.map((n: { dispatchId: string }) => n.dispatchId)).toEqual(['rb-1', 'ra-1'])
       expect(body.unreadCount).toBe(2)
       expect(body.items[0]).toMatchObject({ kind: 'usage', level: 100, read: false, companyName: 'Route B' })
-      expect(body.items[0].message).toContain('License cap reached')
+      expect(body.items[0].message).toBe(
+        'License cap reached, 100% used (threshold 100%): Course rb-1 (Route B) uses 10 of 10 licenses',
+      )
     }
   })
 
@@ -85,7 +91,7 @@ describe('GET /api/notifications and marking read', () => {
 })
 
 describe('dashboard flags', () => {
-  it('"Near cap" for dispatches with a live usage crossing, scoped to the client', async () => {
+  it('"Near cap" for dispatches at 90 % of their cap or more, scoped to the client', async () => {
     const staff = (await call('GET', '/api/notifications/dispatch-flags?ids=ra-1&ids=rb-1', admin)).json()
     expect(staff).toEqual({ nearCap: ['ra-1', 'rb-1'], expiresSoon: [] })
     const client = (await call('GET', '/api/notifications/dispatch-flags?ids=ra-1&ids=rb-1', clientA)).json()
@@ -208,5 +214,75 @@ describe('/api/profile/preferences', () => {
     for (const bad of [{ reportHour: 24 }, { reportFrequency: 'daily' }, { timeZone: 'x'.repeat(65) }]) {
       expect((await call('PUT', '/api/profile/preferences', sales, { ...base, ...bad })).statusCode).toBe(400)
     }
+  })
+})
+
+describe('a lowered threshold and "Use the global thresholds"', () => {
+  const flags = async (id: string) =>
+    (await call('GET', `/api/notifications/dispatch-flags?ids=${id}`, admin)).json() as { nearCap: string[] }
+  const audits = async () =>
+    (
+      (await t.database.db.execute(
+        sql`select details from activity_log where action = 'ALERT_SETTINGS_UPDATED' order by id`,
+      )) as unknown as { rows: { details: Record<string, unknown> }[] }
+    ).rows.map((r) => r.details)
+
+  it('names the usage and the threshold it crossed; 31 of 100 is not "Near cap"', async () => {
+    await insertDispatches(t.database.db, [
+      { id: 'rc-1', destinationId: 'co-rc', destinationName: 'Route C', registrationCount: 31, registrationCap: 100 },
+    ])
+    const put = await call('PUT', '/api/admin/companies/co-rc/alert-settings', admin, {
+      usageThresholds: [2],
+      expiryDays: [],
+    })
+    expect(put.statusCode, put.body).toBe(200)
+    await t.app.alerts.idle()
+    const items = (await call('GET', '/api/notifications?limit=100', admin)).json().items as {
+      dispatchId: string
+      message: string
+    }[]
+    expect(items.find((n) => n.dispatchId === 'rc-1')?.message).toBe(
+      '31% of licenses used (threshold 2%): Course rc-1 (Route C) uses 31 of 100 licenses',
+    )
+    expect((await flags('rc-1')).nearCap).toEqual([])
+    await setDispatch(t.database.db, 'rc-1', { registrationCount: 90 })
+    expect((await flags('rc-1')).nearCap).toEqual(['rc-1'])
+  })
+
+  it('every threshold change is audited with before and after', async () => {
+    const all = await audits()
+    expect(all).toContainEqual({
+      scope: 'global',
+      before: { usageThresholds: [80, 90, 100], expiryDays: [0, 7, 30] },
+      after: { usageThresholds: [75, 95], expiryDays: [14] },
+    })
+    expect(all).toContainEqual({
+      scope: 'company',
+      companyId: 'co-rc',
+      before: 'global',
+      after: { usageThresholds: [2], expiryDays: [] },
+    })
+  })
+
+  it('DELETE removes the override (audited), answers the global values; others are refused, unknown is 404', async () => {
+    for (const headers of [sales, internal, clientA]) {
+      expect((await call('DELETE', '/api/admin/companies/co-rc/alert-settings', headers)).statusCode).toBe(403)
+    }
+    expect((await call('GET', '/api/admin/companies/co-rc/alert-settings', admin)).json().overridden).toBe(true)
+    const res = await call('DELETE', '/api/admin/companies/co-rc/alert-settings', admin)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ usageThresholds: [75, 95], expiryDays: [14], overridden: false })
+    expect((await call('GET', '/api/admin/companies/co-rc/alert-settings', admin)).json().overridden).toBe(false)
+    expect((await audits()).at(-1)).toEqual({
+      scope: 'company',
+      companyId: 'co-rc',
+      before: { usageThresholds: [2], expiryDays: [] },
+      after: 'global',
+    })
+    // Again: nothing to remove, nothing audited.
+    const count = (await audits()).length
+    expect((await call('DELETE', '/api/admin/companies/co-rc/alert-settings', admin)).statusCode).toBe(200)
+    expect(await audits()).toHaveLength(count)
+    expect((await call('DELETE', '/api/admin/companies/missing-co/alert-settings', admin)).statusCode).toBe(404)
   })
 })

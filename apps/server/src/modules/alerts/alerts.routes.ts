@@ -11,7 +11,7 @@ import {
   UnreadCountSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
-import { requireUser } from '../../plugins/app/auth'
+import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { AlertSettingsService, NotificationsService } from './notifications.service'
 
 const errors = errorResponses(400, 401, 403, 404)
@@ -90,7 +90,7 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
       config: { permission: 'alertSettings.manage' },
       schema: { tags: ['alerts'], body: AlertSettingsSchema, response: { 200: AlertSettingsSchema, ...errors } },
     },
-    async (request) => settings.setGlobal(request.body),
+    async (request) => settings.setGlobal(request.body, { actor: actorOf(request), ip: request.ip }),
   )
 
   app.get(
@@ -113,6 +113,17 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
         response: { 200: CompanyAlertSettingsSchema, ...errors },
       },
     },
-    async (request) => settings.setCompany(request.params.id, request.body),
+    async (request) =>
+      settings.setCompany(request.params.id, request.body, { actor: actorOf(request), ip: request.ip }),
+  )
+
+  // "Use the global thresholds": removes the company's override.
+  app.delete(
+    '/companies/:id/alert-settings',
+    {
+      config: { permission: 'alertSettings.manage' },
+      schema: { tags: ['alerts'], params: IdParamsSchema, response: { 200: CompanyAlertSettingsSchema, ...errors } },
+    },
+    async (request) => settings.useGlobal(request.params.id, { actor: actorOf(request), ip: request.ip }),
   )
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { alertMessage, ownCompanyOnly, type Notification, type Role } from '@portal/shared'
+import { alertMessage, NEAR_CAP_PERCENT, ownCompanyOnly, type Notification, type Role } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 
 /**
@@ -105,19 +105,28 @@ export const notificationsRepository = {
     })
   },
 
-  /** Dashboard badges: which of these dispatches have a live usage or expiry crossing. */
+  /**
+   * Dashboard badges for these dispatches: "Near cap" is the dispatch's own usage at or past
+   * NEAR_CAP_PERCENT of its cap (a lowered alert threshold does not make 31 of 100 near the
+   * cap); "Expires soon" is a live expiry crossing.
+   */
   async flags(db: DbOrTx, viewer: Viewer, ids: string[]) {
     const rows = rowsOf(
       await db.execute(sql`
-      select distinct s.dispatch_id, s.kind
-      from alert_state s
-      join dispatch a on a.id = s.dispatch_id
-      where s.dispatch_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
-        and ${visibleTo(viewer, sql`a.destination_id`)}
+      with wanted as (
+        select a.id, a.registration_count, a.registration_cap from dispatch a
+        where a.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+          and ${visibleTo(viewer, sql`a.destination_id`)})
+      select w.id as dispatch_id, 'near-cap' as kind from wanted w
+      where w.registration_cap > 0
+        and w.registration_count::bigint * 100 >= ${NEAR_CAP_PERCENT}::bigint * w.registration_cap
+      union
+      select distinct s.dispatch_id, 'expiry' from alert_state s join wanted w on w.id = s.dispatch_id
+      where s.kind = 'expiry'
       order by 1`),
     )
     return {
-      nearCap: rows.filter((r) => r.kind === 'usage').map((r) => String(r.dispatch_id)),
+      nearCap: rows.filter((r) => r.kind === 'near-cap').map((r) => String(r.dispatch_id)),
       expiresSoon: rows.filter((r) => r.kind === 'expiry').map((r) => String(r.dispatch_id)),
     }
   },

@@ -1,5 +1,7 @@
 import type { AlertSettings } from '@portal/shared'
-import type { Db } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
+import type { Actor } from '../../lib/actor'
+import { recordActivity } from '../activity-logs/activity.repository'
 import { notFound } from '../../lib/app-error'
 import { alertSettingsRepository as settings } from './alert-settings.repository'
 import type { AlertsService } from './alerts.service'
@@ -30,23 +32,66 @@ export function createNotificationsService(db: Db) {
 }
 export type NotificationsService = ReturnType<typeof createNotificationsService>
 
-/** Issue #17: thresholds, global and per company; a change is evaluated at once. */
+export interface SettingsContext {
+  actor: Actor | null
+  ip: string
+}
+
+const levels = (s: AlertSettings) => ({ usageThresholds: s.usageThresholds, expiryDays: s.expiryDays })
+
+/**
+ * Issue #17: thresholds, global and per company; a change is evaluated at once. Every change
+ * and its ALERT_SETTINGS_UPDATED row (before and after) commit together, as other admin changes.
+ */
 export function createAlertSettingsService(db: Db, alerts: Pick<AlertsService, 'requestAll'>) {
+  const audit = (tx: DbOrTx, ctx: SettingsContext, details: Record<string, unknown>) =>
+    recordActivity(tx, { action: 'ALERT_SETTINGS_UPDATED', actor: ctx.actor, ipAddress: ctx.ip, details })
   return {
     global: () => settings.global(db),
-    async setGlobal(values: AlertSettings) {
-      const saved = await settings.setGlobal(db, values)
+    async setGlobal(values: AlertSettings, ctx: SettingsContext) {
+      const saved = await db.transaction(async (tx) => {
+        const before = await settings.global(tx)
+        const after = await settings.setGlobal(tx, values)
+        await audit(tx, ctx, { scope: 'global', before, after })
+        return after
+      })
       alerts.requestAll()
       return saved
     },
     async forCompany(companyId: string) {
       return (await settings.forCompany(db, companyId)) ?? Promise.reject(notFound(NO_COMPANY))
     },
-    async setCompany(companyId: string, values: AlertSettings) {
-      const saved = await settings.setCompany(db, companyId, values)
+    async setCompany(companyId: string, values: AlertSettings, ctx: SettingsContext) {
+      const saved = await db.transaction(async (tx) => {
+        const before = await settings.forCompany(tx, companyId)
+        if (!before) return null
+        const after = await settings.setCompany(tx, companyId, values)
+        await audit(tx, ctx, {
+          scope: 'company',
+          companyId,
+          before: before.overridden ? levels(before) : 'global',
+          after: levels(after!),
+        })
+        return after
+      })
       if (!saved) throw notFound(NO_COMPANY)
       alerts.requestAll()
       return saved
+    },
+    /** "Use the global thresholds": the override goes; nothing is written when there was none. */
+    async useGlobal(companyId: string, ctx: SettingsContext) {
+      const found = await db.transaction(async (tx) => {
+        const before = await settings.forCompany(tx, companyId)
+        if (!before) return false
+        if (before.overridden) {
+          await settings.clearCompany(tx, companyId)
+          await audit(tx, ctx, { scope: 'company', companyId, before: levels(before), after: 'global' })
+        }
+        return true
+      })
+      if (!found) throw notFound(NO_COMPANY)
+      alerts.requestAll()
+      return (await settings.forCompany(db, companyId))!
     },
   }
 }

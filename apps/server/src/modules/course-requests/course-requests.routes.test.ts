@@ -79,10 +79,19 @@ describe('POST /api/course-requests', () => {
     expect((await create({ licenses })).licenses).toBe(expected)
   })
 
-  it.each([0, -2, '0'])('refuses licenses %j', async (licenses) => {
-    const res = await post({ courseId: 'c-open', licenses })
-    expect(res.statusCode).toBe(400)
-    expect(res.json()).toMatchObject({ message: 'Licenses must be a whole number of at least 1.' })
+  it.each([0, -2, '0', 1_000_001, 99_999_999_999, '99999999999', '1e11'])(
+    'refuses licenses %j with the limits named, and stores nothing',
+    async (licenses) => {
+      const before = await t.database.db.select().from(courseRequest)
+      const res = await post({ courseId: 'c-open', licenses })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ message: 'Licenses must be a whole number from 1 to 1,000,000.' })
+      expect(await t.database.db.select().from(courseRequest)).toHaveLength(before.length)
+    },
+  )
+
+  it('takes the largest number of licenses allowed', async () => {
+    expect((await create({ licenses: 1_000_000 })).licenses).toBe(1_000_000)
   })
 
   it('refuses notes over 2000 characters', async () => {

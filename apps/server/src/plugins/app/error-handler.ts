@@ -30,6 +30,12 @@ function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1)
 }
 
+/** Ajv's maxLength refusal as "must be at most 5,000 characters long"; undefined for any other. */
+function tooLong(v: { keyword?: string; params?: Record<string, unknown> }): string | undefined {
+  if (v.keyword !== 'maxLength' || typeof v.params?.limit !== 'number') return undefined
+  return `must be at most ${v.params.limit.toLocaleString('en-US')} characters long`
+}
+
 /**
  * One place shapes every error as `{ code, message }` (STYLE.md §6): 4xx keep their text,
  * 5xx are logged with the request id and answered with a generic text.
@@ -51,9 +57,12 @@ export const errorHandlerPlugin = fp(
       if (fe.validation) {
         const details = fe.validation.map((v) => ({
           field: String(v.instancePath || v.params?.missingProperty || '').replace(/^\//, ''),
-          message: v.message ?? 'is invalid',
+          message: tooLong(v) ?? v.message ?? 'is invalid',
         }))
-        return reply.code(400).send({ code: 'VALIDATION_FAILED', message: fe.message, details })
+        // A text over its limit names the field and the limit in words a form can show as is.
+        const first = fe.validation[0]
+        const message = first && tooLong(first) ? `${details[0]!.field} ${tooLong(first)}.` : fe.message
+        return reply.code(400).send({ code: 'VALIDATION_FAILED', message, details })
       }
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
         return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' })

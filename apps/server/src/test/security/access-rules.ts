@@ -172,6 +172,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     id: 'company',
     payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 14, 7] }),
   },
+  'DELETE /api/admin/companies/:id/alert-settings': { allow: ADMIN, id: 'company' },
   'GET /api/admin/outbox': { allow: ADMIN },
   'GET /api/profile/preferences': { allow: ALL },
   'PUT /api/profile/preferences': {

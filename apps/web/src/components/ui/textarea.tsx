@@ -1,17 +1,27 @@
+import { tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps, type ReactNode } from 'react'
 import { cn } from './cn'
+import { TextLimitNote } from './text-limit-note'
 
-/** A multi-line text input with its visible label and an optional hint below it. */
+/**
+ * A multi-line text input with its visible label and an optional hint below it. With `limit`
+ * it shows the count against the limit and is marked invalid past it (see TextLimitNote).
+ */
 export function Textarea({
   label,
   hint,
+  limit,
   className,
   id,
   ...props
-}: ComponentProps<'textarea'> & { label: string; hint?: ReactNode }) {
+}: Omit<ComponentProps<'textarea'>, 'maxLength'> & { label: string; hint?: ReactNode; limit?: number }) {
   const generated = useId()
   const inputId = id ?? generated
   const hintId = `${inputId}-hint`
+  const limitId = `${inputId}-limit`
+  const text = String(props.value ?? '')
+  const over = limit !== undefined && tooLongMessage(label, text, limit) !== null
+  const describedBy = [hint ? hintId : null, limit !== undefined ? limitId : null].filter(Boolean).join(' ')
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-800">
@@ -19,10 +29,12 @@ export function Textarea({
       </label>
       <textarea
         id={inputId}
-        aria-describedby={hint ? hintId : undefined}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={over || undefined}
         className={cn(
           'min-h-24 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs',
           'placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100',
+          over && 'border-red-600',
           className,
         )}
         {...props}
@@ -32,6 +44,7 @@ export function Textarea({
           {hint}
         </p>
       )}
+      {limit !== undefined && <TextLimitNote id={limitId} label={label} value={text} limit={limit} />}
     </div>
   )
 }

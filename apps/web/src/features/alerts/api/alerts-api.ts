@@ -86,6 +86,15 @@ export function useSaveCompanyAlertSettings(id: string) {
   })
 }
 
+/** "Use the global thresholds": removes the company's own. */
+export function useRestoreGlobalThresholds(id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: () => api.delete<CompanyAlertSettings>(companyPath(id)),
+    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }),
+  })
+}
+
 export function useOutbox(page: number, status: OutboxStatus | '') {
   return useQuery({
     queryKey: alertKeys.outbox(page, status),

@@ -1,5 +1,6 @@
 import { Spinner } from '@/components/ui/spinner'
 import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/api-error'
@@ -8,6 +9,7 @@ import {
   useGlobalAlertSettings,
   useSaveCompanyAlertSettings,
   useSaveGlobalAlertSettings,
+  useRestoreGlobalThresholds,
 } from '../api/alerts-api'
 import { ThresholdForm } from './threshold-form'
 
@@ -53,6 +55,8 @@ export function GlobalAlertSettings() {
 export function CompanyAlertSettings({ companyId }: { companyId: string }) {
   const { data, error, isPending } = useCompanyAlertSettings(companyId)
   const save = useSaveCompanyAlertSettings(companyId)
+  const restore = useRestoreGlobalThresholds(companyId)
+  const failure = save.error ?? restore.error
   return (
     <section
       aria-labelledby="company-alerts-heading"
@@ -73,11 +77,29 @@ export function CompanyAlertSettings({ companyId }: { companyId: string }) {
           <ThresholdForm
             key={JSON.stringify(data)}
             value={data}
-            saving={save.isPending}
-            saved={save.isSuccess}
+            saving={save.isPending || restore.isPending}
+            saved={save.isSuccess || restore.isSuccess}
             saveLabel="Apply company thresholds"
-            error={save.error ? errorMessage(save.error, 'Failed to save alert settings') : null}
-            onSave={(body) => save.mutate(body)}
+            error={failure ? errorMessage(failure, 'Failed to save alert settings') : null}
+            onSave={(body) => {
+              restore.reset()
+              save.mutate(body)
+            }}
+            extraAction={
+              data.overridden && (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={save.isPending || restore.isPending}
+                  onClick={() => {
+                    save.reset()
+                    restore.mutate()
+                  }}
+                >
+                  Use the global thresholds
+                </Button>
+              )
+            }
           />
         </>
       )}

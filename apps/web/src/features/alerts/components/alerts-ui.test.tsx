@@ -20,7 +20,9 @@ describe('notification bell (issue #17)', () => {
     const list = within(panel).getByRole('list', { name: 'Notifications' })
     const items = within(list).getAllByRole('listitem')
     expect(items.map((i) => i.textContent)).toEqual([
-      expect.stringContaining('Unread: 90% of licenses used: Fire Safety (Acme Learning) uses 9 of 10 licenses'),
+      expect.stringContaining(
+        'Unread: 90% of licenses used (threshold 90%): Fire Safety (Acme Learning) uses 9 of 10 licenses',
+      ),
       expect.stringContaining('Expires within 7 days: Chemistry (Acme Learning)'),
     ])
     expect(within(items[0]!).getByRole('link', { name: 'View dispatch' })).toHaveAttribute(
@@ -101,6 +103,35 @@ describe('thresholds', () => {
       }),
     )
     expect(screen.getByRole('link', { name: 'Mail outbox' })).toHaveAttribute('href', '/admin/outbox')
+  })
+
+  it('an empty list is saved only once the admin confirms that those alerts stop', async () => {
+    let stored = { usageThresholds: [80, 90, 100], expiryDays: [0, 7, 30] }
+    server.use(
+      http.get('*/api/admin/alert-settings', () => HttpResponse.json(stored)),
+      http.put('*/api/admin/alert-settings', async ({ request }) =>
+        HttpResponse.json((stored = (await request.json()) as typeof stored)),
+      ),
+    )
+    const log = recordRequests()
+    signInAs('admin')
+    renderApp('/settings')
+    const usage = await screen.findByLabelText('License usage thresholds (% of cap)')
+    await userEvent.clear(usage)
+    await userEvent.click(screen.getByRole('button', { name: 'Apply thresholds' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Turn these alerts off?' })
+    expect(dialog).toHaveTextContent('No usage alerts will be raised.')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(requestsTo(log, '/api/admin/alert-settings').filter((r) => r.method === 'PUT')).toEqual([])
+    await userEvent.click(screen.getByRole('button', { name: 'Apply thresholds' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Save without these alerts' }))
+    await waitFor(() =>
+      expect(requestsTo(log, '/api/admin/alert-settings').find((r) => r.method === 'PUT')?.body).toEqual({
+        usageThresholds: [],
+        expiryDays: [0, 7, 30],
+      }),
+    )
+    expect(await screen.findByText('No usage alerts will be raised.')).toBeInTheDocument()
   })
 
   it('a company detail shows its thresholds to admins only', async () => {

@@ -1,4 +1,4 @@
-import { OUTBOX_STATUSES, pageWindow, type OutboxStatus } from '@portal/shared'
+import { OUTBOX_STATUSES, pageWindow, type OutboxMail, type OutboxStatus } from '@portal/shared'
 import { format } from 'date-fns'
 import { useState } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
@@ -17,6 +17,19 @@ const TONES: Record<OutboxStatus, BadgeTone> = {
   uncertain: 'red',
 }
 const when = (iso: string | null) => (iso ? format(new Date(iso), 'yyyy-MM-dd HH:mm') : '-')
+
+export const NO_MAIL_SERVER = 'None: no mail server is configured'
+
+/**
+ * When an unsent mail is tried next. Without SMTP_URL nothing is sent, so no time is shown; a
+ * failed mail is not retried and an uncertain one is never resent (it may have gone out).
+ */
+function nextAttempt(mail: OutboxMail, smtpConfigured: boolean): string {
+  if (mail.status === 'failed') return 'None: it failed for good'
+  if (mail.status === 'uncertain') return 'None: it may have been sent, so it is not resent'
+  if (!smtpConfigured) return NO_MAIL_SERVER
+  return when(mail.nextAttemptAt)
+}
 
 /**
  * Issue #17: /admin/outbox. Each mail's recipient, subject, status and attempts, and its body
@@ -77,7 +90,9 @@ export function OutboxList() {
                   </div>
                   <div className="flex gap-2">
                     <dt className="text-slate-600">{mail.sentAt ? 'Sent:' : 'Next attempt:'}</dt>
-                    <dd className="text-slate-900">{when(mail.sentAt ?? mail.nextAttemptAt)}</dd>
+                    <dd className="text-slate-900">
+                      {mail.sentAt ? when(mail.sentAt) : nextAttempt(mail, data.smtpConfigured)}
+                    </dd>
                   </div>
                   {mail.attachments.length > 0 && (
                     <div className="flex gap-2">

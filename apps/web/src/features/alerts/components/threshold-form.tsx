@@ -2,9 +2,20 @@ import { MAX_THRESHOLDS, type AlertSettings } from '@portal/shared'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Field, controlClass } from '@/components/ui/field'
 
 const show = (levels: number[]) => [...levels].sort((a, b) => a - b).join(', ')
+
+export const NO_USAGE_ALERTS = 'No usage alerts will be raised.'
+export const NO_EXPIRY_ALERTS = 'No expiry warnings will be raised.'
+
+/** What an empty list turns off, in words; empty when both lists have values. */
+export const alertsOff = (settings: AlertSettings) =>
+  [
+    settings.usageThresholds.length === 0 ? NO_USAGE_ALERTS : null,
+    settings.expiryDays.length === 0 ? NO_EXPIRY_ALERTS : null,
+  ].filter((line): line is string => line !== null)
 
 /** "80, 90, 100" → numbers, or the problem in words. */
 export function parseLevels(text: string, label: string, min: number, max: number): number[] | string {
@@ -36,6 +47,7 @@ export function ThresholdForm({
   saveLabel = 'Apply thresholds',
   error,
   saved,
+  extraAction,
 }: {
   value: AlertSettings
   saving: boolean
@@ -43,10 +55,15 @@ export function ThresholdForm({
   saveLabel?: string
   error: string | null
   saved: boolean
+  /** A further button beside the save button (the company's "Use the global thresholds"). */
+  extraAction?: React.ReactNode
 }) {
   const [usage, setUsage] = useState(show(value.usageThresholds))
   const [expiry, setExpiry] = useState(show(value.expiryDays))
   const [problem, setProblem] = useState<string | null>(null)
+  // An empty list turns those alerts off: the admin confirms that before it is saved.
+  const [confirming, setConfirming] = useState<AlertSettings | null>(null)
+  const off = alertsOff(value)
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault()
@@ -55,6 +72,7 @@ export function ThresholdForm({
     if (typeof usageThresholds === 'string') return setProblem(usageThresholds)
     if (typeof expiryDays === 'string') return setProblem(expiryDays)
     setProblem(null)
+    if (alertsOff({ usageThresholds, expiryDays }).length > 0) return setConfirming({ usageThresholds, expiryDays })
     onSave({ usageThresholds, expiryDays })
   }
 
@@ -63,24 +81,12 @@ export function ThresholdForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="License usage thresholds (% of cap)" hint="Comma-separated, e.g. 80, 90, 100.">
           {(control) => (
-            <input
-              {...control}
-              value={usage}
-              maxLength={100}
-              onChange={(e) => setUsage(e.target.value)}
-              className={controlClass}
-            />
+            <input {...control} value={usage} onChange={(e) => setUsage(e.target.value)} className={controlClass} />
           )}
         </Field>
         <Field label="Expiry warnings (days before)" hint="Comma-separated; 0 is the expiry day itself.">
           {(control) => (
-            <input
-              {...control}
-              value={expiry}
-              maxLength={100}
-              onChange={(e) => setExpiry(e.target.value)}
-              className={controlClass}
-            />
+            <input {...control} value={expiry} onChange={(e) => setExpiry(e.target.value)} className={controlClass} />
           )}
         </Field>
       </div>
@@ -90,9 +96,31 @@ export function ThresholdForm({
           Thresholds saved.
         </p>
       )}
-      <Button type="submit" size="sm" disabled={saving}>
-        {saving ? 'Applying...' : saveLabel}
-      </Button>
+      {off.length > 0 && (
+        <p className="rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
+          {off.join(' ')}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" size="sm" disabled={saving}>
+          {saving ? 'Applying...' : saveLabel}
+        </Button>
+        {extraAction}
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Turn these alerts off?"
+          confirmLabel="Save without these alerts"
+          tone="danger"
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            onSave(confirming)
+            setConfirming(null)
+          }}
+        >
+          {alertsOff(confirming).join(' ')} An empty list means none; enter values to keep them.
+        </ConfirmDialog>
+      )}
     </form>
   )
 }

@@ -71,7 +71,6 @@ export function CompanyDetailView({ id, role }: { id: string; role: Role }) {
                     <input
                       aria-label="Company name"
                       value={draft}
-                      maxLength={200}
                       onChange={(event) => setDraft(event.target.value)}
                       className={`${controlClass} min-w-72`}
                     />

@@ -28,7 +28,6 @@ export function NameInput({ draft, onChange }: Pick<EditProps, 'draft' | 'onChan
       <input
         aria-label="Company name"
         value={draft.name}
-        maxLength={200}
         onChange={(event) => onChange({ ...draft, name: event.target.value, error: null })}
         aria-invalid={draft.error ? true : undefined}
         aria-describedby={draft.error ? errorId : undefined}

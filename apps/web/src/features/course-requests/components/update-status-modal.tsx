@@ -1,4 +1,5 @@
 import {
+  tooLongMessage,
   COURSE_REQUEST_STATUSES,
   NOT_AVAILABLE,
   REQUEST_NOTES_MAX,
@@ -59,6 +60,8 @@ export function UpdateStatusModal({
   const [adminNotes, setAdminNotes] = useState(request.adminNotes)
   const demo = useCourseDemoUrl(request.courseId)
   const demoUrl = demo.data ?? ''
+  // Past the limit the notes are not sent (the count under them says why), never cut.
+  const notesTooLong = tooLongMessage('Admin Notes', adminNotes, REQUEST_NOTES_MAX) !== null
 
   const footer = (
     <>
@@ -66,7 +69,7 @@ export function UpdateStatusModal({
         <Button
           key={status}
           variant={status === 'COMPLETED' ? 'primary' : 'secondary'}
-          disabled={saving || fulfilling || demo.isPending}
+          disabled={saving || fulfilling || demo.isPending || notesTooLong}
           onClick={() => onUpdate(status, adminNotes.trim(), demoUrl)}
         >
           {STATUS_ACTIONS[status]}
@@ -99,7 +102,7 @@ export function UpdateStatusModal({
           label="Admin Notes"
           hint="These notes are visible to the client."
           value={adminNotes}
-          maxLength={REQUEST_NOTES_MAX}
+          limit={REQUEST_NOTES_MAX}
           onChange={(event) => setAdminNotes(event.target.value)}
         />
         <div className="space-y-1.5">

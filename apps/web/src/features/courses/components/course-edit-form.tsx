@@ -1,4 +1,6 @@
 import {
+  COURSE_TEXT_LIMITS,
+  tooLongMessage,
   COURSE_LEVELS,
   DESCRIPTION_MAX_BYTES,
   DESCRIPTION_TOO_LARGE,
@@ -59,6 +61,16 @@ export function CourseEditForm({
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setError(null)
+    const tooLong =
+      tooLongMessage('Title', form.title, COURSE_TEXT_LIMITS.title) ??
+      tooLongMessage('Image URL', form.imageUrl, COURSE_TEXT_LIMITS.url) ??
+      tooLongMessage('Summary', form.summary, COURSE_TEXT_LIMITS.summary) ??
+      tooLongMessage('Duration', form.duration, COURSE_TEXT_LIMITS.duration) ??
+      tooLongMessage('Demo URL', form.demoUrl, COURSE_TEXT_LIMITS.url)
+    if (tooLong) {
+      setError(tooLong)
+      return
+    }
     if (new TextEncoder().encode(form.description).length > DESCRIPTION_MAX_BYTES) {
       setError(DESCRIPTION_TOO_LARGE)
       return
@@ -79,19 +91,24 @@ export function CourseEditForm({
         Edit Course
       </h2>
       {error && <Banner variant="error">{error}</Banner>}
-      <Input label="Title" value={form.title} maxLength={500} onChange={(e) => set('title', e.target.value)} />
+      <Input
+        label="Title"
+        value={form.title}
+        limit={COURSE_TEXT_LIMITS.title}
+        onChange={(e) => set('title', e.target.value)}
+      />
       <Input
         label="Image URL"
         type="url"
         value={form.imageUrl}
-        maxLength={2048}
+        limit={COURSE_TEXT_LIMITS.url}
         placeholder="https://"
         onChange={(e) => set('imageUrl', e.target.value)}
       />
       <Textarea
         label="Summary"
         value={form.summary}
-        maxLength={5000}
+        limit={COURSE_TEXT_LIMITS.summary}
         onChange={(e) => set('summary', e.target.value)}
       />
       <Suspense fallback={<Spinner label="Loading editor..." />}>
@@ -105,7 +122,7 @@ export function CourseEditForm({
         <Input
           label="Duration"
           value={form.duration}
-          maxLength={200}
+          limit={COURSE_TEXT_LIMITS.duration}
           onChange={(e) => set('duration', e.target.value)}
         />
         <Select
@@ -128,7 +145,7 @@ export function CourseEditForm({
         label="Demo URL"
         type="url"
         value={form.demoUrl}
-        maxLength={2048}
+        limit={COURSE_TEXT_LIMITS.url}
         placeholder="https://"
         onChange={(e) => set('demoUrl', e.target.value)}
       />

@@ -57,6 +57,41 @@ describe('request form (clients)', () => {
     expect((requestsTo(log, '/api/course-requests')[0]?.body as { licenses: number }).licenses).toBe(1)
   })
 
+  it('refuses a number of licenses out of range with the limits named, and sends nothing', async () => {
+    signInAs('client')
+    answer({ canRequest: true, access: null })
+    const log = recordRequests()
+    const { user } = renderApp('/courses/course-1?request=true')
+    const licenses = await screen.findByLabelText('Number of Licenses')
+    for (const value of ['99999999999', '0']) {
+      await user.clear(licenses)
+      await user.type(licenses, value)
+      await user.click(screen.getByRole('button', { name: 'Submit Request' }))
+      expect(await screen.findByText('Licenses must be a whole number from 1 to 1,000,000.')).toBeInTheDocument()
+      expect(licenses).toHaveAttribute('aria-invalid', 'true')
+    }
+    expect(screen.queryByText('Course request submitted successfully!')).not.toBeInTheDocument()
+    expect(requestsTo(log, '/api/course-requests')).toEqual([])
+  })
+
+  it('counts the notes against their limit and refuses past it, without cutting them', async () => {
+    signInAs('client')
+    answer({ canRequest: true, access: null })
+    const log = recordRequests()
+    const { user } = renderApp('/courses/course-1?request=true')
+    const notes = await screen.findByLabelText('Notes')
+    expect(screen.getByText('0 / 2,000')).toBeInTheDocument()
+    fireEvent.change(notes, { target: { value: 'n'.repeat(1990) } })
+    expect(screen.getByText('1,990 / 2,000')).toBeInTheDocument()
+    fireEvent.change(notes, { target: { value: 'n'.repeat(2500) } })
+    expect(notes).toHaveValue('n'.repeat(2500))
+    expect(screen.getByText('2,500 / 2,000')).toBeInTheDocument()
+    expect(screen.getByText('Notes can be at most 2,000 characters (2,500 entered).')).toBeInTheDocument()
+    expect(notes).toHaveAttribute('aria-invalid', 'true')
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }))
+    expect(requestsTo(log, '/api/course-requests')).toEqual([])
+  })
+
   it('shows the server message, or the default text, when the request fails', async () => {
     signInAs('client')
     answer({ canRequest: true, access: null })

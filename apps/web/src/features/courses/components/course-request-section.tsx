@@ -1,4 +1,12 @@
-import { MIN_LICENSES, REQUEST_NOTES_MAX, toLicenses, type CourseDetails } from '@portal/shared'
+import {
+  LICENSES_RANGE_MESSAGE,
+  MAX_LICENSES,
+  MIN_LICENSES,
+  REQUEST_NOTES_MAX,
+  toLicenses,
+  tooLongMessage,
+  type CourseDetails,
+} from '@portal/shared'
 import { CheckCircle2, Send } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
@@ -50,6 +58,7 @@ export function CourseRequestSection({
   const [open, setOpen] = useState(openAtOnce)
   const [licenses, setLicenses] = useState(String(MIN_LICENSES))
   const [notes, setNotes] = useState('')
+  const [licensesError, setLicensesError] = useState<string | null>(null)
   const create = useCreateCourseRequest(course.id, onSubmitted)
   const { message, show } = useTimedMessage(REQUEST_MESSAGE_MS)
   const formId = useId()
@@ -58,11 +67,16 @@ export function CourseRequestSection({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
+    // SPEC §5: text that is not a number is 1; a number out of range is refused, never
+    // replaced by 1. Notes past their limit are refused too (the count under them says why).
+    const count = toLicenses(licenses)
+    setLicensesError(count === null ? LICENSES_RANGE_MESSAGE : null)
+    if (count === null || tooLongMessage('Notes', notes.trim(), REQUEST_NOTES_MAX)) return
     create.mutate(
       {
         courseId: course.id,
         courseTitle: course.title,
-        licenses: Math.max(MIN_LICENSES, toLicenses(licenses) ?? MIN_LICENSES),
+        licenses: count,
         notes: notes.trim(),
       },
       {
@@ -96,21 +110,26 @@ export function CourseRequestSection({
         </Banner>
       )}
       {open && (
-        <form onSubmit={submit} className="mt-4 space-y-4">
+        <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
           <Input
             label="Number of Licenses"
             type="number"
             min={MIN_LICENSES}
+            max={MAX_LICENSES}
             step={1}
             inputMode="numeric"
             value={licenses}
-            onChange={(event) => setLicenses(event.target.value)}
+            error={licensesError}
+            onChange={(event) => {
+              setLicenses(event.target.value)
+              setLicensesError(null)
+            }}
             required
           />
           <Textarea
             label="Notes"
             placeholder="Any specific requirements or questions?"
-            maxLength={REQUEST_NOTES_MAX}
+            limit={REQUEST_NOTES_MAX}
             value={notes}
             onChange={(event) => setNotes(event.target.value)}
           />

@@ -1,9 +1,31 @@
-import { toDateInputValue, type Dispatch, type UpdateDispatchBody } from '@portal/shared'
+import {
+  DISPATCH_NOTES_MAX,
+  DISPATCH_TAG_MAX,
+  DISPATCH_TAGS_MAX,
+  textLength,
+  toDateInputValue,
+  tooLongMessage,
+  type Dispatch,
+  type UpdateDispatchBody,
+} from '@portal/shared'
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
+import { Textarea } from '@/components/ui/textarea'
 
 const MAX_CAP = 10_000_000
+
+/**
+ * What is wrong with a tag list for the server's limits (each tag, and how many), or null.
+ * The field itself has no length limit, so nothing typed is cut.
+ */
+export function tagsProblem(tags: string[]): string | null {
+  if (tags.length > DISPATCH_TAGS_MAX) return `At most ${DISPATCH_TAGS_MAX} tags (${tags.length} entered).`
+  const long = tags.find((t) => textLength(t) > DISPATCH_TAG_MAX)
+  return long === undefined
+    ? null
+    : `Each tag can be at most ${DISPATCH_TAG_MAX} characters ("${long.slice(0, 20)}…" has ${textLength(long)}).`
+}
 
 export const parseTags = (text: string) => [
   ...new Set(
@@ -59,7 +81,9 @@ export function DispatchEditForm({
       setInvalid('Registration cap must be a whole number from 0 to 10,000,000.')
       return
     }
-    setInvalid(null)
+    const tooLong = tagsProblem(parseTags(draft.tags)) ?? tooLongMessage('Notes', draft.notes, DISPATCH_NOTES_MAX)
+    setInvalid(tooLong)
+    if (tooLong) return
     const body = changes(dispatch, draft)
     if (Object.keys(body).length === 0) onCancel()
     else onSave(body)
@@ -100,7 +124,6 @@ export function DispatchEditForm({
         <Input
           label="Tags"
           value={draft.tags}
-          maxLength={2000}
           onChange={(e) => set('tags')(e.target.value)}
           aria-describedby={`${id}-tags`}
         />
@@ -108,17 +131,13 @@ export function DispatchEditForm({
           Separate tags with commas.
         </p>
       </div>
-      <div className="flex flex-col gap-1.5 md:col-span-2">
-        <label htmlFor={`${id}-notes`} className="text-sm font-medium text-slate-800">
-          Notes
-        </label>
-        <textarea
-          id={`${id}-notes`}
+      <div className="md:col-span-2">
+        <Textarea
+          label="Notes"
           rows={4}
-          maxLength={5000}
+          limit={DISPATCH_NOTES_MAX}
           value={draft.notes}
           onChange={(e) => set('notes')(e.target.value)}
-          className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs focus:border-blue-600"
         />
       </div>
       {invalid && (

@@ -1,4 +1,10 @@
-import { DISPATCH_CAP_MAX, DISPATCH_NOTES_MAX, type CreateDispatchBody, type Dispatch } from '@portal/shared'
+import {
+  DISPATCH_CAP_MAX,
+  DISPATCH_NOTES_MAX,
+  tooLongMessage,
+  type CreateDispatchBody,
+  type Dispatch,
+} from '@portal/shared'
 import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -14,7 +20,7 @@ import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
 import { useCourseOptions } from '../api/get-dispatch-options'
-import { parseTags } from './dispatch-edit-form'
+import { parseTags, tagsProblem } from './dispatch-edit-form'
 
 export const CREATE_FAILED = 'Failed to create dispatch'
 
@@ -30,14 +36,19 @@ type Draft = {
 const EMPTY: Draft = { companyId: '', courseId: '', cap: '', expiry: '', enabled: true, notes: '', tags: '' }
 
 /** The form's own checks, before anything is sent (the server checks them again). */
-function problems(draft: Draft): Partial<Record<'companyId' | 'courseId' | 'cap', string>> {
-  const found: Partial<Record<'companyId' | 'courseId' | 'cap', string>> = {}
+function problems(draft: Draft): Partial<Record<'companyId' | 'courseId' | 'cap' | 'tags' | 'notes', string>> {
+  const found: Partial<Record<'companyId' | 'courseId' | 'cap' | 'tags' | 'notes', string>> = {}
   if (!draft.companyId) found.companyId = 'Choose a company.'
   if (!draft.courseId) found.courseId = 'Choose a course.'
   const cap = Number(draft.cap)
   if (draft.cap.trim() !== '' && (!Number.isInteger(cap) || cap < 0 || cap > DISPATCH_CAP_MAX)) {
     found.cap = 'License cap must be a whole number from 0 to 10,000,000.'
   }
+  const tags = tagsProblem(parseTags(draft.tags))
+  if (tags) found.tags = tags
+  // Notes past the limit are refused, never cut: the count under the field says by how much.
+  const notes = tooLongMessage('Notes', draft.notes, DISPATCH_NOTES_MAX)
+  if (notes) found.notes = notes
   return found
 }
 
@@ -165,7 +176,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
           <Input
             label="Tags"
             value={draft.tags}
-            maxLength={2000}
+            error={shown.tags}
             aria-describedby="new-dispatch-tags-hint"
             onChange={(e) => set('tags', e.target.value)}
           />
@@ -177,7 +188,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
           <Textarea
             label="Notes"
             rows={3}
-            maxLength={DISPATCH_NOTES_MAX}
+            limit={DISPATCH_NOTES_MAX}
             value={draft.notes}
             onChange={(e) => set('notes', e.target.value)}
           />

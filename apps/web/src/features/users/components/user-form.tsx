@@ -3,6 +3,9 @@ import {
   companyIdForRole,
   ownCompanyOnly,
   userFormError,
+  tooLongMessage,
+  USER_EMAIL_MAX,
+  USERNAME_MAX,
   type CreateUser,
   type Destination,
   type Role,
@@ -48,6 +51,11 @@ export function UserForm({
   const submit = (event: FormEvent) => {
     event.preventDefault()
     // SPEC §5: the same checks the server runs (packages/shared userFormError).
+    // Over-long text is refused rather than cut by the field (a cut email would be another address).
+    const tooLong =
+      tooLongMessage('Email', values.email.trim(), USER_EMAIL_MAX) ??
+      tooLongMessage('Username', values.username.trim(), USERNAME_MAX)
+    if (tooLong) return setError(tooLong)
     const invalid = userFormError(values, { creating })
     if (invalid) return setError(invalid.message)
     setError(null)
@@ -87,7 +95,6 @@ export function UserForm({
               type="email"
               autoComplete="off"
               value={values.email}
-              maxLength={254}
               onChange={(e) => set({ email: e.target.value })}
               className={controlClass}
             />
@@ -99,7 +106,6 @@ export function UserForm({
               {...control}
               placeholder="Optional"
               value={values.username}
-              maxLength={100}
               onChange={(e) => set({ username: e.target.value })}
               className={controlClass}
             />

@@ -14,7 +14,7 @@ export function makeNotification(overrides: Partial<Notification> = {}): Notific
     registrationCount: 9,
     registrationCap: 10,
     expirationDate: null,
-    message: '90% of licenses used: Fire Safety (Acme Learning) uses 9 of 10 licenses',
+    message: '90% of licenses used (threshold 90%): Fire Safety (Acme Learning) uses 9 of 10 licenses',
     createdAt: '2026-11-20T10:00:00.000Z',
     read: false,
     ...overrides,
