@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
+import { can, type Permission, type Role } from '@portal/shared'
 
 /**
  * Rows written as JSON by PostgreSQL (issue #13). A list answer's rows are most of its cost in
@@ -73,3 +74,121 @@ export function jsonArraySql(object: SQL, orderBy: SQL): SQL {
 
 /** A jsonArraySql value as the driver returns it; '[]' when the statement read no row. */
 export const jsonArrayText = (value: unknown): string => (value as string | null | undefined) ?? '[]'
+
+/**
+ * An answer's fields declared once: which key each is, which column of the row it is written
+ * from, how (its JSON kind), and which roles read it (SPEC §6). The same declaration builds the
+ * object mapper (a row read by the driver becomes the answer's object: single reads) and the SQL
+ * that writes the rows as JSON (lists), so the two cannot drift apart. The keys come in the
+ * declaration's order in both, which is the order of the route's response schema.
+ */
+
+/** Which roles read a field: every role that reads the answer, or those a permission names (SPEC §6). */
+export type FieldRoles = 'all' | Permission
+
+/** A field written from one column of the row. */
+export interface ColumnField<Row, Name extends string = string> {
+  /** The answer's key (letters and digits: it is written into the SQL as is). */
+  name: Name
+  /**
+   * The row's property the mapper reads, and the statement's column of that name the JSON is
+   * written from (letters and digits).
+   */
+  column: keyof Row & string
+  /** A timestamp is written as Date#toISOString() writes it; 'json' as to_json writes it (text[], json). */
+  kind: 'text' | 'number' | 'boolean' | 'timestamp' | 'json'
+  /** The value may be null (Nullable in the route's schema). */
+  nullable?: boolean
+  roles: FieldRoles
+}
+
+/** A field written as an object of columns; with `nullable`, null when all of them are null. */
+export interface ObjectField<Row, Name extends string = string> {
+  name: Name
+  kind: 'object'
+  fields: readonly Omit<ColumnField<Row>, 'roles'>[]
+  nullable?: boolean
+  roles: FieldRoles
+}
+
+export type AnswerField<Row, Name extends string = string> = ColumnField<Row, Name> | ObjectField<Row, Name>
+
+/** The fields one role reads, in the answer's order. */
+export interface AnswerView<Row> {
+  readonly fields: readonly AnswerField<Row>[]
+  /**
+   * Which of the role-gated fields these are ('' when none): statements and cached pages built
+   * for a view are kept under it, shared by the roles that read the same fields.
+   */
+  readonly key: string
+}
+
+/** A column's value as the answer has it (what the SQL below writes for it). */
+function columnValue<Row>(field: Omit<ColumnField<Row>, 'roles'>, row: Row): unknown {
+  const value: unknown = row[field.column]
+  if (field.kind === 'timestamp') return value == null ? null : (value as Date).toISOString()
+  return field.nullable ? (value ?? null) : value
+}
+
+function fieldValue<Row>(field: AnswerField<Row>, row: Row): unknown {
+  if (field.kind !== 'object') return columnValue(field, row)
+  const object: Record<string, unknown> = {}
+  let present = false
+  for (const part of field.fields) {
+    const value = columnValue(part, row)
+    object[part.name] = value
+    if (value !== null) present = true
+  }
+  return field.nullable && !present ? null : object
+}
+
+/** A field as jsonObjectSql writes it, its columns read through `column`. */
+function fieldJson<Row>(field: AnswerField<Row>, column: (name: keyof Row & string) => SQL): JsonField {
+  if (field.kind !== 'object') return { key: field.name, value: column(field.column), kind: field.kind }
+  const object = jsonObjectSql(field.fields.map((part) => fieldJson({ ...part, roles: 'all' }, column)))
+  if (!field.nullable) return { key: field.name, value: object, kind: 'raw' }
+  const allNull = sql.join(
+    field.fields.map((part) => sql`${column(part.column)} is null`),
+    sql` and `,
+  )
+  return { key: field.name, value: sql`case when ${allNull} then 'null' else ${object} end`, kind: 'raw' }
+}
+
+/**
+ * An answer's declaration (AnswerField above, in the answer's order), with what is built from
+ * it: `view(role)` the fields the role reads (kept per role), `toObject(row, role)` the answer's
+ * object for a row, and `jsonSql(view, column)` the SQL writing a row as that object's JSON text
+ * (`column` gives the SQL of a row's column). With no role, only the fields every role reads.
+ */
+export function answerFields<Row, Answer>(fields: readonly AnswerField<Row, keyof Answer & string>[]) {
+  for (const field of fields) {
+    const names =
+      field.kind === 'object'
+        ? [field.name, ...field.fields.flatMap((f) => [f.name, f.column])]
+        : [field.name, field.column]
+    for (const name of names) if (!KEY.test(name)) throw new Error(`Field "${name}" must be letters and digits`)
+  }
+  const views = new Map<Role | null, AnswerView<Row>>()
+  function view(role?: Role | null): AnswerView<Row> {
+    let found = views.get(role ?? null)
+    if (!found) {
+      const read = fields.filter((field) => field.roles === 'all' || can(role, field.roles))
+      const gated = read.filter((field) => field.roles !== 'all').map((field) => field.name)
+      found = { fields: read, key: gated.join('+') }
+      views.set(role ?? null, found)
+    }
+    return found
+  }
+  return {
+    fields,
+    view,
+    toObject(row: Row, role?: Role | null): Answer {
+      const object: Record<string, unknown> = {}
+      for (const field of view(role).fields) object[field.name] = fieldValue(field, row)
+      return object as Answer
+    },
+    jsonSql(read: AnswerView<Row>, column: (name: keyof Row & string) => SQL): SQL {
+      return jsonObjectSql(read.fields.map((field) => fieldJson(field, column)))
+    },
+  }
+}

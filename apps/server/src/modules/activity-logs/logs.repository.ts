@@ -2,9 +2,10 @@ import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ActivityAction } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
-import { jsonArraySql, jsonArrayText, jsonObjectSql } from '../../db/json-rows'
+import { jsonArraySql, jsonArrayText } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { logEntryFields } from './logs.fields'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
 export interface LogSqlFilter {
@@ -174,32 +175,13 @@ const statements = statementCache(500)
 
 /**
  * Rows of activity_log (as "activity_log") as the JSON array of SPEC §3 log entries the answer
- * carries, newest first, written by PostgreSQL (db/json-rows.ts): the actor's name and email
- * kept on the row, no user at all for a system row; the details as stored.
+ * carries, newest first, written by PostgreSQL (db/json-rows.ts) from logEntryFields: what
+ * toLogEntry() gives for the same rows.
  */
-const entriesJsonSql = (() => {
-  const a = activityLog
-  const user = jsonObjectSql([
-    { key: 'id', value: sql`${a.userId}`, kind: 'text' },
-    { key: 'name', value: sql`${a.actorName}`, kind: 'text' },
-    { key: 'email', value: sql`${a.actorEmail}`, kind: 'text' },
-  ])
-  return jsonArraySql(
-    jsonObjectSql([
-      { key: 'id', value: sql`${a.id}`, kind: 'number' },
-      { key: 'createdAt', value: sql`${a.createdAt}`, kind: 'timestamp' },
-      { key: 'action', value: sql`${a.action}`, kind: 'text' },
-      { key: 'details', value: sql`${a.details}`, kind: 'json' },
-      { key: 'ipAddress', value: sql`${a.ipAddress}`, kind: 'text' },
-      {
-        key: 'user',
-        value: sql`case when ${a.userId} is null and ${a.actorName} is null and ${a.actorEmail} is null then 'null' else ${user} end`,
-        kind: 'raw',
-      },
-    ]),
-    sql`${a.createdAt} desc, ${a.id} desc`,
-  )
-})()
+const entriesJsonSql = jsonArraySql(
+  logEntryFields.jsonSql(logEntryFields.view(), (column) => sql`${columns[column]}`),
+  sql`${activityLog.createdAt} desc, ${activityLog.id} desc`,
+)
 
 /** Log entries written as JSON (entriesJsonSql), and how many. */
 export interface EntriesJson {

@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import { recordActivity, type ActivityEntry, type Actor } from './activity.repository'
+import { logEntryFields } from './logs.fields'
 import {
   createLogsRepository,
   type DayCount,
@@ -98,17 +99,9 @@ export interface ReaderContext {
 
 type Log = { error(obj: unknown, msg: string): void }
 
-/** SPEC §3: the actor's name and email kept on the row; no user at all for a system row. */
+/** SPEC §3: the actor's name and email kept on the row; no user at all for a system row (logEntryFields). */
 export function toLogEntry(row: LogRow): LogEntry {
-  const hasUser = row.userId !== null || row.actorName !== null || row.actorEmail !== null
-  return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    action: row.action,
-    details: row.details ?? null,
-    ipAddress: row.ipAddress,
-    user: hasUser ? { id: row.userId, name: row.actorName, email: row.actorEmail } : null,
-  }
+  return logEntryFields.toObject(row)
 }
 
 /** SPEC §7 columns: Timestamp, User Name, User Email, Action, Details, IP Address. */

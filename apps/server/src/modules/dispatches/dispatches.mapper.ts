@@ -1,4 +1,5 @@
 import { can, usagePercent, type Dispatch, type DispatchSummary, type Pagination, type Role } from '@portal/shared'
+import { dispatchFields } from './dispatches.fields'
 
 /** A mirror dispatch row as the repository selects it (with its course's app source). */
 export interface DispatchRow {
@@ -49,34 +50,13 @@ export interface SummaryRow {
   activeRegistrations: number
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null)
-
 /**
- * The one place a dispatch row becomes the SPEC §3 dispatch; tags and notes only for admin and
- * internal, the app source only for admin (SPEC §6).
+ * The one place a dispatch row becomes the SPEC §3 dispatch: the keys and values dispatchFields
+ * declares for the role (tags and notes only for admin and internal, the app source only for
+ * admin: SPEC §6), as the list's JSON rows give them.
  */
 export function toDispatch(row: DispatchRow, role: Role): Dispatch {
-  const dispatch: Dispatch = {
-    id: row.id,
-    courseId: row.courseId,
-    courseTitle: row.courseTitle,
-    destinationId: row.destinationId,
-    destinationName: row.destinationName,
-    enabled: row.enabled,
-    registrationCount: row.registrationCount,
-    registrationCap: row.registrationCap,
-    created: iso(row.providerCreated),
-    updated: iso(row.providerUpdated),
-    expirationDate: iso(row.expirationDate),
-    registrationResetDate: iso(row.registrationResetDate ?? null),
-  }
-  if (can(role, 'course.readAppSource')) dispatch.appSource = row.appSource
-  // SPEC §6: the keys are left out, not emptied, so sales and clients cannot tell "no tags" apart.
-  if (can(role, 'dispatch.readNotes')) {
-    dispatch.tags = row.tags
-    dispatch.notes = row.notes
-  }
-  return dispatch
+  return dispatchFields.toObject(row, role)
 }
 
 export function toSummary(row: SummaryRow, role: Role): DispatchSummary {

@@ -1,9 +1,10 @@
 import { and, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
 import { course, dispatch } from '../../db/schema'
-import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
+import { jsonArraySql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
 import { placeholders, statementCache } from '../../db/statement'
+import { dispatchFields, type DispatchView } from './dispatches.fields'
 import { companyScope } from './dispatches.scope'
 import {
   EMPTY_SEARCH,
@@ -234,40 +235,18 @@ export function pageSql(
     order by ${by(order, ...keys, sql`${dispatch.id}`)}`
 }
 
-/** What of a dispatch a role may read (SPEC §6): the same keys toDispatch gives it. */
-export interface RowFields {
-  appSource: boolean
-  notes: boolean
-}
+/** What of a dispatch a role reads (SPEC §6): dispatchFields.view(role), as toDispatch gives it. */
+export type RowFields = DispatchView
 
 /**
  * The rows of a page (pageSql, as "p") as the JSON array of SPEC §3 dispatches the answer
- * carries, written by PostgreSQL (db/json-rows.ts): the keys and values toDispatch() gives the
- * role, in the list's order; with the version the page was read at.
+ * carries, written by PostgreSQL (db/json-rows.ts) from dispatchFields: the keys and values
+ * toDispatch() gives the role, in the list's order; with the version the page was read at.
  */
 export function rowsJsonSql(page: SQL, sortKeys: number, fields: RowFields, order: DispatchListQuery['order']): SQL {
   const p = (name: string) => sql.raw(`"p"."${name}"`)
-  const object = jsonObjectSql([
-    { key: 'id', value: p('id'), kind: 'text' },
-    { key: 'courseId', value: p('courseId'), kind: 'text' },
-    { key: 'courseTitle', value: p('courseTitle'), kind: 'text' },
-    { key: 'destinationId', value: p('destinationId'), kind: 'text' },
-    { key: 'destinationName', value: p('destinationName'), kind: 'text' },
-    { key: 'enabled', value: p('enabled'), kind: 'boolean' },
-    { key: 'registrationCount', value: p('registrationCount'), kind: 'number' },
-    { key: 'registrationCap', value: p('registrationCap'), kind: 'number' },
-    { key: 'created', value: p('providerCreated'), kind: 'timestamp' },
-    { key: 'updated', value: p('providerUpdated'), kind: 'timestamp' },
-    { key: 'expirationDate', value: p('expirationDate'), kind: 'timestamp' },
-    ...(fields.appSource ? [{ key: 'appSource', value: p('appSource'), kind: 'text' } as const] : []),
-    ...(fields.notes
-      ? ([
-          { key: 'tags', value: p('tags'), kind: 'json' },
-          { key: 'notes', value: p('notes'), kind: 'text' },
-        ] as const)
-      : []),
-    { key: 'registrationResetDate', value: p('registrationResetDate'), kind: 'timestamp' },
-  ])
+  // pageSql names its columns as DispatchRow does, the names dispatchFields reads.
+  const object = dispatchFields.jsonSql(fields, p)
   const direction = sql.raw(order === 'desc' ? 'desc' : 'asc')
   const by = [...Array.from({ length: sortKeys }, (_, i) => p(`sort_k${i}`)), p('id')].map(
     (k) => sql`${k} ${direction}`,
@@ -298,7 +277,7 @@ export function pageStatement(
   const found = sets ?? EMPTY_SEARCH
   const groups = found.courses.length + found.companies.length
   const way = pageWay(counts, input.search !== null && filter.companyId === undefined, limit, offset, { sort, groups })
-  const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, fields.appSource, fields.notes]
+  const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, fields.key]
   const statement = statements.get(JSON.stringify(key), () =>
     rowsJsonSql(pageSql(opaque, input, sort, order, way), SORT_KEYS[sort].length, fields, order),
   )

@@ -7,6 +7,7 @@ import * as schema from '../../db/schema'
 import { termMatch } from '../../db/search'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { usingPostgres } from '../../test/test-database'
+import { dispatchFields } from './dispatches.fields'
 import { createDispatchesRepository } from './dispatches.repository'
 import { staffSearchSummarySql } from './dispatches.summary'
 
@@ -73,7 +74,7 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
       const facts = await repository.facts(filter)
       const counts = { matches: facts.summary.totalDispatches, scope: facts.scopeDispatches }
       expect(counts.matches * 5).toBeLessThan(counts.scope) // sparse: collected, not walked
-      const fields = { appSource: true, notes: true }
+      const fields = dispatchFields.view('admin')
       const page = await repository.page(fields, filter, facts.sets, 'course', 'asc', 10, 10 * (i % 3), counts)
       expect(JSON.parse(page.rowsJson)).toHaveLength(10)
     }

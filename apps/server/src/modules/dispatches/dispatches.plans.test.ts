@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
+import { dispatchFields } from './dispatches.fields'
 import { pageStatement } from './dispatches.page'
 
 /**
@@ -49,7 +50,7 @@ async function nodesOf({ statement, values }: { statement: CompiledStatement; va
 }
 
 const live = { status: 'all' } as const
-const fields = { appSource: true, notes: true }
+const fields = dispatchFields.view('admin')
 
 describe('dispatch list plans (issue #13, migration 0023)', () => {
   // One course of thirty: 200 of 6,000 dispatches, a sparse search.

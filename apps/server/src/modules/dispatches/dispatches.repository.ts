@@ -142,7 +142,7 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
       offset: number,
     ): Promise<{ summary: SummaryRow; version: number | null; rowsJson: string }> {
       const { input, values, shape } = inputOf(filter)
-      const key = ['summaryAndPage', ...shape, sort, order, fields.appSource, fields.notes]
+      const key = ['summaryAndPage', ...shape, sort, order, fields.key]
       const statement = statements.get(JSON.stringify(key), () => {
         const page = pageSql(false, input, sort, order, { by: 'walk', fromEnd: false })
         return sql`

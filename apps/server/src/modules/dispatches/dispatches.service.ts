@@ -1,5 +1,4 @@
 import {
-  can,
   ownCompanyOnly,
   type Destination,
   type Dispatch,
@@ -17,6 +16,7 @@ import {
   type DispatchRow,
   type SummaryRow,
 } from './dispatches.mapper'
+import { dispatchFields } from './dispatches.fields'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
 import { scopeCompany, type Viewer } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache } from './versioned-cache'
@@ -79,10 +79,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
           summary: toSummary(summary, viewer.role),
         })
       if (!scope) return answer('[]', EMPTY_SUMMARY)
-      const fields = {
-        appSource: can(viewer.role, 'course.readAppSource'),
-        notes: can(viewer.role, 'dispatch.readNotes'),
-      }
+      const fields = dispatchFields.view(viewer.role)
       const filter: DispatchFilter = { companyId: scope.companyId, search: query.search, status: query.status }
       const offset = (query.page - 1) * query.pageSize
       const staff = !ownCompanyOnly(viewer.role)
@@ -98,8 +95,7 @@ export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = 
       const scopeKey = ownCompanyOnly(viewer.role) ? `company:${viewer.companyId}` : 'all'
       const key = JSON.stringify([
         scopeKey,
-        fields.appSource,
-        fields.notes,
+        fields.key,
         query.status,
         query.search?.trim() ?? '',
         query.sort,
