@@ -1,5 +1,4 @@
-import type { Notification } from '@portal/shared'
-import { format } from 'date-fns'
+import { formatDateTime, type Notification } from '@portal/shared'
 import { Bell } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link } from '@/components/ui/link'
@@ -129,7 +128,7 @@ function NotificationItem({
         {n.message}
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-slate-600">
-        <time dateTime={n.createdAt}>{format(new Date(n.createdAt), 'MMM d, yyyy HH:mm')}</time>
+        <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
         {n.kind !== 'removed' && (
           <Link to={paths.dispatch.getHref(n.dispatchId)} onClick={onOpen} className="text-xs">
             View dispatch

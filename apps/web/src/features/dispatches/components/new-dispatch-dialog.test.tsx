@@ -11,7 +11,7 @@ async function openForm() {
   signInAs('admin')
   const view = renderApp('/dashboard')
   await view.user.click(await screen.findByRole('button', { name: 'New Dispatch' }))
-  return { ...view, dialog: within(screen.getByRole('dialog', { name: 'New Dispatch' })) }
+  return { ...view, dialog: within(await screen.findByRole('dialog', { name: 'New Dispatch' })) }
 }
 
 const courseList = (dialog: ReturnType<typeof within>) => dialog.getByRole('listbox', { name: /Course/ })
@@ -38,6 +38,7 @@ describe('New Dispatch: the courses the company has, and messages that go once f
       ),
     )
     const { user, dialog } = await openForm()
+    await dialog.findByRole('option', { name: 'Acme Learning' })
     await user.selectOptions(dialog.getByRole('listbox', { name: /Company/ }), 'company-1')
     expect(
       await dialog.findByText('Acme Learning has 1 course already, marked "already dispatched" and not choosable.'),

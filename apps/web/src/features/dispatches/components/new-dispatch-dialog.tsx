@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
@@ -200,12 +201,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
             {shown.cap ?? 'Empty or 0 means unlimited.'}
           </p>
         </div>
-        <Input
-          label="SCORM Expiry Date"
-          type="date"
-          value={draft.expiry}
-          onChange={(e) => set('expiry', e.target.value)}
-        />
+        <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={(v) => set('expiry', v)} />
         <div className="flex items-center gap-3 md:col-span-2">
           <Switch checked={draft.enabled} onChange={(v) => set('enabled', v)} label="Enabled" />
           <span aria-hidden="true" className="text-sm text-slate-800">

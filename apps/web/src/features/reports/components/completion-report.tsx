@@ -66,7 +66,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
             startDate: query.startDate || undefined,
             endDate: query.endDate || undefined,
           }}
-          fileName={`completion-report-${dispatchId}`}
+          fileName="completion report"
         />
       </div>
       <div className="mt-4 space-y-4">
