@@ -1,4 +1,5 @@
 import { CalendarDays, X } from 'lucide-react'
+import { useState } from 'react'
 import DatePicker from 'react-datepicker'
 import { DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '@/lib/calendar-day'
 import { Button } from './button'
@@ -30,10 +31,20 @@ type Props = {
 export function DateField({ label, value, range, side, hint, error, onChange }: Props) {
   const start = dayToDate(range?.start ?? '')
   const end = dayToDate(range?.end ?? '')
+  const [calendarOpen, setCalendarOpen] = useState(false)
   return (
     <Field label={label} hint={hint} error={error}>
       {(control) => (
-        <div className="flex gap-1">
+        // Escape with the calendar open closes the calendar only: kept from a dialog around the
+        // field, which would otherwise close too and lose what was typed. The keys are the input's
+        // and the calendar's (both inside); this box only stops one from going further.
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions
+        <div
+          className="flex gap-1"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && calendarOpen) event.stopPropagation()
+          }}
+        >
           <DatePicker
             id={control.id}
             aria-describedby={control['aria-describedby']}
@@ -51,6 +62,8 @@ export function DateField({ label, value, range, side, hint, error, onChange }: 
             maxDate={side === 'start' ? (end ?? undefined) : undefined}
             showIcon
             toggleCalendarOnIconClick
+            onCalendarOpen={() => setCalendarOpen(true)}
+            onCalendarClose={() => setCalendarOpen(false)}
             icon={<CalendarDays aria-hidden="true" />}
             popperPlacement="bottom-start"
             showPopperArrow={false}

@@ -78,12 +78,13 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
     })
   }
 
-  // The chosen company's dispatches (its detail, read fresh each time the form opens), so the
-  // courses it has already are marked and cannot be chosen: no 409 to meet one after another.
+  // The chosen company's dispatches (its detail, read afresh each time a company is chosen: one
+  // created a minute ago counts), so the courses it has already are marked and cannot be chosen:
+  // no 409 to meet one after another.
   const company = useQuery({
     ...companyQueryOptions(draft.companyId),
     enabled: Boolean(draft.companyId),
-    refetchOnMount: 'always',
+    staleTime: 0,
   })
   const companyName = companies.data?.find((c) => c.id === draft.companyId)?.name || draft.companyId
   const taken = useMemo(

@@ -55,6 +55,20 @@ function LearnerHeader({ sort, order, onSort }: SortProps) {
   )
 }
 
+/** An e-mail that may break after its @ (not mid-word, as break-all did), so it takes two lines at most. */
+function Email({ value }: { value: string }) {
+  const at = value.indexOf('@')
+  if (!value) return <>N/A</>
+  if (at < 0) return <>{value}</>
+  return (
+    <>
+      {value.slice(0, at + 1)}
+      <wbr />
+      {value.slice(at + 1)}
+    </>
+  )
+}
+
 function OpenButton({ learner, onOpen }: { learner: Learner; onOpen: (key: string) => void }) {
   return (
     <button
@@ -90,7 +104,9 @@ export function LearnerTable({
             <tr key={learnerKey(l)} className="hover:bg-slate-50">
               <td className="px-3 py-3">
                 <OpenButton learner={l} onOpen={onOpen} />
-                <div className="text-xs break-all text-slate-600">{l.email || 'N/A'}</div>
+                <div className="text-xs break-words text-slate-600">
+                  <Email value={l.email} />
+                </div>
               </td>
               <td className="px-3 py-3 text-slate-700 tabular-nums">{l.courses}</td>
               <td className="px-3 py-3 text-slate-700 tabular-nums">{l.completed}</td>
