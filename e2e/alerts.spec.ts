@@ -83,7 +83,7 @@ test("a lowered company threshold raises an alert in both roles' bells and a mai
 
 test("the Profile page saves a user's mail preferences", async ({ page }) => {
   await signInAndWait(page, 'client')
-  await page.getByRole('link', { name: 'Profile' }).click()
+  await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click()
   await expect(page).toHaveURL(/\/profile$/)
   const alerts = page.getByRole('switch', { name: 'Alert mails' })
   await expect(alerts).toHaveAttribute('aria-checked', 'false')

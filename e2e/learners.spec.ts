@@ -14,13 +14,14 @@ test('a client opens Learners, filters, opens a learner and exports .xlsx', asyn
   const showing = page.getByText(/^Showing \d+ to \d+ of \d+\+? learners?$/)
   await expect(showing).toBeVisible()
 
-  // Filter by status: the URL keeps it, and the rows are learners with a completed course.
+  // Filter by status: the URL keeps it, and the rows are learners with a completed course
+  // (the first column is the learner, name and e-mail; the third is Completed).
   await page.getByLabel('Status').selectOption('completed')
   await expect(page).toHaveURL(/status=completed/)
   await expect(showing).toBeVisible()
   const rows = page.locator('table tbody tr')
   await expect(rows.first()).toBeVisible()
-  const completed = await rows.locator('td:nth-child(4)').allInnerTexts()
+  const completed = await rows.locator('td:nth-child(3)').allInnerTexts()
   for (const n of completed) expect(Number(n)).toBeGreaterThan(0)
   const total = Number((await showing.innerText()).match(/of (\d+)/)![1])
 
@@ -38,7 +39,7 @@ test('a client opens Learners, filters, opens a learner and exports .xlsx', asyn
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Excel (.xlsx)' }).click(),
   ])
-  expect(download.suggestedFilename()).toBe('learners.xlsx')
+  expect(download.suggestedFilename()).toBe('Beacon Pharmaceuticals - learners.xlsx')
   const workbook = new ExcelJS.Workbook()
   await workbook.xlsx.readFile((await download.path())!)
   const sheet = workbook.worksheets[0]!

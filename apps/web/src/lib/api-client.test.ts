@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { makeSession, makeToken, makeUser, storeSession } from '@/testing/data-generators'
 import { server } from '@/testing/mocks/server'
 import { recordRequests, requestsTo } from '@/testing/test-utils'
-import { api, refreshSession } from './api-client'
+import { api, refreshSession, fileNameOf } from './api-client'
 import { ApiError, INVALID_SERVER_RESPONSE, errorMessage } from './api-error'
 import { tokenStorage } from './token-storage'
 
@@ -142,5 +142,20 @@ describe('api client', () => {
     })
     await vi.waitFor(() => expect(log.map((r) => r.path)).toEqual(['/api/auth/login']))
     expect(log[0]?.headers.get('x-auth-token')).toBeNull()
+  })
+})
+
+describe('fileNameOf (a download saved under the name the server gives it)', () => {
+  it.each([
+    [
+      'attachment; filename="Beacon - Budgeting - completion report.xlsx"',
+      'Beacon - Budgeting - completion report.xlsx',
+    ],
+    ['attachment; filename="fallback.csv"; filename*=UTF-8\'\'Caf%C3%A9%20-%20learners.csv', 'Café - learners.csv'],
+    ['attachment; filename=plain.csv', 'plain.csv'],
+    ['attachment', null],
+    [null, null],
+  ])('%j gives %j', (header, name) => {
+    expect(fileNameOf(header)).toBe(name)
   })
 })

@@ -20,8 +20,11 @@ export type RequestOptions = {
   params?: Record<string, QueryValue>
   /** Login, refresh, revoke and config: no token, no refresh, no retry. */
   public?: boolean
-  /** 'blob' for downloads such as the logs CSV. */
-  responseType?: 'json' | 'blob'
+  /**
+   * 'blob' for downloads such as the logs CSV; 'file' for a download with the name the server
+   * gives it in Content-Disposition (a DownloadedFile).
+   */
+  responseType?: 'json' | 'blob' | 'file'
   /** Extra request headers, e.g. a create form's Idempotency-Key. */
   headers?: Record<string, string>
 }
@@ -163,9 +166,35 @@ async function send<T>(path: string, options: RequestOptions, token: string | nu
     throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `Network request failed: ${String(error)}` })
   }
   if (response.ok && options.responseType === 'blob') return (await response.blob()) as T
+  if (response.ok && options.responseType === 'file') {
+    const file: DownloadedFile = {
+      blob: await response.blob(),
+      fileName: fileNameOf(response.headers.get('Content-Disposition')),
+    }
+    return file as T
+  }
   const data = await readJson(response)
   if (!response.ok) throw toApiError(response, data)
   return data as T
+}
+
+/** A download and the name the server gave it (null when it gave none). */
+export type DownloadedFile = { blob: Blob; fileName: string | null }
+
+/** The file name of a Content-Disposition header: filename*=UTF-8''… first, else filename="…". */
+export function fileNameOf(header: string | null): string | null {
+  if (!header) return null
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)?.[1]
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim())
+    } catch {
+      // A malformed encoding: fall back to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/i.exec(header)
+  const name = (plain?.[1] ?? plain?.[2])?.trim()
+  return name || null
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -18,23 +18,40 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date
 }
 
+/** The parts of `date` in `timeZone` (the viewer's when undefined), numbers zero-padded. */
+function partsOf(date: Date, timeZone: string | undefined) {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).formatToParts(date)
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? ''
+  return { day: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` }
+}
+
 /**
- * "Jan 5, 2026". A bare calendar day (YYYY-MM-DD, e.g. an expiry date) is shown as that day
- * in every time zone, not shifted by the viewer's offset from UTC.
+ * "2026-01-05": the portal's one date format (docs/decisions.md), the one SPEC §2 gives the date
+ * filters, so a day reads and is typed the same everywhere. A bare calendar day (YYYY-MM-DD, e.g.
+ * an expiry date) is shown as that day in every time zone, not shifted by the viewer's offset.
  */
 export function formatDate(value: DateInput, timeZone?: string): string {
   const date = toDate(value)
   if (!date) return NOT_AVAILABLE
   const zone = typeof value === 'string' && DATE_ONLY.test(value) ? 'UTC' : timeZone
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: zone }).format(date)
+  return partsOf(date, zone).day
 }
 
-/** "Jan 5, 2026, 9:30 AM". */
+/** "2026-01-05 09:30" (24-hour clock, the viewer's time zone). */
 export function formatDateTime(value: DateInput, timeZone?: string): string {
   const date = toDate(value)
   if (!date) return NOT_AVAILABLE
   if (typeof value === 'string' && DATE_ONLY.test(value)) return formatDate(value)
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date)
+  const { day, time } = partsOf(date, timeZone)
+  return `${day} ${time}`
 }
 
 /**

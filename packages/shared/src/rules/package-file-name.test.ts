@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { companyPackagesFileName, packageFileName, safeFileNamePart } from './package-file-name'
+import {
+  companyPackagesFileName,
+  learnersExportBaseName,
+  packageFileName,
+  reportExportBaseName,
+  safeFileNamePart,
+} from './package-file-name'
 
 describe('package file names (issue #15)', () => {
   it.each([
@@ -20,5 +26,23 @@ describe('package file names (issue #15)', () => {
 
   it('names a company zip', () => {
     expect(companyPackagesFileName('Acme Corp.')).toBe('Acme Corp - all packages.zip')
+  })
+})
+
+describe('export file names: named for what they hold, safe on any file system', () => {
+  it.each([
+    [
+      'Beacon Pharmaceuticals',
+      'Budgeting Fundamentals',
+      'Beacon Pharmaceuticals - Budgeting Fundamentals - completion report',
+    ],
+    ['Café/Bar: "Ünited"', 'Q1 <Safety> | Part 2?', 'Cafe Bar United - Q1 Safety Part 2 - completion report'],
+    ['', '', 'company - course - completion report'],
+  ])('report of %j + %j is %j', (company, course, expected) => {
+    expect(reportExportBaseName(company, course)).toBe(expected)
+  })
+
+  it('names the learners export after the company', () => {
+    expect(learnersExportBaseName('Acme\\Corp*')).toBe('Acme Corp - learners')
   })
 })

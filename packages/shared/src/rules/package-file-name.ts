@@ -24,6 +24,14 @@ export function safeFileNamePart(text: string, fallback: string): string {
 export const packageFileName = (companyName: string, courseTitle: string) =>
   `${safeFileNamePart(companyName, 'company')} - ${safeFileNamePart(courseTitle, 'course')}.zip`
 
+/**
+ * Exports, named for what they hold (without the extension, which the format adds):
+ * `<company> - <course> - completion report` and `<company> - learners`.
+ */
+export const reportExportBaseName = (companyName: string, courseTitle: string) =>
+  `${safeFileNamePart(companyName, 'company')} - ${safeFileNamePart(courseTitle, 'course')} - completion report`
+export const learnersExportBaseName = (companyName: string) => `${safeFileNamePart(companyName, 'company')} - learners`
+
 /** Every package of a company in one zip. */
 export const companyPackagesFileName = (companyName: string) =>
   `${safeFileNamePart(companyName, 'company')} - all packages.zip`

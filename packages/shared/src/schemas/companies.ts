@@ -44,9 +44,13 @@ export const CompanyCourseRequestSchema = Type.Object({
 })
 export type CompanyCourseRequest = Static<typeof CompanyCourseRequestSchema>
 
-/** A dispatch of the company: licences used / total, total 0 meaning unlimited (SPEC §3). */
+/**
+ * A dispatch of the company: licences used / total, total 0 meaning unlimited (SPEC §3). The
+ * course id lets the New Dispatch form mark the courses the company has already.
+ */
 export const CompanyDispatchSchema = Type.Object({
   id: Type.String(),
+  courseId: Type.String(),
   courseTitle: Type.String(),
   created: Nullable(Type.String()),
   expirationDate: Nullable(Type.String()),

@@ -129,6 +129,7 @@ export function createCompaniesRepository(db: DbOrTx) {
       return db
         .select({
           id: dispatch.id,
+          courseId: dispatch.courseId,
           courseTitle: dispatch.courseTitle,
           created: dispatch.providerCreated,
           expirationDate: dispatch.expirationDate,

@@ -133,6 +133,7 @@ describe('GET /api/admin/companies/:id', () => {
     expect(body.dispatches).toEqual([
       {
         id: 'disp-2',
+        courseId: 'c-2',
         courseTitle: 'Ethics',
         created: '2026-01-02T03:04:05.000Z',
         expirationDate: null,
@@ -141,6 +142,7 @@ describe('GET /api/admin/companies/:id', () => {
       },
       {
         id: 'disp-1',
+        courseId: 'c-1',
         courseTitle: 'Safety',
         created: '2026-01-02T03:04:05.000Z',
         expirationDate: '2027-01-31T00:00:00.000Z',

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
+import { companyShownName } from '../../db/columns'
+import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { nearerEnd, searchedPage } from '../../db/search'
 import { progressColumns } from '../reports/report-export'
 import { createLearnerSearch } from './learners.search'
@@ -96,6 +97,12 @@ export function createLearnersRepository(db: DbOrTx) {
         .where(and(whereOf(filter), seek))
         .orderBy(...orderOf(order))
         .limit(limit)
+    },
+
+    /** The company's shown name (an admin's rename first), for the export's file name; null if unknown. */
+    async companyName(companyId: string): Promise<string | null> {
+      const [row] = await db.select({ name: companyShownName }).from(company).where(eq(company.id, companyId))
+      return row?.name ?? null
     },
 
     /** The learner's summary row in the company, or null. */

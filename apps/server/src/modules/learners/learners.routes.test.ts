@@ -239,7 +239,7 @@ describe('GET /api/learners/export', () => {
       headers: client,
     })
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.headers['content-disposition']).toBe('attachment; filename="learners-ln-a.xlsx"')
+    expect(res.headers['content-disposition']).toBe('attachment; filename="ln-a - learners.xlsx"')
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
     const sheet = workbook.worksheets[0]!

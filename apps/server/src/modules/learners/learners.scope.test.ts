@@ -72,7 +72,7 @@ describe('GET /api/learners/export: a client gets its own company only', () => {
     expect(emails(await listLearners(app.t, 'companyId=lns-b&sort=email', client))).toEqual(OWN)
     for (const email of OTHERS) expect(res.body).not.toContain(email)
     expect(res.body).not.toContain('Other')
-    expect(res.headers['content-disposition']).toBe('attachment; filename="learners-lns-a.csv"')
+    expect(res.headers['content-disposition']).toBe('attachment; filename="lns-a - learners.csv"')
   })
 
   it('.xlsx: the same', async () => {
@@ -88,7 +88,7 @@ describe('GET /api/learners/export: a client gets its own company only', () => {
       ['amy@example.test', 'Own'],
       ['both@example.test', 'Both'],
     ])
-    expect(res.headers['content-disposition']).toBe('attachment; filename="learners-lns-a.xlsx"')
+    expect(res.headers['content-disposition']).toBe('attachment; filename="lns-a - learners.xlsx"')
   })
 })
 

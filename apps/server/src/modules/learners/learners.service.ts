@@ -3,6 +3,7 @@ import {
   LEARNER_EXPORT_COLUMNS,
   LEARNER_REGISTRATIONS_LIMIT,
   formatDuration,
+  learnersExportBaseName,
   type Learner,
   type LearnerExportQuery,
   type LearnerListQuery,
@@ -42,7 +43,8 @@ export function toLearner(row: LearnerRow): Learner {
   }
 }
 
-export function learnerExportTable(companyId: string): ExportTable<LearnerRow> {
+/** The learners' table; the file is named `<company> - learners`. */
+export function learnerExportTable(companyName: string): ExportTable<LearnerRow> {
   const kinds = [
     'text',
     'text',
@@ -57,7 +59,7 @@ export function learnerExportTable(companyId: string): ExportTable<LearnerRow> {
     'date',
   ] as const
   return {
-    name: `learners-${companyId.replace(/[^\w.-]+/g, '_').slice(0, 80)}`,
+    name: learnersExportBaseName(companyName),
     sheetName: 'Learners',
     columns: LEARNER_EXPORT_COLUMNS.map((header, i) => ({ header, kind: kinds[i] })),
     cells: (r) => [
@@ -247,7 +249,8 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       const rows = audited(chunks, (rowCount, completed) =>
         recordExport(db, log, ctx, { ...details, rowCount, completed }),
       )
-      return exportFile(query.format, learnerExportTable(companyId ?? 'none'), await readAhead(rows))
+      const name = companyId ? ((await learners.companyName(companyId)) ?? companyId) : 'no company'
+      return exportFile(query.format, learnerExportTable(name), await readAhead(rows))
     },
   }
 }

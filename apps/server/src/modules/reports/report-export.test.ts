@@ -88,7 +88,9 @@ describe('GET /api/reports/dispatch/:id/export', () => {
     const res = await exportOf('ex-a', `format=xlsx&${query}`, client)
     expect(res.statusCode, res.body).toBe(200)
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    expect(res.headers['content-disposition']).toBe('attachment; filename="completion-report-ex-a.xlsx"')
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="ex-co-a - Course ex-a - completion report.xlsx"',
+    )
     const sheet = await workbookOf(res.rawPayload)
     expect(sheet.getRow(1).values).toEqual([undefined, ...REPORT_EXPORT_COLUMNS])
     const report = (

@@ -1,5 +1,11 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
-import { REPORT_EXPORT_COLUMNS, formatDuration, type ExportFormat, type ReportExportQuery } from '@portal/shared'
+import {
+  REPORT_EXPORT_COLUMNS,
+  formatDuration,
+  reportExportBaseName,
+  type ExportFormat,
+  type ReportExportQuery,
+} from '@portal/shared'
 import type { Db } from '../../db/client'
 import { registration } from '../../db/schema'
 import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
@@ -54,10 +60,13 @@ const COLUMN_KINDS: Record<(typeof REPORT_EXPORT_COLUMNS)[number], 'text' | 'num
   'Completion Date': 'date',
 }
 
-/** The completion report's table: score in percent (the provider's scaled score), time in whole seconds. */
-export function reportExportTable(dispatchId: string): ExportTable<ExportRow> {
+/**
+ * The completion report's table: score in percent (the provider's scaled score), time in whole
+ * seconds; the file is named `<company> - <course> - completion report`.
+ */
+export function reportExportTable(companyName: string, courseTitle: string): ExportTable<ExportRow> {
   return {
-    name: `completion-report-${dispatchId.replace(/[^\w.-]+/g, '_').slice(0, 80)}`,
+    name: reportExportBaseName(companyName, courseTitle),
     sheetName: 'Completion report',
     columns: REPORT_EXPORT_COLUMNS.map((header) => ({ header, kind: COLUMN_KINDS[header] })),
     cells: (r) => [
@@ -231,14 +240,15 @@ export function createReportExportService(db: Db, dispatches: DispatchesService,
       query: ReportExportQuery,
     ): Promise<ExportFile> {
       const filter = reportFilterOf(dispatchId, query)
-      await dispatches.requireVisible(viewer, dispatchId)
+      const row = await dispatches.requireVisible(viewer, dispatchId)
       const format: ExportFormat = query.format
       const details = { report: 'completion', dispatchId, format, filters: givenFilters(query) }
       const rows = audited(
         () => chunks(filter, exportChunkRows(format)),
         (rowCount, completed) => recordExport(db, log, ctx, { ...details, rowCount, completed }),
       )
-      return exportFile(format, reportExportTable(dispatchId), await readAhead(rows))
+      const table = reportExportTable(row.destinationName || row.destinationId, row.courseTitle || row.courseId)
+      return exportFile(format, table, await readAhead(rows))
     },
   }
 }

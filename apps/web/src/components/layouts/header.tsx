@@ -29,8 +29,16 @@ export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId, actio
         {menuOpen ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
       </button>
       <p className="text-lg font-semibold whitespace-nowrap text-slate-900">{APP_NAME}</p>
-      <time dateTime={format(today, 'yyyy-MM-dd')} className="ml-auto text-right text-xs text-slate-600 sm:text-sm">
-        {format(today, 'EEEE, MMMM d, yyyy')}
+      <time
+        dateTime={format(today, 'yyyy-MM-dd')}
+        className="ml-auto text-right text-xs whitespace-nowrap text-slate-600 sm:text-sm"
+      >
+        {/* SPEC §2's long form from 640 px; a phone has room for one short line only (the long
+            form wrapped onto three), and screen readers still hear the long form. */}
+        <span aria-hidden="true" className="sm:hidden">
+          {format(today, 'EEE, MMM d')}
+        </span>
+        <span className="sr-only sm:not-sr-only">{format(today, 'EEEE, MMMM d, yyyy')}</span>
       </time>
       {actions}
     </header>

@@ -1,6 +1,6 @@
 import { avatarInitial, displayName } from '@portal/shared'
 import type { User } from '@/types/api'
-import { LifeBuoy, LogOut } from 'lucide-react'
+import { LifeBuoy, LogOut, UserRound } from 'lucide-react'
 import { NavLink } from 'react-router'
 import { cn } from '@/components/ui/cn'
 import { Logo } from '@/components/ui/logo'
@@ -55,6 +55,21 @@ export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick,
       </nav>
 
       <div className="space-y-3 border-t border-slate-700 p-4">
+        {/* The Profile page (alert preferences) beside the account it belongs to, for every role;
+            the header's icon was the only way there. */}
+        <NavLink
+          to={paths.profile.getHref()}
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            cn(
+              'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm',
+              isActive ? 'bg-blue-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white',
+            )
+          }
+        >
+          <UserRound aria-hidden="true" className="size-4" />
+          Profile
+        </NavLink>
         {supportEmail && (
           <a
             href={`mailto:${supportEmail}`}

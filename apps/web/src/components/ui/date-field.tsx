@@ -1,4 +1,5 @@
 import { CalendarDays, X } from 'lucide-react'
+import { useState } from 'react'
 import DatePicker from 'react-datepicker'
 import { DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '@/lib/calendar-day'
 import { Button } from './button'
@@ -7,27 +8,43 @@ import './date-field.css'
 
 type Props = {
   label: string
-  /** The filter's day, yyyy-MM-dd, or '' for none. */
+  /** The day, yyyy-MM-dd, or '' for none. */
   value: string
-  /** The other end of the range, for the calendar's highlight and its disabled days. */
-  range: { start: string; end: string }
-  side: 'start' | 'end'
+  /**
+   * One end of a range (a filter's From or To): the other end, for the calendar's highlight and
+   * its disabled days. Left out for a single day (an expiry date).
+   */
+  range?: { start: string; end: string }
+  side?: 'start' | 'end'
+  hint?: string
   error?: string | null
   onChange: (value: string) => void
 }
 
 /**
- * One end of a date range (SPEC §2: yyyy-MM-dd, clearable, end not before start), on
- * react-datepicker: the one date input of the portal (the log filters, the completion report). The calendar disables the days the other end rules out; typed text is parsed
- * here, strictly, so a typed end before the start still reaches the screen and shows its error.
+ * The portal's one date input (docs/decisions.md: every date reads and is typed yyyy-MM-dd), on
+ * react-datepicker, clearable: a day (the dispatch expiry) or one end of a range (SPEC §2 filters
+ * of the logs and the completion report, end not before start). The calendar disables the days
+ * the other end rules out; typed text is parsed here, strictly, so a typed end before the start
+ * still reaches the screen and shows its error.
  */
-export function DateField({ label, value, range, side, error, onChange }: Props) {
-  const start = dayToDate(range.start)
-  const end = dayToDate(range.end)
+export function DateField({ label, value, range, side, hint, error, onChange }: Props) {
+  const start = dayToDate(range?.start ?? '')
+  const end = dayToDate(range?.end ?? '')
+  const [calendarOpen, setCalendarOpen] = useState(false)
   return (
-    <Field label={label} error={error}>
+    <Field label={label} hint={hint} error={error}>
       {(control) => (
-        <div className="flex gap-1">
+        // Escape with the calendar open closes the calendar only: kept from a dialog around the
+        // field, which would otherwise close too and lose what was typed. The keys are the input's
+        // and the calendar's (both inside); this box only stops one from going further.
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions
+        <div
+          className="flex gap-1"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && calendarOpen) event.stopPropagation()
+          }}
+        >
           <DatePicker
             id={control.id}
             aria-describedby={control['aria-describedby']}
@@ -39,12 +56,14 @@ export function DateField({ label, value, range, side, error, onChange }: Props)
             autoComplete="off"
             selectsStart={side === 'start'}
             selectsEnd={side === 'end'}
-            startDate={start}
-            endDate={end}
+            startDate={side ? start : undefined}
+            endDate={side ? end : undefined}
             minDate={side === 'end' ? (start ?? undefined) : undefined}
             maxDate={side === 'start' ? (end ?? undefined) : undefined}
             showIcon
             toggleCalendarOnIconClick
+            onCalendarOpen={() => setCalendarOpen(true)}
+            onCalendarClose={() => setCalendarOpen(false)}
             icon={<CalendarDays aria-hidden="true" />}
             popperPlacement="bottom-start"
             showPopperArrow={false}

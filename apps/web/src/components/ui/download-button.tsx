@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react'
 import { useState } from 'react'
-import { api } from '@/lib/api-client'
+import { api, type DownloadedFile } from '@/lib/api-client'
 import { errorMessage } from '@/lib/api-error'
 import { saveFile } from '@/lib/save-file'
 import { Button, type ButtonProps } from './button'
@@ -25,6 +25,7 @@ export function DownloadButton({
 }: {
   path: string
   params?: Record<string, string | undefined>
+  /** The name to save under when the server gives none in Content-Disposition. */
   fileName: string
   label: string
   /** Extra words for screen readers, e.g. which dispatch a row's button is for. */
@@ -41,7 +42,9 @@ export function DownloadButton({
     setBusy(true)
     setError(null)
     try {
-      saveFile(await api.get<Blob>(path, { params, responseType: 'blob' }), fileName)
+      // The server names the file for what it holds; `fileName` is the fallback.
+      const file = await api.get<DownloadedFile>(path, { params, responseType: 'file' })
+      saveFile(file.blob, file.fileName ?? fileName)
     } catch (failure) {
       setError(errorMessage(failure, failedText))
     } finally {

@@ -8,7 +8,8 @@ export const EXPORT_FAILED = 'Failed to export the report.'
 /**
  * Issue #16: "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
  * file the server streams for exactly the screen's current filters. A disclosure, not an ARIA
- * menu: the choices are plain buttons, reached with Tab; Escape closes it.
+ * menu: the choices are plain buttons, reached with Tab; Escape closes it and focus returns to
+ * the Export button.
  */
 export function ExportMenu({
   path,
@@ -25,11 +26,15 @@ export function ExportMenu({
   const [open, setOpen] = useState(false)
   const id = useId()
   const root = useRef<HTMLDivElement>(null)
+  const toggle = useRef<HTMLButtonElement>(null)
 
   useEffect(() => {
     if (!open) return
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false)
+      if (event.key !== 'Escape') return
+      setOpen(false)
+      // The choices go away with the menu: focus goes back to the button that opened it.
+      toggle.current?.focus()
     }
     const onClick = (event: MouseEvent) => {
       if (root.current && !root.current.contains(event.target as Node)) setOpen(false)
@@ -44,7 +49,14 @@ export function ExportMenu({
 
   return (
     <div ref={root} className="relative inline-block">
-      <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <Button
+        ref={toggle}
+        variant="secondary"
+        size="sm"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
         <FileDown aria-hidden="true" className="size-4" />
         {label}
         <ChevronDown aria-hidden="true" className="size-4" />

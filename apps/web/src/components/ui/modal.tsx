@@ -71,7 +71,13 @@ export function Modal({
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        className={cn('flex max-h-[90vh] w-full max-w-lg flex-col rounded-lg bg-white shadow-xl', className)}
+        // A caller's max-w-* replaces the default (both in the class list, the stylesheet's order
+        // would decide, and max-w-lg came last: every modal was 512 px wide).
+        className={cn(
+          'flex max-h-[90vh] w-full flex-col rounded-lg bg-white shadow-xl',
+          className?.includes('max-w-') ? null : 'max-w-lg',
+          className,
+        )}
       >
         <div className="flex items-center justify-between gap-4 border-b border-slate-200 px-6 py-4">
           <h2 id={titleId} className="text-lg font-semibold text-slate-900">

@@ -1,8 +1,11 @@
-import { useId, useMemo, useState } from 'react'
+import { useId, useMemo, useState, type ReactNode } from 'react'
 import { controlClass } from './field'
 import { cn } from './cn'
 
-export type PickerOption = { value: string; label: string; hint?: string }
+/** `disabled`: shown (with its hint saying why) but not choosable. */
+export type PickerOption = { value: string; label: string; hint?: string; disabled?: boolean }
+
+const optionText = (option: PickerOption) => (option.hint ? `${option.label} (${option.hint})` : option.label)
 
 /** Case-insensitive substring match on the label, the hint or the value. */
 export const matchesPicker = (option: PickerOption, term: string) => {
@@ -30,6 +33,7 @@ export function SearchablePicker({
   required = false,
   error,
   loading = false,
+  note,
 }: {
   label: string
   searchLabel: string
@@ -39,6 +43,8 @@ export function SearchablePicker({
   required?: boolean
   error?: string | null
   loading?: boolean
+  /** A line under the list saying more about the choices (e.g. why some cannot be chosen). */
+  note?: ReactNode
 }) {
   const id = useId()
   const [term, setTerm] = useState('')
@@ -50,6 +56,7 @@ export function SearchablePicker({
   }, [options, term, value])
   const countId = `${id}-count`
   const errorId = `${id}-error`
+  const chosen = options.find((o) => o.value === value)
 
   return (
     <div className="flex flex-col gap-1.5">
@@ -83,14 +90,23 @@ export function SearchablePicker({
         className={cn(controlClass, 'h-auto py-1')}
       >
         {shown.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.hint ? `${option.label} (${option.hint})` : option.label}
+          // A list row cannot wrap: the title shows a long name in full on hover.
+          <option key={option.value} value={option.value} disabled={option.disabled} title={optionText(option)}>
+            {optionText(option)}
           </option>
         ))}
       </select>
       <p id={countId} aria-live="polite" className="text-xs text-slate-600">
         {loading ? 'Loading...' : `${shown.length} of ${options.length} shown`}
       </p>
+      {/* The chosen item in full, wrapped, however narrow the list is. */}
+      {chosen && (
+        <p className="text-sm break-words text-slate-800">
+          <span className="text-slate-600">Selected: </span>
+          <span className="font-medium">{chosen.label}</span>
+        </p>
+      )}
+      {note && <div className="text-xs text-slate-600">{note}</div>}
       {error && (
         <p id={errorId} className="text-xs font-medium text-red-700">
           {error}

@@ -40,7 +40,9 @@ export function Tabs({
 
   return (
     <div>
-      <div role="tablist" aria-label={label} className="flex gap-1 overflow-x-auto border-b border-slate-200">
+      {/* The tabs wrap onto a second line when the screen is narrow: all of them stay in sight
+          (a sideways scroll cut "SCORM Dispatches" with nothing showing there were more). */}
+      <div role="tablist" aria-label={label} className="flex flex-wrap gap-x-1 border-b border-slate-200">
         {items.map((item, index) => {
           const active = item.id === current?.id
           return (

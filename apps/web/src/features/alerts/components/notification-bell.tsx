@@ -1,5 +1,4 @@
-import type { Notification } from '@portal/shared'
-import { format } from 'date-fns'
+import { formatDateTime, type Notification } from '@portal/shared'
 import { Bell } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link } from '@/components/ui/link'
@@ -76,7 +75,9 @@ export function NotificationBell() {
         aria-labelledby={headingId}
         tabIndex={-1}
         hidden={!open}
-        className="absolute right-0 z-30 mt-2 w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white shadow-lg focus:outline-none"
+        // On a phone the bell is not at the screen's right edge (the Profile link follows it), so a
+        // panel hung from it ran off the left edge: there it spans the screen under the header.
+        className="fixed inset-x-4 top-18 z-30 rounded-lg border border-slate-200 bg-white shadow-lg focus:outline-none sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-96"
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
           <h2 id={headingId} className="text-sm font-semibold text-slate-900">
@@ -129,7 +130,7 @@ function NotificationItem({
         {n.message}
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-slate-600">
-        <time dateTime={n.createdAt}>{format(new Date(n.createdAt), 'MMM d, yyyy HH:mm')}</time>
+        <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
         {n.kind !== 'removed' && (
           <Link to={paths.dispatch.getHref(n.dispatchId)} onClick={onOpen} className="text-xs">
             View dispatch

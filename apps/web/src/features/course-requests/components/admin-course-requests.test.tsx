@@ -83,7 +83,8 @@ describe('Course Requests (/admin/course-requests)', () => {
     expect(dialog.getByText('For the new starters.')).toBeInTheDocument()
     expect(dialog.getByText('These notes are visible to the client.')).toBeInTheDocument()
     await pollUntil(() => expect(dialog.getByLabelText('Demo URL')).toHaveValue('https://demo.example/course-1'))
-    expect(dialog.getByLabelText('Admin Notes')).toHaveFocus()
+    // Fulfilling is the modal's main action: focus starts on its cap.
+    expect(dialog.getByLabelText('License cap')).toHaveFocus()
     expect(dialog.getAllByRole('button').map((b) => b.textContent)).toEqual([
       '',
       'Create dispatch', // issue #15: fulfil in one step

@@ -47,9 +47,9 @@ export function AdminCourseRequests({ role }: { role: Role }) {
       },
     )
 
-  const onFulfil = (request: CourseRequest) => (mode: FulfilMode) =>
+  const onFulfil = (request: CourseRequest) => (mode: FulfilMode, registrationCap?: number) =>
     fulfil.mutate(
-      { id: request.id, body: { mode } },
+      { id: request.id, body: registrationCap === undefined ? { mode } : { mode, registrationCap } },
       {
         onSuccess: () => {
           toast.show(TOAST_TEXTS.success)

@@ -37,7 +37,8 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
         <tbody className="divide-y divide-slate-200">
           {requests.map((r) => (
             <tr key={r.id}>
-              <td className="px-4 py-3 font-medium text-slate-900">{r.courseTitle}</td>
+              {/* Wide enough for a course name on two lines at most. */}
+              <td className="min-w-48 px-4 py-3 font-medium text-slate-900">{r.courseTitle}</td>
               <td className="px-4 py-3">
                 <Requestor request={r} />
               </td>

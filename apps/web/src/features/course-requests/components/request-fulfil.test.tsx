@@ -39,7 +39,7 @@ describe('fulfilling a request from the Update Request Status modal (issue #15)'
     await user.click(dialog.getByRole('button', { name: 'Create dispatch' }))
     expect(await screen.findByText('Request updated successfully.')).toBeInTheDocument()
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
-    expect(sent).toEqual([{ mode: 'create' }])
+    expect(sent).toEqual([{ mode: 'create', registrationCap: 25 }])
     expect(await screen.findByText('Processed', { selector: 'span' })).toBeInTheDocument()
   })
 
@@ -52,6 +52,39 @@ describe('fulfilling a request from the Update Request Status modal (issue #15)'
     expect(dialog.queryByRole('button', { name: 'Create dispatch' })).not.toBeInTheDocument()
     expect(dialog.getByText(/from 40 to 50/)).toBeInTheDocument()
     expect(dialog.getByRole('link', { name: 'View dispatch' })).toHaveAttribute('href', '/dispatches/d-1')
+    await user.click(dialog.getByRole('button', { name: 'Add 10 licenses' }))
+    expect(await screen.findByText('Request updated successfully.')).toBeInTheDocument()
+    expect(sent).toEqual([{ mode: 'add', registrationCap: 50 }])
+  })
+
+  it('puts fulfilling first, with the cap editable, and sends the cap typed', async () => {
+    signInAs('admin')
+    const sent = serve(makeCourseRequest({ licenses: 25, companyDispatch: null }))
+    const { user, dialog } = await openModal()
+    const fulfil = dialog.getByRole('region', { name: 'Fulfil request' })
+    const course = dialog.getByText('Course', { selector: 'dt' })
+    // The fulfil section comes before the request's details in the modal.
+    expect(fulfil.compareDocumentPosition(course) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    const cap = within(fulfil).getByLabelText('License cap')
+    expect(cap).toHaveValue(25)
+    await user.clear(cap)
+    await user.type(cap, '2.5')
+    expect(within(fulfil).getByText('License cap must be a whole number from 0 to 10,000,000.')).toBeInTheDocument()
+    expect(within(fulfil).getByRole('button', { name: 'Create dispatch' })).toBeDisabled()
+    await user.clear(cap)
+    await user.type(cap, '30')
+    await user.click(within(fulfil).getByRole('button', { name: 'Create dispatch' }))
+    expect(await screen.findByText('Request updated successfully.')).toBeInTheDocument()
+    expect(sent).toEqual([{ mode: 'create', registrationCap: 30 }])
+  })
+
+  it('keeps an unlimited dispatch unlimited: no cap to edit, none sent', async () => {
+    signInAs('admin')
+    const sent = serve(
+      makeCourseRequest({ licenses: 10, companyDispatch: { id: 'd-1', registrationCap: 0, registrationCount: 3 } }),
+    )
+    const { user, dialog } = await openModal()
+    expect(dialog.queryByLabelText('License cap')).not.toBeInTheDocument()
     await user.click(dialog.getByRole('button', { name: 'Add 10 licenses' }))
     expect(await screen.findByText('Request updated successfully.')).toBeInTheDocument()
     expect(sent).toEqual([{ mode: 'add' }])

@@ -1,8 +1,9 @@
 import { COURSE_REQUEST_STATUSES, type CourseRequestStatus } from '@portal/shared'
-import { CheckCircle2, Clock, Loader } from 'lucide-react'
+import { CheckCircle2, Clock, PackageCheck } from 'lucide-react'
 import { STATUS_LABELS } from '../types'
 
-const ICONS = { PENDING: Clock, PROCESSED: Loader, COMPLETED: CheckCircle2 } as const
+/** Processed: the licenses were delivered (a dispatch made or topped up), not work in progress. */
+const ICONS = { PENDING: Clock, PROCESSED: PackageCheck, COMPLETED: CheckCircle2 } as const
 
 /** SPEC §2 My Course Requests: Pending, Processed and Completed counts. */
 export function RequestSummaryCards({ counts }: { counts: Record<CourseRequestStatus, number> }) {

@@ -53,7 +53,7 @@ export function UpdateStatusModal({
   onUpdate: (status: CourseRequestStatus, adminNotes: string, demoUrl: string) => void
   onClose: () => void
   /** Issue #15: fulfil in one step (create the dispatch or add the licenses). */
-  onFulfil?: (mode: FulfilMode) => void
+  onFulfil?: (mode: FulfilMode, registrationCap?: number) => void
   fulfilling?: boolean
   fulfilError?: unknown
 }) {
@@ -66,9 +66,10 @@ export function UpdateStatusModal({
   const footer = (
     <>
       {COURSE_REQUEST_STATUSES.filter((s) => s !== request.status).map((status) => (
+        // Secondary: fulfilling (at the top of the modal) is the main action.
         <Button
           key={status}
-          variant={status === 'COMPLETED' ? 'primary' : 'secondary'}
+          variant="secondary"
           disabled={saving || fulfilling || demo.isPending || notesTooLong}
           onClick={() => onUpdate(status, adminNotes.trim(), demoUrl)}
         >
@@ -83,6 +84,11 @@ export function UpdateStatusModal({
 
   return (
     <Modal title="Update Request Status" onClose={onClose} footer={footer} className="max-w-2xl">
+      {onFulfil && (
+        <div className="mb-4">
+          <FulfilSection request={request} busy={saving || fulfilling} error={fulfilError} onFulfil={onFulfil} />
+        </div>
+      )}
       <dl className="divide-y divide-slate-100 text-sm">
         <Field label="Course">{request.courseTitle}</Field>
         <Field label="Requestor">
@@ -123,9 +129,6 @@ export function UpdateStatusModal({
           )}
           <p className="text-xs text-slate-600">Taken from the course details; it is shared with the client.</p>
         </div>
-        {onFulfil && (
-          <FulfilSection request={request} busy={saving || fulfilling} error={fulfilError} onFulfil={onFulfil} />
-        )}
       </div>
     </Modal>
   )

@@ -1,5 +1,5 @@
-import type { Course, CourseListResponse } from '@portal/shared'
-import { useQuery } from '@tanstack/react-query'
+import type { CompanyDetail, Course, CourseListResponse } from '@portal/shared'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
@@ -12,3 +12,13 @@ export async function getCourseOptions(): Promise<Course[]> {
 export function useCourseOptions(enabled = true) {
   return useQuery({ queryKey: dispatchKeys.courseOptions(), queryFn: getCourseOptions, enabled })
 }
+
+/**
+ * The chosen company's detail, for the courses it has a dispatch of already. Keyed under
+ * 'dispatches', so creating a dispatch refreshes it with the rest of the dispatch queries.
+ */
+export const companyDispatchesQueryOptions = (companyId: string) =>
+  queryOptions({
+    queryKey: dispatchKeys.companyDispatches(companyId),
+    queryFn: () => api.get<CompanyDetail>(`/api/admin/companies/${encodeURIComponent(companyId)}`),
+  })

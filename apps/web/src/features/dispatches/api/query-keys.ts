@@ -6,4 +6,5 @@ export const dispatchKeys = {
   list: (query: DispatchListQuery) => ['dispatches', 'list', query] as const,
   detail: (id: string) => ['dispatches', 'detail', id] as const,
   courseOptions: () => ['dispatches', 'options', 'courses'] as const,
+  companyDispatches: (companyId: string) => ['dispatches', 'options', 'company', companyId] as const,
 }

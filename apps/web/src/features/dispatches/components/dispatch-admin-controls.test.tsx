@@ -115,7 +115,7 @@ describe('admin dispatch controls (DECISIONS.md)', () => {
     expect(form.getByLabelText('SCORM Expiry Date')).toHaveValue('2026-12-31')
     await user.clear(form.getByLabelText('Registration cap'))
     await user.type(form.getByLabelText('Registration cap'), '0')
-    await user.click(form.getByRole('button', { name: 'Clear date' }))
+    await user.click(form.getByRole('button', { name: 'Clear SCORM Expiry Date' }))
     await user.clear(form.getByLabelText('Tags'))
     await user.type(form.getByLabelText('Tags'), 'compliance, safety , compliance')
     await user.click(form.getByRole('button', { name: 'Save Changes' }))

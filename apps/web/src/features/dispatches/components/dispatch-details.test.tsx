@@ -39,7 +39,7 @@ describe('dispatch details (/dispatches/{id})', () => {
     expect(card.getByRole('progressbar', { name: 'Registrations used' })).toHaveAttribute('aria-valuenow', '42')
     expect(field('Created')).toHaveTextContent(formatDateTime('2026-01-10T09:30:00.000Z'))
     expect(field('Last Updated')).toHaveTextContent(formatDateTime('2026-02-14T16:45:00.000Z'))
-    expect(field('SCORM Expiry Date')).toHaveTextContent('Dec 31, 2026')
+    expect(field('SCORM Expiry Date')).toHaveTextContent('2026-12-31')
     expect(field('Tags')).toHaveTextContent('safetyonboarding')
     expect(field('Notes')).toHaveTextContent('Renewal due in December.')
     await waitFor(() =>

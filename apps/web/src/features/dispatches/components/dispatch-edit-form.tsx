@@ -10,6 +10,7 @@ import {
 } from '@portal/shared'
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 
@@ -107,19 +108,7 @@ export function DispatchEditForm({
           0 means unlimited.
         </p>
       </div>
-      <div className="flex items-end gap-2">
-        <div className="flex-1">
-          <Input
-            label="SCORM Expiry Date"
-            type="date"
-            value={draft.expiry}
-            onChange={(e) => set('expiry')(e.target.value)}
-          />
-        </div>
-        <Button variant="secondary" onClick={() => set('expiry')('')} disabled={!draft.expiry}>
-          Clear date
-        </Button>
-      </div>
+      <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={set('expiry')} />
       <div className="md:col-span-2">
         <Input
           label="Tags"

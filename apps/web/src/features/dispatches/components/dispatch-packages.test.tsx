@@ -41,7 +41,7 @@ describe('New Dispatch (issue #15)', () => {
     )
     const { user } = renderApp('/dashboard')
     await user.click(await screen.findByRole('button', { name: 'New Dispatch' }))
-    const dialog = within(screen.getByRole('dialog', { name: 'New Dispatch' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'New Dispatch' }))
 
     await user.click(dialog.getByRole('button', { name: 'Create Dispatch' }))
     expect(dialog.getByText('Choose a company.')).toBeInTheDocument()
@@ -96,7 +96,7 @@ describe('New Dispatch (issue #15)', () => {
     )
     const { user } = renderApp('/dashboard')
     await user.click(await screen.findByRole('button', { name: 'New Dispatch' }))
-    const dialog = within(screen.getByRole('dialog', { name: 'New Dispatch' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'New Dispatch' }))
     await user.selectOptions(dialog.getByRole('listbox', { name: /Company/ }), 'company-1')
     await waitFor(() =>
       expect(within(dialog.getByRole('listbox', { name: /Course/ })).getAllByRole('option').length).toBeGreaterThan(0),

@@ -5,9 +5,11 @@ import {
   type CreateDispatchBody,
   type Dispatch,
 } from '@portal/shared'
+import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
@@ -19,7 +21,7 @@ import { conflictDispatchId, errorMessage } from '@/lib/api-error'
 import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
-import { useCourseOptions } from '../api/get-dispatch-options'
+import { companyDispatchesQueryOptions, useCourseOptions } from '../api/get-dispatch-options'
 import { parseTags, tagsProblem } from './dispatch-edit-form'
 
 export const CREATE_FAILED = 'Failed to create dispatch'
@@ -35,9 +37,22 @@ type Draft = {
 }
 const EMPTY: Draft = { companyId: '', courseId: '', cap: '', expiry: '', enabled: true, notes: '', tags: '' }
 
+type Problems = Partial<Record<'companyId' | 'courseId' | 'cap' | 'tags' | 'notes', string>>
+
+/** The hint of a course the chosen company has a dispatch of already. */
+export const ALREADY_DISPATCHED = 'already dispatched'
+export const courseTakenText = (company: string) =>
+  `${company} already has a dispatch of this course. Choose another course.`
+
+/** What the course list says about the chosen company's courses. */
+export const takenNote = (company: string, count: number) =>
+  count === 0
+    ? `${company} has no dispatch yet: every course can be chosen.`
+    : `${company} has ${count} ${count === 1 ? 'course' : 'courses'} already, marked "${ALREADY_DISPATCHED}" and not choosable.`
+
 /** The form's own checks, before anything is sent (the server checks them again). */
-function problems(draft: Draft): Partial<Record<'companyId' | 'courseId' | 'cap' | 'tags' | 'notes', string>> {
-  const found: Partial<Record<'companyId' | 'courseId' | 'cap' | 'tags' | 'notes', string>> = {}
+function problems(draft: Draft): Problems {
+  const found: Problems = {}
   if (!draft.companyId) found.companyId = 'Choose a company.'
   if (!draft.courseId) found.courseId = 'Choose a course.'
   const cap = Number(draft.cap)
@@ -63,23 +78,53 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   const create = useCreateDispatch()
   const submission = useSubmissionKey('new-dispatch')
   const [draft, setDraft] = useState<Draft>(EMPTY)
-  const [shown, setShown] = useState<ReturnType<typeof problems>>({})
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
+  const [shown, setShown] = useState<Problems>({})
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    const next = { ...draft, [key]: value }
+    setDraft(next)
+    // A message shown on submit goes as soon as its field is right; none is added while typing.
+    const still = problems(next)
+    setShown((before) => {
+      const kept: Problems = {}
+      for (const field of Object.keys(before) as (keyof Problems)[]) if (still[field]) kept[field] = still[field]
+      return kept
+    })
+  }
+
+  // The chosen company's dispatches (its detail, read afresh each time a company is chosen: one
+  // created a minute ago counts), so the courses it has already are marked and cannot be chosen:
+  // no 409 to meet one after another.
+  const company = useQuery({
+    ...companyDispatchesQueryOptions(draft.companyId),
+    enabled: Boolean(draft.companyId),
+    staleTime: 0,
+  })
+  const companyName = companies.data?.find((c) => c.id === draft.companyId)?.name || draft.companyId
+  const taken = useMemo(
+    () => new Map((company.data?.dispatches ?? []).map((d) => [d.courseId, d.id] as const)),
+    [company.data],
+  )
+  const takenId = draft.courseId ? taken.get(draft.courseId) : undefined
 
   const companyOptions = useMemo(
     () => (companies.data ?? []).map((c) => ({ value: c.id, label: c.name || c.id })),
     [companies.data],
   )
   const courseOptions = useMemo(
-    () => (courses.data ?? []).map((c) => ({ value: c.id, label: c.title || c.id })),
-    [courses.data],
+    () =>
+      (courses.data ?? []).map((c) => ({
+        value: c.id,
+        label: c.title || c.id,
+        ...(taken.has(c.id) ? { hint: ALREADY_DISPATCHED, disabled: true } : {}),
+      })),
+    [courses.data, taken],
   )
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     const found = problems(draft)
     setShown(found)
-    if (Object.keys(found).length > 0) return
+    if (Object.keys(found).length > 0 || takenId) return
     const body: CreateDispatchBody = {
       companyId: draft.companyId,
       courseId: draft.courseId,
@@ -117,28 +162,48 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   return (
     <Modal title="New Dispatch" onClose={onClose} footer={footer} className="max-w-2xl">
       <form id="new-dispatch-form" onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
-        <SearchablePicker
-          label="Company"
-          searchLabel="Search companies"
-          options={companyOptions}
-          value={draft.companyId}
-          onChange={(v) => set('companyId', v)}
-          required
-          loading={companies.isPending}
-          error={
-            shown.companyId ?? (companies.error ? errorMessage(companies.error, 'Failed to fetch destinations') : null)
-          }
-        />
-        <SearchablePicker
-          label="Course"
-          searchLabel="Search courses"
-          options={courseOptions}
-          value={draft.courseId}
-          onChange={(v) => set('courseId', v)}
-          required
-          loading={courses.isPending}
-          error={shown.courseId ?? (courses.error ? errorMessage(courses.error, 'Failed to fetch courses') : null)}
-        />
+        {/* Each list on a row of its own: long course names need the whole width. */}
+        <div className="md:col-span-2">
+          <SearchablePicker
+            label="Company"
+            searchLabel="Search companies"
+            options={companyOptions}
+            value={draft.companyId}
+            onChange={(v) => set('companyId', v)}
+            required
+            loading={companies.isPending}
+            error={
+              shown.companyId ??
+              (companies.error ? errorMessage(companies.error, 'Failed to fetch destinations') : null)
+            }
+          />
+        </div>
+        <div className="md:col-span-2">
+          <SearchablePicker
+            label="Course"
+            searchLabel="Search courses"
+            options={courseOptions}
+            value={draft.courseId}
+            onChange={(v) => set('courseId', v)}
+            required
+            loading={courses.isPending}
+            error={
+              (takenId ? courseTakenText(companyName) : shown.courseId) ??
+              (courses.error ? errorMessage(courses.error, 'Failed to fetch courses') : null)
+            }
+            note={
+              !draft.companyId ? null : company.isPending ? (
+                `Checking which courses ${companyName} has...`
+              ) : company.error ? (
+                errorMessage(company.error, 'Could not check which courses the company has.')
+              ) : takenId ? (
+                <Link to={paths.dispatch.getHref(takenId)}>View the existing dispatch</Link>
+              ) : (
+                takenNote(companyName, taken.size)
+              )
+            }
+          />
+        </div>
         <div>
           <Input
             label="License cap"
@@ -160,12 +225,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
             {shown.cap ?? 'Empty or 0 means unlimited.'}
           </p>
         </div>
-        <Input
-          label="SCORM Expiry Date"
-          type="date"
-          value={draft.expiry}
-          onChange={(e) => set('expiry', e.target.value)}
-        />
+        <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={(v) => set('expiry', v)} />
         <div className="flex items-center gap-3 md:col-span-2">
           <Switch checked={draft.enabled} onChange={(v) => set('enabled', v)} label="Enabled" />
           <span aria-hidden="true" className="text-sm text-slate-800">

@@ -53,22 +53,9 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
 
   return (
     <section aria-labelledby="completion-report" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
-          Completion Report
-        </h2>
-        {/* Issue #16: every row of exactly the applied filters, not the page. */}
-        <ExportMenu
-          path={`/api/reports/dispatch/${encodeURIComponent(dispatchId)}/export`}
-          params={{
-            search: query.search || undefined,
-            status: query.status || undefined,
-            startDate: query.startDate || undefined,
-            endDate: query.endDate || undefined,
-          }}
-          fileName={`completion-report-${dispatchId}`}
-        />
-      </div>
+      <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
+        Completion Report
+      </h2>
       <div className="mt-4 space-y-4">
         <ReportFilters
           draft={draft}
@@ -95,15 +82,29 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
               </>
             )}
           </p>
-          <Select
-            label="Records per page"
-            value={String(pageSize)}
-            options={PAGE_SIZE_OPTIONS}
-            onChange={(e) => {
-              setPageSize(Number(e.target.value) as PageSize)
-              setPage(1)
-            }}
-          />
+          <div className="flex items-end gap-3">
+            <Select
+              label="Records per page"
+              value={String(pageSize)}
+              options={PAGE_SIZE_OPTIONS}
+              onChange={(e) => {
+                setPageSize(Number(e.target.value) as PageSize)
+                setPage(1)
+              }}
+            />
+            {/* Every row of exactly the applied filters, not the page (issue #16); beside the
+                results it exports, where its open menu covers none of the filters. */}
+            <ExportMenu
+              path={`/api/reports/dispatch/${encodeURIComponent(dispatchId)}/export`}
+              params={{
+                search: query.search || undefined,
+                status: query.status || undefined,
+                startDate: query.startDate || undefined,
+                endDate: query.endDate || undefined,
+              }}
+              fileName="completion report"
+            />
+          </div>
         </div>
         {data ? (
           data.registrations.length === 0 ? (

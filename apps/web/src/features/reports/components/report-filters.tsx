@@ -48,40 +48,51 @@ export function ReportFilters({
   }
 
   return (
+    // Each field keeps the width its content needs (a date box shows all of YYYY-MM-DD) and the
+    // row wraps when they do not fit, rather than squeezing them.
     <form
       role="search"
       aria-label="Completion report filters"
       onSubmit={submit}
       noValidate
-      className="grid gap-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto]"
+      className="flex flex-wrap items-end gap-4"
     >
-      <SearchInput
-        label="Search learners"
-        placeholder="Search learners..."
-        value={draft.search}
-        onChange={(search) => set('search', search)}
-      />
-      <Select
-        label="Status"
-        value={draft.status}
-        options={STATUS_OPTIONS}
-        onChange={(e) => set('status', e.target.value as ReportFilterValues['status'])}
-      />
-      <DateField
-        label="Last Access From"
-        side="start"
-        value={draft.startDate}
-        range={range}
-        onChange={(startDate) => set('startDate', startDate)}
-      />
-      <DateField
-        label="Last Access To"
-        side="end"
-        value={draft.endDate}
-        range={range}
-        onChange={(endDate) => set('endDate', endDate)}
-      />
-      <div className="flex items-end gap-2">
+      <div className="min-w-0 flex-[2_1_12rem]">
+        <SearchInput
+          label="Search learners"
+          placeholder="Search learners..."
+          value={draft.search}
+          onChange={(search) => set('search', search)}
+        />
+      </div>
+      <div className="min-w-[9rem] flex-[1_1_9rem]">
+        <Select
+          label="Status"
+          value={draft.status}
+          options={STATUS_OPTIONS}
+          className="w-full"
+          onChange={(e) => set('status', e.target.value as ReportFilterValues['status'])}
+        />
+      </div>
+      <div className="min-w-[12rem] flex-[1_1_12rem]">
+        <DateField
+          label="Last Access From"
+          side="start"
+          value={draft.startDate}
+          range={range}
+          onChange={(startDate) => set('startDate', startDate)}
+        />
+      </div>
+      <div className="min-w-[12rem] flex-[1_1_12rem]">
+        <DateField
+          label="Last Access To"
+          side="end"
+          value={draft.endDate}
+          range={range}
+          onChange={(endDate) => set('endDate', endDate)}
+        />
+      </div>
+      <div className="flex shrink-0 items-end gap-2">
         <Button type="submit">Apply Filters</Button>
         {showClear && (
           <Button variant="secondary" onClick={onClear}>
@@ -90,7 +101,7 @@ export function ReportFilters({
         )}
       </div>
       {invalid && (
-        <p role="alert" className="text-sm text-red-700 md:col-span-2 xl:col-span-5">
+        <p role="alert" className="w-full text-sm text-red-700">
           {invalid}
         </p>
       )}

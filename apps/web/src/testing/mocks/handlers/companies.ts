@@ -62,6 +62,7 @@ export function makeCompanyDetail(overrides: Partial<CompanyDetail> = {}): Compa
     dispatches: [
       {
         id: 'd-1',
+        courseId: 'course-safety',
         courseTitle: 'Workplace Safety Basics',
         created: '2026-01-10T09:30:00.000Z',
         expirationDate: '2026-12-31T00:00:00.000Z',
@@ -70,6 +71,7 @@ export function makeCompanyDetail(overrides: Partial<CompanyDetail> = {}): Compa
       },
       {
         id: 'd-2',
+        courseId: 'course-leadership',
         courseTitle: 'Leadership Foundations',
         created: '2026-02-01T09:30:00.000Z',
         expirationDate: null,
