@@ -173,6 +173,25 @@ export function createSsoRepository(db: DbOrTx) {
       return row?.connection ?? null
     },
 
+    /**
+     * Demo mode: a present company with dispatches other than `avoid` (the demo client's), or
+     * the fallback company, created when the mirror has no other.
+     */
+    async demoCompany(avoid: string | null, fallback: { id: string; name: string }, tx: DbOrTx = db) {
+      const [row] = await tx
+        .select({ id: company.id })
+        .from(company)
+        .where(and(isNull(company.removedAt), avoid ? sql`${company.id} <> ${avoid}` : undefined))
+        .orderBy(
+          asc(sql`(select count(*) from dispatch d where d.destination_id = ${company.id}) = 0`),
+          asc(company.name),
+        )
+        .limit(1)
+      if (row) return row.id
+      await tx.insert(company).values(fallback).onConflictDoNothing()
+      return fallback.id
+    },
+
     /** Drops flows and codes past their expiry (a day's grace keeps recent ones for support). */
     async deleteExpired(before: Date, tx: DbOrTx = db): Promise<void> {
       await tx.delete(ssoFlow).where(lt(ssoFlow.expiresAt, before))

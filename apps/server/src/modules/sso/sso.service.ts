@@ -43,12 +43,10 @@ export interface AdminContext {
   ip: string
 }
 
-/** Demo mode's built-in provider: its company and accounts, for the sign-in screen. */
+/** Demo mode's built-in provider: its company's domain and accounts, for the sign-in screen. */
 export interface SsoDemoInfo {
-  companyId: string
-  companyName: string
+  domain: string
   accounts: { email: string; name: string }[]
-  password: string
 }
 
 /** A refusal of the sign-in flow: the code the sign-in page shows, the reason the log keeps. */
@@ -458,11 +456,17 @@ export function createSsoService(deps: {
       return { message: 'Signed out', endSessionUrl: url }
     },
 
-    demo(): SsoDemo {
+    async demo(): Promise<SsoDemo> {
       const demo = deps.demo
-      return demo
-        ? { companyId: demo.companyId, companyName: demo.companyName, accounts: demo.accounts, password: demo.password }
-        : { companyId: null, companyName: null, accounts: [], password: null }
+      const company = demo ? await this.lookup(`someone@${demo.domain}`) : null
+      if (!demo || !company?.sso) return { companyId: null, companyName: null, accounts: [], password: null }
+      return {
+        companyId: company.companyId,
+        companyName: company.companyName,
+        accounts: demo.accounts,
+        // oidc-provider's development sign-in page takes any password.
+        password: 'any password',
+      }
     },
   }
 }

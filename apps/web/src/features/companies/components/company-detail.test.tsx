@@ -49,14 +49,17 @@ describe('company detail (/admin/companies/{id})', () => {
     expect(rows('Course Requests')).toEqual([
       ['Data Protection Essentials', 'Cleo Client', '25', 'PENDING', expect.stringMatching(/^Mar 4, 2026/)],
     ])
+    // The last tab is the admin's Sign-in tab; the dispatches are just before it.
     await user.keyboard('{End}')
+    expect(screen.getByRole('tab', { name: 'Sign-in' })).toHaveAttribute('aria-selected', 'true')
+    await user.keyboard('{ArrowLeft}')
     expect(screen.getByRole('tab', { name: 'SCORM Dispatches (2)' })).toHaveAttribute('aria-selected', 'true')
     expect(rows('SCORM Dispatches')).toEqual([
       ['Workplace Safety Basics', 'Jan 10, 2026', 'Dec 31, 2026', '42 / 100'],
       ['Leadership Foundations', 'Feb 1, 2026', 'No Expiry', '7 / ∞'],
     ])
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
-    await user.keyboard('{ArrowRight}')
+    await user.keyboard('{End}{ArrowRight}')
     expect(screen.getByRole('tab', { name: 'Users (2)' })).toHaveAttribute('aria-selected', 'true')
   })
 
