@@ -78,6 +78,11 @@ import courseRequestsRoutes from './modules/course-requests/course-requests.rout
 import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
 import requestFulfilRoutes from './modules/course-requests/request-fulfil.routes'
 import { createRequestFulfilService } from './modules/course-requests/request-fulfil.service'
+import { createUsersRepository } from './modules/users/users.repository'
+import { recordActivity } from './modules/activity-logs/activity.repository'
+import { createSsoRepository } from './modules/sso/sso.repository'
+import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
+import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -149,6 +154,8 @@ export interface AppOptions {
     /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
     timers?: boolean
   }
+  /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
+  ssoDemo?: SsoDemoInfo | null
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -188,12 +195,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The composition root: every service is built here and handed to its module's routes.
   const db = database.db
   const throttle = createLoginThrottle(db, options.throttle)
-  const auth = createAuthService({ db, signer, throttle, sessionMaxHours: config.sessionMaxHours })
+  const ssoRepository = createSsoRepository(db)
+  const auth = createAuthService({
+    db,
+    signer,
+    throttle,
+    sessionMaxHours: config.sessionMaxHours,
+    passwordRule: createSsoPasswordRule(ssoRepository),
+  })
   const logs = createLogsService(db, app.log)
   const users = createUsersService(db, { logs })
+  const sso = createSsoService({
+    db,
+    repositories: { sso: ssoRepository, users: createUsersRepository(db) },
+    auth,
+    activity: { record: recordActivity },
+    config,
+    log: app.log,
+    demo: options.ssoDemo ?? null,
+  })
 
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api/auth', auth, users })
+  await app.register(ssoAuthRoutes, {
+    prefix: '/api/auth/sso',
+    sso,
+    secureCookie: config.publicUrl.startsWith('https:'),
+  })
+  await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

@@ -46,6 +46,13 @@ export interface AppConfig {
   mailFrom: string
   /** Issue #17: the portal's address as users reach it, for the links in mails (no trailing slash). */
   publicUrl: string
+  /**
+   * The key that encrypts single sign-on secrets at rest (SSO_SECRET_KEY); null: made once in
+   * DATA_DIR when first needed (generatedSsoKey), so a server that never stores one writes nothing.
+   */
+  ssoSecretKey: string | null
+  /** Demo mode's built-in OIDC provider's loopback port (0: any free port). */
+  demoOidcPort: number
 }
 
 export class ConfigError extends Error {
@@ -155,6 +162,14 @@ export const EnvSchema = Type.Object({
   SMTP_URL: Type.Optional(urlWith('smtp:', 'smtps:')),
   MAIL_FROM: Type.Optional(mailbox),
   PUBLIC_URL: Type.Optional(urlWith('https:', 'http:')),
+  SSO_SECRET_KEY: Type.Optional(
+    Type.Refine(
+      text,
+      (v) => v.length >= 32,
+      () => 'must be at least 32 characters long',
+    ),
+  ),
+  DEMO_OIDC_PORT: Type.Optional(wholeNumber(0, 65535)),
 })
 
 /** Variables kept as written: a password may start or end with a space. */
@@ -206,6 +221,20 @@ function generatedSecrets(dataDir: string): { jwtSecret: string; postbackPasswor
   }
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 })
   return secrets
+}
+
+/**
+ * The single sign-on secrets' key when SSO_SECRET_KEY is not set: made once and kept in its own
+ * file in DATA_DIR, so restarts can still read the stored client secrets. Losing it means
+ * entering each connection's client secret again, nothing worse.
+ */
+export function generatedSsoKey(dataDir: string): string {
+  const file = path.join(dataDir, 'sso-secret.key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  dataFolder(dataDir)
+  const key = randomBytes(32).toString('base64url')
+  writeFileSync(file, key, { mode: 0o600 })
+  return key
 }
 
 /** Rules between variables, after each one passed the schema. */
@@ -260,5 +289,7 @@ export function loadConfig(processEnv: Env = process.env): AppConfig {
       /\/+$/,
       '',
     ),
+    ssoSecretKey: env.SSO_SECRET_KEY ?? null,
+    demoOidcPort: env.DEMO_OIDC_PORT ?? 0,
   }
 }

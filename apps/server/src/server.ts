@@ -6,6 +6,8 @@ import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 import { runStartupSync } from './modules/sync/sync.scheduler'
+import { DEMO_SSO, seedDemoSso, startDemoSso } from './modules/sso/demo-sso'
+import { createSsoRepository } from './modules/sso/sso.repository'
 
 /** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
 function orExit<T>(read: () => T): T {
@@ -33,7 +35,9 @@ const database = await createDatabase({
   dataDir: pgliteDir,
   poolSize: config.databasePoolSize,
 })
-const app = await buildApp({ config, database })
+// Demo mode: a built-in OIDC provider on loopback, so a newcomer can try single sign-on.
+const demoSso = config.demoMode ? await startDemoSso(config) : null
+const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 
 try {
   await ensureFirstAdmin(app.db, config, app.log)
@@ -41,12 +45,16 @@ try {
   // syncs once before it reports ready, so the screens have data (issue #3).
   if (simulator) await runStartupSync(app)
   else void runStartupSync(app)
-  if (config.demoMode) await ensureDemoAccounts(app.db)
+  if (config.demoMode) {
+    const clientCompany = await ensureDemoAccounts(app.db)
+    if (demoSso) await seedDemoSso(createSsoRepository(app.db), config, demoSso, clientCompany)
+  }
 } catch (error) {
   console.error((error as Error).message)
   await app.close()
   await database.close()
   await simulator?.close()
+  await demoSso?.provider.close()
   process.exit(1)
 }
 
@@ -56,6 +64,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   await app.close()
   await database.close()
   await simulator?.close()
+  await demoSso?.provider.close()
 })
 
 await app.listen({ port: config.port, host: config.host })
@@ -69,5 +78,9 @@ if (config.demoMode) {
   lines.push(`  Demo mode: no SCORM Cloud credentials, so the built-in simulator serves ${simulator?.url ?? ''}`)
   lines.push('  Demo accounts, password ' + DEMO_PASSWORD + ':')
   for (const a of DEMO_ACCOUNTS) lines.push(`    ${a.role.padEnd(9)} ${a.email}`)
+  if (demoSso) {
+    lines.push(`  Single sign-on demo: the built-in OIDC provider at ${demoSso.provider.issuer} signs in`)
+    lines.push(`    ${DEMO_SSO.accounts.map((a) => a.email).join(', ')} (any password on its page)`)
+  }
 }
 console.log(lines.join('\n') + '\n')

@@ -50,6 +50,10 @@ export const SERVER_ACTIONS = [
   // Alert thresholds changed: global, a company's override, or the override removed.
   'ALERT_SETTINGS_UPDATED',
   'TOKEN_REUSE_DETECTED',
+  // A company's single sign-on connection saved or removed, its e-mail domains changed.
+  'SSO_CONNECTION_SAVED',
+  'SSO_CONNECTION_REMOVED',
+  'SSO_DOMAINS_UPDATED',
 ] as const
 
 export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const

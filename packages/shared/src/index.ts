@@ -41,3 +41,6 @@ export * from './schemas/charts'
 // ---- issue #16: exports and learners ----
 export * from './schemas/learners'
 // ---- end issue #16 ----
+// ---- issue #34: single sign-on per company ----
+export * from './schemas/sso'
+// ---- end issue #34 ----

@@ -36,6 +36,7 @@ const TABLE: [Permission, Role[]][] = [
   ['company.readAccountManager', ['admin']],
   ['course.readHidden', ['admin']],
   ['course.readAppSource', ['admin']],
+  ['sso.manage', ['admin']],
 ]
 
 describe('permissions (SPEC §6)', () => {

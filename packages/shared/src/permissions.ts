@@ -54,6 +54,8 @@ export const PERMISSIONS = {
   'alertSettings.manage': ['admin'],
   'outbox.read': ['admin'],
   'profile.manage': ['admin', 'internal', 'sales', 'client'],
+  /** A company's single sign-on connection, its e-mail domains and rules. */
+  'sso.manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

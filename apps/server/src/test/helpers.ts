@@ -36,6 +36,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     smtpUrl: null,
     mailFrom: 'Dispatch Portal <portal@example.test>',
     publicUrl: 'http://portal.example.test',
+    ssoSecretKey: 'test-sso-key-that-is-at-least-32-characters',
+    demoOidcPort: 0,
     ...overrides,
   }
 }

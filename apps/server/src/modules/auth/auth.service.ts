@@ -1,5 +1,5 @@
 import type { SessionResponse, User } from '@portal/shared'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords'
 import { hashToken, type TokenSigner } from '../../lib/tokens'
@@ -23,6 +23,11 @@ export function createAuthService(deps: {
   signer: TokenSigner
   throttle: LoginThrottle
   sessionMaxHours: number
+  /**
+   * A reason to refuse a password sign-in whose password was right (a company that requires
+   * single sign-on), or null. Checked after the password, so it reveals nothing to a guesser.
+   */
+  passwordRule?: (user: { id: string; role: string; companyId: string | null }) => Promise<string | null>
 }) {
   const { db, signer, throttle } = deps
   const users = createUsersRepository(db)
@@ -32,6 +37,39 @@ export function createAuthService(deps: {
     const row = await users.findById(id)
     if (!row) throw new AppError('UNAUTHENTICATED', INVALID_REFRESH)
     return toUser(row)
+  }
+
+  /**
+   * A new session and its first tokens, as every sign-in method issues them: the absolute
+   * session limit, a rotating refresh token, LOGIN_SUCCESS with the method's details. `within`
+   * writes the method's own rows in the same transaction.
+   */
+  async function issueSession(
+    user: { id: string; name: string | null; username: string; email: string; tokenVersion: number },
+    client: ClientInfo,
+    details: Record<string, unknown>,
+    within?: (sessionId: string, tx: Tx) => Promise<void>,
+  ): Promise<SessionResponse> {
+    const expiresAt = new Date(Date.now() + deps.sessionMaxHours * 3_600_000)
+    const tokens = await db.transaction(async (tx) => {
+      const sessionId = await auth.createSession(
+        { userId: user.id, expiresAt, ipAddress: client.ip, userAgent: client.userAgent },
+        tx,
+      )
+      const refresh = await signer.signRefresh({ sub: user.id, sid: sessionId }, expiresAt)
+      await auth.insertRefreshToken({ sessionId, tokenHash: hashToken(refresh), expiresAt }, tx)
+      await auth.touchLastLogin(user.id, tx)
+      await within?.(sessionId, tx)
+      await recordActivity(tx, {
+        action: 'LOGIN_SUCCESS',
+        actor: { id: user.id, name: user.name ?? user.username, email: user.email },
+        details,
+        ipAddress: client.ip,
+      })
+      const access = await signer.signAccess({ sub: user.id, sid: sessionId, ver: user.tokenVersion })
+      return { accessToken: access, refreshToken: refresh }
+    })
+    return { ...tokens, user: await loadUser(user.id) }
   }
 
   return {
@@ -57,27 +95,21 @@ export function createAuthService(deps: {
         })
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS)
       }
-      await throttle.recordSuccess(email)
-      const expiresAt = new Date(Date.now() + deps.sessionMaxHours * 3_600_000)
-      const tokens = await db.transaction(async (tx) => {
-        const sessionId = await auth.createSession(
-          { userId: found.id, expiresAt, ipAddress: client.ip, userAgent: client.userAgent },
-          tx,
-        )
-        const refresh = await signer.signRefresh({ sub: found.id, sid: sessionId }, expiresAt)
-        await auth.insertRefreshToken({ sessionId, tokenHash: hashToken(refresh), expiresAt }, tx)
-        await auth.touchLastLogin(found.id, tx)
-        await recordActivity(tx, {
-          action: 'LOGIN_SUCCESS',
+      const refusal = await deps.passwordRule?.(found)
+      if (refusal) {
+        await recordActivity(db, {
+          action: 'LOGIN_FAILED',
           actor: { id: found.id, name: found.name ?? found.username, email: found.email },
-          details: { message: 'User signed in' },
+          details: { email: email.slice(0, 254), method: 'password', reason: 'single sign-on required' },
           ipAddress: client.ip,
         })
-        const access = await signer.signAccess({ sub: found.id, sid: sessionId, ver: found.tokenVersion })
-        return { accessToken: access, refreshToken: refresh }
-      })
-      return { ...tokens, user: await loadUser(found.id) }
+        throw new AppError('UNAUTHENTICATED', refusal)
+      }
+      await throttle.recordSuccess(email)
+      return issueSession(found, client, { message: 'User signed in', method: 'password' })
     },
+
+    issueSession,
 
     /** Single use and rotated (RFC 9700 §4.14): a reused token revokes its whole family. */
     async refresh(token: string, client: ClientInfo): Promise<SessionResponse> {
@@ -129,9 +161,9 @@ export function createAuthService(deps: {
     },
 
     /** Logout: ends the whole session. Unknown tokens get the same answer (no oracle). */
-    async revoke(token: string, client: ClientInfo): Promise<void> {
+    async revoke(token: string, client: ClientInfo): Promise<{ sessionId: string } | null> {
       const stored = await auth.findRefreshToken(hashToken(token))
-      if (!stored || stored.sessionRevokedAt) return
+      if (!stored || stored.sessionRevokedAt) return null
       await db.transaction(async (tx) => {
         await auth.revokeSession(stored.sessionId, 'logout', tx)
         await recordActivity(tx, {
@@ -141,6 +173,7 @@ export function createAuthService(deps: {
           ipAddress: client.ip,
         })
       })
+      return { sessionId: stored.sessionId }
     },
 
     me: loadUser,

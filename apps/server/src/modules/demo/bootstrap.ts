@@ -45,7 +45,7 @@ function isUniqueViolation(error: unknown): boolean {
  * Demo mode only: the four demo accounts. The client belongs to the first company the
  * mirror holds (one of the simulated companies, with dispatches) or to a placeholder.
  */
-export async function ensureDemoAccounts(db: Db) {
+export async function ensureDemoAccounts(db: Db): Promise<string> {
   const [first] = await db
     .select({ id: company.id })
     .from(company)
@@ -73,4 +73,5 @@ export async function ensureDemoAccounts(db: Db) {
       companyId: companyIdForRole(account.role, companyId),
     })
   }
+  return companyId
 }

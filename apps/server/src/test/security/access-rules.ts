@@ -50,6 +50,14 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/auth/refresh-token': { allow: 'public', publicStatus: [401], payload: () => ({ refreshToken: 'x.y.z' }) },
   'POST /api/auth/revoke-token': { allow: 'public', publicStatus: [200], payload: () => ({ refreshToken: 'x.y.z' }) },
   'GET /api/auth/config': { allow: 'public', publicStatus: [200] },
+  // Single sign-on's public side: the flow redirects (an unknown company back to the sign-in
+  // page), a made-up one-time code is never a session, the lookup needs an e-mail.
+  'GET /api/auth/sso/lookup': { allow: 'public', publicStatus: [400] },
+  'GET /api/auth/sso/demo': { allow: 'public', publicStatus: [200] },
+  'GET /api/auth/sso/:companyId/start': { allow: 'public', publicStatus: [302] },
+  'GET /api/auth/sso/callback': { allow: 'public', publicStatus: [302] },
+  'POST /api/auth/sso/exchange': { allow: 'public', publicStatus: [401], payload: () => ({ code: 'made-up' }) },
+  'POST /api/auth/sso/logout': { allow: 'public', publicStatus: [200], payload: () => ({ refreshToken: 'x.y.z' }) },
   // The postback webhook has its own Basic credentials; an access token is not one.
   'POST /api/webhooks/scorm-cloud/registrations': {
     allow: 'public',
@@ -173,6 +181,27 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: () => ({ usageThresholds: [80, 90, 100], expiryDays: [30, 14, 7] }),
   },
   'DELETE /api/admin/companies/:id/alert-settings': { allow: ADMIN, id: 'company' },
+  // A company's single sign-on connection and domains: admin only. Removing or testing a
+  // connection the company does not have is a 404.
+  'GET /api/admin/companies/:id/sso': { allow: ADMIN, id: 'company' },
+  'PUT /api/admin/companies/:id/sso': {
+    allow: ADMIN,
+    id: 'company',
+    payload: () => ({
+      protocol: 'oidc',
+      issuer: 'https://idp.example.test',
+      clientId: 'matrix',
+      ssoRequired: false,
+      createUsers: false,
+    }),
+  },
+  'DELETE /api/admin/companies/:id/sso': { allow: ADMIN, id: 'company', ok: [200, 404] },
+  'PUT /api/admin/companies/:id/sso/domains': {
+    allow: ADMIN,
+    id: 'company',
+    payload: (kind) => ({ domains: [`matrix-${kind}-${next()}.test`] }),
+  },
+  'POST /api/admin/companies/:id/sso/test': { allow: ADMIN, id: 'company', ok: [200, 404] },
   'GET /api/admin/outbox': { allow: ADMIN },
   'GET /api/profile/preferences': { allow: ALL },
   'PUT /api/profile/preferences': {

@@ -6,6 +6,7 @@ import { paths } from '@/config/paths'
 import { DemoAccounts } from '@/features/auth/components/demo-accounts'
 import { LoginForm } from '@/features/auth/components/login-form'
 import { LoginHighlights } from '@/features/auth/components/login-highlights'
+import { SsoDemoAccounts, SsoSignIn } from '@/features/auth/components/sso-sign-in'
 import { useRedirectWhenSignedIn } from '@/features/auth/components/use-redirect-when-signed-in'
 
 export default function LoginRoute() {
@@ -18,8 +19,10 @@ export default function LoginRoute() {
         <Spinner label="Redirecting to your dashboard..." className="justify-center" />
       ) : (
         <>
+          <SsoSignIn />
           <LoginForm onSuccess={() => navigate(paths.dashboard.getHref(), { replace: true })} />
           <DemoAccounts />
+          <SsoDemoAccounts />
         </>
       )}
     </AuthLayout>

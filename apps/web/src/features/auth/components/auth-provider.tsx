@@ -6,6 +6,8 @@ import { tokenStorage } from '@/lib/token-storage'
 import { getMe } from '../api/me'
 import { refreshAccessToken } from '../api/refresh'
 import { revokeRefreshToken } from '../api/revoke'
+import { SSO_SESSION_KEY, ssoLogout } from '../api/sso'
+import { storage } from '@/lib/storage'
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context'
 
 /** SPEC §9: the guard retries a refresh only when more than 30 s passed since its last try. */
@@ -39,10 +41,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     const refreshToken = tokenStorage.getRefreshToken()
+    const viaSso = storage.get(SSO_SESSION_KEY) === '1'
+    storage.remove(SSO_SESSION_KEY)
     signOut()
     if (!refreshToken) return
     try {
-      await revokeRefreshToken(refreshToken)
+      if (!viaSso) return await revokeRefreshToken(refreshToken)
+      // A single sign-on session: the provider's own session ends too, where it offers that.
+      const endSessionUrl = await ssoLogout(refreshToken)
+      if (endSessionUrl) window.location.assign(endSessionUrl)
     } catch (error) {
       console.warn('Could not revoke the refresh token at logout', error) // SPEC §7: failure ignored
     }

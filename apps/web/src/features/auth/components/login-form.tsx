@@ -1,18 +1,32 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { errorMessage } from '@/lib/api-error'
 import { useLogin } from '../api/login'
+import { ssoStartUrl, useSsoLookup } from '../api/sso'
 
-/** SPEC §2 login screen: texts, fields and states exactly as specified. */
+/**
+ * SPEC §2 login screen: texts, fields and states exactly as specified. When the typed e-mail's
+ * domain signs in through its company's provider, the screen offers that instead and the
+ * password is not needed (it stays for named accounts that keep one).
+ */
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const [email, setEmail] = useState('')
+  const [typed, setTyped] = useState('')
   const [password, setPassword] = useState('')
   const login = useLogin({ onSuccess })
+  // Asked once typing pauses, not at every key.
+  useEffect(() => {
+    const timer = setTimeout(() => setTyped(email.trim()), 300)
+    return () => clearTimeout(timer)
+  }, [email])
+  const sso = useSsoLookup(typed).data
+  const ssoCompany = sso?.sso && sso.companyId ? { id: sso.companyId, name: sso.companyName ?? 'your company' } : null
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    if (ssoCompany && !password) return window.location.assign(ssoStartUrl(ssoCompany.id))
     login.mutate({ email: email.trim(), password })
   }
 
@@ -38,11 +52,19 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
           name="password"
           type="password"
           autoComplete="current-password"
-          required
+          required={!ssoCompany}
           placeholder="Enter your password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
+        {ssoCompany && (
+          <a
+            href={ssoStartUrl(ssoCompany.id)}
+            className="flex h-11 w-full items-center justify-center rounded-md border border-blue-700 bg-white px-4 text-sm font-semibold text-blue-800 hover:bg-blue-50"
+          >
+            Continue with {ssoCompany.name} sign-in
+          </a>
+        )}
         <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
           {login.isPending ? 'Signing in...' : 'Sign in'}
         </Button>

@@ -7,6 +7,7 @@ import { Link } from '@/components/ui/link'
 import { Tabs } from '@/components/ui/tabs'
 import { paths } from '@/config/paths'
 import { TableScrollBox } from '@/components/ui/responsive-table'
+import { CompanySignIn } from './company-sign-in'
 
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 const td = 'px-4 py-3'
@@ -139,6 +140,10 @@ export function CompanyDetailTabs({ company, role }: { company: CompanyDetail; r
           label: `SCORM Dispatches (${company.dispatches.length})`,
           panel: <DispatchesPanel company={company} />,
         },
+        // Single sign-on is the admin's (sso.manage).
+        ...(can(role, 'sso.manage')
+          ? [{ id: 'sign-in', label: 'Sign-in', panel: <CompanySignIn companyId={company.id} /> }]
+          : []),
       ]}
     />
   )

@@ -49,14 +49,17 @@ describe('company detail (/admin/companies/{id})', () => {
     expect(rows('Course Requests')).toEqual([
       ['Data Protection Essentials', 'Cleo Client', '25', 'PENDING', expect.stringMatching(/^2026-03-04/)],
     ])
+    // The last tab is the admin's Sign-in tab; the dispatches are just before it.
     await user.keyboard('{End}')
+    expect(screen.getByRole('tab', { name: 'Sign-in' })).toHaveAttribute('aria-selected', 'true')
+    await user.keyboard('{ArrowLeft}')
     expect(screen.getByRole('tab', { name: 'SCORM Dispatches (2)' })).toHaveAttribute('aria-selected', 'true')
     expect(rows('SCORM Dispatches')).toEqual([
       ['Workplace Safety Basics', '2026-01-10', '2026-12-31', '42 / 100'],
       ['Leadership Foundations', '2026-02-01', 'No Expiry', '7 / ∞'],
     ])
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
-    await user.keyboard('{ArrowRight}')
+    await user.keyboard('{End}{ArrowRight}')
     expect(screen.getByRole('tab', { name: 'Users (2)' })).toHaveAttribute('aria-selected', 'true')
   })
 

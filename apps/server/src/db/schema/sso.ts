@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { appUser, authSession, company } from './users'
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * A company's single sign-on connection (one per company). `protocol` says which settings
+ * apply: OIDC's are typed columns here; SAML's will be its own columns (or the validated
+ * `saml_settings` JSON) when SAML is built. Secrets are stored encrypted (modules/sso/secret-box.ts).
+ */
+export const ssoConnection = pgTable(
+  'sso_connection',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => company.id, { onDelete: 'cascade' }),
+    protocol: text('protocol').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Password sign-in is refused for the company's client users. */
+    ssoRequired: boolean('sso_required').notNull().default(false),
+    /** An unknown user the provider vouches for becomes a client user of the company. */
+    createUsers: boolean('create_users').notNull().default(false),
+    oidcIssuer: text('oidc_issuer'),
+    oidcClientId: text('oidc_client_id'),
+    /** AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url; never returned by the API. */
+    oidcClientSecret: text('oidc_client_secret'),
+    oidcScopes: text('oidc_scopes'),
+    oidcEmailClaim: text('oidc_email_claim'),
+    oidcNameClaim: text('oidc_name_claim'),
+    /** Reserved for SAML's settings (IdP metadata, certificates), validated by the service. */
+    samlSettings: jsonb('saml_settings'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sso_connection_company_id_key').on(t.companyId),
+    check('sso_connection_protocol_check', sql`${t.protocol} in ('oidc','saml')`),
+  ],
+)
+
+/** An e-mail domain and the one company whose users sign in with it. */
+export const ssoDomain = pgTable(
+  'sso_domain',
+  {
+    domain: text('domain').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => company.id, { onDelete: 'cascade' }),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('sso_domain_company_id_idx').on(t.companyId)],
+)
+
+/**
+ * A started sign-in, kept in the database so whichever server process receives the provider's
+ * callback can finish it. Used once; refused after `expires_at`.
+ */
+export const ssoFlow = pgTable(
+  'sso_flow',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    expiresAt: tz('expires_at').notNull(),
+    consumedAt: tz('consumed_at'),
+  },
+  (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * The one-time code the callback hands the sign-in page (in the address fragment), exchanged
+ * once by POST for the portal's tokens: tokens never travel in a URL. Only its hash is kept.
+ */
+export const ssoHandoff = pgTable('sso_handoff', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => appUser.id, { onDelete: 'cascade' }),
+  connectionId: uuid('connection_id')
+    .notNull()
+    .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+  expiresAt: tz('expires_at').notNull(),
+  consumedAt: tz('consumed_at'),
+})
+
+/** Which connection a portal session came from, for signing out at the provider too. */
+export const ssoSession = pgTable('sso_session', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => authSession.id, { onDelete: 'cascade' }),
+  connectionId: uuid('connection_id')
+    .notNull()
+    .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+})

@@ -1,0 +1,202 @@
+import { and, asc, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { companyShownName } from '../../db/columns'
+import { company, ssoConnection, ssoDomain, ssoFlow, ssoHandoff, ssoSession } from '../../db/schema'
+
+export type SsoConnectionRow = typeof ssoConnection.$inferSelect
+
+/** What a save writes: every setting of the protocol (the service fills defaults). */
+export interface ConnectionValues {
+  protocol: 'oidc' | 'saml'
+  enabled: boolean
+  ssoRequired: boolean
+  createUsers: boolean
+  oidcIssuer: string | null
+  oidcClientId: string | null
+  oidcClientSecret: string | null
+  oidcScopes: string | null
+  oidcEmailClaim: string | null
+  oidcNameClaim: string | null
+}
+
+/** All of single sign-on's SQL. Every method takes an optional transaction. */
+export function createSsoRepository(db: DbOrTx) {
+  return {
+    /** A present company's id and shown name. */
+    async findCompany(companyId: string, tx: DbOrTx = db) {
+      const [row] = await tx
+        .select({ id: company.id, name: companyShownName })
+        .from(company)
+        .where(and(eq(company.id, companyId), isNull(company.removedAt)))
+        .limit(1)
+      return row ?? null
+    },
+
+    async findConnection(companyId: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
+      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.companyId, companyId)).limit(1)
+      return row ?? null
+    },
+
+    async findConnectionById(id: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
+      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.id, id)).limit(1)
+      return row ?? null
+    },
+
+    /** One connection per company: a save replaces the company's connection in place. */
+    async saveConnection(companyId: string, values: ConnectionValues, tx: DbOrTx = db): Promise<SsoConnectionRow> {
+      const [row] = await tx
+        .insert(ssoConnection)
+        .values({ companyId, ...values })
+        .onConflictDoUpdate({ target: ssoConnection.companyId, set: { ...values, updatedAt: new Date() } })
+        .returning()
+      return row!
+    },
+
+    /** Sealed values are bound to the connection id, known only once the row exists. */
+    async setClientSecret(id: string, sealed: string | null, tx: DbOrTx = db): Promise<void> {
+      await tx.update(ssoConnection).set({ oidcClientSecret: sealed }).where(eq(ssoConnection.id, id))
+    },
+
+    async deleteConnection(companyId: string, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
+        .delete(ssoConnection)
+        .where(eq(ssoConnection.companyId, companyId))
+        .returning({ id: ssoConnection.id })
+      return rows.length > 0
+    },
+
+    async domains(companyId: string, tx: DbOrTx = db): Promise<string[]> {
+      const rows = await tx
+        .select({ domain: ssoDomain.domain })
+        .from(ssoDomain)
+        .where(eq(ssoDomain.companyId, companyId))
+        .orderBy(asc(ssoDomain.domain))
+      return rows.map((r) => r.domain)
+    },
+
+    /** Which of these domains another company already has. */
+    async domainsOfOthers(domains: string[], companyId: string, tx: DbOrTx = db) {
+      if (domains.length === 0) return []
+      return tx
+        .select({ domain: ssoDomain.domain, companyName: companyShownName })
+        .from(ssoDomain)
+        .innerJoin(company, eq(company.id, ssoDomain.companyId))
+        .where(and(inArray(ssoDomain.domain, domains), sql`${ssoDomain.companyId} <> ${companyId}`))
+    },
+
+    /** The company's domains become exactly `domains` (the primary key keeps one company per domain). */
+    async replaceDomains(companyId: string, domains: string[], tx: DbOrTx = db): Promise<void> {
+      await tx
+        .delete(ssoDomain)
+        .where(
+          domains.length > 0
+            ? and(eq(ssoDomain.companyId, companyId), notInArray(ssoDomain.domain, domains))
+            : eq(ssoDomain.companyId, companyId),
+        )
+      if (domains.length > 0) {
+        await tx
+          .insert(ssoDomain)
+          .values(domains.map((domain) => ({ domain, companyId })))
+          .onConflictDoNothing()
+      }
+    },
+
+    /** The company a domain belongs to (present or not), and its enabled connection if any. */
+    async ownerOfDomain(domain: string, tx: DbOrTx = db) {
+      const [row] = await tx
+        .select({
+          companyId: ssoDomain.companyId,
+          companyName: companyShownName,
+          removedAt: company.removedAt,
+          connectionId: ssoConnection.id,
+          enabled: ssoConnection.enabled,
+        })
+        .from(ssoDomain)
+        .innerJoin(company, eq(company.id, ssoDomain.companyId))
+        .leftJoin(ssoConnection, eq(ssoConnection.companyId, ssoDomain.companyId))
+        .where(eq(ssoDomain.domain, domain))
+        .limit(1)
+      return row ?? null
+    },
+
+    async insertFlow(
+      values: { connectionId: string; state: string; nonce: string; codeVerifier: string; expiresAt: Date },
+      tx: DbOrTx = db,
+    ): Promise<string> {
+      const [row] = await tx.insert(ssoFlow).values(values).returning({ id: ssoFlow.id })
+      return row!.id
+    },
+
+    async findFlow(id: string, tx: DbOrTx = db) {
+      const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.id, id)).limit(1)
+      return row ?? null
+    },
+
+    /** Marks the flow used; false when it was used already (a replayed callback). */
+    async consumeFlow(id: string, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
+        .update(ssoFlow)
+        .set({ consumedAt: new Date() })
+        .where(and(eq(ssoFlow.id, id), isNull(ssoFlow.consumedAt)))
+        .returning({ id: ssoFlow.id })
+      return rows.length === 1
+    },
+
+    async insertHandoff(
+      values: { codeHash: string; userId: string; connectionId: string; expiresAt: Date },
+      tx: DbOrTx = db,
+    ): Promise<void> {
+      await tx.insert(ssoHandoff).values(values)
+    },
+
+    /** Spends a one-time code: its user and connection, or null when unknown, spent or expired. */
+    async consumeHandoff(codeHash: string, now: Date, tx: DbOrTx = db) {
+      const [row] = await tx
+        .update(ssoHandoff)
+        .set({ consumedAt: now })
+        .where(and(eq(ssoHandoff.codeHash, codeHash), isNull(ssoHandoff.consumedAt), gt(ssoHandoff.expiresAt, now)))
+        .returning({ userId: ssoHandoff.userId, connectionId: ssoHandoff.connectionId })
+      return row ?? null
+    },
+
+    async insertSession(sessionId: string, connectionId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.insert(ssoSession).values({ sessionId, connectionId }).onConflictDoNothing()
+    },
+
+    async connectionOfSession(sessionId: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
+      const [row] = await tx
+        .select({ connection: ssoConnection })
+        .from(ssoSession)
+        .innerJoin(ssoConnection, eq(ssoConnection.id, ssoSession.connectionId))
+        .where(eq(ssoSession.sessionId, sessionId))
+        .limit(1)
+      return row?.connection ?? null
+    },
+
+    /**
+     * Demo mode: a present company with dispatches other than `avoid` (the demo client's), or
+     * the fallback company, created when the mirror has no other.
+     */
+    async demoCompany(avoid: string | null, fallback: { id: string; name: string }, tx: DbOrTx = db) {
+      const [row] = await tx
+        .select({ id: company.id })
+        .from(company)
+        .where(and(isNull(company.removedAt), avoid ? sql`${company.id} <> ${avoid}` : undefined))
+        .orderBy(
+          asc(sql`(select count(*) from dispatch d where d.destination_id = ${company.id}) = 0`),
+          asc(company.name),
+        )
+        .limit(1)
+      if (row) return row.id
+      await tx.insert(company).values(fallback).onConflictDoNothing()
+      return fallback.id
+    },
+
+    /** Drops flows and codes past their expiry (a day's grace keeps recent ones for support). */
+    async deleteExpired(before: Date, tx: DbOrTx = db): Promise<void> {
+      await tx.delete(ssoFlow).where(lt(ssoFlow.expiresAt, before))
+      await tx.delete(ssoHandoff).where(lt(ssoHandoff.expiresAt, before))
+    },
+  }
+}
+export type SsoRepository = ReturnType<typeof createSsoRepository>

@@ -1,0 +1,187 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  IdParamsSchema,
+  OkResponseSchema,
+  RefreshBodySchema,
+  SaveSsoConnectionBodySchema,
+  SessionResponseSchema,
+  SsoDemoSchema,
+  SsoDomainsBodySchema,
+  SsoExchangeBodySchema,
+  SsoLogoutResponseSchema,
+  SsoLookupQuerySchema,
+  SsoLookupSchema,
+  SsoSettingsSchema,
+  SsoTestResultSchema,
+} from '@portal/shared'
+import type { FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { errorResponses } from '../../lib/error-responses'
+import { actorOf } from '../../plugins/app/auth'
+import type { SsoService } from './sso.service'
+
+/** The browser that started a sign-in carries its flow's id back to the callback. */
+export const FLOW_COOKIE = 'portal_sso_flow'
+const FLOW_COOKIE_PATH = '/api/auth/sso'
+
+const clientOf = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 300) : null,
+})
+
+function cookieOf(request: FastifyRequest, name: string): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(value.join('='))
+  }
+  return null
+}
+
+const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' }) }
+
+/** /api/admin/companies/{id}/sso: a company's connection, domains and rules (admin). */
+export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+  const errors = errorResponses(400, 401, 403, 404, 409)
+  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+
+  app.get(
+    '/:id/sso',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoSettingsSchema, ...errors } },
+    },
+    async (request) => sso.settings(request.params.id),
+  )
+
+  app.put(
+    '/:id/sso',
+    {
+      config: { permission: 'sso.manage' },
+      schema: {
+        tags: ['sso'],
+        params: IdParamsSchema,
+        body: SaveSsoConnectionBodySchema,
+        response: { 200: SsoSettingsSchema, ...errors },
+      },
+    },
+    async (request) => sso.save(request.params.id, request.body, ctx(request)),
+  )
+
+  app.delete(
+    '/:id/sso',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: OkResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await sso.remove(request.params.id, ctx(request))
+      return { message: 'Single sign-on connection removed' }
+    },
+  )
+
+  app.put(
+    '/:id/sso/domains',
+    {
+      config: { permission: 'sso.manage' },
+      schema: {
+        tags: ['sso'],
+        params: IdParamsSchema,
+        body: SsoDomainsBodySchema,
+        response: { 200: SsoSettingsSchema, ...errors },
+      },
+    },
+    async (request) => sso.setDomains(request.params.id, request.body.domains, ctx(request)),
+  )
+
+  app.post(
+    '/:id/sso/test',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoTestResultSchema, ...errors } },
+    },
+    async (request) => sso.test(request.params.id),
+  )
+}
+
+/** /api/auth/sso: the public side of single sign-on (the browser's flow, the sign-in page's calls). */
+export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
+  app,
+  { sso, secureCookie },
+) => {
+  const errors = errorResponses(400, 401, 429)
+  const cookie = (value: string, maxAge: number) =>
+    `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`
+
+  app.get(
+    '/lookup',
+    {
+      config: { public: true },
+      schema: { tags: ['sso'], querystring: SsoLookupQuerySchema, response: { 200: SsoLookupSchema, ...errors } },
+    },
+    async (request) => sso.lookup(request.query.email),
+  )
+
+  app.get(
+    '/demo',
+    { config: { public: true }, schema: { tags: ['sso'], response: { 200: SsoDemoSchema } } },
+    async () => sso.demo(),
+  )
+
+  app.get(
+    '/:companyId/start',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sso'],
+        params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { ...redirect, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { location, flowId } = await sso.start(request.params.companyId, clientOf(request))
+      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
+      return reply.redirect(location, 302)
+    },
+  )
+
+  app.get(
+    '/callback',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sso'],
+        querystring: Type.Object({
+          code: Type.Optional(Type.String({ maxLength: 2000 })),
+          state: Type.Optional(Type.String({ maxLength: 500 })),
+          error: Type.Optional(Type.String({ maxLength: 200 })),
+          iss: Type.Optional(Type.String({ maxLength: 500 })),
+        }),
+        response: { ...redirect, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const query = new URL(request.url, 'http://callback.invalid').searchParams
+      const location = await sso.callback(query, cookieOf(request, FLOW_COOKIE), clientOf(request))
+      void reply.header('set-cookie', cookie('', 0))
+      return reply.redirect(location, 302)
+    },
+  )
+
+  app.post(
+    '/exchange',
+    {
+      config: { public: true },
+      schema: { tags: ['sso'], body: SsoExchangeBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+    },
+    async (request) => sso.exchange(request.body.code, clientOf(request)),
+  )
+
+  app.post(
+    '/logout',
+    {
+      config: { public: true },
+      schema: { tags: ['sso'], body: RefreshBodySchema, response: { 200: SsoLogoutResponseSchema, ...errors } },
+    },
+    async (request) => sso.logout(request.body.refreshToken, clientOf(request)),
+  )
+}

@@ -1,0 +1,473 @@
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  domainError,
+  emailDomain,
+  issuerError,
+  normaliseDomain,
+  ownCompanyOnly,
+  type Role,
+  SSO_DEFAULT_SCOPES,
+  SSO_DOMAINS_MAX,
+  SSO_MESSAGES as M,
+  type SaveSsoConnectionBody,
+  type SessionResponse,
+  type SsoDemo,
+  type SsoErrorCode,
+  type SsoLogoutResponse,
+  type SsoLookup,
+  type SsoSettings,
+  type SsoTestResult,
+} from '@portal/shared'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Configuration } from 'openid-client'
+import { generatedSsoKey } from '../../config'
+import type { Db, DbOrTx } from '../../db/client'
+import type { Actor } from '../../lib/actor'
+import { AppError } from '../../lib/app-error'
+import { hashPassword } from '../../lib/passwords'
+import type { ActivityEntry } from '../activity-logs/activity.repository'
+import type { AuthService, ClientInfo } from '../auth/auth.service'
+import type { UsersRepository } from '../users/users.repository'
+import { authorizationUrl, discover, endSessionUrl, finishFlow, refusalOf } from './oidc'
+import { createSecretBox, type SecretBox } from './secret-box'
+import type { SsoConnectionRow, SsoRepository } from './sso.repository'
+
+/** A started sign-in may take this long at the provider (typing a password, an MFA prompt). */
+const FLOW_MINUTES = 10
+/** The one-time code lives just long enough for the sign-in page to exchange it. */
+const HANDOFF_SECONDS = 60
+const DISCOVERY_CACHE_MS = 5 * 60_000
+
+export interface AdminContext {
+  actor: Actor | null
+  ip: string
+}
+
+/** Demo mode's built-in provider: its company's domain and accounts, for the sign-in screen. */
+export interface SsoDemoInfo {
+  domain: string
+  accounts: { email: string; name: string }[]
+}
+
+/** A refusal of the sign-in flow: the code the sign-in page shows, the reason the log keeps. */
+class SsoRefusal extends Error {
+  constructor(
+    readonly code: SsoErrorCode,
+    readonly reason: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(reason)
+  }
+}
+
+const hash = (value: string) => createHash('sha256').update(value).digest('base64url')
+const secretContext = (connectionId: string) => `sso_connection:${connectionId}:oidc_client_secret`
+
+/**
+ * "Single sign-on required": a company's client users may not sign in with a password. Built
+ * from the repository alone, so the auth service (made before this module's service) can ask.
+ */
+export function createSsoPasswordRule(repository: SsoRepository) {
+  return async (user: { role: string; companyId: string | null }): Promise<string | null> => {
+    // A company's own users are the ones its rules govern (staff are never a company's).
+    if (!ownCompanyOnly(user.role as Role) || !user.companyId) return null
+    const connection = await repository.findConnection(user.companyId)
+    if (!connection?.enabled || !connection.ssoRequired) return null
+    const company = await repository.findCompany(user.companyId)
+    return M.ssoRequired(company?.name ?? 'Your company')
+  }
+}
+
+export function createSsoService(deps: {
+  db: Db
+  repositories: { sso: SsoRepository; users: UsersRepository }
+  auth: AuthService
+  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
+  config: { publicUrl: string; ssoSecretKey: string | null; dataDir: string }
+  log: FastifyBaseLogger
+  demo?: SsoDemoInfo | null
+}) {
+  const { db, auth, activity, log } = deps
+  const { sso, users } = deps.repositories
+  let opened: SecretBox | null = null
+  // The key file in DATA_DIR is read (or made) when a secret is first sealed or opened.
+  const box = () => (opened ??= createSecretBox(deps.config.ssoSecretKey ?? generatedSsoKey(deps.config.dataDir)))
+  const redirectUri = `${deps.config.publicUrl}/api/auth/sso/callback`
+  const discovered = new Map<string, { at: number; config: Promise<Configuration> }>()
+
+  async function requireCompany(companyId: string) {
+    const company = await sso.findCompany(companyId)
+    if (!company) throw new AppError('NOT_FOUND', 'Company not found')
+    return company
+  }
+
+  function clientSecretOf(row: SsoConnectionRow): string | null {
+    if (!row.oidcClientSecret) return null
+    const plain = box().open(row.oidcClientSecret, secretContext(row.id))
+    // Sealed under another key (SSO_SECRET_KEY changed): the admin enters the secret again.
+    if (plain === null) log.warn({ connectionId: row.id }, 'an SSO client secret could not be decrypted')
+    return plain
+  }
+
+  /** Discovery, remembered a few minutes per connection version (a save starts afresh). */
+  function providerOf(row: SsoConnectionRow): Promise<Configuration> {
+    const key = `${row.id}:${row.updatedAt.getTime()}`
+    const known = discovered.get(key)
+    if (known && Date.now() - known.at < DISCOVERY_CACHE_MS) return known.config
+    const config = discover({ issuer: row.oidcIssuer!, clientId: row.oidcClientId!, clientSecret: clientSecretOf(row) })
+    discovered.set(key, { at: Date.now(), config })
+    config.catch(() => discovered.delete(key))
+    return config
+  }
+
+  function toSettings(row: SsoConnectionRow | null, domains: string[]): SsoSettings {
+    return {
+      connection: row && {
+        protocol: row.protocol as 'oidc' | 'saml',
+        enabled: row.enabled,
+        ssoRequired: row.ssoRequired,
+        createUsers: row.createUsers,
+        oidc:
+          row.protocol === 'oidc'
+            ? {
+                issuer: row.oidcIssuer ?? '',
+                clientId: row.oidcClientId ?? '',
+                clientSecretSet: Boolean(row.oidcClientSecret),
+                scopes: row.oidcScopes ?? SSO_DEFAULT_SCOPES,
+                emailClaim: row.oidcEmailClaim ?? 'email',
+                nameClaim: row.oidcNameClaim ?? 'name',
+              }
+            : null,
+        updatedAt: row.updatedAt.toISOString(),
+      },
+      domains,
+      redirectUri,
+    }
+  }
+
+  const invalid = (field: string, message: string) =>
+    new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
+
+  /** Records a refused sign-in; the reason names the check, never a token or claim value. */
+  async function refuse(refusal: SsoRefusal, client: ClientInfo, companyId: string | null) {
+    await activity.record(db, {
+      action: 'LOGIN_FAILED',
+      actor: null,
+      details: { method: 'oidc', reason: refusal.reason, companyId, ...refusal.extra },
+      ipAddress: client.ip,
+    })
+    return `/login?sso_error=${refusal.code}`
+  }
+
+  /** The portal user the provider's claims stand for, created when the company allows it. */
+  async function userFor(connection: SsoConnectionRow, claims: Record<string, unknown>) {
+    const emailClaim = claims[connection.oidcEmailClaim ?? 'email']
+    const nameClaim = claims[connection.oidcNameClaim ?? 'name']
+    const email = typeof emailClaim === 'string' ? emailClaim.trim().toLowerCase() : ''
+    const domain = emailDomain(email)
+    if (!domain || email.length > 254) throw new SsoRefusal('no_email', 'no usable e-mail claim')
+    if (claims.email_verified === false) throw new SsoRefusal('no_email', 'e-mail not verified by the provider')
+    const owner = await sso.ownerOfDomain(domain)
+    if (owner && owner.companyId !== connection.companyId) {
+      throw new SsoRefusal('other_company', 'e-mail domain of another company', { email })
+    }
+    let found = await users.findCredentialsByEmail(email)
+    if (!found) {
+      if (!connection.createUsers) throw new SsoRefusal('unknown_user', 'unknown user', { email })
+      const name = typeof nameClaim === 'string' && nameClaim.trim() ? nameClaim.trim().slice(0, 200) : null
+      try {
+        await users.insert({
+          email,
+          username: email.split('@')[0]!.slice(0, 100),
+          name,
+          // Never typed by anyone: such a user signs in through the provider only.
+          passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
+          role: 'client',
+          companyId: connection.companyId,
+        })
+      } catch (error) {
+        // Two first sign-ins at once: the other one created the user.
+        const e = error as { code?: unknown; cause?: { code?: unknown } }
+        if (e.code !== '23505' && e.cause?.code !== '23505') throw error
+      }
+      found = await users.findCredentialsByEmail(email)
+      if (!found) throw new SsoRefusal('failed', 'user could not be created', { email })
+      return { user: found, created: true }
+    }
+    if (found.status !== 'active') throw new SsoRefusal('suspended', 'account suspended', { email })
+    // A company's provider vouches for that company's client users only, never for staff or
+    // another company's users, whatever e-mail it claims.
+    if (!ownCompanyOnly(found.role as Role) || found.companyId !== connection.companyId) {
+      throw new SsoRefusal('not_member', 'not a client user of this company', { email })
+    }
+    return { user: found, created: false }
+  }
+
+  return {
+    async settings(companyId: string): Promise<SsoSettings> {
+      await requireCompany(companyId)
+      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId))
+    },
+
+    /** Creates or replaces the company's connection; the secret is kept when left out. */
+    async save(companyId: string, body: SaveSsoConnectionBody, ctx: AdminContext): Promise<SsoSettings> {
+      await requireCompany(companyId)
+      const issuer = body.issuer.trim().replace(/\/+$/, '')
+      const issuerProblem = issuerError(issuer)
+      if (issuerProblem) throw invalid('issuer', issuerProblem)
+      const clientId = body.clientId.trim()
+      if (!clientId) throw invalid('clientId', 'Enter the client id the provider gave.')
+      const scopes = (body.scopes?.trim() || SSO_DEFAULT_SCOPES).split(/\s+/).filter(Boolean)
+      if (!scopes.includes('openid')) scopes.unshift('openid')
+      const claim = (value: string | undefined, fallback: string) => value?.trim() || fallback
+      const current = await sso.findConnection(companyId)
+      const row = await db.transaction(async (tx) => {
+        const saved = await sso.saveConnection(
+          companyId,
+          {
+            protocol: 'oidc',
+            enabled: body.enabled ?? true,
+            ssoRequired: body.ssoRequired,
+            createUsers: body.createUsers,
+            oidcIssuer: issuer,
+            oidcClientId: clientId,
+            // A new secret is sealed below, bound to the row's id.
+            oidcClientSecret: current?.protocol === 'oidc' ? current.oidcClientSecret : null,
+            oidcScopes: scopes.join(' '),
+            oidcEmailClaim: claim(body.emailClaim, 'email'),
+            oidcNameClaim: claim(body.nameClaim, 'name'),
+          },
+          tx,
+        )
+        if (body.clientSecret !== undefined) {
+          const secret = body.clientSecret.trim()
+          saved.oidcClientSecret = secret ? box().seal(secret, secretContext(saved.id)) : null
+          await sso.setClientSecret(saved.id, saved.oidcClientSecret, tx)
+        }
+        const settings = toSettings(saved, [])
+        await activity.record(tx, {
+          action: 'SSO_CONNECTION_SAVED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          // The settings as the API shows them: whether a secret is set, never the secret.
+          details: {
+            companyId,
+            created: !current,
+            clientSecretChanged: body.clientSecret !== undefined,
+            after: settings.connection,
+          },
+        })
+        return saved
+      })
+      return toSettings(row, await sso.domains(companyId))
+    },
+
+    async remove(companyId: string, ctx: AdminContext): Promise<void> {
+      await requireCompany(companyId)
+      await db.transaction(async (tx) => {
+        if (!(await sso.deleteConnection(companyId, tx))) throw new AppError('NOT_FOUND', M.notConfigured)
+        await activity.record(tx, {
+          action: 'SSO_CONNECTION_REMOVED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: { companyId },
+        })
+      })
+    },
+
+    /** The company's e-mail domains become exactly these; a domain of another company is a 409. */
+    async setDomains(companyId: string, input: string[], ctx: AdminContext): Promise<SsoSettings> {
+      await requireCompany(companyId)
+      const domains = [...new Set(input.map(normaliseDomain).filter(Boolean))].sort()
+      const bad = domains.find((d) => domainError(d))
+      if (bad !== undefined) throw invalid('domains', `${M.domainInvalid} "${bad.slice(0, 100)}" is not one.`)
+      if (domains.length > SSO_DOMAINS_MAX) throw invalid('domains', M.tooManyDomains)
+      const taken = await sso.domainsOfOthers(domains, companyId)
+      const conflict = (domain: string, company: string) =>
+        new AppError(
+          'CONFLICT',
+          `The domain ${domain} already belongs to ${company}. A domain can belong to one company only.`,
+          {
+            details: [{ field: 'domains', message: `${domain} belongs to ${company}` }],
+          },
+        )
+      if (taken[0]) throw conflict(taken[0].domain, taken[0].companyName)
+      const before = await sso.domains(companyId)
+      try {
+        await db.transaction(async (tx) => {
+          await sso.replaceDomains(companyId, domains, tx)
+          // Inserted domains that another company took meanwhile were skipped: refuse them.
+          const raced = await sso.domainsOfOthers(domains, companyId, tx)
+          if (raced[0]) throw conflict(raced[0].domain, raced[0].companyName)
+          await activity.record(tx, {
+            action: 'SSO_DOMAINS_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { companyId, before, after: domains },
+          })
+        })
+      } catch (error) {
+        const e = error as { code?: unknown; cause?: { code?: unknown } }
+        if (e.code === '23505' || e.cause?.code === '23505') throw conflict(domains.join(', '), 'another company')
+        throw error
+      }
+      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId))
+    },
+
+    /** Runs discovery and reports what the provider publishes. */
+    async test(companyId: string): Promise<SsoTestResult> {
+      await requireCompany(companyId)
+      const row = await sso.findConnection(companyId)
+      if (!row) throw new AppError('NOT_FOUND', M.notConfigured)
+      try {
+        const meta = (
+          await discover({ issuer: row.oidcIssuer!, clientId: row.oidcClientId!, clientSecret: null })
+        ).serverMetadata()
+        return {
+          ok: true,
+          message: 'The provider answered and publishes the endpoints below.',
+          issuer: meta.issuer,
+          authorizationEndpoint: meta.authorization_endpoint,
+          tokenEndpoint: meta.token_endpoint,
+          jwksUri: meta.jwks_uri,
+          userinfoEndpoint: meta.userinfo_endpoint,
+          endSessionEndpoint: meta.end_session_endpoint,
+          scopesSupported: meta.scopes_supported,
+          signingAlgorithms: meta.id_token_signing_alg_values_supported,
+        }
+      } catch (error) {
+        const reason = error instanceof Error ? error.message.slice(0, 300) : 'unknown error'
+        return { ok: false, message: `Discovery at ${row.oidcIssuer} failed: ${reason}` }
+      }
+    },
+
+    /** Public: only whether an e-mail's domain signs in through a connection, and the company's name. */
+    async lookup(email: string): Promise<SsoLookup> {
+      const domain = emailDomain(email)
+      const owner = domain ? await sso.ownerOfDomain(domain) : null
+      if (!owner?.connectionId || !owner.enabled || owner.removedAt) {
+        return { sso: false, companyId: null, companyName: null }
+      }
+      return { sso: true, companyId: owner.companyId, companyName: owner.companyName }
+    },
+
+    /** Starts a sign-in: the provider's address and the flow's id (kept in a cookie). */
+    async start(companyId: string, client: ClientInfo): Promise<{ location: string; flowId: string | null }> {
+      const connection = await sso.findConnection(companyId)
+      if (!connection?.enabled || connection.protocol !== 'oidc') {
+        return {
+          location: await refuse(new SsoRefusal('unavailable', 'no connection'), client, companyId.slice(0, 200)),
+          flowId: null,
+        }
+      }
+      let config: Configuration
+      try {
+        config = await providerOf(connection)
+      } catch (error) {
+        const refusal = new SsoRefusal('provider', `discovery failed: ${refusalOf(error)}`)
+        return { location: await refuse(refusal, client, companyId), flowId: null }
+      }
+      await sso.deleteExpired(new Date(Date.now() - 24 * 3_600_000))
+      const flow = await authorizationUrl(config, redirectUri, connection.oidcScopes ?? SSO_DEFAULT_SCOPES)
+      const flowId = await sso.insertFlow({
+        connectionId: connection.id,
+        state: flow.state,
+        nonce: flow.nonce,
+        codeVerifier: flow.codeVerifier,
+        expiresAt: new Date(Date.now() + FLOW_MINUTES * 60_000),
+      })
+      return { location: flow.url.toString(), flowId }
+    },
+
+    /**
+     * The provider's answer. The flow comes from the browser's cookie (the one that started
+     * it), the state must match it, the flow is used once and in time; then openid-client
+     * checks the code exchange and the ID token, and the claims are mapped to a portal user.
+     * Every refusal is logged and sends the browser back to the sign-in page with a code.
+     */
+    async callback(query: URLSearchParams, flowId: string | null, client: ClientInfo): Promise<string> {
+      // The address the provider sent the browser to: its redirect_uri goes with the code exchange.
+      const callbackUrl = new URL(redirectUri)
+      callbackUrl.search = query.toString()
+      let companyId: string | null = null
+      try {
+        const flow = flowId && /^[0-9a-f-]{36}$/i.test(flowId) ? await sso.findFlow(flowId) : null
+        if (!flow) throw new SsoRefusal('failed', 'callback without a started flow')
+        const connection = await sso.findConnectionById(flow.connectionId)
+        if (!connection) throw new SsoRefusal('unavailable', 'connection removed')
+        companyId = connection.companyId
+        if (callbackUrl.searchParams.get('state') !== flow.state) throw new SsoRefusal('failed', 'state mismatch')
+        if (!(await sso.consumeFlow(flow.id))) throw new SsoRefusal('expired', 'flow already used')
+        if (flow.expiresAt <= new Date()) throw new SsoRefusal('expired', 'flow expired')
+        const providerError = callbackUrl.searchParams.get('error')
+        if (providerError) throw new SsoRefusal('failed', `provider error ${providerError.slice(0, 60)}`)
+        let claims: Record<string, unknown>
+        try {
+          claims = await finishFlow(await providerOf(connection), callbackUrl, flow)
+        } catch (error) {
+          throw new SsoRefusal('failed', `id token or code refused: ${refusalOf(error)}`)
+        }
+        const { user, created } = await userFor(connection, claims)
+        const code = randomBytes(32).toString('base64url')
+        await sso.insertHandoff({
+          codeHash: hash(code),
+          userId: user.id,
+          connectionId: connection.id,
+          expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
+        })
+        if (created) log.info({ userId: user.id, companyId }, 'user created on first single sign-on')
+        // In the fragment: the browser never sends it to a server, so no log or proxy sees it.
+        return `/login#sso_code=${code}${created ? '&created=1' : ''}`
+      } catch (error) {
+        if (error instanceof SsoRefusal) return refuse(error, client, companyId)
+        throw error
+      }
+    },
+
+    /** The sign-in page's one-time code for the portal's own tokens (as a password sign-in gets). */
+    async exchange(code: string, client: ClientInfo): Promise<SessionResponse> {
+      const handoff = await sso.consumeHandoff(hash(code), new Date())
+      const expired = new AppError('UNAUTHENTICATED', 'This sign-in link has expired. Please sign in again.')
+      if (!handoff) throw expired
+      const row = await users.findById(handoff.userId)
+      const user = row && (await users.findCredentialsByEmail(row.email))
+      if (!user || user.status !== 'active') throw expired
+      const connection = await sso.findConnectionById(handoff.connectionId)
+      return auth.issueSession(
+        user,
+        client,
+        { message: 'User signed in', method: 'oidc', companyId: connection?.companyId ?? null },
+        (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
+      )
+    },
+
+    /** Ends the portal session; where the provider offers it, the address that ends its own. */
+    async logout(refreshToken: string, client: ClientInfo): Promise<SsoLogoutResponse> {
+      const ended = await auth.revoke(refreshToken, client)
+      const connection = ended ? await sso.connectionOfSession(ended.sessionId) : null
+      let url: string | null = null
+      if (connection?.protocol === 'oidc') {
+        try {
+          url = endSessionUrl(await providerOf(connection), `${deps.config.publicUrl}/login`)
+        } catch (error) {
+          log.warn({ err: error }, 'the provider could not be asked for its end-session address')
+        }
+      }
+      return { message: 'Signed out', endSessionUrl: url }
+    },
+
+    async demo(): Promise<SsoDemo> {
+      const demo = deps.demo
+      const company = demo ? await this.lookup(`someone@${demo.domain}`) : null
+      if (!demo || !company?.sso) return { companyId: null, companyName: null, accounts: [], password: null }
+      return {
+        companyId: company.companyId,
+        companyName: company.companyName,
+        accounts: demo.accounts,
+        // oidc-provider's development sign-in page takes any password.
+        password: 'any password',
+      }
+    },
+  }
+}
+export type SsoService = ReturnType<typeof createSsoService>

@@ -1,0 +1,176 @@
+import { SSO_DEFAULT_SCOPES, type SsoSettings } from '@portal/shared'
+import { useState, type FormEvent } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Spinner } from '@/components/ui/spinner'
+import { Switch } from '@/components/ui/switch'
+import { errorMessage } from '@/lib/api-error'
+import {
+  useRemoveSsoConnection,
+  useSaveSsoConnection,
+  useSaveSsoDomains,
+  useSsoSettings,
+  useTestSsoConnection,
+} from '../api/sso-settings'
+
+/** The company's "Sign-in" tab (admin): its OIDC connection, rules, e-mail domains and a test. */
+export function CompanySignIn({ companyId }: { companyId: string }) {
+  const { data, error, isPending } = useSsoSettings(companyId)
+  if (isPending) return <Spinner label="Loading sign-in settings..." />
+  if (error || !data)
+    return <Banner variant="error">{errorMessage(error, 'Could not load the sign-in settings.')}</Banner>
+  return (
+    <div className="space-y-8">
+      <ConnectionForm key={data.connection?.updatedAt ?? 'new'} companyId={companyId} settings={data} />
+      <DomainsForm key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
+    </div>
+  )
+}
+
+function ConnectionForm({ companyId, settings }: { companyId: string; settings: SsoSettings }) {
+  const oidc = settings.connection?.oidc
+  const [form, setForm] = useState({
+    issuer: oidc?.issuer ?? '',
+    clientId: oidc?.clientId ?? '',
+    clientSecret: '',
+    scopes: oidc?.scopes ?? SSO_DEFAULT_SCOPES,
+    emailClaim: oidc?.emailClaim ?? 'email',
+    nameClaim: oidc?.nameClaim ?? 'name',
+  })
+  const [ssoRequired, setSsoRequired] = useState(settings.connection?.ssoRequired ?? false)
+  const [createUsers, setCreateUsers] = useState(settings.connection?.createUsers ?? false)
+  const save = useSaveSsoConnection(companyId)
+  const remove = useRemoveSsoConnection(companyId)
+  const test = useTestSsoConnection(companyId)
+  const field = (name: keyof typeof form) => ({
+    value: form[name],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
+  })
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    save.mutate({
+      protocol: 'oidc',
+      ...form,
+      // Left empty: the stored secret stays (it is never shown again).
+      clientSecret: form.clientSecret || undefined,
+      ssoRequired,
+      createUsers,
+    })
+  }
+
+  return (
+    <section aria-labelledby="sso-connection-title" className="space-y-4">
+      <h2 id="sso-connection-title" className="text-lg font-semibold text-slate-900">
+        Single sign-on (OpenID Connect)
+      </h2>
+      <p className="text-sm text-slate-600">
+        Register this address at the company&rsquo;s provider as the redirect URI:{' '}
+        <span className="font-mono break-all">{settings.redirectUri}</span>
+      </p>
+      <form className="grid max-w-2xl gap-4" onSubmit={submit}>
+        {save.isError && <Banner variant="error">{errorMessage(save.error, 'The connection was not saved.')}</Banner>}
+        {save.isSuccess && <Banner variant="success">Connection saved.</Banner>}
+        <Input label="Issuer URL" required placeholder="https://login.example.com" {...field('issuer')} />
+        <Input label="Client ID" required {...field('clientId')} />
+        <Input
+          label="Client secret"
+          type="password"
+          autoComplete="off"
+          placeholder={oidc?.clientSecretSet ? 'Set (leave empty to keep it)' : 'Not set'}
+          {...field('clientSecret')}
+        />
+        <Input label="Scopes" {...field('scopes')} />
+        <Input label="E-mail claim" {...field('emailClaim')} />
+        <Input label="Name claim" {...field('nameClaim')} />
+        <div className="flex items-center gap-3">
+          <Switch label="Single sign-on required" checked={ssoRequired} onChange={setSsoRequired} />
+          <span className="text-sm text-slate-800">
+            Single sign-on required (the company&rsquo;s users cannot sign in with a password)
+          </span>
+        </div>
+        <div className="flex items-center gap-3">
+          <Switch label="Create users on first sign-in" checked={createUsers} onChange={setCreateUsers} />
+          <span className="text-sm text-slate-800">Create users on first sign-in</span>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save connection'}
+          </Button>
+          {settings.connection && (
+            <>
+              <Button variant="secondary" onClick={() => test.mutate()} disabled={test.isPending}>
+                {test.isPending ? 'Testing...' : 'Test connection'}
+              </Button>
+              <Button variant="ghost" onClick={() => remove.mutate()} disabled={remove.isPending}>
+                Remove connection
+              </Button>
+            </>
+          )}
+        </div>
+      </form>
+      {test.data && (
+        <div role="status" className="max-w-2xl space-y-2 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm">
+          <p className={test.data.ok ? 'font-medium text-green-800' : 'font-medium text-red-800'}>
+            {test.data.message}
+          </p>
+          {test.data.ok && (
+            <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+              {(
+                [
+                  ['Issuer', test.data.issuer],
+                  ['Authorization endpoint', test.data.authorizationEndpoint],
+                  ['Token endpoint', test.data.tokenEndpoint],
+                  ['Keys (JWKS)', test.data.jwksUri],
+                  ['End-session endpoint', test.data.endSessionEndpoint ?? 'none'],
+                  ['Signing algorithms', test.data.signingAlgorithms?.join(', ')],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label} className="contents">
+                  <dt className="text-slate-600">{label}</dt>
+                  <dd className="font-mono break-all text-slate-900">{value ?? '—'}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
+
+function DomainsForm({ companyId, domains }: { companyId: string; domains: string[] }) {
+  const [text, setText] = useState(domains.join(', '))
+  const save = useSaveSsoDomains(companyId)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    save.mutate(text.split(/[\s,]+/).filter(Boolean))
+  }
+  return (
+    <section aria-labelledby="sso-domains-title" className="space-y-3">
+      <h2 id="sso-domains-title" className="text-lg font-semibold text-slate-900">
+        E-mail domains
+      </h2>
+      <p className="text-sm text-slate-600">
+        People whose e-mail ends in one of these domains are offered this company&rsquo;s sign-in. A domain belongs to
+        one company only.
+      </p>
+      <form className="flex max-w-2xl flex-wrap items-end gap-2" onSubmit={submit}>
+        <div className="min-w-72 flex-1">
+          <Input
+            label="Domains"
+            placeholder="example.com, example.org"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </div>
+        <Button type="submit" disabled={save.isPending}>
+          Save domains
+        </Button>
+      </form>
+      {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
+      {save.isSuccess && <Banner variant="success">Domains saved.</Banner>}
+    </section>
+  )
+}

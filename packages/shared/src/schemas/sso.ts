@@ -1,0 +1,107 @@
+import { Type, type Static } from 'typebox'
+import { SSO_DOMAINS_MAX } from '../rules/sso'
+import { Nullable, OneOf } from './common'
+
+export * from '../rules/sso'
+
+/**
+ * The protocols a connection may use. SAML is part of the model (the column accepts it) but
+ * only OIDC can be saved until SAML's settings and flow exist.
+ */
+export const SSO_PROTOCOLS = ['oidc', 'saml'] as const
+export type SsoProtocol = (typeof SSO_PROTOCOLS)[number]
+
+/** OIDC settings as the API returns them: the client secret is write-only (only whether one is set). */
+export const OidcSettingsSchema = Type.Object({
+  issuer: Type.String(),
+  clientId: Type.String(),
+  clientSecretSet: Type.Boolean(),
+  scopes: Type.String(),
+  emailClaim: Type.String(),
+  nameClaim: Type.String(),
+})
+export type OidcSettings = Static<typeof OidcSettingsSchema>
+
+export const SsoConnectionSchema = Type.Object({
+  protocol: OneOf(SSO_PROTOCOLS),
+  enabled: Type.Boolean(),
+  ssoRequired: Type.Boolean(),
+  createUsers: Type.Boolean(),
+  oidc: Nullable(OidcSettingsSchema),
+  updatedAt: Type.String(),
+})
+export type SsoConnection = Static<typeof SsoConnectionSchema>
+
+/** GET /api/admin/companies/{id}/sso: the connection (or none), the domains, the URL to register. */
+export const SsoSettingsSchema = Type.Object({
+  connection: Nullable(SsoConnectionSchema),
+  domains: Type.Array(Type.String()),
+  redirectUri: Type.String(),
+})
+export type SsoSettings = Static<typeof SsoSettingsSchema>
+
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength })
+
+/** PUT /api/admin/companies/{id}/sso. A client secret left out keeps the stored one. */
+export const SaveSsoConnectionBodySchema = Type.Object({
+  protocol: OneOf(['oidc'] as const),
+  enabled: Type.Optional(Type.Boolean()),
+  ssoRequired: Type.Boolean(),
+  createUsers: Type.Boolean(),
+  issuer: Text(500),
+  clientId: Text(500),
+  clientSecret: Type.Optional(Type.String({ maxLength: 2000 })),
+  scopes: Type.Optional(Type.String({ maxLength: 500 })),
+  emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
+})
+export type SaveSsoConnectionBody = Static<typeof SaveSsoConnectionBodySchema>
+
+/** PUT /api/admin/companies/{id}/sso/domains: the company's whole list of domains. */
+export const SsoDomainsBodySchema = Type.Object({
+  domains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: SSO_DOMAINS_MAX * 2 }),
+})
+export type SsoDomainsBody = Static<typeof SsoDomainsBodySchema>
+
+/** POST /api/admin/companies/{id}/sso/test: what the provider publishes (discovery). */
+export const SsoTestResultSchema = Type.Object({
+  ok: Type.Boolean(),
+  message: Type.String(),
+  issuer: Type.Optional(Type.String()),
+  authorizationEndpoint: Type.Optional(Type.String()),
+  tokenEndpoint: Type.Optional(Type.String()),
+  jwksUri: Type.Optional(Type.String()),
+  userinfoEndpoint: Type.Optional(Type.String()),
+  endSessionEndpoint: Type.Optional(Type.String()),
+  scopesSupported: Type.Optional(Type.Array(Type.String())),
+  signingAlgorithms: Type.Optional(Type.Array(Type.String())),
+})
+export type SsoTestResult = Static<typeof SsoTestResultSchema>
+
+/** GET /api/auth/sso/lookup?email=: only whether SSO is offered and the company's shown name. */
+export const SsoLookupQuerySchema = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) })
+export const SsoLookupSchema = Type.Object({
+  sso: Type.Boolean(),
+  companyId: Nullable(Type.String()),
+  companyName: Nullable(Type.String()),
+})
+export type SsoLookup = Static<typeof SsoLookupSchema>
+
+/** POST /api/auth/sso/exchange: the one-time code the callback put in the sign-in page's address. */
+export const SsoExchangeBodySchema = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) })
+
+/** POST /api/auth/sso/logout: the portal session ended; where to end the provider's, if it offers it. */
+export const SsoLogoutResponseSchema = Type.Object({
+  message: Type.String(),
+  endSessionUrl: Nullable(Type.String()),
+})
+export type SsoLogoutResponse = Static<typeof SsoLogoutResponseSchema>
+
+/** GET /api/auth/sso/demo: demo mode's built-in provider and its accounts (empty otherwise). */
+export const SsoDemoSchema = Type.Object({
+  companyId: Nullable(Type.String()),
+  companyName: Nullable(Type.String()),
+  accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String() })),
+  password: Nullable(Type.String()),
+})
+export type SsoDemo = Static<typeof SsoDemoSchema>
