@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #17: the alert evaluation, in SQL over the mirror (set-based, never per row in
@@ -25,7 +26,6 @@ export interface RaisedAlert {
 }
 
 type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 
 /** Restricts an evaluation to some dispatches (a postback batch); null means all. */
 const scope = (column: SQL, ids: readonly string[] | null) =>

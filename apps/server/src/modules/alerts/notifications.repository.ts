@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { alertMessage, ownCompanyOnly, type Notification, type Role } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #17: a user's notifications are the alerts the user may see (staff: all; a client: its
@@ -15,7 +16,6 @@ export interface Viewer {
 }
 
 type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 export const UNREAD_COUNT_CAP = 1000
 
 /** The alerts a viewer may see; a client without a company sees none. */
