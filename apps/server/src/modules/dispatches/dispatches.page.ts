@@ -5,15 +5,8 @@ import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
 import { placeholders, statementCache } from '../../db/statement'
 import { companyScope } from './dispatches.scope'
-import {
-  EMPTY_SEARCH,
-  ownSearchSql,
-  ownSearchSummarySql,
-  searchesIds,
-  versionSql,
-  type ListInput,
-  type SearchSets,
-} from './dispatches.summary'
+import { EMPTY_SEARCH, ownSearchSql, searchesIds, versionSql, type SearchSets } from '../../db/dispatch-search'
+import { ownSearchSummarySql, type ListInput } from './dispatches.summary'
 
 /**
  * The dispatch list's statements (issue #13): a filter as placeholders and values, the way a page

@@ -4,7 +4,7 @@ import { NEAREST_CAP_LIMIT } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
 import { matchesTerm, termMatch } from '../../db/search'
-import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../dispatches/dispatches.summary'
+import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
 import { rowsOf } from '../../db/statement'
 
 /**
