@@ -89,3 +89,8 @@ export async function runStatement(
 export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
   return (result as { rows: T[] }).rows
 }
+
+/** The rows of one statement run through Drizzle (`db.execute`), typed as its aliases say. */
+export async function queryRows<T = Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query))
+}

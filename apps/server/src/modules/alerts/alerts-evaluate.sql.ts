@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
+import type { RaisedAlert } from '../mail/mail-render'
 import { rowsOf } from '../../db/statement'
 
 /**
@@ -12,18 +13,8 @@ import { rowsOf } from '../../db/statement'
 /** Any fixed number: evaluations take turns across all server processes. */
 export const ALERT_EVALUATION_LOCK = 7_210_017
 
-export interface RaisedAlert {
-  id: number
-  kind: 'usage' | 'expiry' | 'disabled' | 'removed'
-  level: number
-  dispatchId: string
-  companyId: string
-  companyName: string
-  courseTitle: string
-  registrationCount: number
-  registrationCap: number
-  expirationDate: Date | null
-}
+/** An alert the evaluation raised: the alert mail's input (mail-render), defined with it. */
+export type { RaisedAlert }
 
 type Row = Record<string, unknown>
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { alertMessage, can, ownCompanyOnly, usagePercent, type Role } from '@portal/shared'
 import type { Db, Tx } from '../../db/client'
-import { visibleTo } from '../alerts/notifications.repository'
+import { visibleTo } from '../../db/alert-visibility'
 import { renderDigestMail, renderReportMail } from './mail-render'
 import { outboxRepository, type NewMail } from './outbox.repository'
 import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } from './report-attachment'
