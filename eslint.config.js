@@ -101,6 +101,29 @@ export default tseslint.config(
             { target: './apps/server/src/lib', from: './apps/server/src/modules' },
             // Issue #18: plugins are cross-cutting; what they need from a module is handed to them.
             { target: './apps/server/src/plugins', from: './apps/server/src/modules' },
+            // Other modules use dispatches through its service and the dispatch actions it owns
+            // (a request's fulfilment creates a dispatch); shared helpers live in lib/ and db/.
+            {
+              target: './apps/server/src/modules/!(dispatches)/**',
+              from: './apps/server/src/modules/dispatches',
+              except: [
+                './dispatches.service.ts',
+                './dispatches.mapper.ts',
+                './dispatch-conflict.ts',
+                './dispatch-create.service.ts',
+                './dispatch-mirror.service.ts',
+                './dispatch-pair.repository.ts',
+                './dispatches.test-data.ts',
+                './dispatch-actions.test-support.ts',
+              ],
+              message: 'Shared pieces live in lib/ (pure code) or db/ (SQL), not in modules/dispatches.',
+            },
+            // Alerts queue their mails through the mail module; mail never reaches back into alerts.
+            {
+              target: './apps/server/src/modules/mail',
+              from: './apps/server/src/modules/alerts',
+              message: 'modules/mail does not import modules/alerts (alerts depend on mail, one way).',
+            },
           ],
         },
       ],

@@ -15,7 +15,7 @@ import type { DispatchListQuery, LogListQuery, ReportQuery } from '@portal/share
 import type { Db } from '../apps/server/src/db/client'
 import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
 import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
-import type { Viewer } from '../apps/server/src/modules/dispatches/dispatches.scope'
+import type { Viewer } from '../apps/server/src/lib/viewer'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import { BENCH_LOG_ACTION } from './seed-logs'
 import type { BenchFixtures } from './seed-users'

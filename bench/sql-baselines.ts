@@ -6,12 +6,9 @@
  * uses Promise.all), with the same concurrency through a pool the size of the server's.
  */
 import type { PGlite } from '@electric-sql/pglite'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
-import { prepareStatements, type Db } from '../apps/server/src/db/client'
-import { sessionUserQuery } from '../apps/server/src/plugins/app/auth'
-import * as schema from '../apps/server/src/db/schema'
+import { drizzleDb, prepareStatements, type Db } from '../apps/server/src/db/client'
+import { sessionUser } from '../apps/server/src/plugins/app/auth'
 import { decodeJwt } from 'jose'
 import { startCpuShare } from './cpu-share'
 import { percentile } from './measure'
@@ -43,12 +40,7 @@ export function postgresTarget(url: string): SqlTarget {
   // Statements prepared per connection, as the server's pool does.
   pool.on('connect', prepareStatements)
   return {
-    capturingDb: (record) =>
-      drizzlePg({
-        client: pool,
-        schema,
-        logger: { logQuery: (text, params) => record({ text, params }) },
-      }) as unknown as Db,
+    capturingDb: (record) => drizzleDb(pool, { logQuery: (text, params) => record({ text, params }) }),
     execute: (s) => pool.query(s.text, s.params),
     explain: async (s) =>
       (await pool.query<{ 'QUERY PLAN': string }>(EXPLAIN + s.text, s.params)).rows.map((r) => r['QUERY PLAN']),
@@ -58,12 +50,7 @@ export function postgresTarget(url: string): SqlTarget {
 
 export function pgliteTarget(db: PGlite): SqlTarget {
   return {
-    capturingDb: (record) =>
-      drizzlePglite({
-        client: db,
-        schema,
-        logger: { logQuery: (text, params) => record({ text, params }) },
-      }) as unknown as Db,
+    capturingDb: (record) => drizzleDb(db, { logQuery: (text, params) => record({ text, params }) }),
     execute: (s) => db.query(s.text, s.params),
     explain: async (s) =>
       (await db.query<{ 'QUERY PLAN': string }>(EXPLAIN + s.text, s.params)).rows.map((r) => r['QUERY PLAN']),
@@ -75,9 +62,7 @@ export function pgliteTarget(db: PGlite): SqlTarget {
 export async function sessionCheck(db: Db, accessToken: string): Promise<unknown> {
   // The claims only: the token may have expired by the time the baselines run (PGlite runs them last).
   const claims = decodeJwt(accessToken) as { sub: string; sid: string; ver: number }
-  return sessionUserQuery(db)
-    .prepare('bench_session_user')
-    .execute({ sid: claims.sid, sub: claims.sub, ver: claims.ver, now: new Date() })
+  return sessionUser(db, claims)
 }
 
 /**

@@ -39,18 +39,13 @@ import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import type { TransportOptions } from './modules/scorm-cloud/http-transport'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
-import {
-  createAlertsParts,
-  OUTBOX_POLL_MS,
-  startScheduledMails,
-  type AlertsPartsOptions,
-} from './modules/alerts/alerts.parts'
-import type { AlertsService } from './modules/alerts/alerts.service'
+import { createAlertsService, type AlertsService } from './modules/alerts/alerts.service'
 import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
 import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
 import type { OutboxWorker } from './modules/mail/outbox.worker'
 import outboxRoutes from './modules/mail/outbox.routes'
 import { createOutboxService } from './modules/mail/outbox.service'
+import { createMailParts, OUTBOX_POLL_MS, startScheduledMails, type MailPartsOptions } from './modules/mail/mail.parts'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
@@ -150,7 +145,7 @@ export interface AppOptions {
   /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period (issue #8). */
   scormCloudTransport?: Partial<TransportOptions>
   /** Issue #17 tests: their own mail transport, attachment builder, and no background timers. */
-  alerts?: AlertsPartsOptions & {
+  alerts?: MailPartsOptions & {
     /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
     timers?: boolean
   }
@@ -231,11 +226,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // the sync routes answer 503. Issue #17: alerts are evaluated after every sync run and postback
   // batch (the webhook calls app.alerts.notePostback); due mails go through the outbox worker.
   const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
-  const mail = createAlertsParts(config, db, app.log, options.alerts)
-  sync?.onFinished(() => mail.alerts.requestAll())
+  const mail = createMailParts(config, db, app.log, options.alerts)
+  const alerts = createAlertsService({
+    db,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    onMailQueued: () => mail.worker?.nudge(),
+  })
+  sync?.onFinished(() => alerts.requestAll())
   app.decorate('scormCloud', client)
   app.decorate('sync', sync)
-  app.decorate('alerts', mail.alerts)
+  app.decorate('alerts', alerts)
   app.decorate('outboxWorker', mail.worker)
   app.decorate('queueScheduledMails', mail.queueScheduledMails)
 
@@ -256,7 +257,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timers = []
     await sync?.close()
     await client?.close()
-    await mail.alerts.close()
+    await alerts.close()
     await mail.worker?.stop()
     mail.transport?.close()
   })
@@ -264,7 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(syncRoutes, { prefix: '/api', admin })
   const notifications = createNotificationsService(db)
   await app.register(notificationsRoutes, { prefix: '/api/notifications', notifications })
-  const settings = createAlertSettingsService(db, mail.alerts)
+  const settings = createAlertSettingsService(db, alerts)
   await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
   const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })

@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres'
-import { sql } from 'drizzle-orm'
+import { sql, type Logger } from 'drizzle-orm'
 import pg from 'pg'
 import * as schema from './schema'
 import { migrateDatabase } from './migrate'
+import { markDriver, pgDriver, pgliteDriver, preparedName, withDriver } from './driver'
+
+export { VALUE_PLANNED_TABLES, driverOf, type Driver } from './driver'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -47,17 +49,35 @@ export interface DatabaseOptions {
   pglite?: PGlite
   migrate?: boolean
   poolSize?: number
+  /** Drizzle's query logger; the statements run by db/statement.ts are logged through it too. */
+  logger?: Logger
+}
+
+/**
+ * The Db of the server (createDatabase) or of a tool driving a pool or PGlite of its own (the
+ * bench): Drizzle on the driver, its logger also logging the kept statements, and every
+ * transaction carrying its driver.
+ */
+export function drizzleDb(client: pg.Pool | PGlite, logger?: Logger): Db {
+  if (client instanceof PGlite) {
+    const db = markDriver(drizzlePglite({ client, schema, logger }) as unknown as Db, pgliteDriver(client, logger))
+    keepTransactionDrivers(db, client, logger)
+    return db
+  }
+  const db = markDriver(drizzlePg({ client, schema, logger }) as unknown as Db, pgDriver(client, logger))
+  releaseTransactionClients(db, client, logger)
+  return db
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl
-    ? createPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? createPostgres(options.databaseUrl, options.poolSize ?? 10, options.logger)
     : await createPglite(options)
   if (options.migrate !== false) await migrateDatabase(database)
   return database
 }
 
-function createPostgres(connectionString: string, max: number): Database & { pool: pg.Pool } {
+function createPostgres(connectionString: string, max: number, logger?: Logger): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -76,8 +96,7 @@ function createPostgres(connectionString: string, max: number): Database & { poo
     client.on('error', () => {})
     prepareStatements(client)
   })
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db
-  releaseTransactionClients(db, pool)
+  const db = drizzleDb(pool, logger)
   return {
     kind: 'postgres',
     db,
@@ -148,7 +167,7 @@ interface PoolSession {
  * it (which then neither acquires nor releases), and always releases it; a client that failed is
  * closed rather than reused.
  */
-function releaseTransactionClients(db: Db, pool: pg.Pool): void {
+function releaseTransactionClients(db: Db, pool: pg.Pool, logger?: Logger): void {
   const poolSession = db._.session as unknown as PoolSession
   poolSession.transaction = async (transaction, config) => {
     const client = await pool.connect()
@@ -160,7 +179,9 @@ function releaseTransactionClients(db: Db, pool: pg.Pool): void {
         poolSession.schema as never,
         poolSession.options,
       )
-      return await session.transaction(transaction, config)
+      // The transaction's statements run on its client, kept ones included (driverOf).
+      const driver = pgDriver(client, logger)
+      return await session.transaction((tx) => transaction(withDriver(tx as unknown as Tx, driver) as never), config)
     } catch (error) {
       // The transaction's own failure with a healthy connection: the client goes back as usual.
       if (!(client as unknown as { _queryable: boolean })._queryable) failed = error as Error
@@ -173,18 +194,6 @@ function releaseTransactionClients(db: Db, pool: pg.Pool): void {
 
 /** Distinct statements a connection keeps prepared; past this, new texts run unprepared. */
 export const PREPARED_PER_CONNECTION = 500
-
-/**
- * Statements reading these tables are planned for the values they run with, never prepared
- * (issue #13). Their rows are skewed per key: one dispatch holds 100,000 registrations where the
- * average holds 20, one company 100,000 learners, a day of logs a few hundred where a year holds
- * two million. A prepared statement gets, after five runs, PostgreSQL's generic plan when its
- * estimate looks no worse, and that plan, made for the average dispatch or company, walked every
- * row of the big one: 2 ms with its own plan, 170 ms and more with the generic one. (Planning
- * every statement instead halved the dispatch list's throughput: its plans are dearer to make
- * and its generic ones are good.)
- */
-export const VALUE_PLANNED_TABLES = /"(?:registration|company_learner|activity_log)"/
 
 /**
  * Every parameterised statement runs as a named prepared statement on its connection, named
@@ -204,14 +213,15 @@ export function prepareStatements(client: pg.PoolClient): void {
       typeof config === 'object'
         ? (config as { text?: unknown; values?: unknown; name?: unknown; submit?: unknown })
         : null
-    if (object && (object.name || typeof object.submit === 'function')) return config
+    if (typeof object?.submit === 'function') return config
     const text = object ? object.text : config
     const params = object?.values ?? values
-    if (typeof text !== 'string' || !Array.isArray(params) || params.length === 0) return config
-    if (VALUE_PLANNED_TABLES.test(text)) return config
-    const name = `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
+    if (typeof text !== 'string' || !Array.isArray(params)) return config
+    // A name given by the caller (db/statement.ts) counts towards the connection's bound too.
+    const name = typeof object?.name === 'string' ? object.name : preparedName(text, params)
+    if (!name) return config
     if (!prepared.has(name)) {
-      if (prepared.size >= PREPARED_PER_CONNECTION) return config
+      if (prepared.size >= PREPARED_PER_CONNECTION) return object ? { ...object, name: undefined } : config
       prepared.add(name)
     }
     return object ? { ...object, name } : { text, name }
@@ -233,7 +243,7 @@ export function newPglite(dataDir?: string | null): PGlite {
 async function createPglite(options: DatabaseOptions): Promise<Database> {
   const client = options.pglite ?? newPglite(options.dataDir)
   await client.waitReady
-  const db = drizzlePglite({ client, schema }) as unknown as Db
+  const db = drizzleDb(client, options.logger)
   const held = new Set<number>()
   return {
     kind: 'pglite',
@@ -256,4 +266,42 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
       }
     },
   }
+}
+
+/**
+ * PGlite runs one transaction at a time and nothing else meanwhile, so a statement of the
+ * transaction must run on PGlite's transaction handle, not on the instance (which would wait
+ * for the transaction to end). The handle open now is noted when PGlite begins, and handed as
+ * the driver of the Drizzle transaction made on it.
+ */
+function keepTransactionDrivers(db: Db, client: PGlite, logger?: Logger): void {
+  const open = openTransactionOf(client)
+  const transaction = db.transaction.bind(db)
+  db.transaction = ((run, config) =>
+    transaction((tx) => {
+      if (!open.current) throw new Error('A PGlite transaction began without its handle.')
+      return run(withDriver(tx, pgliteDriver(open.current, logger)))
+    }, config)) as Db['transaction']
+}
+
+const openTransactions = new WeakMap<PGlite, { current: PgliteTransaction | null }>()
+
+/** The transaction PGlite runs now, noted as it begins (once per instance, however many Dbs). */
+function openTransactionOf(client: PGlite): { current: PgliteTransaction | null } {
+  let open = openTransactions.get(client)
+  if (open) return open
+  const noted: { current: PgliteTransaction | null } = { current: null }
+  open = noted
+  openTransactions.set(client, noted)
+  const begin = client.transaction.bind(client)
+  client.transaction = (async (callback: (tx: PgliteTransaction) => Promise<unknown>) =>
+    begin(async (tx) => {
+      noted.current = tx
+      try {
+        return await callback(tx)
+      } finally {
+        noted.current = null
+      }
+    })) as PGlite['transaction']
+  return noted
 }

@@ -9,7 +9,7 @@ import { appUser, company } from './schema'
 /** SPEC §2 Companies: the portal's name is an admin's rename, else the provider's. */
 export const companyShownName = sql<string>`coalesce(${company.displayName}, ${company.name})`
 
-/** The SPEC §3 user, as the users screens and the per-request session check read it. */
+/** The SPEC §3 user, as the users screens read it (plugins/app/auth.ts's session check reads the same). */
 export const userColumns = {
   id: appUser.id,
   email: appUser.email,

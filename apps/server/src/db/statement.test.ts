@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { createTestDatabase } from '../test/test-database'
-import type { Database } from './client'
-import { compileStatement, runStatement, statementCache } from './statement'
+import { drizzleDb, newPglite, type Database } from './client'
+import { compileStatement, rowsOf, runStatement, statementCache } from './statement'
 
 let database: Database
 beforeAll(async () => {
@@ -63,5 +63,30 @@ describe('statements built once per shape (issue #13)', () => {
     expect(cache.size).toBe(2)
     cache.get('a', build) // evicted first, built again
     expect(builds).toBe(4)
+  })
+
+  it("logs a kept statement through the Database's logger, and runs it in a PGlite transaction on its handle", async () => {
+    const pglite = newPglite()
+    const logged: { text: string; params: unknown[] }[] = []
+    const db = drizzleDb(pglite, { logQuery: (text, params) => logged.push({ text, params }) })
+    try {
+      const echo = compileStatement(sql`select ${sql.placeholder('v')}::int as v`)
+      expect(await runStatement(db, echo, { v: 3 })).toEqual([{ v: 3 }])
+      expect(logged).toContainEqual({ text: echo.text, params: [3] })
+      await db.execute(sql`create table kept_probe (id int)`)
+      const insert = compileStatement(sql`insert into kept_probe values (${sql.placeholder('id')}::int) returning id`)
+      // PGlite runs nothing outside an open transaction: run on the instance, this would wait forever.
+      await expect(
+        db.transaction(async (tx) => {
+          expect(await runStatement(tx, insert, { id: 1 })).toEqual([{ id: 1 }])
+          throw new Error('roll back')
+        }),
+      ).rejects.toThrow('roll back')
+      expect(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from kept_probe`))).toEqual([
+        { n: 0 },
+      ])
+    } finally {
+      await pglite.close()
+    }
   })
 })

@@ -1,8 +1,13 @@
 import { fillPlaceholders, is, Param, Placeholder, sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from './client'
+import { driverOf } from './driver'
 
 /**
+ * The one way the server runs SQL it tunes by hand: kept statements (below) run on the driver
+ * (db/driver.ts), and `rowsOf` types the rows of a `db.execute(sql…)`. Everything else
+ * goes through Drizzle's query builder.
+ *
  * Statements built once per shape (issue #13). Building a statement with Drizzle's `sql`
  * templates and turning it into text costs more than the rest of a list request in the server:
  * on the bench machine a staff page cost 1.5 to 1.9 ms of the server's CPU built every time,
@@ -63,23 +68,29 @@ export function statementCache(max = 500) {
   }
 }
 
-interface DriverSession {
-  client: { query(text: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> }
-  logger?: { logQuery(query: string, params: unknown[]): void }
-}
-
 /**
- * Runs a built statement with its values, straight on the driver of `db` (a pool, a pool client
- * in a transaction, or PGlite), as Drizzle's own session would, its logger included. Rows come as
- * the driver gives them: these statements return text, numbers and booleans.
+ * Runs a built statement with its values on the driver of `db` (the pool, a transaction's own
+ * connection, PGlite or its transaction), prepared by name on PostgreSQL, logged by the
+ * Database's logger. Rows come as the driver gives them: these statements return text, numbers
+ * and booleans.
  */
 export async function runStatement(
   db: DbOrTx,
   statement: CompiledStatement,
   values: Record<string, unknown>,
 ): Promise<Record<string, unknown>[]> {
-  const session = (db as unknown as { session: DriverSession }).session
-  const params = fillPlaceholders(statement.params, values)
-  session.logger?.logQuery(statement.text, params)
-  return (await session.client.query(statement.text, params)).rows
+  return driverOf(db).rows(statement.text, fillPlaceholders(statement.params, values))
+}
+
+/**
+ * The rows of a `db.execute(sql…)`, typed as the statement's aliases say. Both drivers answer
+ * with `{ rows }`; Drizzle types the answer per driver, so its rows are named here once.
+ */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows
+}
+
+/** The rows of one statement run through Drizzle (`db.execute`), typed as its aliases say. */
+export async function queryRows<T = Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query))
 }

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
 import { jsonArraySql, jsonArrayText } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
-import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { placeholders, rowsOf, runStatement, statementCache } from '../../db/statement'
 import { logEntryFields } from './logs.fields'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
@@ -344,7 +344,7 @@ export function createLogsRepository(db: DbOrTx) {
         ? sql`(${activityLog.createdAt}, ${activityLog.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`
         : undefined
       const where = and(whereOf(filter), after)
-      const result = (await db.execute(sql`
+      const result = await db.execute(sql`
         select ${activityLog.id} as "id",
                ${activityLog.createdAt}::text as "cursorAt",
                to_char(${activityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
@@ -356,8 +356,11 @@ export function createLogsRepository(db: DbOrTx) {
         from ${activityLog}
         ${where ? sql`where ${where}` : sql``}
         order by ${sql.join(newestFirst, sql`, `)}
-        limit ${size}`)) as unknown as { rows: (Omit<ExportRow, 'id'> & { id: number | string | bigint })[] }
-      return result.rows.map((row) => ({ ...row, id: Number(row.id) }))
+        limit ${size}`)
+      return rowsOf<Omit<ExportRow, 'id'> & { id: number | string | bigint }>(result).map((row) => ({
+        ...row,
+        id: Number(row.id),
+      }))
     },
 
     /** The user's latest rows (index activity_log_user_id_created_at_idx). */

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
+import type { RaisedAlert } from '../mail/mail-render'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #17: the alert evaluation, in SQL over the mirror (set-based, never per row in
@@ -11,21 +13,10 @@ import type { Tx } from '../../db/client'
 /** Any fixed number: evaluations take turns across all server processes. */
 export const ALERT_EVALUATION_LOCK = 7_210_017
 
-export interface RaisedAlert {
-  id: number
-  kind: 'usage' | 'expiry' | 'disabled' | 'removed'
-  level: number
-  dispatchId: string
-  companyId: string
-  companyName: string
-  courseTitle: string
-  registrationCount: number
-  registrationCap: number
-  expirationDate: Date | null
-}
+/** An alert the evaluation raised: the alert mail's input (mail-render), defined with it. */
+export type { RaisedAlert }
 
 type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 
 /** Restricts an evaluation to some dispatches (a postback batch); null means all. */
 const scope = (column: SQL, ids: readonly string[] | null) =>

@@ -3,14 +3,12 @@ import type { Db, Tx } from '../../db/client'
 import { renderAlertMail } from '../mail/mail-render'
 import { outboxRepository, type NewMail } from '../mail/outbox.repository'
 import { evaluateAlerts, type RaisedAlert } from './alerts-evaluate.sql'
+import { rowsOf } from '../../db/statement'
 
 interface Log {
   info(obj: object, msg?: string): void
   error(obj: object, msg?: string): void
 }
-
-type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 
 /** A postback batch: evaluated this long after its first postback (many postbacks, one evaluation). */
 export const POSTBACK_DEBOUNCE_MS = 2_000

@@ -1,6 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm'
-import { alertMessage, NEAR_CAP_PERCENT, ownCompanyOnly, type Notification, type Role } from '@portal/shared'
+import { sql } from 'drizzle-orm'
+import { alertMessage, NEAR_CAP_PERCENT, type Notification, type Role } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
+import { visibleTo } from '../../db/alert-visibility'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #17: a user's notifications are the alerts the user may see (staff: all; a client: its
@@ -15,14 +17,7 @@ export interface Viewer {
 }
 
 type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 export const UNREAD_COUNT_CAP = 1000
-
-/** The alerts a viewer may see; a client without a company sees none. */
-export const visibleTo = (viewer: Viewer, column: SQL = sql`a.company_id`): SQL => {
-  if (!ownCompanyOnly(viewer.role)) return sql`true`
-  return viewer.companyId ? sql`${column} = ${viewer.companyId}` : sql`false`
-}
 
 const readThrough = (viewer: Viewer) =>
   sql`coalesce((select read_through from notification_cursor where user_id = ${viewer.id}::uuid), 0)`

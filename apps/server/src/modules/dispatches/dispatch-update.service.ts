@@ -7,7 +7,7 @@ import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { mapDispatch } from '../sync/sync.mapper'
 import { toDispatch, type DispatchRow } from './dispatches.mapper'
 import { createDispatchesRepository, type MirrorUpdate } from './dispatches.repository'
-import type { Viewer } from './dispatches.scope'
+import type { Viewer } from '../../lib/viewer'
 import type { DispatchesService } from './dispatches.service'
 
 export interface EditContext {

@@ -1,4 +1,5 @@
-import { can, usagePercent, type Dispatch, type DispatchSummary, type Pagination, type Role } from '@portal/shared'
+import { can, usagePercent, type Dispatch, type DispatchSummary, type Role } from '@portal/shared'
+import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import { dispatchFields } from './dispatches.fields'
 
 /** A mirror dispatch row as the repository selects it (with its course's app source). */
@@ -26,18 +27,6 @@ export interface DispatchRow {
    * its first registration), so the completion report needs no statement of its own for them.
    */
   registrationStats?: KeptRegistrationStats | null
-}
-
-/** dispatch_stat's live registrations and distinct learners, in all and per completion status. */
-export interface KeptRegistrationStats {
-  registrations: number
-  learners: number
-  completed: number
-  learnersCompleted: number
-  incomplete: number
-  learnersIncomplete: number
-  notAttempted: number
-  learnersNotAttempted: number
 }
 
 export interface SummaryRow {
@@ -82,9 +71,4 @@ export const EMPTY_SUMMARY: SummaryRow = {
   cappedCapacity: 0,
   unlimitedActive: 0,
   activeRegistrations: 0,
-}
-
-/** totalPages is 0 for an empty set: there is no page to show. */
-export function toPagination(totalItems: number, page: number, pageSize: number): Pagination {
-  return { totalItems, page, pageSize, totalPages: Math.ceil(totalItems / pageSize) }
 }

@@ -6,15 +6,8 @@ import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, ty
 import { placeholders, statementCache } from '../../db/statement'
 import { dispatchFields, type DispatchView } from './dispatches.fields'
 import { companyScope } from './dispatches.scope'
-import {
-  EMPTY_SEARCH,
-  ownSearchSql,
-  ownSearchSummarySql,
-  searchesIds,
-  versionSql,
-  type ListInput,
-  type SearchSets,
-} from './dispatches.summary'
+import { EMPTY_SEARCH, ownSearchSql, searchesIds, versionSql, type SearchSets } from '../../db/dispatch-search'
+import { ownSearchSummarySql, type ListInput } from './dispatches.summary'
 
 /**
  * The dispatch list's statements (issue #13): a filter as placeholders and values, the way a page

@@ -4,7 +4,8 @@ import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
 import { jsonArrayText } from '../../db/json-rows'
 import { runStatement } from '../../db/statement'
-import type { DispatchRow, KeptRegistrationStats, SummaryRow } from './dispatches.mapper'
+import type { KeptRegistrationStats } from '../../db/dispatch-stats'
+import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
   inputOf,
   ownSummarySql,
@@ -19,7 +20,8 @@ import {
   type RowFields,
 } from './dispatches.page'
 import { companyScope } from './dispatches.scope'
-import { keptSummarySql, staffSearchSummarySql, type SearchSets } from './dispatches.summary'
+import type { SearchSets } from '../../db/dispatch-search'
+import { keptSummarySql, staffSearchSummarySql } from './dispatches.summary'
 
 export type { DispatchFilter } from './dispatches.page'
 

@@ -1,11 +1,7 @@
 import { and, eq, isNull, type SQL } from 'drizzle-orm'
-import { ownCompanyOnly, type Role } from '@portal/shared'
+import { ownCompanyOnly } from '@portal/shared'
 import { dispatch } from '../../db/schema'
-
-export interface Viewer {
-  role: Role
-  companyId: string | null
-}
+import type { Viewer } from '../../lib/viewer'
 
 /**
  * Whose dispatches a caller may see (SPEC §6, DECISIONS.md), as the company to scope to:

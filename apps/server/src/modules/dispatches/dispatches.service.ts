@@ -8,18 +8,13 @@ import {
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
-import {
-  EMPTY_SUMMARY,
-  toDispatch,
-  toPagination,
-  toSummary,
-  type DispatchRow,
-  type SummaryRow,
-} from './dispatches.mapper'
+import { toPagination } from '../../lib/pagination'
+import { EMPTY_SUMMARY, toDispatch, toSummary, type DispatchRow, type SummaryRow } from './dispatches.mapper'
 import { dispatchFields } from './dispatches.fields'
 import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
-import { scopeCompany, type Viewer } from './dispatches.scope'
-import { cachePerDatabase, createVersionedCache } from './versioned-cache'
+import type { Viewer } from '../../lib/viewer'
+import { scopeCompany } from './dispatches.scope'
+import { cachePerDatabase, createVersionedCache, type ReadCacheOptions } from '../../lib/versioned-cache'
 
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
 
@@ -40,16 +35,6 @@ const pageCache = cachePerDatabase<string>(200)
 export const SHALLOW_PAGE_END = 1_000
 
 /** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
-/** `cache: false` reads every page afresh (READ_CACHE=false; the bench's cold rows). */
-export interface ReadCacheOptions {
-  cache?: boolean
-  /**
-   * The database prepares statements (PostgreSQL; PGlite plans each statement afresh): search
-   * statements then hide their values from the planner so one generic plan serves every term
-   * (`DispatchesRepositoryOptions.reusePlans`).
-   */
-  reusePlans?: boolean
-}
 
 export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = {}) {
   const dispatches = createDispatchesRepository(db, { reusePlans: options.reusePlans === true })

@@ -1,27 +1,14 @@
-import { or, sql, type SQL } from 'drizzle-orm'
-import {
-  company,
-  course,
-  dispatch,
-  dispatchCourseSummary,
-  dispatchStat,
-  dispatchSummary,
-  dispatchVersion,
-} from '../../db/schema'
+import { sql, type SQL } from 'drizzle-orm'
+import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary } from '../../db/schema'
 import type { DispatchListQuery } from '@portal/shared'
-import { MIN_SUBSTRING_TERM, matchesTermMatch, type MatchOptions, type TermMatch } from '../../db/search'
+import { searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
+import { matchesTermMatch, type TermMatch } from '../../db/search'
 
 /**
  * The dispatch list's summary cards and cache versions as SQL (issue #13): read from the
  * aggregates the triggers of migration 0008 keep per company and per course, so no request
  * counts the dispatches of its filter one by one.
  */
-
-/** Dispatch ids are searched by substring only: one or two characters of an id mean nothing. */
-export const matchesIds = (term: string) => term.length >= MIN_SUBSTRING_TERM
-
-/** The same for a term given as a match (a term without a letter or digit matches no id either). */
-export const searchesIds = (search: TermMatch) => search.kind === 'substring'
 
 /**
  * What a list statement reads (issue #13): whose list, which status and how a search matches
@@ -34,24 +21,6 @@ export interface ListInput {
   status: DispatchListQuery['status']
   /** The search as a match (db/search.ts termMatch); null without one. */
   search: TermMatch | null
-}
-
-/** What a search term matched in the course and company tables. */
-export interface SearchSets {
-  courses: string[]
-  companies: string[]
-}
-export const EMPTY_SEARCH: SearchSets = { courses: [], companies: [] }
-
-/**
- * The version a cached page of this filter hangs on: a client's pages change only with its own
- * company's dispatches (dispatch_summary.version), staff pages with any dispatch (dispatch_version).
- */
-export function versionSql(filter: { companyId?: unknown }): SQL {
-  if (filter.companyId === undefined) {
-    return sql`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`
-  }
-  return sql`(select max(${dispatchSummary.version}) from ${dispatchSummary} where ${dispatchSummary.companyId} = ${filter.companyId})`
 }
 
 /** The status as part of the text (a literal: it is part of a kept statement's shape). */
@@ -81,44 +50,6 @@ export function keptSummarySql(filter: ListInput): SQL {
       ${versionSql(filter)} as "version"
     from ${s}
     where ${company} and ${enabledIs(filter, sql`${s.enabled}`)}`
-}
-
-/** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */
-function coursesMatching(search: TermMatch, options: MatchOptions = {}): SQL {
-  const lowered = { ...options, lowered: true }
-  return sql`array(select ${course.id} from ${course}
-    where ${matchesTermMatch(sql`${course.titleKey}`, search, lowered)}
-       or ${matchesTermMatch(sql`${course.titleOverrideKey}`, search, lowered)})`
-}
-
-/** The ids of the companies (a client's: its own only) whose name or portal name matches. */
-function companiesMatching(search: TermMatch, companyId?: unknown, options: MatchOptions = {}): SQL {
-  const lowered = { ...options, lowered: true }
-  const own = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
-  return sql`array(select ${company.id} from ${company}
-    where ${own} and (${matchesTermMatch(sql`${company.nameKey}`, search, lowered)}
-                      or ${matchesTermMatch(sql`${company.displayNameKey}`, search, lowered)}))`
-}
-
-/**
- * The course and company ids whose title or name matches, for a staff search: looked up first,
- * then given to the summary and the page as arrays (the summary adds the kept sums of each).
- */
-export function searchSetsSql(search: TermMatch, options: MatchOptions = {}): SQL {
-  return sql`select ${coursesMatching(search, options)} as "courses", ${companiesMatching(search, undefined, options)} as "companies"`
-}
-
-/**
- * A client's search as one condition on its dispatches, the course and company look-ups inline
- * (once per statement; its company's names only): a client request is the session check, the
- * summary and the page, without the look-up statement a staff search makes first.
- */
-export function ownSearchSql(search: TermMatch, companyId: unknown, options: MatchOptions = {}): SQL {
-  return or(
-    sql`${dispatch.courseId} = any(${coursesMatching(search, options)})`,
-    sql`${dispatch.destinationId} = any(${companiesMatching(search, companyId, options)})`,
-    searchesIds(search) ? matchesTermMatch(sql`${dispatch.id}`, search, options) : undefined,
-  )!
 }
 
 /** One signed row per dispatch of `where` (for the parts of a search summary counted directly). */

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { nearerEnd, searchedPage } from '../../db/search'
+import { rowsOf } from '../../db/statement'
 import { progressColumns } from '../reports/report-export'
 import { createLearnerSearch } from './learners.search'
 import {
@@ -160,19 +161,18 @@ export function createLearnersRepository(db: DbOrTx) {
         ? sql`(select ${companyLearnerFacet.learners} from ${companyLearnerFacet}
             where ${and(eq(companyLearnerFacet.companyId, filter.companyId), eq(companyLearnerFacet.facet, facet))})`
         : sql`null`
-      const result = (await db.execute(sql`
+      const [row] = rowsOf<{
+        total: number | null
+        version: string | number | null
+        building: boolean | null
+        facetTotal: number | null
+        courses: unknown
+      }>(
+        await db.execute(sql`
         select s.learners as "total", s.version as "version", coalesce(s.building, false) as "building", ${facetTotal} as "facetTotal", ${courses} as "courses"
         from (select 1) as one
-        left join ${companyLearnerStat} as s on s.company_id = ${filter.companyId}`)) as unknown as {
-        rows: {
-          total: number | null
-          version: string | number | null
-          building: boolean | null
-          facetTotal: number | null
-          courses: unknown
-        }[]
-      }
-      const row = result.rows[0]
+        left join ${companyLearnerStat} as s on s.company_id = ${filter.companyId}`),
+      )
       const courseList = (typeof row?.courses === 'string' ? JSON.parse(row.courses) : row?.courses) as
         { id: string; title: string }[] | null
       return {

@@ -1,5 +1,4 @@
 import { alertMessage } from '@portal/shared'
-import type { RaisedAlert } from '../alerts/alerts-evaluate.sql'
 
 /**
  * Issue #17: mail bodies in plain text and HTML. Every value from the mirror or a user (course
@@ -47,6 +46,20 @@ function layout(title: string, paragraphs: string[], link: { href: string; label
 
 const FOOTER =
   'You receive this because of your alert settings in the Dispatch Portal. Change them on your Profile page.'
+
+/** An alert as the evaluation raised it (modules/alerts queues its mail): the alert mail's input. */
+export interface RaisedAlert {
+  id: number
+  kind: 'usage' | 'expiry' | 'disabled' | 'removed'
+  level: number
+  dispatchId: string
+  companyId: string
+  companyName: string
+  courseTitle: string
+  registrationCount: number
+  registrationCap: number
+  expirationDate: Date | null
+}
 
 export function renderAlertMail(alert: RaisedAlert, publicUrl: string): RenderedMail {
   const message = alertMessage(alert)

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { mailAttachment, mailOutbox } from '../../db/schema'
 import type { OutboxQuery, OutboxStatus } from '@portal/shared'
+import { rowsOf } from '../../db/statement'
 
 /** Issue #17: the durable outbox (SQL). The worker (outbox.worker.ts) decides what to do when. */
 
@@ -36,8 +37,6 @@ export interface ClaimedMail {
   attachments: MailFile[]
 }
 
-type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 const CHUNK = 500
 
 export const UNCERTAIN_MESSAGE =

@@ -1,6 +1,6 @@
 import type { OutboxQuery } from '@portal/shared'
 import type { Db } from '../../db/client'
-import { toPagination } from '../dispatches/dispatches.mapper'
+import { toPagination } from '../../lib/pagination'
 import { outboxRepository } from './outbox.repository'
 
 /** Issue #17: the admin's view of the outbox, newest first, paged. */

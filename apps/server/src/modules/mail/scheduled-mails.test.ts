@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs'
 import { buildTestApp, type TestContext, type TestUser } from '../../test/helpers'
 import { userPreference } from '../../db/schema'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
-import { rows } from '../alerts/alerts.test-support'
+import { queryRows as rows } from '../../db/statement'
 
 /** Issue #17: digests and reports at the user's hour in the user's zone, once per period. */
 let t: TestContext

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm'
 import { alertMessage, can, ownCompanyOnly, usagePercent, type Role } from '@portal/shared'
 import type { Db, Tx } from '../../db/client'
-import { visibleTo } from '../alerts/notifications.repository'
+import { visibleTo } from '../../db/alert-visibility'
 import { renderDigestMail, renderReportMail } from './mail-render'
 import { outboxRepository, type NewMail } from './outbox.repository'
 import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } from './report-attachment'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #17: the weekly digest and the weekly or monthly report, sent at the user's chosen hour
@@ -13,8 +14,6 @@ import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } fr
  * finds it taken. A period missed while no server ran is sent when one next runs within it.
  */
 
-type Row = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows
 const PER_PASS = 50
 const MAX_REPORT_ROWS = 50_000
 

@@ -4,7 +4,8 @@ import { NEAREST_CAP_LIMIT } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
 import { matchesTerm, termMatch } from '../../db/search'
-import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../dispatches/dispatches.summary'
+import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
+import { rowsOf } from '../../db/statement'
 
 /**
  * Issue #16: the charts' aggregates as SQL, read from what migration 0016's triggers keep
@@ -54,8 +55,6 @@ const num = (value: unknown) => (value === null || value === undefined ? 0 : Num
 /** json columns: node-postgres and PGlite both parse them; a string is parsed here. */
 const json = <T>(value: unknown, fallback: T): T =>
   value === null || value === undefined ? fallback : typeof value === 'string' ? (JSON.parse(value) as T) : (value as T)
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows
 
 const enabledIs = (status: DashboardChartsQuery['status'], column: SQL) =>
   status === 'all' ? sql`true` : sql`${column} = ${status === 'enabled'}`

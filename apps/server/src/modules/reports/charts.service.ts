@@ -8,9 +8,10 @@ import {
   type DispatchCharts,
 } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
-import type { Viewer } from '../dispatches/dispatches.scope'
-import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatches.service'
-import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
+import type { Viewer } from '../../lib/viewer'
+import type { ReadCacheOptions } from '../../lib/versioned-cache'
+import type { DispatchesService } from '../dispatches/dispatches.service'
+import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
 import { createChartsRepository, type DashboardChartsRow, type DispatchChartsRow } from './charts.repository'
 
 /** Recent chart answers per key (scope, filters, window) and data version (issue #16). */

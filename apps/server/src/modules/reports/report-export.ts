@@ -10,7 +10,7 @@ import type { Db } from '../../db/client'
 import { registration } from '../../db/schema'
 import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
 import { recordActivity, type Actor } from '../activity-logs/activity.repository'
-import type { Viewer } from '../dispatches/dispatches.scope'
+import type { Viewer } from '../../lib/viewer'
 import type { DispatchesService } from '../dispatches/dispatches.service'
 import {
   createReportsRepository,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
-import type { KeptRegistrationStats } from '../dispatches/dispatches.mapper'
+import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'

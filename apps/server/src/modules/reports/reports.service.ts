@@ -2,10 +2,12 @@ import { dayEndExclusive, type ReportQuery, type ReportResponse } from '@portal/
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
-import { toDispatch, toPagination, type DispatchRow } from '../dispatches/dispatches.mapper'
-import type { Viewer } from '../dispatches/dispatches.scope'
-import type { DispatchesService, ReadCacheOptions } from '../dispatches/dispatches.service'
-import { cachePerDatabase, createVersionedCache } from '../dispatches/versioned-cache'
+import { toPagination } from '../../lib/pagination'
+import { toDispatch, type DispatchRow } from '../dispatches/dispatches.mapper'
+import type { Viewer } from '../../lib/viewer'
+import type { ReadCacheOptions } from '../../lib/versioned-cache'
+import type { DispatchesService } from '../dispatches/dispatches.service'
+import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
 import {
   createReportsRepository,
   gathersMatches,

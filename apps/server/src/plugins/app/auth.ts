@@ -7,8 +7,9 @@ import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import { appUser, authSession, company } from '../../db/schema'
 import type { Actor } from '../../lib/actor'
-import { userColumns } from '../../db/columns'
-import type { Db } from '../../db/client'
+import { companyShownName } from '../../db/columns'
+import type { DbOrTx } from '../../db/client'
+import { compileStatement, placeholders, runStatement } from '../../db/statement'
 
 export interface AuthUser {
   id: string
@@ -40,29 +41,49 @@ export const ACCESS_TOKEN_HEADER = 'x-auth-token'
 /** Verified access tokens remembered at most (oldest first out): one per recently active sign-in. */
 const VERIFIED_TOKENS_MAX = 10_000
 
+const P = placeholders('sid', 'sub', 'ver', 'now')
+
 /**
  * The session check of every gated request, one indexed look-up with placeholders sid, sub,
  * ver and now: a suspended, deleted or signed-out user, or a token from before a password or
  * role change, fails on the very next call. It reads the whole SPEC §3 user, so GET
- * /api/auth/me needs no other query. (The bench replays it as its SQL baseline.)
+ * /api/auth/me needs no other query. Built once and prepared by name on each connection
+ * (db/statement.ts, issue #7): neither the query's building nor PostgreSQL's parse and plan
+ * are repeated per request. (The bench replays it as its SQL baseline.)
  */
-export function sessionUserQuery(db: Db) {
-  return db
-    .select(userColumns)
-    .from(authSession)
-    .innerJoin(appUser, eq(appUser.id, authSession.userId))
-    .leftJoin(company, eq(company.id, appUser.companyId))
-    .where(
-      and(
-        eq(authSession.id, sql.placeholder('sid')),
-        eq(appUser.id, sql.placeholder('sub')),
-        isNull(authSession.revokedAt),
-        gt(authSession.expiresAt, sql.placeholder('now')),
-        eq(appUser.status, 'active'),
-        eq(appUser.tokenVersion, sql.placeholder('ver')),
-      ),
-    )
-    .limit(1)
+export const SESSION_USER = compileStatement(sql`
+  select ${appUser.id} as "id", ${appUser.email} as "email", ${appUser.username} as "username",
+         ${appUser.name} as "name", ${appUser.role} as "role", ${appUser.companyId} as "companyId",
+         ${companyShownName} as "companyName", ${appUser.status} as "status",
+         ${appUser.createdAt} as "createdAt", ${appUser.lastLogin} as "lastLogin"
+  from ${authSession}
+  inner join ${appUser} on ${eq(appUser.id, authSession.userId)}
+  left join ${company} on ${eq(company.id, appUser.companyId)}
+  where ${and(
+    eq(authSession.id, P.sid),
+    eq(appUser.id, P.sub),
+    isNull(authSession.revokedAt),
+    gt(authSession.expiresAt, P.now),
+    sql`${appUser.status} = 'active'`,
+    eq(appUser.tokenVersion, P.ver),
+  )}
+  limit 1`)
+
+/** The session check's row (SESSION_USER): the user's columns as the drivers give them. */
+type SessionUserRow = Omit<AuthUser, 'sessionId'>
+
+/** Runs the session check (SESSION_USER) for a token's claims; null when it no longer holds. */
+export async function sessionUser(
+  db: DbOrTx,
+  claims: Pick<AccessClaims, 'sid' | 'sub' | 'ver'>,
+): Promise<SessionUserRow | null> {
+  const [row] = await runStatement(db, SESSION_USER, {
+    sid: claims.sid,
+    sub: claims.sub,
+    ver: claims.ver,
+    now: new Date(),
+  })
+  return (row as SessionUserRow | undefined) ?? null
 }
 
 /** The signed-in user, for handlers of gated routes (the hook guarantees one). */
@@ -127,17 +148,13 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
       return claims
     }
 
-    // Built once and prepared by name (issue #7): the query builder's work and PostgreSQL's
-    // parse and plan are not repeated per request.
-    const sessionUser = sessionUserQuery(app.db).prepare('auth_session_user')
-
     async function authenticate(request: FastifyRequest): Promise<AuthUser> {
       const header = request.headers[ACCESS_TOKEN_HEADER]
       const token = Array.isArray(header) ? header[0] : header
       if (!token) throw new AppError('UNAUTHENTICATED')
       const claims = await claimsOf(token)
       if (!claims) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
-      const [row] = await sessionUser.execute({ sid: claims.sid, sub: claims.sub, ver: claims.ver, now: new Date() })
+      const row = await sessionUser(app.db, claims)
       if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
       return { ...row, role: row.role as Role, sessionId: claims.sid }
     }

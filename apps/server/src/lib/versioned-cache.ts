@@ -60,3 +60,17 @@ export function cachePerDatabase<T>(maxEntries: number): (db: object) => Version
     return cache
   }
 }
+
+/**
+ * How a service reads: `cache: false` reads every page afresh (READ_CACHE=false; the bench's
+ * cold rows).
+ */
+export interface ReadCacheOptions {
+  cache?: boolean
+  /**
+   * The database prepares statements (PostgreSQL; PGlite plans each statement afresh): search
+   * statements then hide their values from the planner so one generic plan serves every term
+   * (`DispatchesRepositoryOptions.reusePlans`).
+   */
+  reusePlans?: boolean
+}
