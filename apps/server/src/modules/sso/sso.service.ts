@@ -280,7 +280,11 @@ export function createSsoService(deps: {
       await requireCompany(companyId)
       const domains = [...new Set(input.map(normaliseDomain).filter(Boolean))].sort()
       const bad = domains.find((d) => domainError(d))
-      if (bad !== undefined) throw invalid('domains', `${M.domainInvalid} "${bad.slice(0, 100)}" is not one.`)
+      if (bad !== undefined) {
+        // The entry is named by its place in the list, so a form can mark the one to correct.
+        const at = input.findIndex((d) => normaliseDomain(d) === bad)
+        throw invalid(`domains/${at}`, `${M.domainInvalid} "${bad.slice(0, 100)}" is not one.`)
+      }
       if (domains.length > SSO_DOMAINS_MAX) throw invalid('domains', M.tooManyDomains)
       const taken = await sso.domainsOfOthers(domains, companyId)
       const conflict = (domain: string, company: string) =>

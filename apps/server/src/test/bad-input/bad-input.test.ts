@@ -134,7 +134,12 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined
   // Issue #16: a learner is addressed by e-mail.
-  return { pathValues: { id, email: 'learner@example.test' }, body: payload(), headers, payload }
+  return {
+    pathValues: { id, companyId: fx.company.own, email: 'learner@example.test' },
+    body: payload(),
+    headers,
+    payload,
+  }
 }
 
 /**
