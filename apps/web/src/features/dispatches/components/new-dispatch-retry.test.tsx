@@ -33,7 +33,11 @@ describe('New Dispatch retried after an error', () => {
     )
     const { user } = renderApp('/dashboard')
     await user.click(await screen.findByRole('button', { name: 'New Dispatch' }))
-    const dialog = within(screen.getByRole('dialog', { name: 'New Dispatch' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'New Dispatch' }))
+    // The companies arrive after the form opens.
+    await waitFor(() =>
+      expect(within(dialog.getByRole('listbox', { name: /Company/ })).getAllByRole('option').length).toBeGreaterThan(1),
+    )
     await user.selectOptions(dialog.getByRole('listbox', { name: /Company/ }), 'company-2')
     await waitFor(() =>
       expect(within(dialog.getByRole('listbox', { name: /Course/ })).getAllByRole('option').length).toBeGreaterThan(1),
@@ -81,7 +85,7 @@ describe('New Dispatch retried after an error', () => {
     const { user } = renderApp('/dashboard')
     const submit = async () => {
       await user.click(await screen.findByRole('button', { name: 'New Dispatch' }))
-      const dialog = within(screen.getByRole('dialog', { name: 'New Dispatch' }))
+      const dialog = within(await screen.findByRole('dialog', { name: 'New Dispatch' }))
       await user.selectOptions(dialog.getByRole('listbox', { name: /Company/ }), 'company-1')
       await waitFor(() =>
         expect(within(dialog.getByRole('listbox', { name: /Course/ })).getAllByRole('option').length).toBeGreaterThan(
