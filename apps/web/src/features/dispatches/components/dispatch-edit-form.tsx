@@ -1,7 +1,10 @@
 import {
+  DISPATCH_CAP_MAX,
   DISPATCH_NOTES_MAX,
   DISPATCH_TAG_MAX,
   DISPATCH_TAGS_MAX,
+  dispatchCapMessage,
+  parseDispatchCap,
   textLength,
   toDateInputValue,
   tooLongMessage,
@@ -13,8 +16,6 @@ import { Button } from '@/components/ui/button'
 import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
-
-const MAX_CAP = 10_000_000
 
 /**
  * What is wrong with a tag list for the server's limits (each tag, and how many), or null.
@@ -77,9 +78,8 @@ export function DispatchEditForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const cap = Number(draft.cap)
-    if (draft.cap.trim() === '' || !Number.isInteger(cap) || cap < 0 || cap > MAX_CAP) {
-      setInvalid('Registration cap must be a whole number from 0 to 10,000,000.')
+    if (parseDispatchCap(draft.cap) === null) {
+      setInvalid(dispatchCapMessage('Registration cap'))
       return
     }
     const tooLong = tagsProblem(parseTags(draft.tags)) ?? tooLongMessage('Notes', draft.notes, DISPATCH_NOTES_MAX)
@@ -97,7 +97,7 @@ export function DispatchEditForm({
           label="Registration cap"
           type="number"
           min={0}
-          max={MAX_CAP}
+          max={DISPATCH_CAP_MAX}
           step={1}
           value={draft.cap}
           onChange={(e) => set('cap')(e.target.value)}

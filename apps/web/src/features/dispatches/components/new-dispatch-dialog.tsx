@@ -1,6 +1,8 @@
 import {
   DISPATCH_CAP_MAX,
   DISPATCH_NOTES_MAX,
+  dispatchCapMessage,
+  parseDispatchCap,
   tooLongMessage,
   type CreateDispatchBody,
   type Dispatch,
@@ -55,10 +57,8 @@ function problems(draft: Draft): Problems {
   const found: Problems = {}
   if (!draft.companyId) found.companyId = 'Choose a company.'
   if (!draft.courseId) found.courseId = 'Choose a course.'
-  const cap = Number(draft.cap)
-  if (draft.cap.trim() !== '' && (!Number.isInteger(cap) || cap < 0 || cap > DISPATCH_CAP_MAX)) {
-    found.cap = 'License cap must be a whole number from 0 to 10,000,000.'
-  }
+  // Empty is allowed here: no cap (unlimited).
+  if (draft.cap.trim() !== '' && parseDispatchCap(draft.cap) === null) found.cap = dispatchCapMessage('License cap')
   const tags = tagsProblem(parseTags(draft.tags))
   if (tags) found.tags = tags
   // Notes past the limit are refused, never cut: the count under the field says by how much.
