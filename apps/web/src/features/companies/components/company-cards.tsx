@@ -1,22 +1,19 @@
-import type { Company } from '@portal/shared'
-import { EditActions, ManagerCell, ManagerSelect, NameInput, type EditProps } from './company-edit-controls'
+import {
+  EditActions,
+  ManagerCell,
+  ManagerSelect,
+  NameInput,
+  editOf,
+  type CompanyListProps,
+} from './company-edit-controls'
 import { CompanyRowActions } from './company-row-actions'
 
-type Props = {
-  companies: readonly Company[]
-  showManager: boolean
-  canEdit: boolean
-  editing: Omit<EditProps, 'draft'> & { draft: EditProps['draft'] | null }
-  onEdit: (company: Company) => void
-}
-
 /** SPEC §2: below 1024 px the companies are cards, with the same inline edit. */
-export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: Props) {
-  const { draft } = editing
+export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: CompanyListProps) {
   return (
     <ul aria-label="Companies" className="grid gap-4 sm:grid-cols-2">
       {companies.map((company) => {
-        const edit = draft?.id === company.id ? { ...editing, draft } : null
+        const edit = editOf(editing, company)
         return (
           <li key={company.id} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
             {edit ? (

@@ -21,6 +21,21 @@ export type EditProps = {
   onCancel: () => void
 }
 
+/** What the companies table and cards are given: the list, and the row being edited if any. */
+export type CompanyListProps = {
+  companies: readonly Company[]
+  showManager: boolean
+  canEdit: boolean
+  editing: Omit<EditProps, 'draft'> & { draft: EditProps['draft'] | null }
+  onEdit: (company: Company) => void
+}
+
+/** The edit props of `company` when it is the one being edited, else null. */
+export function editOf(editing: CompanyListProps['editing'], company: Company): EditProps | null {
+  const { draft } = editing
+  return draft?.id === company.id ? { ...editing, draft } : null
+}
+
 export function NameInput({ draft, onChange }: Pick<EditProps, 'draft' | 'onChange'>) {
   const errorId = `company-name-error-${draft.id}`
   return (
