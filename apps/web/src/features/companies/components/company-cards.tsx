@@ -1,12 +1,4 @@
-import {
-  EditActions,
-  ManagerCell,
-  ManagerSelect,
-  NameInput,
-  editOf,
-  type CompanyListProps,
-} from './company-edit-controls'
-import { CompanyRowActions } from './company-row-actions'
+import { CompanyActions, ManagerField, NameInput, editOf, type CompanyListProps } from './company-edit-controls'
 
 /** SPEC §2: below 1024 px the companies are cards, with the same inline edit. */
 export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: CompanyListProps) {
@@ -24,7 +16,7 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
             {showManager && (
               <div className="text-sm">
                 <span className="text-slate-600">Account Manager: </span>
-                {edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />}
+                <ManagerField company={company} edit={edit} />
               </div>
             )}
             {/* Subgrid rows: a label that wraps ("Course Requests") keeps the three counts on one line. */}
@@ -42,11 +34,7 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
                 <dd className="self-end font-medium text-slate-900 tabular-nums">{company.counts.dispatches}</dd>
               </div>
             </dl>
-            {edit ? (
-              <EditActions {...edit} />
-            ) : (
-              <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
-            )}
+            <CompanyActions company={company} edit={edit} canEdit={canEdit} onEdit={onEdit} />
           </li>
         )
       })}

@@ -1,6 +1,7 @@
 import { COMPANY_MESSAGES, type Company, type SalesUser } from '@portal/shared'
 import { Button } from '@/components/ui/button'
 import { controlClass } from '@/components/ui/field'
+import { CompanyRowActions } from './company-row-actions'
 
 /** The inline edit of one company (SPEC §2): a name and an account manager chosen by email. */
 export type CompanyDraft = { id: string; name: string; managerEmail: string; error: string | null }
@@ -103,4 +104,19 @@ export function ManagerCell({ company }: { company: Company }) {
       {company.accountManagerName && <div className="text-xs text-slate-600">{company.accountManagerEmail}</div>}
     </div>
   )
+}
+
+/** The account manager: the select while the company is being edited, else who it is. */
+export function ManagerField({ company, edit }: { company: Company; edit: EditProps | null }) {
+  return edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />
+}
+
+/** Save and Cancel while the company is being edited, else its row actions. */
+export function CompanyActions({
+  company,
+  edit,
+  canEdit,
+  onEdit,
+}: Pick<CompanyListProps, 'canEdit' | 'onEdit'> & { company: Company; edit: EditProps | null }) {
+  return edit ? <EditActions {...edit} /> : <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
 }

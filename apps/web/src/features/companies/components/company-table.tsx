@@ -1,12 +1,4 @@
-import {
-  EditActions,
-  ManagerCell,
-  ManagerSelect,
-  NameInput,
-  editOf,
-  type CompanyListProps,
-} from './company-edit-controls'
-import { CompanyRowActions } from './company-row-actions'
+import { CompanyActions, ManagerField, NameInput, editOf, type CompanyListProps } from './company-edit-controls'
 import { DataTable } from '@/components/ui/responsive-table'
 
 const td = 'px-4 py-3 align-top'
@@ -33,17 +25,15 @@ export function CompanyTable({ companies, showManager, canEdit, editing, onEdit 
               {edit ? <NameInput draft={edit.draft} onChange={edit.onChange} /> : company.name}
             </td>
             {showManager && (
-              <td className={td}>{edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />}</td>
+              <td className={td}>
+                <ManagerField company={company} edit={edit} />
+              </td>
             )}
             <td className={`${td} tabular-nums`}>{company.counts.users}</td>
             <td className={`${td} tabular-nums`}>{company.counts.courseRequests}</td>
             <td className={`${td} tabular-nums`}>{company.counts.dispatches}</td>
             <td className={td}>
-              {edit ? (
-                <EditActions {...edit} />
-              ) : (
-                <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
-              )}
+              <CompanyActions company={company} edit={edit} canEdit={canEdit} onEdit={onEdit} />
             </td>
           </tr>
         )
