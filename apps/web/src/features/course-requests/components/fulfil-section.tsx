@@ -1,15 +1,9 @@
-import {
-  DISPATCH_CAP_MAX,
-  dispatchCapMessage,
-  parseDispatchCap,
-  type CourseRequest,
-  type FulfilMode,
-} from '@portal/shared'
+import { dispatchCapMessage, parseDispatchCap, type CourseRequest, type FulfilMode } from '@portal/shared'
 import { PackagePlus } from 'lucide-react'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
+import { CapInput } from '@/components/ui/cap-input'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
@@ -24,13 +18,8 @@ export const CAP_INVALID = dispatchCapMessage('License cap')
 function CapField({ value, error, onChange }: { value: string; error: boolean; onChange: (v: string) => void }) {
   return (
     <div className="w-48">
-      <Input
+      <CapInput
         label="License cap"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={DISPATCH_CAP_MAX}
-        step={1}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby="fulfil-cap-hint"

@@ -1,5 +1,4 @@
 import {
-  DISPATCH_CAP_MAX,
   DISPATCH_NOTES_MAX,
   DISPATCH_TAG_MAX,
   DISPATCH_TAGS_MAX,
@@ -13,6 +12,7 @@ import {
 } from '@portal/shared'
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { CapInput } from '@/components/ui/cap-input'
 import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
@@ -37,6 +37,33 @@ export const parseTags = (text: string) => [
       .filter(Boolean),
   ),
 ]
+
+/** A dispatch's tags as one line, comma-separated, with that said under the field. */
+export function TagsInput({
+  value,
+  error,
+  onChange,
+}: {
+  value: string
+  error?: string | undefined
+  onChange: (value: string) => void
+}) {
+  const hintId = `${useId()}-tags`
+  return (
+    <>
+      <Input
+        label="Tags"
+        value={value}
+        error={error}
+        aria-describedby={hintId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p id={hintId} className="mt-1 text-xs text-slate-600">
+        Separate tags with commas.
+      </p>
+    </>
+  )
+}
 
 type Draft = { cap: string; expiry: string; tags: string; notes: string }
 
@@ -93,12 +120,8 @@ export function DispatchEditForm({
   return (
     <form onSubmit={submit} aria-label="Edit dispatch" className="mt-4 grid gap-4 md:grid-cols-2" noValidate>
       <div>
-        <Input
+        <CapInput
           label="Registration cap"
-          type="number"
-          min={0}
-          max={DISPATCH_CAP_MAX}
-          step={1}
           value={draft.cap}
           onChange={(e) => set('cap')(e.target.value)}
           aria-describedby={`${id}-cap`}
@@ -110,15 +133,7 @@ export function DispatchEditForm({
       </div>
       <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={set('expiry')} />
       <div className="md:col-span-2">
-        <Input
-          label="Tags"
-          value={draft.tags}
-          onChange={(e) => set('tags')(e.target.value)}
-          aria-describedby={`${id}-tags`}
-        />
-        <p id={`${id}-tags`} className="mt-1 text-xs text-slate-600">
-          Separate tags with commas.
-        </p>
+        <TagsInput value={draft.tags} onChange={set('tags')} />
       </div>
       <div className="md:col-span-2">
         <Textarea

@@ -1,5 +1,4 @@
 import {
-  DISPATCH_CAP_MAX,
   DISPATCH_NOTES_MAX,
   dispatchCapMessage,
   parseDispatchCap,
@@ -11,8 +10,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CapInput } from '@/components/ui/cap-input'
 import { DateField } from '@/components/ui/date-field'
-import { Input } from '@/components/ui/input'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
@@ -24,7 +23,7 @@ import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
 import { companyDispatchesQueryOptions, useCourseOptions } from '../api/get-dispatch-options'
-import { parseTags, tagsProblem } from './dispatch-edit-form'
+import { parseTags, TagsInput, tagsProblem } from './dispatch-edit-form'
 
 export const CREATE_FAILED = 'Failed to create dispatch'
 
@@ -205,13 +204,8 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
           />
         </div>
         <div>
-          <Input
+          <CapInput
             label="License cap"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={DISPATCH_CAP_MAX}
-            step={1}
             value={draft.cap}
             placeholder="Unlimited"
             aria-invalid={shown.cap ? true : undefined}
@@ -233,16 +227,7 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
           </span>
         </div>
         <div className="md:col-span-2">
-          <Input
-            label="Tags"
-            value={draft.tags}
-            error={shown.tags}
-            aria-describedby="new-dispatch-tags-hint"
-            onChange={(e) => set('tags', e.target.value)}
-          />
-          <p id="new-dispatch-tags-hint" className="mt-1 text-xs text-slate-600">
-            Separate tags with commas.
-          </p>
+          <TagsInput value={draft.tags} error={shown.tags} onChange={(v) => set('tags', v)} />
         </div>
         <div className="md:col-span-2">
           <Textarea
