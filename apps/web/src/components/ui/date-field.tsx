@@ -1,5 +1,5 @@
 import { CalendarDays, X } from 'lucide-react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import DatePicker from 'react-datepicker'
 import { DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '@/lib/calendar-day'
 import { Button } from './button'
@@ -95,5 +95,51 @@ export function DateField({ label, value, range, side, hint, error, onChange }: 
         </div>
       )}
     </Field>
+  )
+}
+
+/**
+ * A From and a To day of one filter, each knowing the other (the calendar's highlight and the
+ * days it rules out). `cellClassName` puts each in a box of its own, for a wrapping row.
+ */
+export function DateRangeFields({
+  labels,
+  start,
+  end,
+  endError,
+  cellClassName,
+  onChange,
+}: {
+  labels: readonly [start: string, end: string]
+  start: string
+  end: string
+  endError?: string | null
+  cellClassName?: string
+  onChange: (change: { startDate: string } | { endDate: string }) => void
+}) {
+  const range = { start, end }
+  const cell = (field: ReactNode) => (cellClassName ? <div className={cellClassName}>{field}</div> : field)
+  return (
+    <>
+      {cell(
+        <DateField
+          label={labels[0]}
+          side="start"
+          value={start}
+          range={range}
+          onChange={(startDate) => onChange({ startDate })}
+        />,
+      )}
+      {cell(
+        <DateField
+          label={labels[1]}
+          side="end"
+          value={end}
+          range={range}
+          error={endError}
+          onChange={(endDate) => onChange({ endDate })}
+        />,
+      )}
+    </>
   )
 }
