@@ -1,5 +1,5 @@
 import { CalendarDays, X } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import DatePicker from 'react-datepicker'
 import { DAY_FORMAT, dateToDay, dayToDate, isFilterDay } from '@/lib/calendar-day'
 import { Button } from './button'
@@ -118,28 +118,23 @@ export function DateRangeFields({
   onChange: (change: { startDate: string } | { endDate: string }) => void
 }) {
   const range = { start, end }
-  const cell = (field: ReactNode) => (cellClassName ? <div className={cellClassName}>{field}</div> : field)
+  const field = (side: 'start' | 'end', label: string, value: string, error: string | null | undefined) => {
+    const dayField = (
+      <DateField
+        label={label}
+        side={side}
+        value={value}
+        range={range}
+        error={error}
+        onChange={(day) => onChange(side === 'start' ? { startDate: day } : { endDate: day })}
+      />
+    )
+    return cellClassName ? <div className={cellClassName}>{dayField}</div> : dayField
+  }
   return (
     <>
-      {cell(
-        <DateField
-          label={labels[0]}
-          side="start"
-          value={start}
-          range={range}
-          onChange={(startDate) => onChange({ startDate })}
-        />,
-      )}
-      {cell(
-        <DateField
-          label={labels[1]}
-          side="end"
-          value={end}
-          range={range}
-          error={endError}
-          onChange={(endDate) => onChange({ endDate })}
-        />,
-      )}
+      {field('start', labels[0], start, undefined)}
+      {field('end', labels[1], end, endError)}
     </>
   )
 }

@@ -38,29 +38,49 @@ export const parseTags = (text: string) => [
   ),
 ]
 
-/** A dispatch's tags as one line, comma-separated, with that said under the field. */
-export function TagsInput({
-  value,
-  error,
-  onChange,
+/**
+ * A dispatch's tags (one line, comma-separated, with that said under the field) and its notes
+ * (counted against the server's limit), each on a row of its own in the form's two-column grid.
+ */
+export function TagsAndNotes({
+  tags,
+  notes,
+  tagsError,
+  notesRows,
+  onTags,
+  onNotes,
 }: {
-  value: string
-  error?: string | undefined
-  onChange: (value: string) => void
+  tags: string
+  notes: string
+  tagsError?: string | undefined
+  notesRows: number
+  onTags: (value: string) => void
+  onNotes: (value: string) => void
 }) {
   const hintId = `${useId()}-tags`
   return (
     <>
-      <Input
-        label="Tags"
-        value={value}
-        error={error}
-        aria-describedby={hintId}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p id={hintId} className="mt-1 text-xs text-slate-600">
-        Separate tags with commas.
-      </p>
+      <div className="md:col-span-2">
+        <Input
+          label="Tags"
+          value={tags}
+          error={tagsError}
+          aria-describedby={hintId}
+          onChange={(e) => onTags(e.target.value)}
+        />
+        <p id={hintId} className="mt-1 text-xs text-slate-600">
+          Separate tags with commas.
+        </p>
+      </div>
+      <div className="md:col-span-2">
+        <Textarea
+          label="Notes"
+          rows={notesRows}
+          limit={DISPATCH_NOTES_MAX}
+          value={notes}
+          onChange={(e) => onNotes(e.target.value)}
+        />
+      </div>
     </>
   )
 }
@@ -132,18 +152,7 @@ export function DispatchEditForm({
         </p>
       </div>
       <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={set('expiry')} />
-      <div className="md:col-span-2">
-        <TagsInput value={draft.tags} onChange={set('tags')} />
-      </div>
-      <div className="md:col-span-2">
-        <Textarea
-          label="Notes"
-          rows={4}
-          limit={DISPATCH_NOTES_MAX}
-          value={draft.notes}
-          onChange={(e) => set('notes')(e.target.value)}
-        />
-      </div>
+      <TagsAndNotes tags={draft.tags} notes={draft.notes} notesRows={4} onTags={set('tags')} onNotes={set('notes')} />
       {invalid && (
         <p role="alert" className="text-sm text-red-700 md:col-span-2">
           {invalid}

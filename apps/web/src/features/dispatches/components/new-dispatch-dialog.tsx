@@ -16,14 +16,13 @@ import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
 import { Switch } from '@/components/ui/switch'
-import { Textarea } from '@/components/ui/textarea'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
 import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
 import { companyDispatchesQueryOptions, useCourseOptions } from '../api/get-dispatch-options'
-import { parseTags, TagsInput, tagsProblem } from './dispatch-edit-form'
+import { parseTags, TagsAndNotes, tagsProblem } from './dispatch-edit-form'
 
 export const CREATE_FAILED = 'Failed to create dispatch'
 
@@ -226,18 +225,14 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
             Enabled
           </span>
         </div>
-        <div className="md:col-span-2">
-          <TagsInput value={draft.tags} error={shown.tags} onChange={(v) => set('tags', v)} />
-        </div>
-        <div className="md:col-span-2">
-          <Textarea
-            label="Notes"
-            rows={3}
-            limit={DISPATCH_NOTES_MAX}
-            value={draft.notes}
-            onChange={(e) => set('notes', e.target.value)}
-          />
-        </div>
+        <TagsAndNotes
+          tags={draft.tags}
+          notes={draft.notes}
+          tagsError={shown.tags}
+          notesRows={3}
+          onTags={(v) => set('tags', v)}
+          onNotes={(v) => set('notes', v)}
+        />
         {create.isError && (
           <Banner variant="error" className="md:col-span-2">
             {errorMessage(create.error, CREATE_FAILED)}
