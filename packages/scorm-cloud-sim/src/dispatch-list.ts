@@ -1,11 +1,11 @@
 /** GET /dispatch/dispatches and GET /dispatch/destinations/{id}/dispatches (reference §6.1). */
 import type { Reply } from './http-util'
-import { memoryList } from './memory-list'
+import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { HttpError } from './http-util'
 import type { DispatchRecord } from './records'
 import type { RequestContext } from './router'
 
-const COMMON_PARAMS = ['courseId', 'since', 'until', 'datetimeFilter', 'tags', 'filter', 'filterBy', 'orderBy']
+const COMMON_PARAMS = ['courseId', ...DATED_LIST_PARAMS]
 
 /** Lists dispatches of all destinations, or of one when `destinationIdx` is given. */
 export function dispatchList(rc: RequestContext, destinationIdx?: number): Reply {
@@ -18,15 +18,11 @@ export function dispatchList(rc: RequestContext, destinationIdx?: number): Reply
     // isEnabled exists on the global list only (v5 release notes).
     params: scoped ? COMMON_PARAMS : [...COMMON_PARAMS, 'isEnabled'],
     defaultOrderBy: 'updated_asc',
-    orderFields: { created: (d) => d.createdMs, updated: (d) => d.updatedMs },
     filterFields: {
       dispatch_id: (d) => d.id,
       course_id: (d) => catalog.course(d.courseIdx).id,
       destination_id: (d) => catalog.destination(d.destinationIdx).id,
     },
-    id: (d) => d.id,
-    time: (d, field) => (field === 'created' ? d.createdMs : d.updatedMs),
-    tags: (d) => d.tags,
     items: () => {
       const all = catalog.dispatches()
       return scoped ? all.filter((d) => d.destinationIdx === destinationIdx) : all

@@ -17,7 +17,18 @@ import {
 } from './paging'
 import type { RequestContext } from './router'
 
-export interface MemoryListSpec<T> {
+/** What every listed record has: an id, its created and updated times, and tags. */
+export interface DatedRecord {
+  id: string
+  createdMs: number
+  updatedMs: number
+  tags: readonly string[]
+}
+
+/** The parameters every list takes: the time window on `datetimeFilter`, tags, filter and order. */
+export const DATED_LIST_PARAMS = ['since', 'until', 'datetimeFilter', 'tags', 'filter', 'filterBy', 'orderBy'] as const
+
+export interface MemoryListSpec<T extends DatedRecord> {
   /** Token kind; include scope (e.g. the destination id) so tokens cannot cross lists. */
   kind: string
   /** Response property holding the items. */
@@ -25,13 +36,10 @@ export interface MemoryListSpec<T> {
   /** Query parameters this list understands (besides `more`). */
   params: readonly string[]
   defaultOrderBy: string
-  /** orderBy fields -> sort value. */
-  orderFields: Record<string, (item: T) => SortKey>
+  /** orderBy fields besides `created` and `updated` -> sort value. */
+  orderFields?: Record<string, (item: T) => SortKey>
   /** filterBy values -> searched text; the first is the default. */
   filterFields: Record<string, (item: T) => string>
-  id: (item: T) => string
-  time: (item: T, field: 'created' | 'updated') => number
-  tags: (item: T) => readonly string[]
   items: () => T[]
   /** Further list-specific filters from the effective query. */
   where?: (query: Record<string, string>) => (item: T) => boolean
@@ -39,11 +47,16 @@ export interface MemoryListSpec<T> {
   version: () => number
 }
 
-export function memoryList<T>(rc: RequestContext, spec: MemoryListSpec<T>): Reply {
+export function memoryList<T extends DatedRecord>(rc: RequestContext, spec: MemoryListSpec<T>): Reply {
   const { query, after, offset, first } = listQuery(rc.search, spec.kind, [...spec.params, 'includeTotalCount'])
-  const order = parseOrderBy(query.orderBy, spec.defaultOrderBy, Object.keys(spec.orderFields))
-  const sortValue = spec.orderFields[order.field] as (item: T) => SortKey
-  const key = (item: T): [SortKey, SortKey] => [sortValue(item), spec.id(item)]
+  const orderFields: Record<string, (item: T) => SortKey> = {
+    created: (item) => item.createdMs,
+    updated: (item) => item.updatedMs,
+    ...spec.orderFields,
+  }
+  const order = parseOrderBy(query.orderBy, spec.defaultOrderBy, Object.keys(orderFields))
+  const sortValue = orderFields[order.field] as (item: T) => SortKey
+  const key = (item: T): [SortKey, SortKey] => [sortValue(item), item.id]
   const dt = parseDatetimeFilter(query.datetimeFilter, 'updated')
   const since = parseDate(query.since, 'since')
   const until = parseDate(query.until, 'until')
@@ -71,10 +84,10 @@ export function memoryList<T>(rc: RequestContext, spec: MemoryListSpec<T>): Repl
   const cacheKey = `${spec.kind}|${spec.version()}|${JSON.stringify(shape)}`
   const sorted = rc.sim.lists.get(cacheKey, () => {
     const matches = spec.items().filter((item) => {
-      const t = spec.time(item, dt)
+      const t = dt === 'created' ? item.createdMs : item.updatedMs
       if (since !== undefined && t < since) return false
       if (until !== undefined && t > until) return false
-      if (tags.length > 0 && !spec.tags(item).some((tag) => tags.includes(tag))) return false
+      if (tags.length > 0 && !item.tags.some((tag) => tags.includes(tag))) return false
       if (needle !== undefined && filterField && !filterField(item).toLowerCase().includes(needle)) return false
       return extra ? extra(item) : true
     })

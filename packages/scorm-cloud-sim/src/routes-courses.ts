@@ -1,6 +1,6 @@
 /** GET /courses and GET /courses/{courseId} (reference §4). */
 import { HttpError, ok } from './http-util'
-import { memoryList } from './memory-list'
+import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { CourseRecord } from './records'
 import type { Route } from './router'
@@ -14,23 +14,10 @@ export const courseRoutes: Route[] = [
       return memoryList<CourseRecord>(rc, {
         kind: 'courses',
         listKey: 'courses',
-        params: [
-          'since',
-          'until',
-          'datetimeFilter',
-          'tags',
-          'filter',
-          'filterBy',
-          'orderBy',
-          'includeCourseMetadata',
-          'includeRegistrationCount',
-        ],
+        params: [...DATED_LIST_PARAMS, 'includeCourseMetadata', 'includeRegistrationCount'],
         defaultOrderBy: 'created_desc',
-        orderFields: { created: (c) => c.createdMs, updated: (c) => c.updatedMs, title: (c) => c.title },
+        orderFields: { title: (c) => c.title },
         filterFields: { course_id: (c) => c.id, title: (c) => c.title, course_title: (c) => c.title },
-        id: (c) => c.id,
-        time: (c, field) => (field === 'created' ? c.createdMs : c.updatedMs),
-        tags: (c) => c.tags,
         items: () => store.catalog.courses(),
         toJson: (c, query) => store.courseJson(c.idx, parseBool(query.includeRegistrationCount)),
         version: () => store.catalog.version,

@@ -1,7 +1,7 @@
 /** Destination endpoints (reference §5): list, read, create/update, its dispatches. */
 import { dispatchList } from './dispatch-list'
 import { HttpError, asObject, noContent, ok, optionalString, stringArray } from './http-util'
-import { memoryList } from './memory-list'
+import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
 import type { RequestContext, Route } from './router'
@@ -24,23 +24,10 @@ export const destinationRoutes: Route[] = [
       return memoryList<DestinationRecord>(rc, {
         kind: 'destinations',
         listKey: 'destinations',
-        params: [
-          'courseId',
-          'since',
-          'until',
-          'datetimeFilter',
-          'tags',
-          'filter',
-          'filterBy',
-          'orderBy',
-          'includeDispatchCount',
-        ],
+        params: ['courseId', ...DATED_LIST_PARAMS, 'includeDispatchCount'],
         defaultOrderBy: 'updated_asc',
-        orderFields: { created: (d) => d.createdMs, updated: (d) => d.updatedMs, name: (d) => d.name },
+        orderFields: { name: (d) => d.name },
         filterFields: { destination_id: (d) => d.id, name: (d) => d.name, destination_name: (d) => d.name },
-        id: (d) => d.id,
-        time: (d, field) => (field === 'created' ? d.createdMs : d.updatedMs),
-        tags: (d) => d.tags,
         items: () => catalog.destinations(),
         where: (query) => {
           if (query.courseId === undefined) return () => true

@@ -26,20 +26,19 @@ function dispatchIdx(rc: RequestContext): number {
 export function parseDispatchUpdate(body: unknown): DispatchChanges {
   const obj = asObject(body)
   const changes: DispatchChanges = {}
-  const allow = optionalBoolean(obj, 'allowNewRegistrations')
-  if (allow !== undefined) changes.allowNewRegistrations = allow
-  const instanced = optionalBoolean(obj, 'instanced')
-  if (instanced !== undefined) changes.instanced = instanced
-  const enabled = optionalBoolean(obj, 'enabled')
-  if (enabled !== undefined) changes.enabled = enabled
-  const cap = optionalCount(obj, 'registrationCap')
-  if (cap !== undefined) changes.registrationCap = cap
-  const count = optionalCount(obj, 'registrationCount')
-  if (count !== undefined) changes.registrationCount = count
-  const email = optionalString(obj, 'email')
-  if (email !== undefined) changes.email = email
-  const notes = optionalString(obj, 'notes')
-  if (notes !== undefined) changes.notes = notes
+  // Checked in this order, so the first bad field is the one named.
+  for (const key of ['allowNewRegistrations', 'instanced', 'enabled'] as const) {
+    const value = optionalBoolean(obj, key)
+    if (value !== undefined) changes[key] = value
+  }
+  for (const key of ['registrationCap', 'registrationCount'] as const) {
+    const value = optionalCount(obj, key)
+    if (value !== undefined) changes[key] = value
+  }
+  for (const key of ['email', 'notes'] as const) {
+    const value = optionalString(obj, key)
+    if (value !== undefined) changes[key] = value
+  }
   const expiration = optionalString(obj, 'expirationDate')
   if (expiration !== undefined) {
     const clears = expiration === '' || expiration.toLowerCase() === 'none'

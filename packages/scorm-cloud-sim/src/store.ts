@@ -3,6 +3,7 @@
  * the mutations shared by the API (PUT), the live mode and the test helpers.
  */
 import { CatalogStore } from './catalog-store'
+import { definedFields } from './fields'
 import { courseToJson, destinationToJson, dispatchToJson, type DispatchRecord } from './records'
 import { registrationToJson, type RecordLookup, type RegState } from './registration-generator'
 import { RegistrationStore } from './registration-store'
@@ -95,14 +96,15 @@ export class SimStore {
 
   /** Applies changes and bumps `updated`; throws on an unparsable expiration date. */
   changeDispatch(idx: number, changes: DispatchChanges): DispatchRecord {
-    const patch: Partial<DispatchRecord> = {}
-    if (changes.allowNewRegistrations !== undefined) patch.allowNewRegistrations = changes.allowNewRegistrations
-    if (changes.instanced !== undefined) patch.instanced = changes.instanced
-    if (changes.registrationCap !== undefined) patch.registrationCap = changes.registrationCap
-    if (changes.registrationCount !== undefined) patch.registrationCount = changes.registrationCount
-    if (changes.enabled !== undefined) patch.enabled = changes.enabled
-    if (changes.email !== undefined) patch.email = changes.email
-    if (changes.notes !== undefined) patch.notes = changes.notes
+    const patch: Partial<DispatchRecord> = definedFields(changes, [
+      'allowNewRegistrations',
+      'instanced',
+      'registrationCap',
+      'registrationCount',
+      'enabled',
+      'email',
+      'notes',
+    ])
     if (changes.tags !== undefined) patch.tags = [...new Set(changes.tags)]
     if (changes.postBack !== undefined) patch.postBack = { ...changes.postBack }
     if (changes.expirationDate !== undefined) {

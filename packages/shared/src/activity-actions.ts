@@ -1,8 +1,5 @@
-/** SPEC §3: the log action enumeration, in the spec's order. */
-export const SPEC_ACTIONS = [
-  'LOGIN_SUCCESS',
-  'LOGIN_FAILED',
-  'LOGOUT',
+/** Page and detail views the screens report (part of SPEC §3's list, and of UI_ACTIONS). */
+const VIEW_ACTIONS = [
   'PAGE_VIEWED',
   'DASHBOARD_VIEWED',
   'COURSE_OVERVIEW_VIEWED',
@@ -10,6 +7,23 @@ export const SPEC_ACTIONS = [
   'DISPATCH_DETAILS_LOADED',
   'SETTINGS_VIEWED',
   'LOGS_PAGE_VIEWED',
+] as const
+
+/** Paging, search and filter changes of the lists (likewise). */
+const LIST_ACTIONS = [
+  'DISPATCH_PAGINATION_CHANGED',
+  'DISPATCH_SEARCH_PERFORMED',
+  'DISPATCH_STATUS_FILTER_CHANGED',
+  'DISPATCH_ITEMS_PER_PAGE_CHANGED',
+  'COURSE_SEARCH_PERFORMED',
+] as const
+
+/** SPEC §3: the log action enumeration, in the spec's order. */
+export const SPEC_ACTIONS = [
+  'LOGIN_SUCCESS',
+  'LOGIN_FAILED',
+  'LOGOUT',
+  ...VIEW_ACTIONS,
   'NAVIGATION_LOGGED',
   'ADMIN_USER_CREATED',
   'ADMIN_USER_DELETED',
@@ -19,11 +33,7 @@ export const SPEC_ACTIONS = [
   'ADMIN_USER_CREATE_FAILED',
   'ADMIN_USER_UPDATE_FAILED',
   'HELP_BUTTON_CLICKED',
-  'DISPATCH_PAGINATION_CHANGED',
-  'DISPATCH_SEARCH_PERFORMED',
-  'DISPATCH_STATUS_FILTER_CHANGED',
-  'DISPATCH_ITEMS_PER_PAGE_CHANGED',
-  'COURSE_SEARCH_PERFORMED',
+  ...LIST_ACTIONS,
   'COURSE_DETAIL_EDIT_SAVED',
   'COURSE_DETAIL_EDIT_FAILED',
   'COURSES_SYNCED',
@@ -64,18 +74,8 @@ export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number]
  * help clicks). Everything security-relevant is written by the server when it happens.
  */
 export const UI_ACTIONS = [
-  'PAGE_VIEWED',
-  'DASHBOARD_VIEWED',
-  'COURSE_OVERVIEW_VIEWED',
-  'COURSE_DETAILS_LOADED',
-  'DISPATCH_DETAILS_LOADED',
-  'SETTINGS_VIEWED',
-  'LOGS_PAGE_VIEWED',
+  ...VIEW_ACTIONS,
   'HELP_BUTTON_CLICKED',
-  'DISPATCH_PAGINATION_CHANGED',
-  'DISPATCH_SEARCH_PERFORMED',
-  'DISPATCH_STATUS_FILTER_CHANGED',
-  'DISPATCH_ITEMS_PER_PAGE_CHANGED',
-  'COURSE_SEARCH_PERFORMED',
+  ...LIST_ACTIONS,
 ] as const satisfies readonly ActivityAction[]
 export type UiAction = (typeof UI_ACTIONS)[number]

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../activity-actions'
 import { LOG_MAX_PAGE_SIZE, LOG_PAGE_SIZE } from '../rules/activity-log'
-import { IsoDaySchema as IsoDay, Nullable, UuidSchema } from './common'
+import { IsoDaySchema as IsoDay, Nullable, SearchTermSchema, UuidSchema } from './common'
 
 const orEmpty = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Optional(Type.Union([Type.Literal(''), t]))
@@ -14,7 +14,7 @@ export const LogFilterSchema = Type.Object({
   userId: orEmpty(UuidSchema),
   action: orEmpty(Type.Unsafe<ActivityAction>({ type: 'string', enum: [...ACTIVITY_ACTIONS] })),
   /** Case-insensitive substring of the details text, IP address, user name or email. */
-  searchTerm: Type.Optional(Type.String({ maxLength: 200 })),
+  searchTerm: Type.Optional(SearchTermSchema),
 })
 export type LogFilter = Static<typeof LogFilterSchema>
 

@@ -13,18 +13,21 @@ export type AlertKind = (typeof ALERT_KINDS)[number]
 export const DEFAULT_USAGE_THRESHOLDS = [80, 90, 100] as const
 export const DEFAULT_EXPIRY_DAYS = [30, 7, 0] as const
 export const MAX_THRESHOLDS = 10
+/** Bounds of one value: percent of the cap, and days before the expiry (0 = the day itself). */
+export const USAGE_THRESHOLD_RANGE = { min: 1, max: 1000 } as const
+export const EXPIRY_DAYS_RANGE = { min: 0, max: 365 } as const
+
+/** A list of distinct whole numbers within `range`, at most MAX_THRESHOLDS of them (may be empty). */
+const ThresholdList = (range: { min: number; max: number }) =>
+  Type.Array(Type.Integer({ minimum: range.min, maximum: range.max }), {
+    minItems: 0,
+    maxItems: MAX_THRESHOLDS,
+    uniqueItems: true,
+  })
 
 export const AlertSettingsSchema = Type.Object({
-  usageThresholds: Type.Array(Type.Integer({ minimum: 1, maximum: 1000 }), {
-    minItems: 0,
-    maxItems: MAX_THRESHOLDS,
-    uniqueItems: true,
-  }),
-  expiryDays: Type.Array(Type.Integer({ minimum: 0, maximum: 365 }), {
-    minItems: 0,
-    maxItems: MAX_THRESHOLDS,
-    uniqueItems: true,
-  }),
+  usageThresholds: ThresholdList(USAGE_THRESHOLD_RANGE),
+  expiryDays: ThresholdList(EXPIRY_DAYS_RANGE),
 })
 export type AlertSettings = Static<typeof AlertSettingsSchema>
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { SearchTermSchema } from './common'
 
 /** Issue #16: weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
 export const CHART_WEEKS = 26
@@ -8,7 +9,7 @@ export const NEAREST_CAP_LIMIT = 10
 
 /** GET /api/reports/charts/dashboard: the dashboard list's own filters (search, status). */
 export const DashboardChartsQuerySchema = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 200 })),
+  search: Type.Optional(SearchTermSchema),
   status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], { default: 'all' }),
 })
 export type DashboardChartsQuery = Static<typeof DashboardChartsQuerySchema>

@@ -19,6 +19,10 @@ export const UuidSchema = Type.String({ format: 'uuid', maxLength: 36 })
 /** Provider ids (courses, dispatches, companies) are opaque strings chosen by SCORM Cloud. */
 export const ProviderIdSchema = Type.String({ minLength: 1, maxLength: 200 })
 
+/** The longest search term a list accepts; the search boxes stop typing there. */
+export const SEARCH_MAX = 200
+export const SearchTermSchema = Type.String({ maxLength: SEARCH_MAX })
+
 /**
  * Bounds of a free-form JSON value (issue #20), checked by the server's Ajv keywords
  * (apps/server/src/lib/json-bounds.ts): nesting levels (a scalar is 0, `{ "a": 1 }` is 1)

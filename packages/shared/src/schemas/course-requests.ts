@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { COURSE_REQUEST_STATUSES, LICENSES_RANGE_MESSAGE } from '../rules/course-requestable'
 import { FreeJson, Nullable, OneOf, ProviderIdSchema } from './common'
+import { COURSE_TEXT_LIMITS } from './courses'
 
 export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
 
@@ -65,7 +66,7 @@ export const UpdateCourseRequestStatusSchema = Type.Object({
   status: CourseRequestStatusSchema,
   adminNotes: Type.Optional(Type.String({ maxLength: REQUEST_NOTES_MAX })),
   /** The course's demo URL as the modal shows it; empty clears it on the request. */
-  demoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  demoUrl: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.url })),
 })
 export type UpdateCourseRequestStatus = Static<typeof UpdateCourseRequestStatusSchema>
 

@@ -7,6 +7,16 @@ export const DISPATCH_NOTES_MAX = 5000
 export const DISPATCH_TAG_MAX = 100
 export const DISPATCH_TAGS_MAX = 50
 
+/** A cap typed in a form: the whole number, or null when it is not one from 0 to DISPATCH_CAP_MAX. */
+export function parseDispatchCap(text: string): number | null {
+  const cap = Number(text)
+  return text.trim() !== '' && Number.isInteger(cap) && cap >= 0 && cap <= DISPATCH_CAP_MAX ? cap : null
+}
+
+/** "License cap must be a whole number from 0 to 10,000,000.", under the form's own label. */
+export const dispatchCapMessage = (label: string) =>
+  `${label} must be a whole number from 0 to ${DISPATCH_CAP_MAX.toLocaleString('en-US')}.`
+
 /**
  * POST /api/dispatches (admin): a new dispatch of a course to a company. A cap of 0, null or
  * none means unlimited; the expiry is YYYY-MM-DD or an ISO date-time (empty or null: none).

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf } from './common'
+import { Nullable, OneOf, SearchTermSchema } from './common'
+import { DISPATCH_CAP_MAX, DISPATCH_NOTES_MAX, DISPATCH_TAG_MAX, DISPATCH_TAGS_MAX } from './dispatch-actions'
 
 /** SPEC §9: page sizes of the dispatch list. */
 export const DISPATCH_PAGE_SIZES = [10, 25, 50, 100, 200] as const
@@ -29,7 +30,7 @@ export const DISPATCH_LIST_DEFAULTS = {
 export const DispatchListQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DISPATCH_LIST_DEFAULTS.page }),
   pageSize: OneOf(DISPATCH_PAGE_SIZES, { default: DISPATCH_LIST_DEFAULTS.pageSize }),
-  search: Type.Optional(Type.String({ maxLength: 200 })),
+  search: Type.Optional(SearchTermSchema),
   status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], {
     default: DISPATCH_LIST_DEFAULTS.status,
   }),
@@ -116,11 +117,13 @@ export type DispatchListResponse = Static<typeof DispatchListResponseSchema>
 /** Admin dispatch controls (DECISIONS.md): every field optional; only given ones change. */
 export const UpdateDispatchBodySchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
-  registrationCap: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+  registrationCap: Type.Optional(Type.Integer({ minimum: 0, maximum: DISPATCH_CAP_MAX })),
   /** YYYY-MM-DD or an ISO date-time; null clears the expiry. */
   expirationDate: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-  notes: Type.Optional(Type.String({ maxLength: 5000 })),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+  notes: Type.Optional(Type.String({ maxLength: DISPATCH_NOTES_MAX })),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: DISPATCH_TAG_MAX }), { maxItems: DISPATCH_TAGS_MAX }),
+  ),
 })
 export type UpdateDispatchBody = Static<typeof UpdateDispatchBodySchema>
 

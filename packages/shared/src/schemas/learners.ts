@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { IsoDaySchema as IsoDay, Nullable, OneOf } from './common'
+import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
 import { PaginationSchema } from './dispatches'
 
 /** Issue #16: the export formats of the completion report and the learner list. */
@@ -13,7 +13,7 @@ const StatusFilter = Type.Optional(
 /** GET /api/reports/dispatch/{id}/export: the completion report's filters (no page) and the format. */
 export const ReportExportQuerySchema = Type.Object({
   format: OneOf(EXPORT_FORMATS, { default: 'csv' }),
-  search: Type.Optional(Type.String({ maxLength: 200 })),
+  search: Type.Optional(SearchTermSchema),
   status: StatusFilter,
   startDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
   endDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
@@ -55,7 +55,7 @@ const learnerFilters = {
   /** Staff: the company whose learners are listed (nothing without one). Clients: ignored (their own). */
   companyId: Type.Optional(Type.String({ maxLength: 200 })),
   /** Name or e-mail. */
-  search: Type.Optional(Type.String({ maxLength: 200 })),
+  search: Type.Optional(SearchTermSchema),
   /** Learners registered for this course. */
   courseId: Type.Optional(Type.String({ maxLength: 200 })),
   /** Learners with a registration of this completion status (of the course, with courseId). */

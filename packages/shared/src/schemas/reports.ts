@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { IsoDaySchema as IsoDay, Nullable, OneOf } from './common'
+import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
 import { DispatchSchema, PaginationSchema } from './dispatches'
 
 /** SPEC §9 and DECISIONS.md: completion report page sizes, default 100. */
@@ -12,7 +12,7 @@ export const ReportQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   pageSize: OneOf(REPORT_PAGE_SIZES, { default: REPORT_DEFAULT_PAGE_SIZE }),
   /** Learner name or email. */
-  search: Type.Optional(Type.String({ maxLength: 200 })),
+  search: Type.Optional(SearchTermSchema),
   status: Type.Optional(
     Type.Union([
       Type.Literal(''),

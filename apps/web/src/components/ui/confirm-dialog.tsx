@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useId, useRef, type ReactNode } from 'react'
 import { Button } from './button'
+import { useDialogFocus } from './use-dialog-focus'
 
 /**
  * A modal question with Confirm and Cancel. Focus moves to Cancel (the safe choice) on open
@@ -26,28 +27,7 @@ export function ConfirmDialog({
   const bodyId = useId()
   const dialog = useRef<HTMLDivElement>(null)
   const cancel = useRef<HTMLButtonElement>(null)
-  const cancelHandler = useRef(onCancel)
-  useEffect(() => {
-    cancelHandler.current = onCancel
-  }, [onCancel])
-
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    cancel.current?.focus()
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation()
-        cancelHandler.current()
-      } else if (event.key === 'Tab') {
-        trapTab(event, dialog.current)
-      }
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => {
-      document.removeEventListener('keydown', onKeyDown)
-      previous?.focus()
-    }
-  }, [])
+  useDialogFocus(dialog, onCancel, { focusable: 'button:not([disabled])', initial: () => cancel.current })
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
@@ -76,19 +56,4 @@ export function ConfirmDialog({
       </div>
     </div>
   )
-}
-
-function trapTab(event: KeyboardEvent, container: HTMLElement | null) {
-  const buttons = [...(container?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])]
-  const first = buttons.at(0)
-  const last = buttons.at(-1)
-  if (!first || !last) return
-  const outside = !container?.contains(document.activeElement)
-  if (event.shiftKey && (document.activeElement === first || outside)) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && (document.activeElement === last || outside)) {
-    event.preventDefault()
-    first.focus()
-  }
 }

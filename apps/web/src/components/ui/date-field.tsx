@@ -97,3 +97,44 @@ export function DateField({ label, value, range, side, hint, error, onChange }: 
     </Field>
   )
 }
+
+/**
+ * A From and a To day of one filter, each knowing the other (the calendar's highlight and the
+ * days it rules out). `cellClassName` puts each in a box of its own, for a wrapping row.
+ */
+export function DateRangeFields({
+  labels,
+  start,
+  end,
+  endError,
+  cellClassName,
+  onChange,
+}: {
+  labels: readonly [start: string, end: string]
+  start: string
+  end: string
+  endError?: string | null
+  cellClassName?: string
+  onChange: (change: { startDate: string } | { endDate: string }) => void
+}) {
+  const range = { start, end }
+  const field = (side: 'start' | 'end', label: string, value: string, error: string | null | undefined) => {
+    const dayField = (
+      <DateField
+        label={label}
+        side={side}
+        value={value}
+        range={range}
+        error={error}
+        onChange={(day) => onChange(side === 'start' ? { startDate: day } : { endDate: day })}
+      />
+    )
+    return cellClassName ? <div className={cellClassName}>{dayField}</div> : dayField
+  }
+  return (
+    <>
+      {field('start', labels[0], start, undefined)}
+      {field('end', labels[1], end, endError)}
+    </>
+  )
+}

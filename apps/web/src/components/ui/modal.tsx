@@ -1,6 +1,7 @@
 import { X } from 'lucide-react'
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useId, useRef, type ReactNode } from 'react'
 import { cn } from './cn'
+import { useDialogFocus } from './use-dialog-focus'
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])'
@@ -25,43 +26,11 @@ export function Modal({
 }) {
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
-  const closeHandler = useRef(onClose)
-  useEffect(() => {
-    closeHandler.current = onClose
-  }, [onClose])
-
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    const focusables = () => [...(dialog.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
-    // The body's first control, else the close button.
-    const first = focusables().find((el) => !el.dataset.modalClose) ?? focusables()[0]
-    ;(first ?? dialog.current)?.focus()
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation()
-        closeHandler.current()
-        return
-      }
-      if (event.key !== 'Tab') return
-      const items = focusables()
-      const head = items.at(0)
-      const tail = items.at(-1)
-      if (!head || !tail) return
-      const outside = !dialog.current?.contains(document.activeElement)
-      if (event.shiftKey && (document.activeElement === head || outside)) {
-        event.preventDefault()
-        tail.focus()
-      } else if (!event.shiftKey && (document.activeElement === tail || outside)) {
-        event.preventDefault()
-        head.focus()
-      }
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => {
-      document.removeEventListener('keydown', onKeyDown)
-      previous?.focus()
-    }
-  }, [])
+  useDialogFocus(dialog, onClose, {
+    focusable: FOCUSABLE,
+    // The body's first control, else the close button, else the dialog itself.
+    initial: (items) => items.find((el) => !el.dataset.modalClose) ?? items[0] ?? dialog.current,
+  })
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">

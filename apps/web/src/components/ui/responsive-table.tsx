@@ -28,7 +28,9 @@ type Props<T> = {
   layout?: 'table' | 'cards'
 }
 
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-700 uppercase'
+/** A column header cell's classes; `nowrap` keeps a title on one line. */
+export const headerCellClass = (nowrap = false) =>
+  cn('px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase', nowrap && 'whitespace-nowrap')
 const td = 'px-4 py-3 align-top'
 
 /**
@@ -73,39 +75,63 @@ export function TableScrollBox({
   )
 }
 
-function TableLayout<T>({ caption, columns, rows, rowKey }: Omit<Props<T>, 'layout'>) {
+/**
+ * A wide table in its scroll box: the caption (for screen readers, and the box's name), the
+ * column titles, and the rows the caller writes. `head` replaces the titles with header cells of
+ * the caller's own (sorting buttons).
+ */
+export function DataTable({
+  caption,
+  headers = [],
+  head,
+  nowrapHeaders = false,
+  children,
+}: {
+  caption: string
+  headers?: readonly string[]
+  head?: ReactNode
+  nowrapHeaders?: boolean
+  children: ReactNode
+}) {
   return (
     <TableScrollBox label={caption}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
           <tr>
-            {columns.map((column) => (
-              <th key={column.header} scope="col" className={th}>
-                {column.header}
-              </th>
-            ))}
+            {head ??
+              headers.map((header) => (
+                <th key={header} scope="col" className={headerCellClass(nowrapHeaders)}>
+                  {header}
+                </th>
+              ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200">
-          {rows.map((row) => (
-            <tr key={rowKey(row)} className="hover:bg-slate-50">
-              {columns.map((column) =>
-                column.rowHeader ? (
-                  <th key={column.header} scope="row" className={cn(td, 'text-left font-normal', column.className)}>
-                    {column.cell(row, 'table')}
-                  </th>
-                ) : (
-                  <td key={column.header} className={cn(td, column.className)}>
-                    {column.cell(row, 'table')}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
+        <tbody className="divide-y divide-slate-200">{children}</tbody>
       </table>
     </TableScrollBox>
+  )
+}
+
+function TableLayout<T>({ caption, columns, rows, rowKey }: Omit<Props<T>, 'layout'>) {
+  return (
+    <DataTable caption={caption} headers={columns.map((column) => column.header)} nowrapHeaders>
+      {rows.map((row) => (
+        <tr key={rowKey(row)} className="hover:bg-slate-50">
+          {columns.map((column) =>
+            column.rowHeader ? (
+              <th key={column.header} scope="row" className={cn(td, 'text-left font-normal', column.className)}>
+                {column.cell(row, 'table')}
+              </th>
+            ) : (
+              <td key={column.header} className={cn(td, column.className)}>
+                {column.cell(row, 'table')}
+              </td>
+            ),
+          )}
+        </tr>
+      ))}
+    </DataTable>
   )
 }
 

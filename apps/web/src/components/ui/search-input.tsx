@@ -1,3 +1,4 @@
+import { SEARCH_MAX } from '@portal/shared'
 import { Search } from 'lucide-react'
 import { useEffect, useEffectEvent, useId, useState, type ComponentProps } from 'react'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
@@ -11,7 +12,7 @@ type SearchInputProps = Omit<ComponentProps<'input'>, 'type' | 'value' | 'onChan
   onChange: (value: string) => void
 }
 
-/** The search box of every list: a magnifier, a label (shown or for screen readers), at most 200 characters. */
+/** The search box of every list: a magnifier, a label (shown or for screen readers), at most SEARCH_MAX characters (the server's limit). */
 export function SearchInput({
   label,
   labelHidden = false,
@@ -33,7 +34,7 @@ export function SearchInput({
         <input
           id={inputId}
           type="search"
-          maxLength={200}
+          maxLength={SEARCH_MAX}
           value={value}
           onChange={(event) => onChange(event.target.value)}
           className={cn(

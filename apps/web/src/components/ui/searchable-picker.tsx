@@ -1,3 +1,4 @@
+import { SEARCH_MAX } from '@portal/shared'
 import { useId, useMemo, useState, type ReactNode } from 'react'
 import { controlClass } from './field'
 import { cn } from './cn'
@@ -75,7 +76,7 @@ export function SearchablePicker({
         aria-controls={`${id}-list`}
         placeholder={`${searchLabel}...`}
         value={term}
-        maxLength={200}
+        maxLength={SEARCH_MAX}
         onChange={(event) => setTerm(event.target.value)}
         className={controlClass}
       />

@@ -1,7 +1,7 @@
 import { ACTIVITY_ACTIONS } from '@portal/shared'
 import { Download, RotateCcw } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { DateField } from '@/components/ui/date-field'
+import { DateRangeFields } from '@/components/ui/date-field'
 import { Field, controlClass } from '@/components/ui/field'
 import { SearchInput } from '@/components/ui/search-input'
 import type { LogUserOption } from '../api/get-log-users'
@@ -21,24 +21,15 @@ type Props = {
 
 /** SPEC §2 Activity Logs filters, reset and CSV download. */
 export function LogFilters({ values, users, dateError, busy, onChange, onReset, onDownload }: Props) {
-  const range = { start: values.startDate, end: values.endDate }
   return (
     <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        <DateField
-          label="Start Date"
-          side="start"
-          value={values.startDate}
-          range={range}
-          onChange={(startDate) => onChange({ startDate })}
-        />
-        <DateField
-          label="End Date"
-          side="end"
-          value={values.endDate}
-          range={range}
-          error={dateError}
-          onChange={(endDate) => onChange({ endDate })}
+        <DateRangeFields
+          labels={['Start Date', 'End Date']}
+          start={values.startDate}
+          end={values.endDate}
+          endError={dateError}
+          onChange={onChange}
         />
         <Field label="User">
           {(control) => (

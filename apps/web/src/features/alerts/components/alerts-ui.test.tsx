@@ -134,6 +134,18 @@ describe('thresholds', () => {
     expect(await screen.findByText('No usage alerts will be raised.')).toBeInTheDocument()
   })
 
+  it('a value outside the range the server accepts is explained, not sent', async () => {
+    const log = recordRequests()
+    signInAs('admin')
+    renderApp('/settings')
+    const usage = await screen.findByLabelText('License usage thresholds (% of cap)')
+    await userEvent.clear(usage)
+    await userEvent.type(usage, '80, 1001')
+    await userEvent.click(screen.getByRole('button', { name: 'Apply thresholds' }))
+    expect(await screen.findByText('License usage: each value must be between 1 and 1000.')).toBeInTheDocument()
+    expect(requestsTo(log, '/api/admin/alert-settings').some((r) => r.method === 'PUT')).toBe(false)
+  })
+
   it('a company detail shows its thresholds to admins only', async () => {
     signInAs('admin')
     renderApp('/admin/companies/company-1')

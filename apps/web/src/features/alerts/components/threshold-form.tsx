@@ -1,4 +1,4 @@
-import { MAX_THRESHOLDS, type AlertSettings } from '@portal/shared'
+import { EXPIRY_DAYS_RANGE, MAX_THRESHOLDS, USAGE_THRESHOLD_RANGE, type AlertSettings } from '@portal/shared'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -18,7 +18,11 @@ export const alertsOff = (settings: AlertSettings) =>
   ].filter((line): line is string => line !== null)
 
 /** "80, 90, 100" → numbers, or the problem in words. */
-export function parseLevels(text: string, label: string, min: number, max: number): number[] | string {
+export function parseLevels(
+  text: string,
+  label: string,
+  { min, max }: { min: number; max: number },
+): number[] | string {
   const parts = text
     .split(/[,\s]+/)
     .map((p) => p.trim())
@@ -67,8 +71,8 @@ export function ThresholdForm({
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault()
-    const usageThresholds = parseLevels(usage, 'License usage', 1, 1000)
-    const expiryDays = parseLevels(expiry, 'Expiry', 0, 365)
+    const usageThresholds = parseLevels(usage, 'License usage', USAGE_THRESHOLD_RANGE)
+    const expiryDays = parseLevels(expiry, 'Expiry', EXPIRY_DAYS_RANGE)
     if (typeof usageThresholds === 'string') return setProblem(usageThresholds)
     if (typeof expiryDays === 'string') return setProblem(expiryDays)
     setProblem(null)

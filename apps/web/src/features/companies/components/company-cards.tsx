@@ -1,22 +1,11 @@
-import type { Company } from '@portal/shared'
-import { EditActions, ManagerCell, ManagerSelect, NameInput, type EditProps } from './company-edit-controls'
-import { CompanyRowActions } from './company-row-actions'
-
-type Props = {
-  companies: readonly Company[]
-  showManager: boolean
-  canEdit: boolean
-  editing: Omit<EditProps, 'draft'> & { draft: EditProps['draft'] | null }
-  onEdit: (company: Company) => void
-}
+import { CompanyActions, ManagerField, NameInput, editOf, type CompanyListProps } from './company-edit-controls'
 
 /** SPEC §2: below 1024 px the companies are cards, with the same inline edit. */
-export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: Props) {
-  const { draft } = editing
+export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: CompanyListProps) {
   return (
     <ul aria-label="Companies" className="grid gap-4 sm:grid-cols-2">
       {companies.map((company) => {
-        const edit = draft?.id === company.id ? { ...editing, draft } : null
+        const edit = editOf(editing, company)
         return (
           <li key={company.id} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
             {edit ? (
@@ -27,7 +16,7 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
             {showManager && (
               <div className="text-sm">
                 <span className="text-slate-600">Account Manager: </span>
-                {edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />}
+                <ManagerField company={company} edit={edit} />
               </div>
             )}
             {/* Subgrid rows: a label that wraps ("Course Requests") keeps the three counts on one line. */}
@@ -45,11 +34,7 @@ export function CompanyCards({ companies, showManager, canEdit, editing, onEdit 
                 <dd className="self-end font-medium text-slate-900 tabular-nums">{company.counts.dispatches}</dd>
               </div>
             </dl>
-            {edit ? (
-              <EditActions {...edit} />
-            ) : (
-              <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
-            )}
+            <CompanyActions company={company} edit={edit} canEdit={canEdit} onEdit={onEdit} />
           </li>
         )
       })}

@@ -1,6 +1,7 @@
 import { COMPANY_MESSAGES, type Company, type SalesUser } from '@portal/shared'
 import { Button } from '@/components/ui/button'
 import { controlClass } from '@/components/ui/field'
+import { CompanyRowActions } from './company-row-actions'
 
 /** The inline edit of one company (SPEC §2): a name and an account manager chosen by email. */
 export type CompanyDraft = { id: string; name: string; managerEmail: string; error: string | null }
@@ -19,6 +20,21 @@ export type EditProps = {
   onChange: (draft: CompanyDraft) => void
   onSave: () => void
   onCancel: () => void
+}
+
+/** What the companies table and cards are given: the list, and the row being edited if any. */
+export type CompanyListProps = {
+  companies: readonly Company[]
+  showManager: boolean
+  canEdit: boolean
+  editing: Omit<EditProps, 'draft'> & { draft: EditProps['draft'] | null }
+  onEdit: (company: Company) => void
+}
+
+/** The edit props of `company` when it is the one being edited, else null. */
+export function editOf(editing: CompanyListProps['editing'], company: Company): EditProps | null {
+  const { draft } = editing
+  return draft?.id === company.id ? { ...editing, draft } : null
 }
 
 export function NameInput({ draft, onChange }: Pick<EditProps, 'draft' | 'onChange'>) {
@@ -88,4 +104,19 @@ export function ManagerCell({ company }: { company: Company }) {
       {company.accountManagerName && <div className="text-xs text-slate-600">{company.accountManagerEmail}</div>}
     </div>
   )
+}
+
+/** The account manager: the select while the company is being edited, else who it is. */
+export function ManagerField({ company, edit }: { company: Company; edit: EditProps | null }) {
+  return edit ? <ManagerSelect {...edit} /> : <ManagerCell company={company} />
+}
+
+/** Save and Cancel while the company is being edited, else its row actions. */
+export function CompanyActions({
+  company,
+  edit,
+  canEdit,
+  onEdit,
+}: Pick<CompanyListProps, 'canEdit' | 'onEdit'> & { company: Company; edit: EditProps | null }) {
+  return edit ? <EditActions {...edit} /> : <CompanyRowActions company={company} canEdit={canEdit} onEdit={onEdit} />
 }

@@ -2,10 +2,9 @@ import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/share
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DemoCell, RequestStatusBadge } from './request-bits'
-import { TableScrollBox } from '@/components/ui/responsive-table'
+import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-700 uppercase'
 const COLUMNS = ['Course', 'Requestor', 'Company', 'Licenses', 'Status', 'Date', 'Demo', 'Actions']
 
 type Props = { requests: CourseRequest[]; canEdit: boolean; onEdit: (request: CourseRequest) => void }
@@ -22,50 +21,36 @@ function Requestor({ request }: { request: CourseRequest }) {
 /** SPEC §2 Course Requests table (admin and sales); admins edit, sales only view. */
 export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
   return (
-    <TableScrollBox label="Course requests">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Course requests</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((label) => (
-              <th key={label} scope="col" className={th}>
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {requests.map((r) => (
-            <tr key={r.id}>
-              {/* Wide enough for a course name on two lines at most. */}
-              <td className="min-w-48 px-4 py-3 font-medium text-slate-900">{r.courseTitle}</td>
-              <td className="px-4 py-3">
-                <Requestor request={r} />
-              </td>
-              <td className="px-4 py-3 text-slate-700">{r.companyName || NOT_AVAILABLE}</td>
-              <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
-              <td className="px-4 py-3">
-                <RequestStatusBadge status={r.status} />
-              </td>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(r.createdAt)}</td>
-              <td className="px-4 py-3 whitespace-nowrap">
-                <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO} />
-              </td>
-              <td className="px-4 py-3">
-                {canEdit ? (
-                  <Button size="sm" variant="secondary" onClick={() => onEdit(r)} aria-label={`Edit: ${r.courseTitle}`}>
-                    <Pencil aria-hidden="true" className="size-4" />
-                    Edit
-                  </Button>
-                ) : (
-                  <span className="text-slate-500">View Only</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScrollBox>
+    <DataTable caption="Course requests" headers={COLUMNS} nowrapHeaders>
+      {requests.map((r) => (
+        <tr key={r.id}>
+          {/* Wide enough for a course name on two lines at most. */}
+          <td className="min-w-48 px-4 py-3 font-medium text-slate-900">{r.courseTitle}</td>
+          <td className="px-4 py-3">
+            <Requestor request={r} />
+          </td>
+          <td className="px-4 py-3 text-slate-700">{r.companyName || NOT_AVAILABLE}</td>
+          <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
+          <td className="px-4 py-3">
+            <RequestStatusBadge status={r.status} />
+          </td>
+          <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(r.createdAt)}</td>
+          <td className="px-4 py-3 whitespace-nowrap">
+            <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO} />
+          </td>
+          <td className="px-4 py-3">
+            {canEdit ? (
+              <Button size="sm" variant="secondary" onClick={() => onEdit(r)} aria-label={`Edit: ${r.courseTitle}`}>
+                <Pencil aria-hidden="true" className="size-4" />
+                Edit
+              </Button>
+            ) : (
+              <span className="text-slate-500">View Only</span>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   )
 }
 

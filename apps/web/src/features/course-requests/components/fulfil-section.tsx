@@ -1,9 +1,9 @@
-import { DISPATCH_CAP_MAX, type CourseRequest, type FulfilMode } from '@portal/shared'
+import { dispatchCapMessage, parseDispatchCap, type CourseRequest, type FulfilMode } from '@portal/shared'
 import { PackagePlus } from 'lucide-react'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
+import { CapInput } from '@/components/ui/cap-input'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
@@ -12,25 +12,14 @@ export const FULFIL_FAILED = 'Failed to update request'
 
 /** "Add N licenses" (issue #15); one license reads in the singular. */
 export const addLicensesLabel = (n: number) => `Add ${n} ${n === 1 ? 'license' : 'licenses'}`
-export const CAP_INVALID = 'License cap must be a whole number from 0 to 10,000,000.'
-
-/** The cap typed in the box, or null when it is not a whole number in range. */
-function capOf(text: string): number | null {
-  const cap = Number(text)
-  return text.trim() !== '' && Number.isInteger(cap) && cap >= 0 && cap <= DISPATCH_CAP_MAX ? cap : null
-}
+export const CAP_INVALID = dispatchCapMessage('License cap')
 
 /** The cap the dispatch ends with, editable before fulfilling (the server takes it as `registrationCap`). */
 function CapField({ value, error, onChange }: { value: string; error: boolean; onChange: (v: string) => void }) {
   return (
     <div className="w-48">
-      <Input
+      <CapInput
         label="License cap"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={DISPATCH_CAP_MAX}
-        step={1}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby="fulfil-cap-hint"
@@ -63,7 +52,7 @@ export function FulfilSection({
   const unlimited = existing !== null && existing.registrationCap === 0
   const suggested = existing ? existing.registrationCap + request.licenses : request.licenses
   const [capText, setCapText] = useState(String(suggested))
-  const cap = capOf(capText)
+  const cap = parseDispatchCap(capText)
   const capHint = (
     <p id="fulfil-cap-hint" className={cap === null ? 'text-xs font-medium text-red-700' : 'text-xs text-slate-600'}>
       {cap === null

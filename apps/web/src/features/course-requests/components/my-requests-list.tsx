@@ -2,10 +2,9 @@ import { formatDateTime, type CourseRequest } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { DemoCell, RequestStatusBadge } from './request-bits'
-import { TableScrollBox } from '@/components/ui/responsive-table'
+import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 
 /** Issue #15: a fulfilled request links to its dispatch. */
 function DispatchLink({ request }: { request: CourseRequest }) {
@@ -34,39 +33,25 @@ function AdminNotes({ notes }: { notes: string }) {
 /** SPEC §2 My Course Requests table: Course (with its status and the admin's notes), Licenses, Request Date, Demo. */
 export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
   return (
-    <TableScrollBox label="My course requests">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">My course requests</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {['Course', 'Licenses', 'Request Date', 'Demo'].map((label) => (
-              <th key={label} scope="col" className={th}>
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {requests.map((r) => (
-            <tr key={r.id}>
-              <td className="px-4 py-3">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium text-slate-900">{r.courseTitle}</span>
-                  <RequestStatusBadge status={r.status} />
-                </div>
-                <AdminNotes notes={r.adminNotes} />
-                <DispatchLink request={r} />
-              </td>
-              <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
-              <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
-              <td className="px-4 py-3">
-                <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScrollBox>
+    <DataTable caption="My course requests" headers={['Course', 'Licenses', 'Request Date', 'Demo']}>
+      {requests.map((r) => (
+        <tr key={r.id}>
+          <td className="px-4 py-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium text-slate-900">{r.courseTitle}</span>
+              <RequestStatusBadge status={r.status} />
+            </div>
+            <AdminNotes notes={r.adminNotes} />
+            <DispatchLink request={r} />
+          </td>
+          <td className="px-4 py-3 text-slate-700 tabular-nums">{r.licenses}</td>
+          <td className="px-4 py-3 text-slate-700">{formatDateTime(r.createdAt)}</td>
+          <td className="px-4 py-3">
+            <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   )
 }
 

@@ -5,12 +5,10 @@ import { EmptyState } from '@/components/ui/empty-state'
 import { Link } from '@/components/ui/link'
 import { ProgressBar } from '@/components/ui/progress-bar'
 import { paths } from '@/config/paths'
-import { TableScrollBox } from '@/components/ui/responsive-table'
+import { DataTable } from '@/components/ui/responsive-table'
 
 /** SPEC §9 usage colours. */
 const BAR_COLOURS = { green: 'bg-green-600', yellow: 'bg-yellow-500', red: 'bg-red-600' } as const
-
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 
 /** SPEC §2 Dispatches table (admin, sales, internal): cap 0 is unlimited (∞, no bar). */
 export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispatch[] }) {
@@ -26,56 +24,42 @@ export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispat
           description="This course has not been dispatched to any clients yet."
         />
       ) : (
-        <TableScrollBox label="Dispatches of this course">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">Dispatches of this course</caption>
-            <thead className="bg-slate-50">
-              <tr>
-                {['Client', 'Status', 'Registrations', 'Created', 'Actions'].map((label) => (
-                  <th key={label} scope="col" className={th}>
-                    {label}
-                  </th>
-                ))}
+        <DataTable
+          caption="Dispatches of this course"
+          headers={['Client', 'Status', 'Registrations', 'Created', 'Actions']}
+        >
+          {dispatches.map((d) => {
+            const percent = usagePercent(d.registrationCount, d.registrationCap)
+            return (
+              <tr key={d.id}>
+                <td className="px-4 py-3 font-medium whitespace-nowrap text-slate-900">{d.destinationName}</td>
+                <td className="px-4 py-3">
+                  <Badge tone={d.enabled ? 'green' : 'neutral'}>{d.enabled ? 'Enabled' : 'Disabled'}</Badge>
+                </td>
+                <td className="min-w-40 px-4 py-3 text-slate-700 tabular-nums">
+                  <div>{formatRegistrations(d.registrationCount, d.registrationCap)}</div>
+                  {percent !== null ? (
+                    <ProgressBar
+                      value={percent}
+                      label={`Registrations used by ${d.destinationName}`}
+                      className="mt-1"
+                      barClassName={BAR_COLOURS[usageColour(percent)]}
+                    />
+                  ) : (
+                    // No cap, no bar: a dashed track of the same height keeps the rows even.
+                    <div aria-hidden="true" className="mt-1 h-2 rounded-full border border-dashed border-slate-300" />
+                  )}
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(d.created)}</td>
+                <td className="px-4 py-3">
+                  <Link to={paths.dispatch.getHref(d.id)} aria-label={`View Details: ${d.destinationName}`}>
+                    View Details
+                  </Link>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {dispatches.map((d) => {
-                const percent = usagePercent(d.registrationCount, d.registrationCap)
-                return (
-                  <tr key={d.id}>
-                    <td className="px-4 py-3 font-medium whitespace-nowrap text-slate-900">{d.destinationName}</td>
-                    <td className="px-4 py-3">
-                      <Badge tone={d.enabled ? 'green' : 'neutral'}>{d.enabled ? 'Enabled' : 'Disabled'}</Badge>
-                    </td>
-                    <td className="min-w-40 px-4 py-3 text-slate-700 tabular-nums">
-                      <div>{formatRegistrations(d.registrationCount, d.registrationCap)}</div>
-                      {percent !== null ? (
-                        <ProgressBar
-                          value={percent}
-                          label={`Registrations used by ${d.destinationName}`}
-                          className="mt-1"
-                          barClassName={BAR_COLOURS[usageColour(percent)]}
-                        />
-                      ) : (
-                        // No cap, no bar: a dashed track of the same height keeps the rows even.
-                        <div
-                          aria-hidden="true"
-                          className="mt-1 h-2 rounded-full border border-dashed border-slate-300"
-                        />
-                      )}
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(d.created)}</td>
-                    <td className="px-4 py-3">
-                      <Link to={paths.dispatch.getHref(d.id)} aria-label={`View Details: ${d.destinationName}`}>
-                        View Details
-                      </Link>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </TableScrollBox>
+            )
+          })}
+        </DataTable>
       )}
     </section>
   )

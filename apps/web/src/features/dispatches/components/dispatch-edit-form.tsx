@@ -2,6 +2,8 @@ import {
   DISPATCH_NOTES_MAX,
   DISPATCH_TAG_MAX,
   DISPATCH_TAGS_MAX,
+  dispatchCapMessage,
+  parseDispatchCap,
   textLength,
   toDateInputValue,
   tooLongMessage,
@@ -10,11 +12,10 @@ import {
 } from '@portal/shared'
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { CapInput } from '@/components/ui/cap-input'
 import { DateField } from '@/components/ui/date-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
-
-const MAX_CAP = 10_000_000
 
 /**
  * What is wrong with a tag list for the server's limits (each tag, and how many), or null.
@@ -36,6 +37,53 @@ export const parseTags = (text: string) => [
       .filter(Boolean),
   ),
 ]
+
+/**
+ * A dispatch's tags (one line, comma-separated, with that said under the field) and its notes
+ * (counted against the server's limit), each on a row of its own in the form's two-column grid.
+ */
+export function TagsAndNotes({
+  tags,
+  notes,
+  tagsError,
+  notesRows,
+  onTags,
+  onNotes,
+}: {
+  tags: string
+  notes: string
+  tagsError?: string | undefined
+  notesRows: number
+  onTags: (value: string) => void
+  onNotes: (value: string) => void
+}) {
+  const hintId = `${useId()}-tags`
+  return (
+    <>
+      <div className="md:col-span-2">
+        <Input
+          label="Tags"
+          value={tags}
+          error={tagsError}
+          aria-describedby={hintId}
+          onChange={(e) => onTags(e.target.value)}
+        />
+        <p id={hintId} className="mt-1 text-xs text-slate-600">
+          Separate tags with commas.
+        </p>
+      </div>
+      <div className="md:col-span-2">
+        <Textarea
+          label="Notes"
+          rows={notesRows}
+          limit={DISPATCH_NOTES_MAX}
+          value={notes}
+          onChange={(e) => onNotes(e.target.value)}
+        />
+      </div>
+    </>
+  )
+}
 
 type Draft = { cap: string; expiry: string; tags: string; notes: string }
 
@@ -77,9 +125,8 @@ export function DispatchEditForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const cap = Number(draft.cap)
-    if (draft.cap.trim() === '' || !Number.isInteger(cap) || cap < 0 || cap > MAX_CAP) {
-      setInvalid('Registration cap must be a whole number from 0 to 10,000,000.')
+    if (parseDispatchCap(draft.cap) === null) {
+      setInvalid(dispatchCapMessage('Registration cap'))
       return
     }
     const tooLong = tagsProblem(parseTags(draft.tags)) ?? tooLongMessage('Notes', draft.notes, DISPATCH_NOTES_MAX)
@@ -93,12 +140,8 @@ export function DispatchEditForm({
   return (
     <form onSubmit={submit} aria-label="Edit dispatch" className="mt-4 grid gap-4 md:grid-cols-2" noValidate>
       <div>
-        <Input
+        <CapInput
           label="Registration cap"
-          type="number"
-          min={0}
-          max={MAX_CAP}
-          step={1}
           value={draft.cap}
           onChange={(e) => set('cap')(e.target.value)}
           aria-describedby={`${id}-cap`}
@@ -109,26 +152,7 @@ export function DispatchEditForm({
         </p>
       </div>
       <DateField label="SCORM Expiry Date" value={draft.expiry} onChange={set('expiry')} />
-      <div className="md:col-span-2">
-        <Input
-          label="Tags"
-          value={draft.tags}
-          onChange={(e) => set('tags')(e.target.value)}
-          aria-describedby={`${id}-tags`}
-        />
-        <p id={`${id}-tags`} className="mt-1 text-xs text-slate-600">
-          Separate tags with commas.
-        </p>
-      </div>
-      <div className="md:col-span-2">
-        <Textarea
-          label="Notes"
-          rows={4}
-          limit={DISPATCH_NOTES_MAX}
-          value={draft.notes}
-          onChange={(e) => set('notes')(e.target.value)}
-        />
-      </div>
+      <TagsAndNotes tags={draft.tags} notes={draft.notes} notesRows={4} onTags={set('tags')} onNotes={set('notes')} />
       {invalid && (
         <p role="alert" className="text-sm text-red-700 md:col-span-2">
           {invalid}

@@ -4,7 +4,7 @@ import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
-import { TableScrollBox } from '@/components/ui/responsive-table'
+import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 
 type SortProps = DispatchSortProps<DispatchSort>
 
@@ -17,47 +17,41 @@ export function DispatchTable({
 }: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges }) {
   const pageIds = dispatches.map((d) => d.id)
   return (
-    <TableScrollBox label="Dispatches">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Dispatches</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {showClient && <SortHeader column="client" label="Client" {...sortProps} />}
-            <SortHeader column="course" label="Course" {...sortProps} />
-            <SortHeader column="status" label="Status" {...sortProps} />
-            <SortHeader column="registrations" label="Registrations" {...sortProps} />
-            <th
-              scope="col"
-              className="px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase"
-            >
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {dispatches.map((dispatch) => (
-            <tr key={dispatch.id} className="hover:bg-slate-50">
-              {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
-              <td className="px-4 py-3 font-medium text-slate-900">
-                {courseName(dispatch)}
-                {rowBadges?.(dispatch.id, pageIds)}
-              </td>
-              <td className="px-4 py-3">
-                <DispatchStatusBadge enabled={dispatch.enabled} />
-              </td>
-              <td className="px-4 py-3 text-slate-700 tabular-nums">
-                {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
-              </td>
-              <td className="px-4 py-3">
-                <div className="flex items-start gap-2 whitespace-nowrap">
-                  <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-                  <DownloadPackageButton dispatch={dispatch} rowLabel />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScrollBox>
+    <DataTable
+      caption="Dispatches"
+      head={
+        <>
+          {showClient && <SortHeader column="client" label="Client" {...sortProps} />}
+          <SortHeader column="course" label="Course" {...sortProps} />
+          <SortHeader column="status" label="Status" {...sortProps} />
+          <SortHeader column="registrations" label="Registrations" {...sortProps} />
+          <th scope="col" className={headerCellClass()}>
+            Actions
+          </th>
+        </>
+      }
+    >
+      {dispatches.map((dispatch) => (
+        <tr key={dispatch.id} className="hover:bg-slate-50">
+          {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
+          <td className="px-4 py-3 font-medium text-slate-900">
+            {courseName(dispatch)}
+            {rowBadges?.(dispatch.id, pageIds)}
+          </td>
+          <td className="px-4 py-3">
+            <DispatchStatusBadge enabled={dispatch.enabled} />
+          </td>
+          <td className="px-4 py-3 text-slate-700 tabular-nums">
+            {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
+          </td>
+          <td className="px-4 py-3">
+            <div className="flex items-start gap-2 whitespace-nowrap">
+              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+              <DownloadPackageButton dispatch={dispatch} rowLabel />
+            </div>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   )
 }

@@ -1,6 +1,7 @@
 import {
-  DISPATCH_CAP_MAX,
   DISPATCH_NOTES_MAX,
+  dispatchCapMessage,
+  parseDispatchCap,
   tooLongMessage,
   type CreateDispatchBody,
   type Dispatch,
@@ -9,20 +10,19 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CapInput } from '@/components/ui/cap-input'
 import { DateField } from '@/components/ui/date-field'
-import { Input } from '@/components/ui/input'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
 import { Switch } from '@/components/ui/switch'
-import { Textarea } from '@/components/ui/textarea'
 import { paths } from '@/config/paths'
 import { conflictDispatchId, errorMessage } from '@/lib/api-error'
 import { useSubmissionKey } from '@/lib/idempotency-key'
 import { useCreateDispatch } from '../api/create-dispatch'
 import { useCompanyOptions } from '@/lib/company-options'
 import { companyDispatchesQueryOptions, useCourseOptions } from '../api/get-dispatch-options'
-import { parseTags, tagsProblem } from './dispatch-edit-form'
+import { parseTags, TagsAndNotes, tagsProblem } from './dispatch-edit-form'
 
 export const CREATE_FAILED = 'Failed to create dispatch'
 
@@ -55,10 +55,8 @@ function problems(draft: Draft): Problems {
   const found: Problems = {}
   if (!draft.companyId) found.companyId = 'Choose a company.'
   if (!draft.courseId) found.courseId = 'Choose a course.'
-  const cap = Number(draft.cap)
-  if (draft.cap.trim() !== '' && (!Number.isInteger(cap) || cap < 0 || cap > DISPATCH_CAP_MAX)) {
-    found.cap = 'License cap must be a whole number from 0 to 10,000,000.'
-  }
+  // Empty is allowed here: no cap (unlimited).
+  if (draft.cap.trim() !== '' && parseDispatchCap(draft.cap) === null) found.cap = dispatchCapMessage('License cap')
   const tags = tagsProblem(parseTags(draft.tags))
   if (tags) found.tags = tags
   // Notes past the limit are refused, never cut: the count under the field says by how much.
@@ -205,13 +203,8 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
           />
         </div>
         <div>
-          <Input
+          <CapInput
             label="License cap"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={DISPATCH_CAP_MAX}
-            step={1}
             value={draft.cap}
             placeholder="Unlimited"
             aria-invalid={shown.cap ? true : undefined}
@@ -232,27 +225,14 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
             Enabled
           </span>
         </div>
-        <div className="md:col-span-2">
-          <Input
-            label="Tags"
-            value={draft.tags}
-            error={shown.tags}
-            aria-describedby="new-dispatch-tags-hint"
-            onChange={(e) => set('tags', e.target.value)}
-          />
-          <p id="new-dispatch-tags-hint" className="mt-1 text-xs text-slate-600">
-            Separate tags with commas.
-          </p>
-        </div>
-        <div className="md:col-span-2">
-          <Textarea
-            label="Notes"
-            rows={3}
-            limit={DISPATCH_NOTES_MAX}
-            value={draft.notes}
-            onChange={(e) => set('notes', e.target.value)}
-          />
-        </div>
+        <TagsAndNotes
+          tags={draft.tags}
+          notes={draft.notes}
+          tagsError={shown.tags}
+          notesRows={3}
+          onTags={(v) => set('tags', v)}
+          onNotes={(v) => set('notes', v)}
+        />
         {create.isError && (
           <Banner variant="error" className="md:col-span-2">
             {errorMessage(create.error, CREATE_FAILED)}

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
-import { DateField } from '@/components/ui/date-field'
+import { DateRangeFields } from '@/components/ui/date-field'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
 
@@ -41,7 +41,6 @@ export function ReportFilters({
 }) {
   const set = <K extends keyof ReportFilterValues>(key: K, value: ReportFilterValues[K]) =>
     onChange({ ...draft, [key]: value })
-  const range = { start: draft.startDate, end: draft.endDate }
   const submit = (event: FormEvent) => {
     event.preventDefault()
     onApply()
@@ -74,24 +73,13 @@ export function ReportFilters({
           onChange={(e) => set('status', e.target.value as ReportFilterValues['status'])}
         />
       </div>
-      <div className="min-w-[12rem] flex-[1_1_12rem]">
-        <DateField
-          label="Last Access From"
-          side="start"
-          value={draft.startDate}
-          range={range}
-          onChange={(startDate) => set('startDate', startDate)}
-        />
-      </div>
-      <div className="min-w-[12rem] flex-[1_1_12rem]">
-        <DateField
-          label="Last Access To"
-          side="end"
-          value={draft.endDate}
-          range={range}
-          onChange={(endDate) => set('endDate', endDate)}
-        />
-      </div>
+      <DateRangeFields
+        labels={['Last Access From', 'Last Access To']}
+        start={draft.startDate}
+        end={draft.endDate}
+        cellClassName="min-w-[12rem] flex-[1_1_12rem]"
+        onChange={(change) => onChange({ ...draft, ...change })}
+      />
       <div className="flex shrink-0 items-end gap-2">
         <Button type="submit">Apply Filters</Button>
         {showClear && (
