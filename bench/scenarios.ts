@@ -13,7 +13,7 @@
  */
 import type { DispatchListQuery, LogListQuery, ReportQuery } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
+import { logsServiceOf } from './services'
 import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
 import type { Viewer } from '../apps/server/src/lib/viewer'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
@@ -119,7 +119,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       connections: [1, 20],
       // The kept day counts (the total), then the page found with them (issue #13).
       steps: [1, 1],
-      work: (db) => createLogsService(db, silentLog).list(logsFirst, reader),
+      work: (db) => logsServiceOf(db, silentLog).list(logsFirst, reader),
       optional: true,
     },
     {
@@ -130,7 +130,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       as: 'admin',
       connections: [1, 20],
       steps: [1, 1],
-      work: (db) => createLogsService(db, silentLog).list(logsDeepest, reader),
+      work: (db) => logsServiceOf(db, silentLog).list(logsDeepest, reader),
       optional: true,
     },
     {

@@ -18,7 +18,7 @@ import {
   type ReportQuery,
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
+import { logsServiceOf } from './services'
 import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
 import { createLearnersService } from '../apps/server/src/modules/learners/learners.service'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
@@ -269,7 +269,7 @@ export function workOf(
   }
   if (url.pathname === '/api/logs') {
     const query = Value.Default(LogListQuerySchema, params) as LogListQuery
-    return (db) => createLogsService(db, { error() {} }).list(query, { actor: null, ip: '127.0.0.1' })
+    return (db) => logsServiceOf(db, { error() {} }).list(query, { actor: null, ip: '127.0.0.1' })
   }
   return null
 }

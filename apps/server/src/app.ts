@@ -24,12 +24,14 @@ import { spaPlugin } from './plugins/external/spa'
 import healthRoutes from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
+import { createAuthRepository } from './modules/auth/auth.repository'
 import type { DEFAULT_THROTTLE } from './modules/auth/login-throttle'
 import { createLoginThrottle } from './modules/auth/login-throttle'
 import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
 import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
 import { createLogsService } from './modules/activity-logs/logs.service'
+import { createLogsRepository } from './modules/activity-logs/logs.repository'
 import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
 import { createSyncParts } from './modules/sync/sync.parts'
 import syncRoutes from './modules/sync/sync.routes'
@@ -66,15 +68,18 @@ import reportsRoutes from './modules/reports/reports.routes'
 import { createReportsService } from './modules/reports/reports.service'
 import companiesRoutes from './modules/companies/companies.routes'
 import { createCompaniesService } from './modules/companies/companies.service'
+import { createCompaniesRepository } from './modules/companies/companies.repository'
 import coursesRoutes from './modules/courses/courses.routes'
 import { createCoursesService } from './modules/courses/courses.service'
+import { createCoursesRepository } from './modules/courses/courses.repository'
 import { createCourseEditService } from './modules/courses/course-edit.service'
 import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
 import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
+import { createCourseRequestsRepository } from './modules/course-requests/course-requests.repository'
 import requestFulfilRoutes from './modules/course-requests/request-fulfil.routes'
 import { createRequestFulfilService } from './modules/course-requests/request-fulfil.service'
 import { createUsersRepository } from './modules/users/users.repository'
-import { recordActivity } from './modules/activity-logs/activity.repository'
+import { createActivityRepository } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
 import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
@@ -189,22 +194,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The composition root: every service is built here and handed to its module's routes.
   const db = database.db
-  const throttle = createLoginThrottle(db, options.throttle)
+  const activity = createActivityRepository(db)
+  const usersRepository = createUsersRepository(db)
+  const authRepository = createAuthRepository(db)
+  const throttle = createLoginThrottle(authRepository, options.throttle)
   const ssoRepository = createSsoRepository(db)
   const auth = createAuthService({
     db,
+    repositories: { auth: authRepository, users: usersRepository },
+    activity,
     signer,
     throttle,
     sessionMaxHours: config.sessionMaxHours,
     passwordRule: createSsoPasswordRule(ssoRepository),
   })
-  const logs = createLogsService(db, app.log)
-  const users = createUsersService(db, { logs })
+  const logsRepository = createLogsRepository(db)
+  const logs = createLogsService({ logs: logsRepository, activity, log: app.log })
+  const users = createUsersService({ db, users: usersRepository, activity, logs })
   const sso = createSsoService({
     db,
-    repositories: { sso: ssoRepository, users: createUsersRepository(db) },
+    repositories: { sso: ssoRepository, users: usersRepository },
     auth,
-    activity: { record: recordActivity },
+    // The single sign-on module still takes the handle first.
+    activity: { record: (tx, entry) => activity.record(entry, tx) },
     config,
     log: app.log,
     demo: options.ssoDemo ?? null,
@@ -246,7 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // before the client, the worker and the mail transport are closed.
   let timers: { stop(): void }[] = []
   app.addHook('onReady', async () => {
-    timers.push(scheduleLogPartitions(db, app.log))
+    timers.push(scheduleLogPartitions(logsRepository, app.log))
     if (sync) timers.push(startSyncScheduler(sync, config.syncIntervalMinutes, app.log))
     if (options.alerts?.timers === false) return
     mail.worker?.start(OUTBOX_POLL_MS)
@@ -291,13 +303,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/api/reports/charts',
     charts: createChartsService(db, dispatches, { cache: config.readCache }),
   })
-  await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(db) })
+  await app.register(companiesRoutes, {
+    prefix: '/api/admin/companies',
+    companies: createCompaniesService({ db, companies: createCompaniesRepository(db), activity }),
+  })
   // GET /api/dispatches/courses is static: it wins over /api/dispatches/:id.
-  const courses = createCoursesService(db)
-  await app.register(coursesRoutes, { prefix: '/api', courses, edits: createCourseEditService({ db, courses }) })
+  const coursesRepository = createCoursesRepository(db)
+  const courses = createCoursesService({ courses: coursesRepository, activity })
+  await app.register(coursesRoutes, {
+    prefix: '/api',
+    courses,
+    edits: createCourseEditService({ db, repository: coursesRepository, activity, courses }),
+  })
   await app.register(courseRequestsRoutes, {
     prefix: '/api/course-requests',
-    requests: createCourseRequestsService(db),
+    requests: createCourseRequestsService({
+      db,
+      requests: createCourseRequestsRepository(db),
+      courses: coursesRepository,
+      activity,
+    }),
   })
   await app.register(dispatchActionsRoutes, {
     prefix: '/api/dispatches',

@@ -13,16 +13,27 @@ export interface ActivityEntry {
 }
 
 /**
- * Writes one activity row. Pass the transaction of the change it records, so the change and
- * its row commit or fail together (ARCHITECTURE.md "How a request flows").
+ * The activity log's writer: one object built in app.ts and handed to every service that
+ * records what it did. Pass the transaction of the change a row records, so the change and its
+ * row commit or fail together (ARCHITECTURE.md "How a request flows").
  */
+export function createActivityRepository(db: DbOrTx) {
+  return {
+    async record(entry: ActivityEntry, tx: DbOrTx = db): Promise<void> {
+      await tx.insert(activityLog).values({
+        action: entry.action,
+        userId: entry.actor?.id ?? null,
+        actorName: entry.actor?.name ?? null,
+        actorEmail: entry.actor?.email ?? null,
+        details: entry.details === undefined ? null : entry.details,
+        ipAddress: entry.ipAddress ?? null,
+      })
+    },
+  }
+}
+export type ActivityRepository = ReturnType<typeof createActivityRepository>
+
+/** Kept while modules move to the injected writer: the same insert, on the handle given. */
 export async function recordActivity(db: DbOrTx, entry: ActivityEntry): Promise<void> {
-  await db.insert(activityLog).values({
-    action: entry.action,
-    userId: entry.actor?.id ?? null,
-    actorName: entry.actor?.name ?? null,
-    actorEmail: entry.actor?.email ?? null,
-    details: entry.details === undefined ? null : entry.details,
-    ipAddress: entry.ipAddress ?? null,
-  })
+  await createActivityRepository(db).record(entry)
 }
