@@ -13,8 +13,7 @@
  */
 import type { DispatchListQuery, LogListQuery, ReportQuery } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { logsServiceOf } from './services'
-import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
+import { dispatchesServiceOf, logsServiceOf } from './services'
 import type { Viewer } from '../apps/server/src/lib/viewer'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import { BENCH_LOG_ACTION } from './seed-logs'
@@ -88,7 +87,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       // The summary with the version and the search's look-ups inline (staff: it also hands on
       // what the term matched). The page is cached until the dispatches change (issue #13).
       steps: [1],
-      work: (db) => createDispatchesService(db).list(ctx.viewers[as], list),
+      work: (db) => dispatchesServiceOf(db).list(ctx.viewers[as], list),
     })),
     ...[
       { id: 'report-first', label: 'p1', query: reportFirst },
@@ -104,7 +103,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       // the registrations change.
       steps: [1],
       work: (db) =>
-        createReportsService(db, createDispatchesService(db)).dispatchReport(
+        createReportsService(db, dispatchesServiceOf(db)).dispatchReport(
           ctx.viewers.admin,
           ctx.fixtures.bigDispatchId,
           query,

@@ -18,8 +18,7 @@ import {
   type ReportQuery,
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { logsServiceOf } from './services'
-import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
+import { dispatchesServiceOf, logsServiceOf } from './services'
 import { createLearnersService } from '../apps/server/src/modules/learners/learners.service'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import type { ApiSession } from './api-session'
@@ -253,13 +252,13 @@ export function workOf(
   const viewer = viewerOf(sessions, email)
   if (url.pathname === '/api/dispatches') {
     const query = Value.Default(DispatchListQuerySchema, params) as DispatchListQuery
-    return (db) => createDispatchesService(db, { cache: false, reusePlans }).list(viewer, query)
+    return (db) => dispatchesServiceOf(db, { cache: false, reusePlans }).list(viewer, query)
   }
   const report = /^\/api\/reports\/dispatch\/([^/]+)$/.exec(url.pathname)
   if (report) {
     const query = Value.Default(ReportQuerySchema, params) as ReportQuery
     return (db) =>
-      createReportsService(db, createDispatchesService(db, { cache: false, reusePlans }), {
+      createReportsService(db, dispatchesServiceOf(db, { cache: false, reusePlans }), {
         cache: false,
       }).dispatchReport(viewer, decodeURIComponent(report[1]!), query)
   }

@@ -52,6 +52,11 @@ import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
+import { createDispatchesRepository } from './modules/dispatches/dispatches.repository'
+import { createDispatchPairRepository } from './modules/dispatches/dispatch-pair.repository'
+import type { DispatchMirror } from './modules/dispatches/dispatch-mirror.service'
+import { syncRepository } from './modules/sync/sync.repository'
+import { createRequestFulfilRepository } from './modules/course-requests/request-fulfil.repository'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
 import { createChartsService } from './modules/reports/charts.service'
@@ -285,15 +290,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
 
   // Edits go to SCORM Cloud first, then the mirror (the client is null without credentials).
-  const dispatches = createDispatchesService(db, {
-    cache: config.readCache,
-    reusePlans: database.kind === 'postgres',
-  })
-  const providerDeps = { db, dispatches, client: () => client }
+  const dispatchesRepository = createDispatchesRepository(db, { reusePlans: database.kind === 'postgres' })
+  const dispatches = createDispatchesService(db, dispatchesRepository, { cache: config.readCache })
+  const pairs = createDispatchPairRepository(db)
+  // A dispatch read back from SCORM Cloud after an edit is written with the sync's own upsert.
+  const mirror: DispatchMirror = { upsertDispatches: (rows, tx = db) => syncRepository.upsertDispatches(tx, rows) }
+  const providerDeps = { db, dispatches, activity, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',
     dispatches,
-    updates: createDispatchUpdateService(providerDeps),
+    updates: createDispatchUpdateService({ ...providerDeps, repository: dispatchesRepository }),
   })
   await app.register(reportsRoutes, {
     prefix: '/api/reports',
@@ -309,6 +315,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // GET /api/dispatches/courses is static: it wins over /api/dispatches/:id.
   const coursesRepository = createCoursesRepository(db)
+  const courseRequestsRepository = createCourseRequestsRepository(db)
   const courses = createCoursesService({ courses: coursesRepository, activity })
   await app.register(coursesRoutes, {
     prefix: '/api',
@@ -319,23 +326,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/api/course-requests',
     requests: createCourseRequestsService({
       db,
-      requests: createCourseRequestsRepository(db),
+      requests: courseRequestsRepository,
       courses: coursesRepository,
       activity,
     }),
   })
   await app.register(dispatchActionsRoutes, {
     prefix: '/api/dispatches',
-    creates: createDispatchCreateService(providerDeps),
-    counts: createDispatchCountService(providerDeps),
+    creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
+    counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',
-    packages: createDispatchPackagesService(providerDeps),
+    packages: createDispatchPackagesService({ ...providerDeps, pairs }),
   })
   await app.register(requestFulfilRoutes, {
     prefix: '/api/course-requests',
-    fulfilments: createRequestFulfilService(providerDeps),
+    fulfilments: createRequestFulfilService({
+      ...providerDeps,
+      requests: courseRequestsRepository,
+      fulfilments: createRequestFulfilRepository(db),
+      pairs,
+      mirror,
+    }),
   })
   await app.register(reportExportRoutes, {
     prefix: '/api/reports',

@@ -1,4 +1,5 @@
 import type { ActivityAction } from '@portal/shared'
+import { and, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { activityLog } from '../../db/schema'
 import type { Actor } from '../../lib/actor'
@@ -28,6 +29,21 @@ export function createActivityRepository(db: DbOrTx) {
         details: entry.details === undefined ? null : entry.details,
         ipAddress: entry.ipAddress ?? null,
       })
+    },
+    /** The DISPATCH_CREATED row of this dispatch by this user, if written (its user and action are indexed). */
+    async dispatchCreationLogged(userId: string, dispatchId: string, tx: DbOrTx = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ id: activityLog.id })
+        .from(activityLog)
+        .where(
+          and(
+            eq(activityLog.userId, userId),
+            eq(activityLog.action, 'DISPATCH_CREATED'),
+            sql`${activityLog.details}->>'dispatchId' = ${dispatchId}`,
+          ),
+        )
+        .limit(1)
+      return row !== undefined
     },
   }
 }
