@@ -10,7 +10,7 @@ import Fastify, {
 } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
-import type { Database, Db } from './db/client'
+import type { Database } from './db/client'
 import { createTokenSigner } from './lib/tokens'
 import { authPlugin } from './plugins/app/auth'
 import { backpressurePlugin } from './plugins/app/backpressure'
@@ -91,21 +91,34 @@ import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: AppConfig
-    database: Database
-    db: Db
     closing: boolean
-    /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
-    scormCloud: ScormCloudClient | null
-    /** The mirror sync; null without SCORM Cloud credentials. */
-    sync: SyncService | null
-    /** Issue #17: the alert evaluation of this process. */
-    alerts: AlertsService
-    /** Issue #17: the outbox worker; null without SMTP_URL (mails stay in the outbox). */
-    outboxWorker: OutboxWorker | null
-    /** Issue #17: queues due digests and reports now (the minute tick; tests call it). */
-    queueScheduledMails(now?: Date): Promise<number>
   }
+}
+
+/**
+ * The background parts buildApp wires, reachable from outside the app only through appParts:
+ * server.ts runs the start-up sync with them, and tests drive them by hand. Routes never read
+ * them; each receives what it uses as options.
+ */
+export interface AppParts {
+  /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
+  scormCloud: ScormCloudClient | null
+  /** The mirror sync; null without SCORM Cloud credentials. */
+  sync: SyncService | null
+  /** The alert evaluation of this process. */
+  alerts: AlertsService
+  /** The outbox worker; null without SMTP_URL (mails stay in the outbox). */
+  outboxWorker: OutboxWorker | null
+  /** Queues due digests and reports now (the minute tick; tests call it). */
+  queueScheduledMails(now?: Date): Promise<number>
+}
+
+const partsOfApp = new WeakMap<FastifyInstance, AppParts>()
+
+export function appParts(app: FastifyInstance): AppParts {
+  const parts = partsOfApp.get(app)
+  if (!parts) throw new Error('appParts: not an app made by buildApp')
+  return parts
 }
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -166,9 +179,6 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
   const app = Fastify(serverOptions(config, options.logger)).withTypeProvider<TypeBoxTypeProvider>()
-  app.decorate('config', config)
-  app.decorate('database', database)
-  app.decorate('db', database.db)
   app.decorate('closing', false)
   app.addHook('preClose', async () => {
     app.closing = true
@@ -194,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
   await app.register(securityPlugin, { config })
   await app.register(inputGuardPlugin)
-  await app.register(authPlugin, { signer })
+  await app.register(authPlugin, { signer, db: database.db })
   await app.register(docsPlugin)
 
   // The composition root: every service is built here and handed to its module's routes.
@@ -227,8 +237,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     demo: options.ssoDemo ?? null,
   })
 
-  await app.register(healthRoutes, { prefix: '/api' })
-  await app.register(authRoutes, { prefix: '/api/auth', auth, users })
+  await app.register(healthRoutes, { prefix: '/api', database })
+  await app.register(authRoutes, {
+    prefix: '/api/auth',
+    auth,
+    users,
+    demoMode: config.demoMode,
+    supportEmail: config.supportEmail,
+  })
   await app.register(ssoAuthRoutes, {
     prefix: '/api/auth/sso',
     sso,
@@ -239,9 +255,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })
 
-  // Issue #3: the SCORM Cloud client and the mirror sync; without credentials both are null and
-  // the sync routes answer 503. Issue #17: alerts are evaluated after every sync run and postback
-  // batch (the webhook calls app.alerts.notePostback); due mails go through the outbox worker.
+  // The SCORM Cloud client and the mirror sync; without credentials both are null and the sync
+  // routes answer 503. Alerts are evaluated after every sync run and postback batch (both wired
+  // below as listeners); due mails go through the outbox worker.
   const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
   const mail = createMailParts(config, db, app.log, options.alerts)
   const alerts = createAlertsService({
@@ -251,11 +267,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onMailQueued: () => mail.worker?.nudge(),
   })
   sync?.onFinished(() => alerts.requestAll())
-  app.decorate('scormCloud', client)
-  app.decorate('sync', sync)
-  app.decorate('alerts', alerts)
-  app.decorate('outboxWorker', mail.worker)
-  app.decorate('queueScheduledMails', mail.queueScheduledMails)
+  partsOfApp.set(app, {
+    scormCloud: client,
+    sync,
+    alerts,
+    outboxWorker: mail.worker,
+    queueScheduledMails: mail.queueScheduledMails,
+  })
 
   // Background work, all of it: started when the app is ready (the log's month partitions made
   // ahead, the sync scheduler, the outbox worker, the scheduled mails' minute tick; tests may turn
@@ -287,7 +305,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
   await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
-  await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
+  const webhooks = createWebhooksService({ db, mirror: syncRepository })
+  // Evaluated with the rest of the postback batch, after a debounce, off the request.
+  webhooks.onStored((dispatchId) => alerts.notePostback(dispatchId))
+  await app.register(webhookRoutes, {
+    prefix: '/api/webhooks/scorm-cloud',
+    webhooks,
+    credentials: { user: config.postbackUser, password: config.postbackPassword },
+  })
 
   // Edits go to SCORM Cloud first, then the mirror (the client is null without credentials).
   const dispatchesRepository = createDispatchesRepository(db, { reusePlans: database.kind === 'postgres' })
