@@ -13,8 +13,7 @@
  */
 import type { DispatchListQuery, LogListQuery, ReportQuery } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
-import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
+import { dispatchesServiceOf, logsServiceOf } from './services'
 import type { Viewer } from '../apps/server/src/lib/viewer'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import { BENCH_LOG_ACTION } from './seed-logs'
@@ -88,7 +87,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       // The summary with the version and the search's look-ups inline (staff: it also hands on
       // what the term matched). The page is cached until the dispatches change (issue #13).
       steps: [1],
-      work: (db) => createDispatchesService(db).list(ctx.viewers[as], list),
+      work: (db) => dispatchesServiceOf(db).list(ctx.viewers[as], list),
     })),
     ...[
       { id: 'report-first', label: 'p1', query: reportFirst },
@@ -104,7 +103,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       // the registrations change.
       steps: [1],
       work: (db) =>
-        createReportsService(db, createDispatchesService(db)).dispatchReport(
+        createReportsService(db, dispatchesServiceOf(db)).dispatchReport(
           ctx.viewers.admin,
           ctx.fixtures.bigDispatchId,
           query,
@@ -119,7 +118,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       connections: [1, 20],
       // The kept day counts (the total), then the page found with them (issue #13).
       steps: [1, 1],
-      work: (db) => createLogsService(db, silentLog).list(logsFirst, reader),
+      work: (db) => logsServiceOf(db, silentLog).list(logsFirst, reader),
       optional: true,
     },
     {
@@ -130,7 +129,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       as: 'admin',
       connections: [1, 20],
       steps: [1, 1],
-      work: (db) => createLogsService(db, silentLog).list(logsDeepest, reader),
+      work: (db) => logsServiceOf(db, silentLog).list(logsDeepest, reader),
       optional: true,
     },
     {

@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/sync-worker.ts full|incremental   (configured by the server's env)
  */
-import { buildApp } from '../apps/server/src/app'
+import { appParts, buildApp } from '../apps/server/src/app'
 import { loadConfig } from '../apps/server/src/config'
 import { createDatabase } from '../apps/server/src/db/client'
 
@@ -17,11 +17,12 @@ const config = loadConfig()
 const database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pglite` })
 const app = await buildApp({ config, database, logger: { level: 'warn' } })
 await app.ready()
-if (!app.sync) throw new Error('no sync service: set SCORM_CLOUD_APP_ID and SCORM_CLOUD_SECRET_KEY')
+const { sync } = appParts(app)
+if (!sync) throw new Error('no sync service: set SCORM_CLOUD_APP_ID and SCORM_CLOUD_SECRET_KEY')
 
 const cpuBefore = process.cpuUsage()
 const started = performance.now()
-const outcome = await app.sync.run({ trigger: mode === 'full' ? 'manual' : 'schedule', full: mode === 'full' })
+const outcome = await sync.run({ trigger: mode === 'full' ? 'manual' : 'schedule', full: mode === 'full' })
 const durationMs = performance.now() - started
 // CPU time of this process: the rest of the wall time is waiting on PostgreSQL and the provider.
 const cpu = process.cpuUsage(cpuBefore)

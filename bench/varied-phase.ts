@@ -18,8 +18,7 @@ import {
   type ReportQuery,
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { createLogsService } from '../apps/server/src/modules/activity-logs/logs.service'
-import { createDispatchesService } from '../apps/server/src/modules/dispatches/dispatches.service'
+import { dispatchesServiceOf, logsServiceOf } from './services'
 import { createLearnersService } from '../apps/server/src/modules/learners/learners.service'
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import type { ApiSession } from './api-session'
@@ -253,13 +252,13 @@ export function workOf(
   const viewer = viewerOf(sessions, email)
   if (url.pathname === '/api/dispatches') {
     const query = Value.Default(DispatchListQuerySchema, params) as DispatchListQuery
-    return (db) => createDispatchesService(db, { cache: false, reusePlans }).list(viewer, query)
+    return (db) => dispatchesServiceOf(db, { cache: false, reusePlans }).list(viewer, query)
   }
   const report = /^\/api\/reports\/dispatch\/([^/]+)$/.exec(url.pathname)
   if (report) {
     const query = Value.Default(ReportQuerySchema, params) as ReportQuery
     return (db) =>
-      createReportsService(db, createDispatchesService(db, { cache: false, reusePlans }), {
+      createReportsService(db, dispatchesServiceOf(db, { cache: false, reusePlans }), {
         cache: false,
       }).dispatchReport(viewer, decodeURIComponent(report[1]!), query)
   }
@@ -269,7 +268,7 @@ export function workOf(
   }
   if (url.pathname === '/api/logs') {
     const query = Value.Default(LogListQuerySchema, params) as LogListQuery
-    return (db) => createLogsService(db, { error() {} }).list(query, { actor: null, ip: '127.0.0.1' })
+    return (db) => logsServiceOf(db, { error() {} }).list(query, { actor: null, ip: '127.0.0.1' })
   }
   return null
 }

@@ -10,7 +10,7 @@ import Fastify, {
 } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
-import type { Database, Db } from './db/client'
+import type { Database } from './db/client'
 import { createTokenSigner } from './lib/tokens'
 import { authPlugin } from './plugins/app/auth'
 import { backpressurePlugin } from './plugins/app/backpressure'
@@ -24,12 +24,14 @@ import { spaPlugin } from './plugins/external/spa'
 import healthRoutes from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
+import { createAuthRepository } from './modules/auth/auth.repository'
 import type { DEFAULT_THROTTLE } from './modules/auth/login-throttle'
 import { createLoginThrottle } from './modules/auth/login-throttle'
 import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
 import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
 import { createLogsService } from './modules/activity-logs/logs.service'
+import { createLogsRepository } from './modules/activity-logs/logs.repository'
 import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
 import { createSyncParts } from './modules/sync/sync.parts'
 import syncRoutes from './modules/sync/sync.routes'
@@ -50,6 +52,11 @@ import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
+import { createDispatchesRepository } from './modules/dispatches/dispatches.repository'
+import { createDispatchPairRepository } from './modules/dispatches/dispatch-pair.repository'
+import type { DispatchMirror } from './modules/dispatches/dispatch-mirror.service'
+import { syncRepository } from './modules/sync/sync.repository'
+import { createRequestFulfilRepository } from './modules/course-requests/request-fulfil.repository'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
 import { createChartsService } from './modules/reports/charts.service'
@@ -66,36 +73,52 @@ import reportsRoutes from './modules/reports/reports.routes'
 import { createReportsService } from './modules/reports/reports.service'
 import companiesRoutes from './modules/companies/companies.routes'
 import { createCompaniesService } from './modules/companies/companies.service'
+import { createCompaniesRepository } from './modules/companies/companies.repository'
 import coursesRoutes from './modules/courses/courses.routes'
 import { createCoursesService } from './modules/courses/courses.service'
+import { createCoursesRepository } from './modules/courses/courses.repository'
 import { createCourseEditService } from './modules/courses/course-edit.service'
 import courseRequestsRoutes from './modules/course-requests/course-requests.routes'
 import { createCourseRequestsService } from './modules/course-requests/course-requests.service'
+import { createCourseRequestsRepository } from './modules/course-requests/course-requests.repository'
 import requestFulfilRoutes from './modules/course-requests/request-fulfil.routes'
 import { createRequestFulfilService } from './modules/course-requests/request-fulfil.service'
 import { createUsersRepository } from './modules/users/users.repository'
-import { recordActivity } from './modules/activity-logs/activity.repository'
+import { createActivityRepository } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
 import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: AppConfig
-    database: Database
-    db: Db
     closing: boolean
-    /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
-    scormCloud: ScormCloudClient | null
-    /** The mirror sync; null without SCORM Cloud credentials. */
-    sync: SyncService | null
-    /** Issue #17: the alert evaluation of this process. */
-    alerts: AlertsService
-    /** Issue #17: the outbox worker; null without SMTP_URL (mails stay in the outbox). */
-    outboxWorker: OutboxWorker | null
-    /** Issue #17: queues due digests and reports now (the minute tick; tests call it). */
-    queueScheduledMails(now?: Date): Promise<number>
   }
+}
+
+/**
+ * The background parts buildApp wires, reachable from outside the app only through appParts:
+ * server.ts runs the start-up sync with them, and tests drive them by hand. Routes never read
+ * them; each receives what it uses as options.
+ */
+export interface AppParts {
+  /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
+  scormCloud: ScormCloudClient | null
+  /** The mirror sync; null without SCORM Cloud credentials. */
+  sync: SyncService | null
+  /** The alert evaluation of this process. */
+  alerts: AlertsService
+  /** The outbox worker; null without SMTP_URL (mails stay in the outbox). */
+  outboxWorker: OutboxWorker | null
+  /** Queues due digests and reports now (the minute tick; tests call it). */
+  queueScheduledMails(now?: Date): Promise<number>
+}
+
+const partsOfApp = new WeakMap<FastifyInstance, AppParts>()
+
+export function appParts(app: FastifyInstance): AppParts {
+  const parts = partsOfApp.get(app)
+  if (!parts) throw new Error('appParts: not an app made by buildApp')
+  return parts
 }
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -156,9 +179,6 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
   const app = Fastify(serverOptions(config, options.logger)).withTypeProvider<TypeBoxTypeProvider>()
-  app.decorate('config', config)
-  app.decorate('database', database)
-  app.decorate('db', database.db)
   app.decorate('closing', false)
   app.addHook('preClose', async () => {
     app.closing = true
@@ -184,34 +204,47 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
   await app.register(securityPlugin, { config })
   await app.register(inputGuardPlugin)
-  await app.register(authPlugin, { signer })
+  await app.register(authPlugin, { signer, db: database.db })
   await app.register(docsPlugin)
 
   // The composition root: every service is built here and handed to its module's routes.
   const db = database.db
-  const throttle = createLoginThrottle(db, options.throttle)
+  const activity = createActivityRepository(db)
+  const usersRepository = createUsersRepository(db)
+  const authRepository = createAuthRepository(db)
+  const throttle = createLoginThrottle(authRepository, options.throttle)
   const ssoRepository = createSsoRepository(db)
   const auth = createAuthService({
     db,
+    repositories: { auth: authRepository, users: usersRepository },
+    activity,
     signer,
     throttle,
     sessionMaxHours: config.sessionMaxHours,
     passwordRule: createSsoPasswordRule(ssoRepository),
   })
-  const logs = createLogsService(db, app.log)
-  const users = createUsersService(db, { logs })
+  const logsRepository = createLogsRepository(db)
+  const logs = createLogsService({ logs: logsRepository, activity, log: app.log })
+  const users = createUsersService({ db, users: usersRepository, activity, logs })
   const sso = createSsoService({
     db,
-    repositories: { sso: ssoRepository, users: createUsersRepository(db) },
+    repositories: { sso: ssoRepository, users: usersRepository },
     auth,
-    activity: { record: recordActivity },
+    // The single sign-on module still takes the handle first.
+    activity: { record: (tx, entry) => activity.record(entry, tx) },
     config,
     log: app.log,
     demo: options.ssoDemo ?? null,
   })
 
-  await app.register(healthRoutes, { prefix: '/api' })
-  await app.register(authRoutes, { prefix: '/api/auth', auth, users })
+  await app.register(healthRoutes, { prefix: '/api', database })
+  await app.register(authRoutes, {
+    prefix: '/api/auth',
+    auth,
+    users,
+    demoMode: config.demoMode,
+    supportEmail: config.supportEmail,
+  })
   await app.register(ssoAuthRoutes, {
     prefix: '/api/auth/sso',
     sso,
@@ -222,9 +255,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })
 
-  // Issue #3: the SCORM Cloud client and the mirror sync; without credentials both are null and
-  // the sync routes answer 503. Issue #17: alerts are evaluated after every sync run and postback
-  // batch (the webhook calls app.alerts.notePostback); due mails go through the outbox worker.
+  // The SCORM Cloud client and the mirror sync; without credentials both are null and the sync
+  // routes answer 503. Alerts are evaluated after every sync run and postback batch (both wired
+  // below as listeners); due mails go through the outbox worker.
   const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
   const mail = createMailParts(config, db, app.log, options.alerts)
   const alerts = createAlertsService({
@@ -234,11 +267,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onMailQueued: () => mail.worker?.nudge(),
   })
   sync?.onFinished(() => alerts.requestAll())
-  app.decorate('scormCloud', client)
-  app.decorate('sync', sync)
-  app.decorate('alerts', alerts)
-  app.decorate('outboxWorker', mail.worker)
-  app.decorate('queueScheduledMails', mail.queueScheduledMails)
+  partsOfApp.set(app, {
+    scormCloud: client,
+    sync,
+    alerts,
+    outboxWorker: mail.worker,
+    queueScheduledMails: mail.queueScheduledMails,
+  })
 
   // Background work, all of it: started when the app is ready (the log's month partitions made
   // ahead, the sync scheduler, the outbox worker, the scheduled mails' minute tick; tests may turn
@@ -246,7 +281,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // before the client, the worker and the mail transport are closed.
   let timers: { stop(): void }[] = []
   app.addHook('onReady', async () => {
-    timers.push(scheduleLogPartitions(db, app.log))
+    timers.push(scheduleLogPartitions(logsRepository, app.log))
     if (sync) timers.push(startSyncScheduler(sync, config.syncIntervalMinutes, app.log))
     if (options.alerts?.timers === false) return
     mail.worker?.start(OUTBOX_POLL_MS)
@@ -270,18 +305,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
   await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
-  await app.register(webhookRoutes, { prefix: '/api/webhooks/scorm-cloud', webhooks: createWebhooksService(db) })
+  const webhooks = createWebhooksService({ db, mirror: syncRepository })
+  // Evaluated with the rest of the postback batch, after a debounce, off the request.
+  webhooks.onStored((dispatchId) => alerts.notePostback(dispatchId))
+  await app.register(webhookRoutes, {
+    prefix: '/api/webhooks/scorm-cloud',
+    webhooks,
+    credentials: { user: config.postbackUser, password: config.postbackPassword },
+  })
 
   // Edits go to SCORM Cloud first, then the mirror (the client is null without credentials).
-  const dispatches = createDispatchesService(db, {
-    cache: config.readCache,
-    reusePlans: database.kind === 'postgres',
-  })
-  const providerDeps = { db, dispatches, client: () => client }
+  const dispatchesRepository = createDispatchesRepository(db, { reusePlans: database.kind === 'postgres' })
+  const dispatches = createDispatchesService(db, dispatchesRepository, { cache: config.readCache })
+  const pairs = createDispatchPairRepository(db)
+  // A dispatch read back from SCORM Cloud after an edit is written with the sync's own upsert.
+  const mirror: DispatchMirror = { upsertDispatches: (rows, tx = db) => syncRepository.upsertDispatches(tx, rows) }
+  const providerDeps = { db, dispatches, activity, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',
     dispatches,
-    updates: createDispatchUpdateService(providerDeps),
+    updates: createDispatchUpdateService({ ...providerDeps, repository: dispatchesRepository }),
   })
   await app.register(reportsRoutes, {
     prefix: '/api/reports',
@@ -291,26 +334,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/api/reports/charts',
     charts: createChartsService(db, dispatches, { cache: config.readCache }),
   })
-  await app.register(companiesRoutes, { prefix: '/api/admin/companies', companies: createCompaniesService(db) })
+  await app.register(companiesRoutes, {
+    prefix: '/api/admin/companies',
+    companies: createCompaniesService({ db, companies: createCompaniesRepository(db), activity }),
+  })
   // GET /api/dispatches/courses is static: it wins over /api/dispatches/:id.
-  const courses = createCoursesService(db)
-  await app.register(coursesRoutes, { prefix: '/api', courses, edits: createCourseEditService({ db, courses }) })
+  const coursesRepository = createCoursesRepository(db)
+  const courseRequestsRepository = createCourseRequestsRepository(db)
+  const courses = createCoursesService({ courses: coursesRepository, activity })
+  await app.register(coursesRoutes, {
+    prefix: '/api',
+    courses,
+    edits: createCourseEditService({ db, repository: coursesRepository, activity, courses }),
+  })
   await app.register(courseRequestsRoutes, {
     prefix: '/api/course-requests',
-    requests: createCourseRequestsService(db),
+    requests: createCourseRequestsService({
+      db,
+      requests: courseRequestsRepository,
+      courses: coursesRepository,
+      activity,
+    }),
   })
   await app.register(dispatchActionsRoutes, {
     prefix: '/api/dispatches',
-    creates: createDispatchCreateService(providerDeps),
-    counts: createDispatchCountService(providerDeps),
+    creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
+    counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',
-    packages: createDispatchPackagesService(providerDeps),
+    packages: createDispatchPackagesService({ ...providerDeps, pairs }),
   })
   await app.register(requestFulfilRoutes, {
     prefix: '/api/course-requests',
-    fulfilments: createRequestFulfilService(providerDeps),
+    fulfilments: createRequestFulfilService({
+      ...providerDeps,
+      requests: courseRequestsRepository,
+      fulfilments: createRequestFulfilRepository(db),
+      pairs,
+      mirror,
+    }),
   })
   await app.register(reportExportRoutes, {
     prefix: '/api/reports',

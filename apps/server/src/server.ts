@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace'
-import { buildApp } from './app'
+import { appParts, buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
@@ -40,14 +40,15 @@ const demoSso = config.demoMode ? await startDemoSso(config) : null
 const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 
 try {
-  await ensureFirstAdmin(app.db, config, app.log)
+  await ensureFirstAdmin(database.db, config, app.log)
   // The start-up sync the tests run (modules/sync/sync.scheduler.ts): it never throws. The demo
   // syncs once before it reports ready, so the screens have data (issue #3).
-  if (simulator) await runStartupSync(app)
-  else void runStartupSync(app)
+  const { sync } = appParts(app)
+  if (simulator) await runStartupSync(sync, app.log)
+  else void runStartupSync(sync, app.log)
   if (config.demoMode) {
-    const clientCompany = await ensureDemoAccounts(app.db)
-    if (demoSso) await seedDemoSso(createSsoRepository(app.db), config, demoSso, clientCompany)
+    const clientCompany = await ensureDemoAccounts(database.db)
+    if (demoSso) await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
   }
 } catch (error) {
   console.error((error as Error).message)

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { LogListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { ensureLogPartitions } from './log-partitions'
+import { createLogsRepository } from './logs.repository'
 import { insertLogs } from './logs.test-support'
 
 let t: TestContext
@@ -36,7 +37,7 @@ describe('activity log month partitions (issue #13, migration 0014)', () => {
     )
 
     // Last month to two months ahead of "now" (June 2031): May to August.
-    expect(await ensureLogPartitions(t.database.db, new Date('2031-06-15T12:00:00Z'))).toBe(4)
+    expect(await ensureLogPartitions(createLogsRepository(t.database.db), new Date('2031-06-15T12:00:00Z'))).toBe(4)
     expect(await partitionsOf('2031-05-01', '2031-07-01')).toEqual([
       { part: 'activity_log_p203105', n: 2 },
       { part: 'activity_log_p203106', n: 1 },
@@ -46,7 +47,7 @@ describe('activity log month partitions (issue #13, migration 0014)', () => {
       await rows(sql`select day::text, rows from activity_log_day where day >= '2031-05-01' order by 1, 2`),
     ).toEqual(daysBefore)
     // Made already: nothing to do the second time.
-    expect(await ensureLogPartitions(t.database.db, new Date('2031-06-15T12:00:00Z'))).toBe(0)
+    expect(await ensureLogPartitions(createLogsRepository(t.database.db), new Date('2031-06-15T12:00:00Z'))).toBe(0)
 
     const list = await t.app.inject({
       method: 'GET',

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
 import { jsonArraySql, jsonArrayText } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
-import { placeholders, rowsOf, runStatement, statementCache } from '../../db/statement'
+import { placeholders, queryRows, rowsOf, runStatement, statementCache } from '../../db/statement'
 import { logEntryFields } from './logs.fields'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
@@ -371,6 +371,19 @@ export function createLogsRepository(db: DbOrTx) {
         .where(eq(activityLog.userId, userId))
         .orderBy(...newestFirst)
         .limit(limit)
+    },
+
+    /**
+     * The log is partitioned by month (migration 0014): makes the partitions of the months from
+     * `from` to `to` that do not exist yet (rows of a month without one wait in the default
+     * partition and are moved when it is made). Returns how many were made.
+     */
+    async ensureMonthPartitions(from: string, to: string): Promise<number> {
+      const [row] = await queryRows<{ made: number }>(
+        db,
+        sql`select activity_log_ensure_months(${from}::date, ${to}::date) as made`,
+      )
+      return Number(row?.made ?? 0)
     },
   }
 }

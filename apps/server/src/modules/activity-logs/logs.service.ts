@@ -11,20 +11,19 @@ import {
   type LogListQuery,
   type LogListResponse,
 } from '@portal/shared'
-import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
-import { recordActivity, type ActivityEntry, type Actor } from './activity.repository'
+import type { ActivityEntry, ActivityRepository, Actor } from './activity.repository'
 import { logEntryFields } from './logs.fields'
 import {
-  createLogsRepository,
   type DayCount,
   type EntriesJson,
   type ExportRow,
   type LogCursor,
   type LogKey,
   type LogRow,
+  type LogsRepository,
   type LogSqlFilter,
   type SearchWay,
 } from './logs.repository'
@@ -140,11 +139,11 @@ export function toSqlFilter(query: LogFilter): LogSqlFilter {
 }
 
 /** The Activity Logs screen's reads (SPEC §2, §7) and the streamed CSV export (DECISIONS.md). */
-export function createLogsService(db: Db, log: Log) {
-  const logs = createLogsRepository(db)
+export function createLogsService(deps: { logs: LogsRepository; activity: ActivityRepository; log: Log }) {
+  const { logs, activity, log } = deps
 
   async function audit(ctx: ReaderContext, details: Record<string, unknown>) {
-    await recordActivity(db, { action: 'LOGS_EXPORTED', actor: ctx.actor, ipAddress: ctx.ip, details })
+    await activity.record({ action: 'LOGS_EXPORTED', actor: ctx.actor, ipAddress: ctx.ip, details })
   }
 
   interface Page {
@@ -302,7 +301,7 @@ export function createLogsService(db: Db, log: Log) {
 
     /** A row the browser reported (UI events, navigation): user and IP stamped by the route. */
     async record(entry: ActivityEntry): Promise<void> {
-      await recordActivity(db, entry)
+      await activity.record(entry)
     },
 
     async recentOfUser(userId: string, limit = 20): Promise<LogEntry[]> {

@@ -4,6 +4,7 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { evaluateAlerts } from './alerts-evaluate.sql'
 import { rows, setDispatch } from './alerts.test-support'
+import { appParts } from '../../app'
 
 /** Issue #17: what the SQL evaluation raises, and when it re-arms. */
 let t: TestContext
@@ -87,7 +88,7 @@ describe('alert evaluation (SQL)', () => {
       payload: { id: 'reg-pb-1', dispatchId: 'u-over', updated: new Date().toISOString() },
     })
     expect(res.statusCode, res.body).toBe(200)
-    await t.app.alerts.idle()
+    await appParts(t.app).alerts.idle()
     const alerts = await rows(
       t.database.db,
       sql`select kind, level from alert where dispatch_id = 'u-over' order by id desc limit 1`,

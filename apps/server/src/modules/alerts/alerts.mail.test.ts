@@ -7,6 +7,7 @@ import { createSmtpTransport } from '../mail/mail-transport'
 import { createOutboxWorker } from '../mail/outbox.worker'
 import { outboxRepository, UNCERTAIN_MESSAGE } from '../mail/outbox.repository'
 import { mailText, rows, setDispatch, startSmtpReceiver, type SmtpReceiver } from './alerts.test-support'
+import { appParts } from '../../app'
 
 /**
  * Issue #17 with a real SMTP receiver (smtp-server): a crossing mails exactly the right people
@@ -87,12 +88,12 @@ beforeEach(async () => {
 
 describe('alert mails over real SMTP', () => {
   it('a crossing sends exactly one mail to the account manager, the active admins and opted-in clients', async () => {
-    expect(await t.app.alerts.evaluate()).toEqual([])
+    expect(await appParts(t.app).alerts.evaluate()).toEqual([])
     await setDispatch(t.database.db, 'd-a', { registrationCount: 8 })
-    const raised = await t.app.alerts.evaluate()
+    const raised = await appParts(t.app).alerts.evaluate()
     expect(raised.map((a) => [a.kind, a.level, a.dispatchId])).toEqual([['usage', 80, 'd-a']])
     // Evaluated again (another sync, another process): nothing new.
-    expect(await t.app.alerts.evaluate()).toEqual([])
+    expect(await appParts(t.app).alerts.evaluate()).toEqual([])
 
     expect(await worker().runOnce()).toBe(3)
     expect(await worker().runOnce()).toBe(0)
@@ -108,9 +109,9 @@ describe('alert mails over real SMTP', () => {
 
   it('re-arms only after usage falls back below: the next crossing mails again, at its most severe level', async () => {
     await setDispatch(t.database.db, 'd-a', { registrationCount: 2 })
-    expect(await t.app.alerts.evaluate()).toEqual([])
+    expect(await appParts(t.app).alerts.evaluate()).toEqual([])
     await setDispatch(t.database.db, 'd-a', { registrationCount: 10 })
-    const raised = await t.app.alerts.evaluate()
+    const raised = await appParts(t.app).alerts.evaluate()
     expect(raised.map((a) => [a.kind, a.level])).toEqual([['usage', 100]])
     await worker().runOnce()
     expect(smtp.received).toHaveLength(3)
@@ -120,16 +121,16 @@ describe('alert mails over real SMTP', () => {
   it('honours preferences: an admin who turned alert mails off gets none; a suspended user never gets one', async () => {
     await setPreferences(users.admin!, { alertMails: false })
     await setDispatch(t.database.db, 'd-b', { registrationCount: 9 })
-    expect((await t.app.alerts.evaluate()).map((a) => a.dispatchId)).toEqual(['d-b'])
+    expect((await appParts(t.app).alerts.evaluate()).map((a) => a.dispatchId)).toEqual(['d-b'])
     await worker().runOnce()
     expect(recipientsOf()).toEqual(['client-b@example.test'])
     await setPreferences(users.admin!, { alertMails: true })
 
     // Queued before the suspension, not sent after it.
     await setDispatch(t.database.db, 'd-b', { registrationCount: 0 })
-    await t.app.alerts.evaluate()
+    await appParts(t.app).alerts.evaluate()
     await setDispatch(t.database.db, 'd-b', { registrationCount: 10 })
-    await t.app.alerts.evaluate()
+    await appParts(t.app).alerts.evaluate()
     await t.database.db.update(appUser).set({ status: 'suspended' }).where(eq(appUser.id, users.clientB!.id))
     await worker().runOnce()
     expect(recipientsOf(1)).toEqual(['admin@example.test'])

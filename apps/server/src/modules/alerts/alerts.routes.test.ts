@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { setDispatch } from './alerts.test-support'
+import { appParts } from '../../app'
 
 /** Issue #17 routes: permissions (allowed and denied), client scope in the SQL, bounded input. */
 let t: TestContext
@@ -27,7 +28,7 @@ beforeAll(async () => {
   internal = (await t.loginAs('internal')).headers
   clientA = (await t.loginAs('client', { companyId: 'co-ra' })).headers
   clientB = (await t.loginAs('client', { companyId: 'co-rb' })).headers
-  await t.app.alerts.evaluate()
+  await appParts(t.app).alerts.evaluate()
 })
 afterAll(async () => t?.close())
 
@@ -70,7 +71,7 @@ describe('GET /api/notifications and marking read', () => {
     expect((await call('GET', '/api/notifications', internal)).json().unreadCount).toBe(2)
     // A new alert after read-all is unread.
     await setDispatch(t.database.db, 'ra-1', { enabled: false })
-    await t.app.alerts.evaluate()
+    await appParts(t.app).alerts.evaluate()
     expect((await call('GET', '/api/notifications', sales)).json().unreadCount).toBe(1)
   })
 
@@ -156,7 +157,7 @@ describe('alert settings (admin)', () => {
         })
       ).statusCode,
     ).toBe(403)
-    await t.app.alerts.idle()
+    await appParts(t.app).alerts.idle()
     const [state] = (
       (await t.database.db.execute(
         sql`select level from alert_state where dispatch_id = 'rb-1' and kind = 'usage'`,
@@ -236,7 +237,7 @@ describe('a lowered threshold and "Use the global thresholds"', () => {
       expiryDays: [],
     })
     expect(put.statusCode, put.body).toBe(200)
-    await t.app.alerts.idle()
+    await appParts(t.app).alerts.idle()
     const items = (await call('GET', '/api/notifications?limit=100', admin)).json().items as {
       dispatchId: string
       message: string

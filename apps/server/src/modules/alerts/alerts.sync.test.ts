@@ -4,6 +4,7 @@ import type { Simulator } from '@portal/scorm-cloud-sim'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { startTestSimulator } from '../sync/sync.test-support'
 import { rows } from './alerts.test-support'
+import { appParts } from '../../app'
 
 /** Issue #17: a sync run (the real client against the simulator) ends with an alert evaluation. */
 let t: TestContext
@@ -25,9 +26,9 @@ describe('alerts after a sync run', () => {
   it('raises the crossings of the synced mirror without any other trigger, once', async () => {
     // Every capped dispatch crosses 1 % once it has one registration.
     await t.database.db.execute(sql`update alert_settings set usage_thresholds = '{1}', expiry_days = '{}'`)
-    const outcome = await t.app.sync!.run({ trigger: 'manual', full: true })
+    const outcome = await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     expect(outcome.ok).toBe(true)
-    await t.app.alerts.idle()
+    await appParts(t.app).alerts.idle()
     const [expected] = await rows(
       t.database.db,
       sql`select count(*)::int as n from dispatch where removed_at is null and registration_cap > 0 and registration_count > 0`,
@@ -36,8 +37,8 @@ describe('alerts after a sync run', () => {
     const [raised] = await rows(t.database.db, sql`select count(*)::int as n from alert where kind = 'usage'`)
     expect(raised!.n).toBe(expected!.n)
 
-    await t.app.sync!.run({ trigger: 'manual' })
-    await t.app.alerts.idle()
+    await appParts(t.app).sync!.run({ trigger: 'manual' })
+    await appParts(t.app).alerts.idle()
     const [again] = await rows(t.database.db, sql`select count(*)::int as n from alert where kind = 'usage'`)
     expect(again!.n).toBe(expected!.n)
   })

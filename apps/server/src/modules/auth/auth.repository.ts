@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { appUser, authSession, refreshToken } from '../../db/schema'
+import type { ThrottleRule } from './login-throttle'
+import { appUser, authSession, loginThrottle, refreshToken } from '../../db/schema'
 
 export function createAuthRepository(db: DbOrTx) {
   return {
@@ -62,6 +63,41 @@ export function createAuthRepository(db: DbOrTx) {
         .update(appUser)
         .set({ lastLogin: sql`now()` })
         .where(eq(appUser.id, userId))
+    },
+
+    /** Until when sign-ins of a throttle key (an account or an IP) are blocked; null when not. */
+    async throttleBlockedUntil(key: string): Promise<Date | null> {
+      const [row] = await db
+        .select({ blockedUntil: loginThrottle.blockedUntil })
+        .from(loginThrottle)
+        .where(eq(loginThrottle.key, key))
+      return row?.blockedUntil ?? null
+    },
+    /** Counts one failure of the key in its window and blocks it once past the allowed number. */
+    async throttleFailure(key: string, rule: ThrottleRule): Promise<void> {
+      // One statement, so concurrent failures from several processes all count.
+      await db.execute(sql`
+        insert into login_throttle as t (key, failures, window_started_at)
+        values (${key}, 1, now())
+        on conflict (key) do update set
+          failures = case
+            when t.window_started_at < now() - make_interval(secs => ${rule.windowSeconds})
+              and (t.blocked_until is null or t.blocked_until < now())
+            then 1 else t.failures + 1 end,
+          window_started_at = case
+            when t.window_started_at < now() - make_interval(secs => ${rule.windowSeconds})
+              and (t.blocked_until is null or t.blocked_until < now())
+            then now() else t.window_started_at end
+      `)
+      await db.execute(sql`
+        update login_throttle set blocked_until = now() + make_interval(secs => least(
+          ${rule.maxBlockSeconds}::float8,
+          ${rule.blockSeconds}::float8 * power(2, failures - ${rule.maxFailures} - 1)))
+        where key = ${key} and failures > ${rule.maxFailures}
+      `)
+    },
+    async throttleClear(key: string): Promise<void> {
+      await db.delete(loginThrottle).where(eq(loginThrottle.key, key))
     },
   }
 }

@@ -18,10 +18,12 @@ import type { AuthService } from './auth.service'
 
 const errors = errorResponses(400, 401, 429)
 
-const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: UsersService }> = async (
-  app,
-  { auth, users },
-) => {
+const authRoutes: FastifyPluginAsyncTypebox<{
+  auth: AuthService
+  users: UsersService
+  demoMode: boolean
+  supportEmail: string
+}> = async (app, { auth, users, demoMode, supportEmail }) => {
   const clientOf = (request: { ip: string; headers: Record<string, unknown> }) => ({
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 300) : null,
@@ -83,10 +85,10 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: UsersSer
     '/config',
     { config: { public: true }, schema: { tags: ['auth'], response: { 200: AuthConfigSchema } } },
     async () => ({
-      demoMode: app.config.demoMode,
-      demoAccounts: app.config.demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
-      demoPassword: app.config.demoMode ? DEMO_PASSWORD : null,
-      supportEmail: app.config.supportEmail,
+      demoMode,
+      demoAccounts: demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
+      demoPassword: demoMode ? DEMO_PASSWORD : null,
+      supportEmail,
     }),
   )
 }

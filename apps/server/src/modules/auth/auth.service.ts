@@ -3,10 +3,10 @@ import type { Db, Tx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords'
 import { hashToken, type TokenSigner } from '../../lib/tokens'
-import { recordActivity } from '../activity-logs/activity.repository'
-import { createUsersRepository } from '../users/users.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
+import type { UsersRepository } from '../users/users.repository'
 import { toUser } from '../users/users.mapper'
-import { createAuthRepository } from './auth.repository'
+import type { AuthRepository } from './auth.repository'
 import type { LoginThrottle } from './login-throttle'
 
 /** One answer for an unknown email and a wrong password (DECISIONS.md). */
@@ -20,6 +20,8 @@ export interface ClientInfo {
 
 export function createAuthService(deps: {
   db: Db
+  repositories: { auth: AuthRepository; users: UsersRepository }
+  activity: ActivityRepository
   signer: TokenSigner
   throttle: LoginThrottle
   sessionMaxHours: number
@@ -29,9 +31,8 @@ export function createAuthService(deps: {
    */
   passwordRule?: (user: { id: string; role: string; companyId: string | null }) => Promise<string | null>
 }) {
-  const { db, signer, throttle } = deps
-  const users = createUsersRepository(db)
-  const auth = createAuthRepository(db)
+  const { db, signer, throttle, activity } = deps
+  const { auth, users } = deps.repositories
 
   async function loadUser(id: string): Promise<User> {
     const row = await users.findById(id)
@@ -60,12 +61,15 @@ export function createAuthService(deps: {
       await auth.insertRefreshToken({ sessionId, tokenHash: hashToken(refresh), expiresAt }, tx)
       await auth.touchLastLogin(user.id, tx)
       await within?.(sessionId, tx)
-      await recordActivity(tx, {
-        action: 'LOGIN_SUCCESS',
-        actor: { id: user.id, name: user.name ?? user.username, email: user.email },
-        details,
-        ipAddress: client.ip,
-      })
+      await activity.record(
+        {
+          action: 'LOGIN_SUCCESS',
+          actor: { id: user.id, name: user.name ?? user.username, email: user.email },
+          details,
+          ipAddress: client.ip,
+        },
+        tx,
+      )
       const access = await signer.signAccess({ sub: user.id, sid: sessionId, ver: user.tokenVersion })
       return { accessToken: access, refreshToken: refresh }
     })
@@ -84,7 +88,7 @@ export function createAuthService(deps: {
       const passwordOk = found ? await verifyPassword(found.passwordHash, password) : await burnPasswordCheck(password)
       if (!found || !passwordOk || found.status !== 'active') {
         await throttle.recordFailure(email, client.ip)
-        await recordActivity(db, {
+        await activity.record({
           action: 'LOGIN_FAILED',
           actor: found ? { id: found.id, name: found.name ?? found.username, email: found.email } : null,
           details: {
@@ -97,7 +101,7 @@ export function createAuthService(deps: {
       }
       const refusal = await deps.passwordRule?.(found)
       if (refusal) {
-        await recordActivity(db, {
+        await activity.record({
           action: 'LOGIN_FAILED',
           actor: { id: found.id, name: found.name ?? found.username, email: found.email },
           details: { email: email.slice(0, 254), method: 'password', reason: 'single sign-on required' },
@@ -121,12 +125,15 @@ export function createAuthService(deps: {
       const reuse = async () => {
         await db.transaction(async (tx) => {
           await auth.revokeSession(stored.sessionId, 'refresh token reuse', tx)
-          await recordActivity(tx, {
-            action: 'TOKEN_REUSE_DETECTED',
-            actor,
-            details: { message: 'A spent refresh token was presented again; the session was revoked.' },
-            ipAddress: client.ip,
-          })
+          await activity.record(
+            {
+              action: 'TOKEN_REUSE_DETECTED',
+              actor,
+              details: { message: 'A spent refresh token was presented again; the session was revoked.' },
+              ipAddress: client.ip,
+            },
+            tx,
+          )
         })
         return new AppError('UNAUTHENTICATED', INVALID_REFRESH)
       }
@@ -166,12 +173,15 @@ export function createAuthService(deps: {
       if (!stored || stored.sessionRevokedAt) return null
       await db.transaction(async (tx) => {
         await auth.revokeSession(stored.sessionId, 'logout', tx)
-        await recordActivity(tx, {
-          action: 'LOGOUT',
-          actor: { id: stored.userId, name: stored.userName ?? stored.userUsername, email: stored.userEmail },
-          details: { message: 'User signed out' },
-          ipAddress: client.ip,
-        })
+        await activity.record(
+          {
+            action: 'LOGOUT',
+            actor: { id: stored.userId, name: stored.userName ?? stored.userUsername, email: stored.userEmail },
+            details: { message: 'User signed out' },
+            ipAddress: client.ip,
+          },
+          tx,
+        )
       })
       return { sessionId: stored.sessionId }
     },

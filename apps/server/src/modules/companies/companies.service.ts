@@ -9,13 +9,8 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
-import {
-  createCompaniesRepository,
-  type CompanyChanges,
-  type CompanyListRow,
-  type CompanyRow,
-} from './companies.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
+import type { CompaniesRepository, CompanyChanges, CompanyListRow, CompanyRow } from './companies.repository'
 
 export interface AdminContext {
   actor: Actor | null
@@ -46,8 +41,8 @@ export function toCompany(row: CompanyListRow, role: Role): Company {
 }
 
 /** The companies screens (SPEC §2 Companies, Company detail): mirror reads and the admin's edit. */
-export function createCompaniesService(db: Db) {
-  const companies = createCompaniesRepository(db)
+export function createCompaniesService(deps: { db: Db; companies: CompaniesRepository; activity: ActivityRepository }) {
+  const { db, companies, activity } = deps
 
   async function requireCompany(id: string): Promise<CompanyRow> {
     const row = await companies.findById(id)
@@ -154,12 +149,15 @@ export function createCompaniesService(db: Db) {
       if (Object.keys(changes).length > 0) {
         await db.transaction(async (tx) => {
           await companies.update(id, changes, tx)
-          await recordActivity(tx, {
-            action: 'COMPANY_UPDATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { companyId: id, before, after },
-          })
+          await activity.record(
+            {
+              action: 'COMPANY_UPDATED',
+              actor: ctx.actor,
+              ipAddress: ctx.ip,
+              details: { companyId: id, before, after },
+            },
+            tx,
+          )
         })
       }
       return toCompany((await companies.listOne(id))!, 'admin')

@@ -15,10 +15,10 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
-import { createCoursesRepository } from '../courses/courses.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
+import type { CoursesRepository } from '../courses/courses.repository'
 import { titleOf } from '../courses/courses.mapper'
-import { createCourseRequestsRepository, type CourseRequestRow } from './course-requests.repository'
+import type { CourseRequestRow, CourseRequestsRepository } from './course-requests.repository'
 
 export interface Requestor {
   id: string
@@ -65,9 +65,14 @@ export function toCourseRequest(row: CourseRequestRow, role: Role): CourseReques
 }
 
 /** SPEC §2 "My Course Requests" and "Course Requests", and the request form of the details screen. */
-export function createCourseRequestsService(db: Db) {
-  const requests = createCourseRequestsRepository(db)
-  const courses = createCoursesRepository(db)
+export function createCourseRequestsService(deps: {
+  db: Db
+  requests: CourseRequestsRepository
+  activity: ActivityRepository
+  /** The course a request names: whether it exists and is dispatched to the company. */
+  courses: Pick<CoursesRepository, 'find' | 'dispatchedCourseIds'>
+}) {
+  const { db, requests, courses, activity } = deps
 
   async function requireRequest(id: string): Promise<CourseRequestRow> {
     // Ids are uuids; anything else cannot exist (and must not reach a uuid cast in SQL).
@@ -112,12 +117,15 @@ export function createCourseRequestsService(db: Db) {
           },
           tx,
         )
-        await recordActivity(tx, {
-          action: 'COURSE_REQUEST_SUBMITTED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { requestId: newId, courseId: course.id, courseTitle, licenses, companyId: viewer.companyId },
-        })
+        await activity.record(
+          {
+            action: 'COURSE_REQUEST_SUBMITTED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { requestId: newId, courseId: course.id, courseTitle, licenses, companyId: viewer.companyId },
+          },
+          tx,
+        )
         return newId
       })
       return toCourseRequest(await requireRequest(id), viewer.role)
@@ -142,19 +150,22 @@ export function createCourseRequestsService(db: Db) {
       }
       await db.transaction(async (tx) => {
         await requests.updateStatus(id, values, tx)
-        await recordActivity(tx, {
-          action: 'COURSE_REQUEST_STATUS_UPDATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            requestId: id,
-            courseId: row.courseId,
-            courseTitle: row.courseTitle,
-            companyName: row.companyName,
-            before: row.status,
-            after: body.status,
+        await activity.record(
+          {
+            action: 'COURSE_REQUEST_STATUS_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: {
+              requestId: id,
+              courseId: row.courseId,
+              courseTitle: row.courseTitle,
+              companyName: row.companyName,
+              before: row.status,
+              after: body.status,
+            },
           },
-        })
+          tx,
+        )
       })
       return toCourseRequest(await requireRequest(id), viewer.role)
     },

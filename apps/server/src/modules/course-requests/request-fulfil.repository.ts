@@ -89,3 +89,4 @@ export function createRequestFulfilRepository(db: DbOrTx) {
     },
   }
 }
+export type RequestFulfilRepository = ReturnType<typeof createRequestFulfilRepository>

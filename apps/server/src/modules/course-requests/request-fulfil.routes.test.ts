@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { courseRequest } from '../../db/schema'
 import { providerApp, upstreamPair, type ProviderApp } from '../dispatches/dispatch-actions.test-support'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import { appParts } from '../../app'
 
 let f: ProviderApp
 beforeAll(async () => {
@@ -37,7 +38,7 @@ const stored = async (id: string) =>
  * the provider did act, the portal never heard back (the read-back after the write).
  */
 function failRead(skip = 0) {
-  const client = f.t.app.scormCloud!
+  const client = appParts(f.t.app).scormCloud!
   const original = client.getDispatch
   let left = skip
   client.getDispatch = async (id) => {
@@ -87,7 +88,7 @@ describe('POST /api/course-requests/:id/fulfil', () => {
   it('adds the requested licenses to the company dispatch of the course, once', async () => {
     const own = f.sim.data.getDispatch(f.ownDispatchId)!
     f.sim.touchDispatch(f.ownDispatchId, { registrationCap: 40 })
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const id = await requestOf(own.courseId!, 10)
     const listed = await f.t.app.inject({ method: 'GET', url: '/api/course-requests', headers: f.admin })
     expect(listed.json().find((r: { id: string }) => r.id === id).companyDispatch).toMatchObject({
@@ -116,7 +117,7 @@ describe('POST /api/course-requests/:id/fulfil', () => {
     expect(made).toBeTruthy()
     expect(await stored(id)).toMatchObject({ status: 'PENDING', fulfilDispatchId: made, dispatchId: null })
     // The next sync mirrors it meanwhile: the retry still finishes the same target.
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const retry = await fulfil(id, { mode: 'create' })
     expect(retry.statusCode, retry.body).toBe(200)
     expect(retry.json()).toMatchObject({ status: 'PROCESSED', dispatchId: made })
@@ -127,7 +128,7 @@ describe('POST /api/course-requests/:id/fulfil', () => {
   it('converges after a partial failure of "add": a retry sets the same cap, not twice the licenses', async () => {
     const d = f.sim.data.getDispatch(f.foreignDispatchId)!
     f.sim.touchDispatch(f.foreignDispatchId, { registrationCap: 30 })
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const [row] = await f.t.database.db
       .insert(courseRequest)
       .values({
@@ -143,7 +144,7 @@ describe('POST /api/course-requests/:id/fulfil', () => {
     expect((await fulfil(row!.id, { mode: 'add' })).statusCode).toBe(502)
     expect(f.sim.data.getDispatch(f.foreignDispatchId)!.registrationCap).toBe(35)
     // A sync brings the mirror to 35 meanwhile; the retry must not add 5 again.
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const retry = await fulfil(row!.id, { mode: 'add' })
     expect(retry.statusCode, retry.body).toBe(200)
     expect(f.sim.data.getDispatch(f.foreignDispatchId)!.registrationCap).toBe(35)

@@ -8,17 +8,17 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
 import { DispatchConflictError } from '../dispatches/dispatch-conflict'
 import { requirePair } from '../dispatches/dispatch-create.service'
-import { mirrorProviderDispatch } from '../dispatches/dispatch-mirror.service'
-import { createDispatchPairRepository, type PairDispatch } from '../dispatches/dispatch-pair.repository'
+import { mirrorProviderDispatch, type DispatchMirror } from '../dispatches/dispatch-mirror.service'
+import type { DispatchPairRepository, PairDispatch } from '../dispatches/dispatch-pair.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
-import { createCourseRequestsRepository } from './course-requests.repository'
+import type { CourseRequestsRepository } from './course-requests.repository'
 import { toCourseRequest, type RequestContext, type Requestor } from './course-requests.service'
-import { createRequestFulfilRepository, type FulfilIntent, type FulfilState } from './request-fulfil.repository'
+import type { FulfilIntent, FulfilState, RequestFulfilRepository } from './request-fulfil.repository'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -52,10 +52,16 @@ function intentOf(
  * setting a cap to the same value twice changes nothing. A request already fulfilled answers
  * as it is. A definitive refusal by the provider clears the target (nothing happened upstream).
  */
-export function createRequestFulfilService(deps: { db: Db; client: () => ScormCloudClient | null }) {
-  const requests = createCourseRequestsRepository(deps.db)
-  const fulfilments = createRequestFulfilRepository(deps.db)
-  const pairs = createDispatchPairRepository(deps.db)
+export function createRequestFulfilService(deps: {
+  db: Db
+  requests: CourseRequestsRepository
+  fulfilments: RequestFulfilRepository
+  pairs: DispatchPairRepository
+  mirror: DispatchMirror
+  activity: ActivityRepository
+  client: () => ScormCloudClient | null
+}) {
+  const { requests, fulfilments, pairs, activity } = deps
 
   async function view(id: string, viewer: Requestor): Promise<CourseRequest> {
     const row = await requests.find(id)
@@ -108,7 +114,7 @@ export function createRequestFulfilService(deps: { db: Db; client: () => ScormCl
         // Made outside this request (another screen, not yet synced): never a second dispatch.
         const upstream = await client.dispatchOfPair(pair.company.id, pair.course.id)
         if (upstream && upstream.id !== intent.dispatchId) {
-          await mirrorProviderDispatch(deps.db, upstream.id, upstream.data, pair)
+          await mirrorProviderDispatch(deps.mirror, upstream.id, upstream.data, pair)
           await fulfilments.release(id)
           throw conflict(upstream.id)
         }
@@ -125,7 +131,7 @@ export function createRequestFulfilService(deps: { db: Db; client: () => ScormCl
 
       const before = pairDispatch?.registrationCap ?? null
       await deps.db.transaction(async (tx) => {
-        await mirrorProviderDispatch(tx, intent.dispatchId, fresh, pair)
+        await mirrorProviderDispatch(deps.mirror, intent.dispatchId, fresh, pair, tx)
         await fulfilments.complete(id, intent.dispatchId, tx)
         const common = {
           dispatchId: intent.dispatchId,
@@ -134,21 +140,27 @@ export function createRequestFulfilService(deps: { db: Db; client: () => ScormCl
           courseId: pair.course.id,
           courseTitle: titleOf(pair.course),
         }
-        await recordActivity(tx, {
-          action: intent.mode === 'create' ? 'DISPATCH_CREATED' : 'DISPATCH_UPDATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details:
-            intent.mode === 'create'
-              ? { ...common, registrationCap: intent.registrationCap, requestId: id }
-              : { ...common, requestId: id, changes: { registrationCap: { before, after: intent.registrationCap } } },
-        })
-        await recordActivity(tx, {
-          action: 'COURSE_REQUEST_STATUS_UPDATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { requestId: id, ...common, before: state.status, after: 'PROCESSED', fulfilment: intent.mode },
-        })
+        await activity.record(
+          {
+            action: intent.mode === 'create' ? 'DISPATCH_CREATED' : 'DISPATCH_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details:
+              intent.mode === 'create'
+                ? { ...common, registrationCap: intent.registrationCap, requestId: id }
+                : { ...common, requestId: id, changes: { registrationCap: { before, after: intent.registrationCap } } },
+          },
+          tx,
+        )
+        await activity.record(
+          {
+            action: 'COURSE_REQUEST_STATUS_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { requestId: id, ...common, before: state.status, after: 'PROCESSED', fulfilment: intent.mode },
+          },
+          tx,
+        )
       })
       return view(id, viewer)
     },

@@ -8,10 +8,10 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { sanitizeDescription } from './course-description.sanitizer'
 import { titleOf } from './courses.mapper'
-import { createCoursesRepository, type CourseDetailsUpdate, type CourseRow } from './courses.repository'
+import type { CourseDetailsUpdate, CourseRow, CoursesRepository } from './courses.repository'
 import type { CourseViewer, CoursesService, RequestContext } from './courses.service'
 
 const invalid = (message: string) => new AppError('RULE_VIOLATION', message)
@@ -52,8 +52,13 @@ export function toUpdate(row: CourseRow, body: UpdateCourseDetails): CourseDetai
 }
 
 /** Admin writes of portal-owned course fields (SPEC §2 edit form and visibility switch). */
-export function createCourseEditService(deps: { db: Db; courses: CoursesService }) {
-  const repository = createCoursesRepository(deps.db)
+export function createCourseEditService(deps: {
+  db: Db
+  repository: CoursesRepository
+  activity: ActivityRepository
+  courses: CoursesService
+}) {
+  const { repository, activity } = deps
 
   return {
     async updateDetails(
@@ -67,7 +72,7 @@ export function createCourseEditService(deps: { db: Db; courses: CoursesService 
       try {
         values = toUpdate(row, body)
       } catch (error) {
-        await recordActivity(deps.db, {
+        await activity.record({
           action: 'COURSE_DETAIL_EDIT_FAILED',
           actor: ctx.actor,
           ipAddress: ctx.ip,
@@ -77,12 +82,15 @@ export function createCourseEditService(deps: { db: Db; courses: CoursesService 
       }
       await deps.db.transaction(async (tx) => {
         await repository.updateDetails(id, values, tx)
-        await recordActivity(tx, {
-          action: 'COURSE_DETAIL_EDIT_SAVED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { courseId: id, courseTitle: titleOf({ ...row, ...values }), fields: Object.keys(values) },
-        })
+        await activity.record(
+          {
+            action: 'COURSE_DETAIL_EDIT_SAVED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { courseId: id, courseTitle: titleOf({ ...row, ...values }), fields: Object.keys(values) },
+          },
+          tx,
+        )
       })
       return deps.courses.details(viewer, id)
     },
@@ -96,12 +104,15 @@ export function createCourseEditService(deps: { db: Db; courses: CoursesService 
       const row = await deps.courses.requireVisible(viewer.role, id)
       await deps.db.transaction(async (tx) => {
         await repository.setVisibility(id, isVisible, tx)
-        await recordActivity(tx, {
-          action: 'COURSE_VISIBILITY_CHANGED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { courseId: id, courseTitle: titleOf(row), before: row.isVisible, after: isVisible },
-        })
+        await activity.record(
+          {
+            action: 'COURSE_VISIBILITY_CHANGED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { courseId: id, courseTitle: titleOf(row), before: row.isVisible, after: isVisible },
+          },
+          tx,
+        )
       })
       return { id, isVisible }
     },

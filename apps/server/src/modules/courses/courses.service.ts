@@ -1,9 +1,8 @@
 import { can, canSeeDemo, ownCompanyOnly, type CourseDetails, type CourseListResponse, type Role } from '@portal/shared'
-import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import { toCourse, toCourseDispatch } from './courses.mapper'
-import { createCoursesRepository, type CourseRow } from './courses.repository'
+import type { CourseRow, CoursesRepository } from './courses.repository'
 
 export const COURSE_NOT_FOUND = 'Course not found'
 
@@ -22,8 +21,8 @@ export interface RequestContext {
 const seesHidden = (role: Role) => can(role, 'course.readHidden')
 
 /** The catalogue and the details screen (SPEC §2), scoped to the caller's role and company. */
-export function createCoursesService(db: DbOrTx) {
-  const courses = createCoursesRepository(db)
+export function createCoursesService(deps: { courses: CoursesRepository; activity: ActivityRepository }) {
+  const { courses, activity } = deps
 
   /** A present course the caller may see; hidden, removed and unknown ones are all 404. */
   async function requireVisible(role: Role, id: string): Promise<CourseRow> {
@@ -92,7 +91,7 @@ export function createCoursesService(db: DbOrTx) {
     /** GET /api/courses/{id}/details: the details, and COURSE_VIEWED (DECISIONS.md) for the log. */
     async view(viewer: CourseViewer, id: string, ctx: RequestContext): Promise<CourseDetails> {
       const details = await service.details(viewer, id)
-      await recordActivity(db, {
+      await activity.record({
         action: 'COURSE_VIEWED',
         actor: ctx.actor,
         ipAddress: ctx.ip,

@@ -4,6 +4,7 @@ import type { Simulator } from '@portal/scorm-cloud-sim'
 import { activityLog, course, dispatch } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { startTestSimulator } from '../sync/sync.test-support'
+import { appParts } from '../../app'
 
 export type Headers = Record<string, string>
 
@@ -41,7 +42,7 @@ export async function providerApp(): Promise<ProviderApp> {
       breaker: { failureThreshold: 1_000, openMs: 50 },
     },
   })
-  const run = await t.app.sync!.run({ trigger: 'startup' })
+  const run = await appParts(t.app).sync!.run({ trigger: 'startup' })
   if (!run.ok) throw new Error('initial sync failed')
   const ids = sim.data.listDispatchIds()
   const ownDispatchId = ids[0]!

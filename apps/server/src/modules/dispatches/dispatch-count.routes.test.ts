@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { providerApp, type ProviderApp } from './dispatch-actions.test-support'
+import { appParts } from '../../app'
 
 let f: ProviderApp
 beforeAll(async () => {
@@ -15,7 +16,7 @@ describe('POST /api/dispatches/:id/registration-count/reset', () => {
   it('resets the counter at SCORM Cloud and in the mirror, with the reset date, and logs the count before', async () => {
     f.sim.addRegistration(f.ownDispatchId)
     f.sim.addRegistration(f.ownDispatchId)
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const before = (
       await f.t.app.inject({ method: 'GET', url: `/api/dispatches/${f.ownDispatchId}`, headers: f.admin })
     ).json()
@@ -46,7 +47,7 @@ describe('POST /api/dispatches/:id/registration-count/reset', () => {
       headers: { Authorization: f.sim.authorization },
     })
     expect(res.status).toBe(204)
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const row = await f.mirrorRow(f.foreignDispatchId)
     expect(row!.registrationResetDate?.toISOString()).toBe(
       f.sim.data.getDispatch(f.foreignDispatchId)!.registrationResetDate,
@@ -55,7 +56,7 @@ describe('POST /api/dispatches/:id/registration-count/reset', () => {
 
   it('changes nothing when SCORM Cloud refuses (502)', async () => {
     f.sim.addRegistration(f.foreignDispatchId)
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const before = await f.mirrorRow(f.foreignDispatchId)
     f.sim.setFaults({ errorRate: 1, errorStatuses: [500], onlyPaths: ['/dispatch/dispatches/'] })
     const res = await reset(f.foreignDispatchId)

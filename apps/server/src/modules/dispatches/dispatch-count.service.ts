@@ -1,12 +1,12 @@
 import { DISPATCH_ACTION_MESSAGES as M, type Dispatch } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { toDate } from '../sync/sync.mapper'
 import type { EditContext } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
-import { createDispatchesRepository } from './dispatches.repository'
+import type { DispatchesRepository } from './dispatches.repository'
 import type { DispatchesService } from './dispatches.service'
 
 /**
@@ -16,10 +16,12 @@ import type { DispatchesService } from './dispatches.service'
  */
 export function createDispatchCountService(deps: {
   db: Db
+  repository: DispatchesRepository
+  activity: ActivityRepository
   dispatches: DispatchesService
   client: () => ScormCloudClient | null
 }) {
-  const repository = createDispatchesRepository(deps.db)
+  const { repository, activity } = deps
 
   return {
     async reset(id: string, ctx: EditContext): Promise<Dispatch> {
@@ -34,19 +36,22 @@ export function createDispatchCountService(deps: {
       const count = Number.isInteger(fresh.registrationCount) ? Math.max(0, fresh.registrationCount!) : 0
       await deps.db.transaction(async (tx) => {
         await repository.updateMirror(id, { registrationCount: count, registrationResetDate: resetDate }, tx)
-        await recordActivity(tx, {
-          action: 'DISPATCH_COUNT_RESET',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            dispatchId: id,
-            companyId: row.destinationId,
-            companyName: row.destinationName,
-            courseTitle: row.courseTitle,
-            registrationCountBefore: row.registrationCount,
-            registrationCap: row.registrationCap,
+        await activity.record(
+          {
+            action: 'DISPATCH_COUNT_RESET',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: {
+              dispatchId: id,
+              companyId: row.destinationId,
+              companyName: row.destinationName,
+              courseTitle: row.courseTitle,
+              registrationCountBefore: row.registrationCount,
+              registrationCap: row.registrationCap,
+            },
           },
-        })
+          tx,
+        )
       })
       return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
     },

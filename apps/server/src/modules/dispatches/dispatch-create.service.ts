@@ -1,22 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
 import {
   DISPATCH_ACTION_MESSAGES as M,
   dispatchExistsMessage,
   type CreateDispatchBody,
   type Dispatch,
 } from '@portal/shared'
-import type { Db, DbOrTx } from '../../db/client'
-import { activityLog } from '../../db/schema'
+import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import type { DispatchSchema } from '../scorm-cloud/scorm-cloud.types'
 import { DispatchConflictError } from './dispatch-conflict'
-import { mirrorProviderDispatch } from './dispatch-mirror.service'
-import { createDispatchPairRepository, type PairCompany, type PairCourse } from './dispatch-pair.repository'
+import { mirrorProviderDispatch, type DispatchMirror } from './dispatch-mirror.service'
+import type { DispatchPairRepository, PairCompany, PairCourse } from './dispatch-pair.repository'
 import { parseExpiration, type EditContext } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesService } from './dispatches.service'
@@ -44,7 +42,7 @@ export function parseCreate(body: CreateDispatchBody) {
 
 /** The company and course of a new dispatch, present in the mirror, or a 400 naming the field. */
 export async function requirePair(
-  pairs: ReturnType<typeof createDispatchPairRepository>,
+  pairs: Pick<DispatchPairRepository, 'findCompany' | 'findCourse'>,
   companyId: string,
   courseId: string,
 ): Promise<{ company: PairCompany; course: PairCourse }> {
@@ -85,10 +83,13 @@ export function keyedDispatchId(userId: string, key: string, ask: unknown): stri
  */
 export function createDispatchCreateService(deps: {
   db: Db
+  pairs: DispatchPairRepository
+  mirror: DispatchMirror
+  activity: ActivityRepository
   dispatches: DispatchesService
   client: () => ScormCloudClient | null
 }) {
-  const pairs = createDispatchPairRepository(deps.db)
+  const { pairs, activity } = deps
 
   return {
     async create(body: CreateDispatchBody, ctx: EditContext, idempotencyKey?: string): Promise<Dispatch> {
@@ -112,23 +113,26 @@ export function createDispatchCreateService(deps: {
       /** This submission's dispatch exists upstream: the mirror row and the one DISPATCH_CREATED row. */
       const finish = async (fresh: DispatchSchema | null): Promise<Dispatch> => {
         await deps.db.transaction(async (tx) => {
-          if (fresh) await mirrorProviderDispatch(tx, id, fresh, pair)
+          if (fresh) await mirrorProviderDispatch(deps.mirror, id, fresh, pair, tx)
           // Two retries of one submission at once: one logs the creation, the other sees it.
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dispatch-created:${id}`}))`)
-          if (keyed && (await creationLogged(tx, userId!, id))) return
-          await recordActivity(tx, {
-            action: 'DISPATCH_CREATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: {
-              dispatchId: id,
-              companyId: company.id,
-              companyName: company.shownName,
-              courseId: course.id,
-              courseTitle: titleOf(course),
-              registrationCap: values.registrationCap,
+          await pairs.lockCreation(id, tx)
+          if (keyed && (await activity.dispatchCreationLogged(userId!, id, tx))) return
+          await activity.record(
+            {
+              action: 'DISPATCH_CREATED',
+              actor: ctx.actor,
+              ipAddress: ctx.ip,
+              details: {
+                dispatchId: id,
+                companyId: company.id,
+                companyName: company.shownName,
+                courseId: course.id,
+                courseTitle: titleOf(course),
+                registrationCap: values.registrationCap,
+              },
             },
-          })
+            tx,
+          )
         })
         return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, id), ctx.viewer.role)
       }
@@ -144,7 +148,7 @@ export function createDispatchCreateService(deps: {
       const upstream = await client.dispatchOfPair(company.id, course.id)
       if (upstream) {
         if (keyed && upstream.id === id) return finish(upstream.data ?? (await client.getDispatch(id)))
-        await mirrorProviderDispatch(deps.db, upstream.id, upstream.data, pair)
+        await mirrorProviderDispatch(deps.mirror, upstream.id, upstream.data, pair)
         throw conflict(upstream.id)
       }
       try {
@@ -169,19 +173,3 @@ export function createDispatchCreateService(deps: {
   }
 }
 export type DispatchCreateService = ReturnType<typeof createDispatchCreateService>
-
-/** The DISPATCH_CREATED row of this dispatch by this user, if written (its user and action are indexed). */
-async function creationLogged(tx: DbOrTx, userId: string, dispatchId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: activityLog.id })
-    .from(activityLog)
-    .where(
-      and(
-        eq(activityLog.userId, userId),
-        eq(activityLog.action, 'DISPATCH_CREATED'),
-        sql`${activityLog.details}->>'dispatchId' = ${dispatchId}`,
-      ),
-    )
-    .limit(1)
-  return row !== undefined
-}

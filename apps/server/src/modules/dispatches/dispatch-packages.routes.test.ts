@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { inspectDestinationPackage, inspectPackage } from '@portal/scorm-cloud-sim/package-inspect'
 import { providerApp, type ProviderApp } from './dispatch-actions.test-support'
+import { appParts } from '../../app'
 
 let f: ProviderApp
 let base: string
@@ -8,7 +9,7 @@ beforeAll(async () => {
   f = await providerApp()
   // The own dispatch open for clients (generated data may hold any state).
   f.sim.touchDispatch(f.ownDispatchId, { enabled: true, expirationDate: 'none' })
-  await f.t.app.sync!.run({ trigger: 'manual' })
+  await appParts(f.t.app).sync!.run({ trigger: 'manual' })
   base = await f.t.app.listen({ port: 0, host: '127.0.0.1' })
 })
 afterAll(async () => f.close())
@@ -60,7 +61,7 @@ describe('GET /api/dispatches/:id/package', () => {
   it('refuses a disabled or expired dispatch to clients with a clear message; staff may still download it', async () => {
     try {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: false })
-      await f.t.app.sync!.run({ trigger: 'manual' })
+      await appParts(f.t.app).sync!.run({ trigger: 'manual' })
       const disabled = await get(`/api/dispatches/${f.ownDispatchId}/package`, f.client)
       expect(disabled.statusCode).toBe(403)
       expect(disabled.json().message).toBe('This dispatch is disabled. Contact your account manager.')
@@ -69,13 +70,13 @@ describe('GET /api/dispatches/:id/package', () => {
         expect((await get(`/api/dispatches/${f.ownDispatchId}/package`, headers)).statusCode, role).toBe(200)
       }
       f.sim.touchDispatch(f.ownDispatchId, { enabled: true, expirationDate: '2020-01-01T00:00:00.000Z' })
-      await f.t.app.sync!.run({ trigger: 'manual' })
+      await appParts(f.t.app).sync!.run({ trigger: 'manual' })
       const expired = await get(`/api/dispatches/${f.ownDispatchId}/package`, f.client)
       expect(expired.statusCode).toBe(403)
       expect(expired.json().message).toBe('This dispatch has expired. Contact your account manager.')
     } finally {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: true, expirationDate: 'none' })
-      await f.t.app.sync!.run({ trigger: 'manual' })
+      await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     }
   })
 
@@ -114,7 +115,7 @@ describe('GET /api/dispatches/packages', () => {
       .listDispatchIds()
       .filter((id) => f.sim.data.getDispatch(id)!.destinationId === f.companyId)
     for (const id of ownIds) f.sim.touchDispatch(id, { enabled: true, expirationDate: 'none' })
-    await f.t.app.sync!.run({ trigger: 'manual' })
+    await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     const res = await get('/api/dispatches/packages', f.client)
     expect(res.statusCode, res.body).toBe(200)
     expect(res.headers['content-disposition']).toContain(' - all packages.zip"')
@@ -133,13 +134,13 @@ describe('GET /api/dispatches/packages', () => {
     expect((await get(`/api/dispatches/packages?companyId=${f.companyId}`, f.client)).statusCode).toBe(200)
     try {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: false })
-      await f.t.app.sync!.run({ trigger: 'manual' })
+      await appParts(f.t.app).sync!.run({ trigger: 'manual' })
       const refused = await get('/api/dispatches/packages', f.client)
       expect(refused.statusCode).toBe(403)
       expect(refused.json().message).toMatch(/disabled or expired/)
     } finally {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: true })
-      await f.t.app.sync!.run({ trigger: 'manual' })
+      await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     }
   })
 

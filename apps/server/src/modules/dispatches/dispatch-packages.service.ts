@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, ownCompanyOnly, packageFileName } from '@portal/shared'
-import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { isExpired } from './dispatch-mirror.service'
-import { createDispatchPairRepository } from './dispatch-pair.repository'
+import type { DispatchPairRepository } from './dispatch-pair.repository'
 import type { EditContext } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
 
@@ -37,11 +36,12 @@ function toDownload(response: Response, fileName: string): PackageDownload {
  * (DISPATCH_PACKAGE_DOWNLOADED) once the provider has answered, before the first byte goes out.
  */
 export function createDispatchPackagesService(deps: {
-  db: Db
+  pairs: DispatchPairRepository
+  activity: ActivityRepository
   dispatches: DispatchesService
   client: () => ScormCloudClient | null
 }) {
-  const pairs = createDispatchPairRepository(deps.db)
+  const { pairs, activity } = deps
   const requireClient = () => {
     const client = deps.client()
     if (!client) throw new AppError('NOT_READY', M.notConfigured)
@@ -57,21 +57,23 @@ export function createDispatchPackagesService(deps: {
       }
       const response = await requireClient().dispatchZip(id, signal)
       const download = toDownload(response, packageFileName(row.destinationName, row.courseTitle))
-      await recordActivity(deps.db, {
-        action: 'DISPATCH_PACKAGE_DOWNLOADED',
-        actor: ctx.actor,
-        ipAddress: ctx.ip,
-        details: {
-          dispatchId: id,
-          companyId: row.destinationId,
-          companyName: row.destinationName,
-          courseTitle: row.courseTitle,
-          bytes: download.contentLength === null ? null : Number(download.contentLength),
-        },
-      }).catch((error: unknown) => {
-        download.body.destroy()
-        throw error
-      })
+      await activity
+        .record({
+          action: 'DISPATCH_PACKAGE_DOWNLOADED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: {
+            dispatchId: id,
+            companyId: row.destinationId,
+            companyName: row.destinationName,
+            courseTitle: row.courseTitle,
+            bytes: download.contentLength === null ? null : Number(download.contentLength),
+          },
+        })
+        .catch((error: unknown) => {
+          download.body.destroy()
+          throw error
+        })
       return download
     },
 
@@ -107,20 +109,22 @@ export function createDispatchPackagesService(deps: {
       }
       const response = await requireClient().destinationZip(company.id, signal)
       const download = toDownload(response, companyPackagesFileName(company.shownName))
-      await recordActivity(deps.db, {
-        action: 'DISPATCH_PACKAGE_DOWNLOADED',
-        actor: ctx.actor,
-        ipAddress: ctx.ip,
-        details: {
-          allPackages: true,
-          companyId: company.id,
-          companyName: company.shownName,
-          bytes: download.contentLength === null ? null : Number(download.contentLength),
-        },
-      }).catch((error: unknown) => {
-        download.body.destroy()
-        throw error
-      })
+      await activity
+        .record({
+          action: 'DISPATCH_PACKAGE_DOWNLOADED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: {
+            allPackages: true,
+            companyId: company.id,
+            companyName: company.shownName,
+            bytes: download.contentLength === null ? null : Number(download.contentLength),
+          },
+        })
+        .catch((error: unknown) => {
+          download.body.destroy()
+          throw error
+        })
       return download
     },
   }

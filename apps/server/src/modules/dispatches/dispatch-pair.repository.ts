@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch } from '../../db/schema'
 import { companyShownName as shownName } from '../../db/columns'
@@ -67,6 +67,11 @@ export function createDispatchPairRepository(db: DbOrTx) {
         .select({ enabled: dispatch.enabled, expirationDate: dispatch.expirationDate })
         .from(dispatch)
         .where(and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt)))
+    },
+
+    /** Two retries of one submission at once: the second waits here until the first commits. */
+    async lockCreation(dispatchId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dispatch-created:${dispatchId}`}))`)
     },
   }
 }

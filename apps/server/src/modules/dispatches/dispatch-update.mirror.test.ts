@@ -4,6 +4,7 @@ import { startSimulator, type Simulator } from '@portal/scorm-cloud-sim'
 import { activityLog, dispatch } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { EDIT_MESSAGES } from './dispatch-update.service'
+import { appParts } from '../../app'
 
 /**
  * Issue #20: an edit is checked against what both SCORM Cloud and the mirror hold before the
@@ -26,7 +27,7 @@ beforeAll(async () => {
   admin = (await t.loginAs('admin')).headers
   id = sim.data.listDispatchIds()[0]!
   // The mirror as a real deployment has it: filled by a sync (which also sets its cursor).
-  await t.app.sync!.run({ trigger: 'manual' })
+  await appParts(t.app).sync!.run({ trigger: 'manual' })
 })
 afterAll(async () => {
   await t.close()
@@ -77,7 +78,7 @@ describe('PUT /api/dispatches/:id at the edges of what both sides hold', () => {
     expect((await mirror()).expirationDate?.toISOString()).toBe('1000-01-01T00:00:00.000Z')
     expect((await put({ notes: 'and again' })).statusCode).toBe(200)
     // The sync stores it the same way instead of failing its page.
-    const outcome = await t.app.sync!.run({ kinds: ['dispatches'], trigger: 'manual', full: true })
+    const outcome = await appParts(t.app).sync!.run({ kinds: ['dispatches'], trigger: 'manual', full: true })
     expect(outcome.results.find((r) => r.kind === 'dispatches')).toMatchObject({ status: 'succeeded', errors: 0 })
     expect((await put({ expirationDate: null })).statusCode).toBe(200)
   })
@@ -114,7 +115,7 @@ describe('PUT /api/dispatches/:id at the edges of what both sides hold', () => {
     expect(logged!.details).toMatchObject({ dispatchId: id, mirrorUpdated: false })
 
     // The next scheduled (incremental) sync reads dispatches updated since its last run.
-    await t.app.sync!.run({ kinds: ['dispatches'], trigger: 'schedule' })
+    await appParts(t.app).sync!.run({ kinds: ['dispatches'], trigger: 'schedule' })
     expect(await mirror()).toMatchObject({ registrationCap: 77, notes: 'landed upstream only' })
     // And editing works again at once.
     expect((await put({ registrationCap: 78 })).statusCode).toBe(200)

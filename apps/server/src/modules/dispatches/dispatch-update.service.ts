@@ -2,11 +2,11 @@ import type { UpdateDispatchSchema as ProviderUpdate } from '../scorm-cloud/scor
 import { isStorableInstant, type Dispatch, type UpdateDispatchBody } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { mapDispatch } from '../sync/sync.mapper'
 import { toDispatch, type DispatchRow } from './dispatches.mapper'
-import { createDispatchesRepository, type MirrorUpdate } from './dispatches.repository'
+import type { DispatchesRepository, MirrorUpdate } from './dispatches.repository'
 import type { Viewer } from '../../lib/viewer'
 import type { DispatchesService } from './dispatches.service'
 
@@ -132,11 +132,13 @@ function changesOf(before: Audited, after: Audited) {
  */
 export function createDispatchUpdateService(deps: {
   db: Db
+  repository: DispatchesRepository
+  activity: ActivityRepository
   dispatches: DispatchesService
   /** Read at call time: the client is wired by the sync module and may be absent (no credentials). */
   client: () => ScormCloudClient | null
 }) {
-  const repository = createDispatchesRepository(deps.db)
+  const { repository, activity } = deps
 
   /** The provider's dispatch after the edit, written to the mirror with its DISPATCH_UPDATED row. */
   async function mirrorEdit(client: ScormCloudClient, row: DispatchRow, ctx: EditContext): Promise<Dispatch> {
@@ -164,17 +166,20 @@ export function createDispatchUpdateService(deps: {
     }
     await deps.db.transaction(async (tx) => {
       await repository.updateMirror(row.id, values, tx)
-      await recordActivity(tx, {
-        action: 'DISPATCH_UPDATED',
-        actor: ctx.actor,
-        ipAddress: ctx.ip,
-        details: {
-          dispatchId: row.id,
-          courseTitle: row.courseTitle,
-          destinationName: row.destinationName,
-          changes: changesOf(row, mapped),
+      await activity.record(
+        {
+          action: 'DISPATCH_UPDATED',
+          actor: ctx.actor,
+          ipAddress: ctx.ip,
+          details: {
+            dispatchId: row.id,
+            courseTitle: row.courseTitle,
+            destinationName: row.destinationName,
+            changes: changesOf(row, mapped),
+          },
         },
-      })
+        tx,
+      )
     })
     return toDispatch(await deps.dispatches.requireVisible(ctx.viewer, row.id), ctx.viewer.role)
   }
@@ -197,18 +202,20 @@ export function createDispatchUpdateService(deps: {
         ctx.log?.error({ err: error, dispatchId: id }, 'dispatch edit saved in SCORM Cloud; mirror not updated')
         const edited = { ...row, ...edit }
         // Best effort: the database may be what failed.
-        await recordActivity(deps.db, {
-          action: 'DISPATCH_UPDATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            dispatchId: id,
-            courseTitle: row.courseTitle,
-            destinationName: row.destinationName,
-            changes: changesOf(row, edited),
-            mirrorUpdated: false,
-          },
-        }).catch(() => undefined)
+        await activity
+          .record({
+            action: 'DISPATCH_UPDATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: {
+              dispatchId: id,
+              courseTitle: row.courseTitle,
+              destinationName: row.destinationName,
+              changes: changesOf(row, edited),
+              mirrorUpdated: false,
+            },
+          })
+          .catch(() => undefined)
         return { dispatch: toDispatch(edited, ctx.viewer.role), mirrorBehind: true }
       }
     },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { startSimulator, type Simulator } from '@portal/scorm-cloud-sim'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
+import { appParts } from '../../app'
 
 let sim: Simulator
 let t: TestContext
@@ -81,14 +82,14 @@ const postback = (body: unknown) =>
     method: 'POST',
     url: '/api/webhooks/scorm-cloud/registrations',
     headers: {
-      authorization: `Basic ${Buffer.from(`${t.app.config.postbackUser}:${t.app.config.postbackPassword}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${testConfig().postbackUser}:${testConfig().postbackPassword}`).toString('base64')}`,
     },
     payload: body as object,
   })
 
 describe('kept dispatch aggregates (migration 0008)', () => {
   it('match a recount after a full sync, new registrations, postbacks, edits and a removal', async () => {
-    await t.app.sync!.run({ trigger: 'manual', full: true })
+    await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     await expectKeptEqualsRecount()
     const admin = await t.loginAs('admin')
     const count = async () =>
@@ -100,7 +101,7 @@ describe('kept dispatch aggregates (migration 0008)', () => {
     sim.addRegistration(first!)
     sim.addRegistration(first!)
     sim.addRegistration(second!)
-    await t.app.sync!.run({ trigger: 'schedule' })
+    await appParts(t.app).sync!.run({ trigger: 'schedule' })
     await expectKeptEqualsRecount()
     expect((await count()).databaseCount).toBe(before + 3)
 
@@ -114,7 +115,7 @@ describe('kept dispatch aggregates (migration 0008)', () => {
     // A dispatch disabled, a cap changed and one removed upstream: the summary moves with them.
     sim.touchDispatch(second!, { enabled: false, registrationCap: 5 })
     sim.removeDispatch(third!)
-    await t.app.sync!.run({ trigger: 'manual', full: true })
+    await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     await expectKeptEqualsRecount()
   })
 })

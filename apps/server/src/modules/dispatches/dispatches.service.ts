@@ -11,7 +11,7 @@ import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { toPagination } from '../../lib/pagination'
 import { EMPTY_SUMMARY, toDispatch, toSummary, type DispatchRow, type SummaryRow } from './dispatches.mapper'
 import { dispatchFields } from './dispatches.fields'
-import { createDispatchesRepository, type DispatchFilter } from './dispatches.repository'
+import type { DispatchFilter, DispatchesRepository } from './dispatches.repository'
 import type { Viewer } from '../../lib/viewer'
 import { scopeCompany } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache, type ReadCacheOptions } from '../../lib/versioned-cache'
@@ -36,8 +36,12 @@ export const SHALLOW_PAGE_END = 1_000
 
 /** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
 
-export function createDispatchesService(db: DbOrTx, options: ReadCacheOptions = {}) {
-  const dispatches = createDispatchesRepository(db, { reusePlans: options.reusePlans === true })
+export function createDispatchesService(
+  /** The database the cached pages were read from (their cache is kept per database). */
+  db: DbOrTx,
+  dispatches: DispatchesRepository,
+  options: Pick<ReadCacheOptions, 'cache'> = {},
+) {
   const pages = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 
   /**

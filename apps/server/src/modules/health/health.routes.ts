@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import type { Database } from '../../db/client'
 
 const StatusSchema = Type.Object({ status: Type.String() })
 
 /** Liveness needs nothing; readiness proves the database answers (ARCHITECTURE.md). */
-const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const healthRoutes: FastifyPluginAsyncTypebox<{ database: Pick<Database, 'ping'> }> = async (app, { database }) => {
   app.get(
     '/health',
     { config: { public: true }, schema: { tags: ['operations'], response: { 200: StatusSchema } } },
@@ -20,7 +21,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       if (app.closing) return reply.code(503).send({ status: 'shutting down' })
       try {
-        await app.database.ping()
+        await database.ping()
         return { status: 'ready' }
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed')

@@ -5,6 +5,7 @@ import { buildTestApp, type TestContext, type TestUser } from '../../test/helper
 import { userPreference } from '../../db/schema'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { queryRows as rows } from '../../db/statement'
+import { appParts } from '../../app'
 
 /** Issue #17: digests and reports at the user's hour in the user's zone, once per period. */
 let t: TestContext
@@ -41,17 +42,17 @@ const mails = () =>
 describe('scheduled mails', () => {
   it("waits for the chosen hour in the user's time zone, then queues each mail once per period", async () => {
     // Monday 2030-06-03 04:59 UTC = 06:59 in Paris: the client's weekly report is not due yet.
-    expect(await t.app.queueScheduledMails(new Date('2030-06-03T04:59:00Z'))).toBe(2) // sales: month + digest
+    expect(await appParts(t.app).queueScheduledMails(new Date('2030-06-03T04:59:00Z'))).toBe(2) // sales: month + digest
     expect((await mails()).map((m) => m.kind).sort()).toEqual(['digest', 'report'])
     // Two processes at 07:00 Paris: one mail.
     const at = new Date('2030-06-03T05:00:00Z')
-    const [a, b] = await Promise.all([t.app.queueScheduledMails(at), t.app.queueScheduledMails(at)])
+    const [a, b] = await Promise.all([appParts(t.app).queueScheduledMails(at), appParts(t.app).queueScheduledMails(at)])
     expect(a + b).toBe(1)
-    expect(await t.app.queueScheduledMails(new Date('2030-06-05T12:00:00Z'))).toBe(0)
+    expect(await appParts(t.app).queueScheduledMails(new Date('2030-06-05T12:00:00Z'))).toBe(0)
     // Next week and next month: again.
-    expect(await t.app.queueScheduledMails(new Date('2030-06-10T06:00:00Z'))).toBe(2) // client report + sales digest
+    expect(await appParts(t.app).queueScheduledMails(new Date('2030-06-10T06:00:00Z'))).toBe(2) // client report + sales digest
     // 2030-07-01 is a Monday: the sales user's July report and week-27 digest (the client's is at 07:00 Paris).
-    expect(await t.app.queueScheduledMails(new Date('2030-07-01T00:00:00Z'))).toBe(2)
+    expect(await appParts(t.app).queueScheduledMails(new Date('2030-07-01T00:00:00Z'))).toBe(2)
   })
 
   it('attaches the client its completion summary as .xlsx, the account manager its companies only as CSV', async () => {

@@ -6,6 +6,7 @@ import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { runStartupSync } from './sync.scheduler'
 import { SYNC_LOCK_KEY } from './sync.service'
 import { startTestSimulator, syncRuns } from './sync.test-support'
+import { appParts } from '../../app'
 
 const ROUTES = ['/api/dispatches/courses/sync', '/api/admin/companies/sync', '/api/admin/sync/status']
 
@@ -94,7 +95,7 @@ describe('GET /api/admin/sync/status', () => {
 
 describe('start-up sync', () => {
   it('runs every kind through app.sync', async () => {
-    const outcome = await runStartupSync(t.app)
+    const outcome = await runStartupSync(appParts(t.app).sync, t.app.log)
     expect(outcome?.ok).toBe(true)
     expect(outcome?.results.map((r) => r.kind)).toEqual(['courses', 'destinations', 'dispatches', 'registrations'])
   })
@@ -149,8 +150,8 @@ describe('without SCORM Cloud credentials', () => {
         expect(res.statusCode, url).toBe(503)
         expect(res.json()).toEqual({ code: 'NOT_READY', message: 'SCORM Cloud is not configured.' })
       }
-      expect(bare.app.sync).toBeNull()
-      expect(await runStartupSync(bare.app)).toBeNull()
+      expect(appParts(bare.app).sync).toBeNull()
+      expect(await runStartupSync(appParts(bare.app).sync, bare.app.log)).toBeNull()
     } finally {
       await bare.close()
     }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger } from 'fastify'
 import { AppError } from '../../lib/app-error'
 import type { SyncOutcome, SyncService, SyncRequest } from './sync.service'
 
@@ -37,9 +37,9 @@ export async function runAllKinds(
  * Resolves with the outcome, or null when SCORM Cloud is not configured or the run could not
  * start. Safe to call without awaiting.
  */
-export async function runStartupSync(app: FastifyInstance): Promise<SyncOutcome | null> {
-  if (!app.sync) return null
-  return runAllKinds(app.sync, 'startup', app.log)
+export async function runStartupSync(sync: SyncService | null, log: Log): Promise<SyncOutcome | null> {
+  if (!sync) return null
+  return runAllKinds(sync, 'startup', log)
 }
 
 export interface SyncScheduler {

@@ -16,10 +16,10 @@ import {
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { hashPassword, passwordPolicyError } from '../../lib/passwords'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import type { LogsService } from '../activity-logs/logs.service'
 import { toUser } from './users.mapper'
-import { createUsersRepository } from './users.repository'
+import type { UsersRepository } from './users.repository'
 
 export interface AdminContext {
   actor: Actor
@@ -34,8 +34,13 @@ const rule = (message: string, field?: string) =>
 /** The latest rows a user wrote, for the admin's /admin/users/{id} page (DECISIONS.md). */
 export const RECENT_ACTIVITY_LIMIT = 20
 
-export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'recentOfUser'> }) {
-  const users = createUsersRepository(db)
+export function createUsersService(deps: {
+  db: Db
+  users: UsersRepository
+  activity: ActivityRepository
+  logs: Pick<LogsService, 'recentOfUser'>
+}) {
+  const { db, users, activity } = deps
 
   async function requireUser(id: string) {
     const row = await users.findById(id)
@@ -69,7 +74,7 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
     error: unknown,
   ): Promise<never> {
     if (error instanceof AppError && error.statusCode < 500) {
-      await recordActivity(db, {
+      await activity.record({
         action,
         actor: ctx.actor,
         ipAddress: ctx.ip,
@@ -121,12 +126,15 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
             },
             tx,
           )
-          await recordActivity(tx, {
-            action: 'ADMIN_USER_CREATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { userId: newId, email, role: body.role, companyId },
-          })
+          await activity.record(
+            {
+              action: 'ADMIN_USER_CREATED',
+              actor: ctx.actor,
+              ipAddress: ctx.ip,
+              details: { userId: newId, email, role: body.role, companyId },
+            },
+            tx,
+          )
           return newId
         })
         return toUser((await users.findById(id))!)
@@ -183,12 +191,15 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
           if (roleChanged || password) {
             await users.revokeSessions(id, password ? 'password changed' : 'role changed', tx)
           }
-          await recordActivity(tx, {
-            action: 'ADMIN_USER_UPDATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { userId: id, email, changed },
-          })
+          await activity.record(
+            {
+              action: 'ADMIN_USER_UPDATED',
+              actor: ctx.actor,
+              ipAddress: ctx.ip,
+              details: { userId: id, email, changed },
+            },
+            tx,
+          )
         })
         return toUser((await users.findById(id))!)
       } catch (error) {
@@ -202,12 +213,15 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
       await db.transaction(async (tx) => {
         await users.update(id, { status }, false, tx)
         if (status === 'suspended') await users.revokeSessions(id, 'suspended', tx)
-        await recordActivity(tx, {
-          action: status === 'suspended' ? 'ADMIN_USER_SUSPENDED' : 'ADMIN_USER_ACTIVATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { userId: id, email: current.email, previousStatus: current.status },
-        })
+        await activity.record(
+          {
+            action: status === 'suspended' ? 'ADMIN_USER_SUSPENDED' : 'ADMIN_USER_ACTIVATED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { userId: id, email: current.email, previousStatus: current.status },
+          },
+          tx,
+        )
       })
       return toUser((await users.findById(id))!)
     },
@@ -217,12 +231,15 @@ export function createUsersService(db: Db, deps: { logs: Pick<LogsService, 'rece
       const current = await requireUser(id)
       await db.transaction(async (tx) => {
         await users.delete(id, tx)
-        await recordActivity(tx, {
-          action: 'ADMIN_USER_DELETED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { userId: id, email: current.email, role: current.role },
-        })
+        await activity.record(
+          {
+            action: 'ADMIN_USER_DELETED',
+            actor: ctx.actor,
+            ipAddress: ctx.ip,
+            details: { userId: id, email: current.email, role: current.role },
+          },
+          tx,
+        )
       })
     },
 

@@ -6,6 +6,7 @@ import { registration } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { mapRegistration } from '../sync/sync.mapper'
 import { startTestSimulator } from '../sync/sync.test-support'
+import { appParts } from '../../app'
 
 const URL_PATH = '/api/webhooks/scorm-cloud/registrations'
 const USER = 'scorm-cloud'
@@ -24,7 +25,7 @@ beforeAll(async () => {
     }),
   })
   // The postbacks belong to mirrored dispatches.
-  expect((await t.app.sync!.run({ trigger: 'startup' })).ok).toBe(true)
+  expect((await appParts(t.app).sync!.run({ trigger: 'startup' })).ok).toBe(true)
 })
 afterAll(async () => {
   await t.close()

@@ -32,9 +32,12 @@ const badForm = (message: string) => new AppError('VALIDATION_FAILED', message)
  * `userName` / `password` fields of a `form` delivery. Never redirects: the provider would
  * count a 3xx as delivered.
  */
-const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
-  const expectedUser = digest(app.config.postbackUser)
-  const expectedPassword = digest(app.config.postbackPassword)
+const webhookRoutes: FastifyPluginAsyncTypebox<{
+  webhooks: WebhooksService
+  credentials: { user: string; password: string }
+}> = async (app, { webhooks, credentials }) => {
+  const expectedUser = digest(credentials.user)
+  const expectedPassword = digest(credentials.password)
   // Both halves always compared, in constant time over equal-length digests.
   const valid = (user: string, password: string) => {
     const userOk = timingSafeEqual(digest(user), expectedUser)
@@ -92,14 +95,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = 
         response: { 200: OkResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => {
-      const result = await webhooks.storeRegistration(request.body)
-      // Issue #17: evaluated with the rest of the batch, after a debounce, off this request.
-      if (typeof request.body.dispatchId === 'string' && request.body.dispatchId !== '') {
-        app.alerts?.notePostback(request.body.dispatchId)
-      }
-      return result
-    },
+    async (request) => webhooks.storeRegistration(request.body),
   )
 }
 

@@ -1,9 +1,9 @@
 import { INSTANT_RANGE_MESSAGE, isStorableInstant, type PostbackRegistration } from '@portal/shared'
 import type { RegistrationSchema } from '../scorm-cloud/scorm-cloud.types'
-import type { Db } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { mapRegistration, parseDate } from '../sync/sync.mapper'
-import { syncRepository } from '../sync/sync.repository'
+import type { SyncRepository } from '../sync/sync.repository'
 
 const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedDate', 'createdDate'] as const
 
@@ -12,8 +12,19 @@ const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedD
  * keeps the newest state per registration by the same rule as the sync (sync.repository's
  * upsertRegistrations), and a repeated or older postback changes nothing.
  */
-export function createWebhooksService(db: Db) {
+export function createWebhooksService(deps: {
+  db: Db
+  /** The sync's mirror writes: a postback is stored by the same rule as a sync run. */
+  mirror: Pick<SyncRepository, 'dispatchCourses' | 'upsertRegistrations'>
+}) {
+  const { db, mirror } = deps
+  const stored: ((dispatchId: string) => void)[] = []
   return {
+    /** A listener for every stored postback (app.ts: alerts evaluate the batch after a debounce). */
+    onStored(listener: (dispatchId: string) => void) {
+      stored.push(listener)
+    },
+
     async storeRegistration(body: PostbackRegistration): Promise<{ message: string }> {
       // The schema checked the shapes; a date we cannot read would silently become "none", and
       // one the mirror cannot store would fail the write as a 500 that SCORM Cloud retries
@@ -36,18 +47,20 @@ export function createWebhooksService(db: Db) {
       if (row === 'ignore') {
         return { message: `Ignored: registration ${body.id} has no dispatchId, so it is not a dispatch registration.` }
       }
-      return db.transaction(async (tx) => {
-        const courseId = (await syncRepository.dispatchCourses(tx, [row.dispatchId])).get(row.dispatchId)
+      const answer = await db.transaction(async (tx: DbOrTx) => {
+        const courseId = (await mirror.dispatchCourses(tx, [row.dispatchId])).get(row.dispatchId)
         if (courseId === undefined) {
           // Answered 200 so SCORM Cloud stops retrying: the dispatch's next sync run also reads
           // this registration, which changed after that run's cursor.
           return { message: `Ignored: dispatch ${row.dispatchId} is not in the mirror yet; the next sync brings it.` }
         }
-        const counts = await syncRepository.upsertRegistrations(tx, [{ ...row, courseId: row.courseId ?? courseId }])
+        const counts = await mirror.upsertRegistrations(tx, [{ ...row, courseId: row.courseId ?? courseId }])
         if (counts.created > 0) return { message: 'Registration stored.' }
         if (counts.updated > 0) return { message: 'Registration updated.' }
         return { message: 'Unchanged: this state or a newer one is already stored.' }
       })
+      for (const listener of stored) listener(row.dispatchId)
+      return answer
     },
   }
 }

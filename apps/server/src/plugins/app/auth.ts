@@ -8,7 +8,7 @@ import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import { appUser, authSession, company } from '../../db/schema'
 import type { Actor } from '../../lib/actor'
 import { companyShownName } from '../../db/columns'
-import type { DbOrTx } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
 import { compileStatement, placeholders, runStatement } from '../../db/statement'
 
 export interface AuthUser {
@@ -101,8 +101,8 @@ export function actorOf(request: FastifyRequest): Actor | null {
  * Deny by default (STYLE.md, immich's guard): every route declares a permission or `public`;
  * a route that declares neither stops the server at start, and this hook enforces the rest.
  */
-export const authPlugin = fp<{ signer: TokenSigner }>(
-  async (app, { signer }) => {
+export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
+  async (app, { signer, db }) => {
     const routes: RouteOptions[] = []
     app.decorateRequest('user', null)
     app.addHook('onRoute', (route) => {
@@ -154,7 +154,7 @@ export const authPlugin = fp<{ signer: TokenSigner }>(
       if (!token) throw new AppError('UNAUTHENTICATED')
       const claims = await claimsOf(token)
       if (!claims) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
-      const row = await sessionUser(app.db, claims)
+      const row = await sessionUser(db, claims)
       if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
       return { ...row, role: row.role as Role, sessionId: claims.sid }
     }

@@ -16,6 +16,7 @@ import {
 } from './openapi-walk'
 import { badRequest, controlRequest, type BaseRequest } from './requests'
 import { installWriteJournal, type JournalRow } from './write-journal'
+import { appParts } from '../../app'
 
 /**
  * Issue #20, generated from the server's own OpenAPI document: every operation, every path and
@@ -59,7 +60,7 @@ beforeAll(async () => {
   // With SCORM Cloud (the simulator) configured, so provider-backed routes do their real work.
   const scormCloud = { baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey }
   t = await buildTestApp({ config: testConfig({ scormCloud }) })
-  await t.app.sync!.run({ trigger: 'manual' })
+  await appParts(t.app).sync!.run({ trigger: 'manual' })
   dispatchId = sim.data.listDispatchIds()[0]!
   const taken = new Set(
     sim.data.listDispatchIds().map((id) => {
@@ -247,7 +248,7 @@ describe('bad input on every operation of the OpenAPI document (issue #20)', () 
       await journal.since()
       const control = await t.app.inject(controlRequest(op, base))
       // A settings change evaluates alerts in the background: its writes belong to the control.
-      await t.app.alerts.flush()
+      await appParts(t.app).alerts.flush()
       const controlBody = safeJson(control.body)
       const expected401 = ROUTE_RULES[keyOf(op)]?.publicStatus?.includes(401) ?? false
       const unauthorised = control.statusCode === 401 && !expected401
@@ -267,7 +268,7 @@ describe('bad input on every operation of the OpenAPI document (issue #20)', () 
           if (!request) continue
           const label = `${keyOf(op)} ${field.part}:${fieldName(field)} = ${bad.cls}: ${bad.label}`
           const res = await t.app.inject(request)
-          await t.app.alerts.flush()
+          await appParts(t.app).alerts.flush()
           const writes = await journal.since()
           inputs += 1
           sent.add(`${keyOf(op)}|${field.part}:${fieldName(field)}|${bad.cls}`)

@@ -7,6 +7,7 @@ import { activityLog, appUser, company, course, courseRequest, dispatch } from '
 import { insertCourses } from '../../modules/courses/courses.test-data'
 import { startTestSimulator } from '../../modules/sync/sync.test-support'
 import { buildTestApp, testConfig, type TestContext } from '../helpers'
+import { appParts } from '../../app'
 
 /**
  * Reliability suite, part 5 (issue #8): every audited change and its activity row commit in one
@@ -29,7 +30,7 @@ beforeAll(async () => {
   t = await buildTestApp({
     config: testConfig({ scormCloud: { baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey } }),
   })
-  expect((await t.app.sync!.run({ trigger: 'startup' })).ok).toBe(true)
+  expect((await appParts(t.app).sync!.run({ trigger: 'startup' })).ok).toBe(true)
   admin = (await t.loginAs('admin')).headers
   await t.createCompany('rel-co', 'Reliability Co')
   client = (await t.loginAs('client', { companyId: 'rel-co' })).headers

@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { IDEMPOTENCY_KEY_HEADER } from '@portal/shared'
 import { activityLog, courseRequest, dispatch } from '../../db/schema'
 import { providerApp, upstreamPair, type ProviderApp } from '../../modules/dispatches/dispatch-actions.test-support'
+import { appParts } from '../../app'
 
 /**
  * Reliability suite: SCORM Cloud carried out a create but its answer never came back (the
@@ -89,7 +90,7 @@ describe('a create whose answer SCORM Cloud lost', () => {
     const key = crypto.randomUUID()
     loseNextAnswer()
     expect((await post(pair, keyed(key))).statusCode).toBe(502)
-    expect((await f.t.app.sync!.run({ trigger: 'schedule' })).ok).toBe(true)
+    expect((await appParts(f.t.app).sync!.run({ trigger: 'schedule' })).ok).toBe(true)
     const [upstreamId] = upstreamPair(f.sim, pair.companyId, pair.courseId)
     expect(await mirrorPair(pair.companyId, pair.courseId)).toEqual([upstreamId])
     expect(await createdRows(upstreamId!)).toHaveLength(0)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { activityLog, dispatch } from '../../db/schema'
 import { providerFixture, readAll, type ProviderFixture } from './provider.test-support'
+import { appParts } from '../../app'
 
 /**
  * Reliability suite, part 2 (issue #8): SCORM Cloud down. The screens keep answering from the
@@ -57,14 +58,14 @@ describe('SCORM Cloud down', () => {
       message: expect.stringMatching(/^SCORM Cloud (could not be reached|is unavailable)/),
     })
     // 3 + 3 failed attempts: the circuit is open and the next edit makes no call at all.
-    expect(t.app.scormCloud!.breaker.state).toBe('open')
-    const attempts = t.app.scormCloud!.attempts()
+    expect(appParts(t.app).scormCloud!.breaker.state).toBe('open')
+    const attempts = appParts(t.app).scormCloud!.attempts()
     const fast = await edit('While down')
     expect(fast.statusCode).toBe(502)
     expect(fast.json<{ message: string }>().message).toMatch(
       /^SCORM Cloud is unavailable; the portal will try again in 30 s\.$/,
     )
-    expect(t.app.scormCloud!.attempts()).toBe(attempts)
+    expect(appParts(t.app).scormCloud!.attempts()).toBe(attempts)
 
     const during = await readAll(f)
     expect(during.map((r) => [r.url, r.status])).toEqual(before.map((r) => [r.url, 200]))
@@ -92,7 +93,7 @@ describe('SCORM Cloud down', () => {
     const ok = await edit('After recovery')
     expect(ok.statusCode, ok.body).toBe(200)
     expect(ok.json()).toMatchObject({ id: f.dispatchId, notes: 'After recovery' })
-    expect(t.app.scormCloud!.breaker.state).toBe('closed')
+    expect(appParts(t.app).scormCloud!.breaker.state).toBe('closed')
     expect(await mirrorNotes()).toBe('After recovery')
     expect(await editRows()).toHaveLength(edits + 1)
 

@@ -4,6 +4,7 @@ import { dispatch, syncRun } from '../../db/schema'
 import { EDIT_MESSAGES } from '../../modules/dispatches/dispatch-update.service'
 import { mirrorRows } from '../../modules/sync/sync.test-support'
 import { providerFixture, readAll, type ProviderFixture } from './provider.test-support'
+import { appParts } from '../../app'
 
 /**
  * Reliability suite, part 1 (issue #8): SCORM Cloud answering 30% errors, stalling past the
@@ -27,7 +28,7 @@ const MAX_ATTEMPTS = 3
 describe('SCORM Cloud answering errors, stalls and 429 bursts', () => {
   it('keeps every read at 200, edits at 200, 202 or 502, and outbound calls within the retry budget', async () => {
     const { sim, t } = f
-    const client = t.app.scormCloud!
+    const client = appParts(t.app).scormCloud!
     sim.resetStats()
     const attemptsBefore = client.attempts()
     const firstRun = (await t.database.db.select({ id: syncRun.id }).from(syncRun)).length
@@ -40,9 +41,11 @@ describe('SCORM Cloud answering errors, stalls and 429 bursts', () => {
     })
 
     let syncing = true
-    const sync = t.app.sync!.run({ trigger: 'manual', full: true }).finally(() => {
-      syncing = false
-    })
+    const sync = appParts(t.app)
+      .sync!.run({ trigger: 'manual', full: true })
+      .finally(() => {
+        syncing = false
+      })
     const edits: { status: number; message: string }[] = []
     const reads: { url: string; status: number }[] = []
     for (let round = 0; round < 6 || (syncing && round < 60); round++) {
@@ -115,7 +118,7 @@ describe('SCORM Cloud answering errors, stalls and 429 bursts', () => {
   it('completes a later run once the faults are gone, with the mirror level with the provider', async () => {
     const { sim, t } = f
     await waitForClosedCircuit()
-    const outcome = await t.app.sync!.run({ trigger: 'manual', full: true })
+    const outcome = await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     expect(outcome.results.map((r) => [r.kind, r.status])).toEqual([
       ['courses', 'succeeded'],
       ['destinations', 'succeeded'],
@@ -135,7 +138,7 @@ describe('SCORM Cloud answering errors, stalls and 429 bursts', () => {
 
 /** The breaker may have opened under the faults: its 300 ms open period is skipped. */
 async function waitForClosedCircuit() {
-  const breaker = f.t.app.scormCloud!.breaker
+  const breaker = appParts(f.t.app).scormCloud!.breaker
   if (breaker.state === 'open') skipped += breaker.retryInMs()
   expect(breaker.state).not.toBe('open')
 }

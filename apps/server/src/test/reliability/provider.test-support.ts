@@ -5,6 +5,7 @@ import { course } from '../../db/schema'
 import type { BreakerOptions } from '../../modules/scorm-cloud/circuit-breaker'
 import { startTestSimulator } from '../../modules/sync/sync.test-support'
 import { buildTestApp, testConfig, type TestContext } from '../helpers'
+import { appParts } from '../../app'
 
 type Headers = Record<string, string>
 
@@ -34,7 +35,7 @@ export async function providerFixture(breaker: Partial<BreakerOptions> = {}): Pr
       breaker: { failureThreshold: 5, openMs: 300, ...breaker },
     },
   })
-  expect((await t.app.sync!.run({ trigger: 'startup' })).ok).toBe(true)
+  expect((await appParts(t.app).sync!.run({ trigger: 'startup' })).ok).toBe(true)
   const dispatchId = sim.data.listDispatchIds()[0]!
   const d = sim.data.getDispatch(dispatchId)!
   // Shown to clients, so the client's course details read is a real 200 read.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DispatchListResponse } from '@portal/shared'
 import type { DispatchSchema } from '../../modules/scorm-cloud/scorm-cloud.types'
 import { providerFixture, type ProviderFixture } from './provider.test-support'
+import { appParts } from '../../app'
 
 /**
  * Reliability suite, issue #14 item 3: what the screens show after changes upstream that do not
@@ -24,7 +25,7 @@ const get = async <T>(url: string) => {
 }
 const list = (query: string) => get<DispatchListResponse>(`/api/dispatches?pageSize=200&${query}`)
 const incremental = async () => {
-  const outcome = await f.t.app.sync!.run({ trigger: 'schedule' })
+  const outcome = await appParts(f.t.app).sync!.run({ trigger: 'schedule' })
   expect(outcome.results.every((r) => r.full === false && r.status === 'succeeded')).toBe(true)
   return outcome
 }
