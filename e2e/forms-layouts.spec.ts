@@ -63,7 +63,11 @@ const linesOf = (locator: Locator) =>
   locator.evaluate((el) => {
     const range = document.createRange()
     range.selectNodeContents(el)
-    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)))
+    const tops = new Set(
+      Array.from(range.getClientRects())
+        .filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)),
+    )
     return tops.size
   })
 
