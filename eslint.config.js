@@ -22,7 +22,7 @@ const webFeatures = [
   'charts',
 ]
 
-// Issue #18: a role-gated affordance asks a permission, never a role literal (see below).
+// A role-gated affordance asks a permission, never a role literal (see below).
 const noRoleLiterals = ['left', 'right'].map((side) => ({
   selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal.${side}[value=/^(admin|internal|sales|client)$/]`,
   message: "Ask a permission (can(role, '…') or ownCompanyOnly(role) from @portal/shared), not a role literal.",
@@ -97,7 +97,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
       'import/no-duplicates': 'error',
-      // STYLE.md §8: kebab-case files and folders.
+      // docs/architecture.md §8: kebab-case files and folders.
       'check-file/filename-naming-convention': [
         'error',
         { '**/*.{ts,tsx}': 'KEBAB_CASE' },
@@ -106,12 +106,12 @@ export default tseslint.config(
       'check-file/folder-naming-convention': ['error', { '{apps,packages}/*/src/**/': 'KEBAB_CASE' }],
     },
   },
-  // Issue #18: no import cycles in the product's source.
+  // No import cycles in the product's source.
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  // Issue #18: a role-gated affordance asks a permission (can(), ownCompanyOnly() in
+  // A role-gated affordance asks a permission (can(), ownCompanyOnly() in
   // packages/shared/src/permissions.ts), never a role literal. Tests may name roles.
   {
     files: ['apps/*/src/**/*.{ts,tsx}'],
@@ -127,7 +127,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['node:*', '@portal/server', '@portal/web', '**/apps/**'] }],
     },
   },
-  // The server: nothing but the scorm-cloud module speaks to SCORM Cloud (ARCHITECTURE.md).
+  // The server: nothing but the scorm-cloud module speaks to SCORM Cloud (docs/architecture.md).
   {
     files: ['apps/server/src/**/*.ts'],
     rules: {
@@ -138,7 +138,7 @@ export default tseslint.config(
             { target: './apps/server/src', from: './apps/web' },
             { target: './apps/server/src/db', from: './apps/server/src/modules' },
             { target: './apps/server/src/lib', from: './apps/server/src/modules' },
-            // Issue #18: plugins are cross-cutting; what they need from a module is handed to them.
+            // Plugins are cross-cutting; what they need from a module is handed to them.
             { target: './apps/server/src/plugins', from: './apps/server/src/modules' },
             // Other modules use dispatches through its service and the dispatch actions it owns
             // (a request's fulfilment creates a dispatch); shared helpers live in lib/ and db/.
@@ -204,7 +204,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noOtherModulesRepository] }],
     },
   },
-  // Issue #18, layers: a route handler reaches data through its service only.
+  // layers: a route handler reaches data through its service only.
   {
     files: ['apps/server/src/**/*.routes.ts'],
     rules: {
@@ -214,7 +214,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/*.repository', '**/db/schema', '**/db/schema/*', 'drizzle-orm', 'drizzle-orm/*'],
-              message: 'Routes call their service; data access lives in repositories (issue #18).',
+              message: 'Routes call their service; data access lives in repositories.',
               allowTypeImports: true,
             },
           ],
@@ -224,13 +224,13 @@ export default tseslint.config(
         'error',
         {
           selector: "MemberExpression[object.name='app'][property.name='db']",
-          message: 'Routes call their service, which is handed the database in app.ts (issue #18).',
+          message: 'Routes call their service, which is handed the database in app.ts.',
         },
         ...noRoleLiterals,
       ],
     },
   },
-  // Issue #18: a repository reads its own tables; SQL shared by modules lives in db/.
+  // A repository reads its own tables; SQL shared by modules lives in db/.
   {
     files: ['apps/server/src/**/*.repository.ts'],
     rules: {
@@ -248,7 +248,7 @@ export default tseslint.config(
       ],
     },
   },
-  // Issue #18: production code imports nothing from the simulator; demo mode alone loads it, with
+  // Production code imports nothing from the simulator; demo mode alone loads it, with
   // a dynamic import (modules/demo/demo-simulator.ts). Tests and their support files may.
   {
     files: ['apps/server/src/**/*.ts'],

@@ -34,7 +34,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    // The compiled server, as in production (issue #18); its build takes about a second.
+    // The compiled server, as in production; its build takes about a second.
     command: `node apps/server/build.mjs && rm -rf ${DATA_DIR} && node --enable-source-maps apps/server/dist/server.js`,
     url: `http://127.0.0.1:${PORT}/api/ready`,
     reuseExistingServer: false,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- MIX URL [URL ...]`: one varied mix of the bench (issue #13) against servers
+ * `npm run bench:ab -- MIX URL [URL ...]`: one varied mix of the bench against servers
  * already running on portal_bench, taking turns, so a change can be measured against the code
  * before it on the same machine at the same moment (runs of the whole bench drift by about 10 %
  * from one to the next). MIX is list-admin, list-client, report, logs or learners. Each round

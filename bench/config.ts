@@ -32,7 +32,7 @@ export function benchDatabaseUrl(): string {
 }
 
 export const settings = {
-  /** Simulator items per list page: SCORM Cloud chooses its own and it is unconfirmed (reference §2). */
+  /** Simulator items per list page: SCORM Cloud chooses its own and it is unconfirmed (docs/scorm-cloud-api.md §2). */
   simPageSize: num('BENCH_SIM_PAGE_SIZE', 100),
   simSeed: num('BENCH_SIM_SEED', 2026),
   logRows: num('BENCH_LOG_ROWS', 2_000_000),

@@ -1,5 +1,5 @@
 /**
- * Plans of what an endpoint runs (issue #13): the statements the server's own services issue for
+ * Plans of what an endpoint runs: the statements the server's own services issue for
  * a request, captured through a logging Drizzle instance (nothing copied from the repositories),
  * then each run under EXPLAIN (ANALYZE, BUFFERS) on the same database.
  */

@@ -15,7 +15,7 @@ export interface LoadSpec {
   method?: 'GET' | 'POST'
   body?: string
   /**
-   * A varied row (issue #13): these requests in turn, each with its own path and user, shared by
+   * A varied row: these requests in turn, each with its own path and user, shared by
    * all connections; `url` is then the server's base URL.
    */
   requests?: VariedRequest[]

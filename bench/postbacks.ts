@@ -1,5 +1,5 @@
 /**
- * Live learners during the reads (issue #13): registration postbacks posted to the server's
+ * Live learners during the reads: registration postbacks posted to the server's
  * webhook at a steady rate, as SCORM Cloud sends them while learners work: progress of existing
  * registrations (time tracked grows, last access is now, some complete), spread over the whole
  * mirror with the big dispatch's share of it.

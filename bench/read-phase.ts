@@ -26,7 +26,7 @@ export interface ReadInputs {
 export interface ReadOutcome {
   rows: RowResult[]
   export: ExportResult | { skipped: string }
-  /** Issue #16: the completion report of the big dispatch exported as CSV and as .xlsx. */
+  /** The completion report of the big dispatch exported as CSV and as .xlsx. */
   reportExports: { csv: ExportResult; xlsx: ExportResult } | { skipped: string }
   login: LoadResult | null
   /** Fills rows[].sql and latencyRatio; call with the database the server used. */
@@ -162,7 +162,7 @@ export async function runReads(
   }
 }
 
-/** Issue #16: GET /api/reports/dispatch/{big}/export as CSV, then as .xlsx (every row, no filter). */
+/** GET /api/reports/dispatch/{big}/export as CSV, then as .xlsx (every row, no filter). */
 export async function measureReportExports(
   server: RunningServer,
   fixtures: BenchFixtures,

@@ -85,7 +85,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       as,
       connections: [1, 50],
       // The summary with the version and the search's look-ups inline (staff: it also hands on
-      // what the term matched). The page is cached until the dispatches change (issue #13).
+      // what the term matched). The page is cached until the dispatches change.
       steps: [1],
       work: (db) => dispatchesServiceOf(db).list(ctx.viewers[as], list),
     })),
@@ -116,7 +116,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       path: `/api/logs?${qs(logsFirst)}`,
       as: 'admin',
       connections: [1, 20],
-      // The kept day counts (the total), then the page found with them (issue #13).
+      // The kept day counts (the total), then the page found with them.
       steps: [1, 1],
       work: (db) => logsServiceOf(db, silentLog).list(logsFirst, reader),
       optional: true,

@@ -15,7 +15,7 @@ export interface BenchFixtures {
   otherClientCompanyIds: string[]
 }
 
-/** The accounts of the varied mix (issue #13), all with BENCH_PASSWORD. */
+/** The accounts of the varied mix, all with BENCH_PASSWORD. */
 export const BENCH_STAFF = [
   { email: ADMIN_EMAIL, role: 'admin' },
   { email: 'bench-admin2@bench.local', role: 'admin' },

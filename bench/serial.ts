@@ -1,6 +1,6 @@
 /**
  * Replays one varied mix serially (one request at a time) against a running server and groups
- * the latencies by what the request asks for: where a mix's time goes (issue #13).
+ * the latencies by what the request asks for: where a mix's time goes.
  * `npx tsx bench/serial.ts MIX URL`
  */
 import { BENCH_PASSWORD } from './config'

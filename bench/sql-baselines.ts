@@ -69,7 +69,7 @@ export async function sessionCheck(db: Db, accessToken: string): Promise<unknown
  * Runs `work` against a capturing instance and splits what it issued into sequential steps of
  * the given sizes (statements of one step ran together, under Promise.all). The work runs once
  * unrecorded first, so what is recorded is the steady state a running server is in: the
- * aggregates the services cache per data version (issue #7) are already cached.
+ * aggregates the services cache per data version are already cached.
  */
 export async function captureSteps(
   target: SqlTarget,

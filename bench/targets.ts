@@ -1,6 +1,6 @@
 /**
- * The targets on the 2-core reference machine, checked against a run: issue #13's for the varied
- * rows (the cold path: caches off), and issue #7's for the repeated-URL rows, the export, sign-in
+ * The targets on the 2-core reference machine, checked against a run: for the varied
+ * rows (the cold path: caches off), and for the repeated-URL rows, the export, sign-in
  * and the sync.
  */
 import type { ExportResult } from './csv-export'
@@ -46,7 +46,7 @@ export function checkTargets(
     100,
   )
   variedLatency('activity logs, varied incl. searches, 20 connections: p95 ≤ 150 ms', 'varied-logs', 150)
-  // Issue #16: a 50-row page of the learner view of the 100,000-registration company.
+  // A 50-row page of the learner view of the 100,000-registration company.
   variedLatency(
     'learners of the 100,000-registration company, varied, 20 connections: p95 < 100 ms',
     'varied-learners',
@@ -130,7 +130,7 @@ export function checkTargets(
       met: csv ? csv.rss.growthMb < 100 : null,
     },
   )
-  // Issue #16: the completion report export of the big dispatch (100,000 rows), both formats.
+  // The completion report export of the big dispatch (100,000 rows), both formats.
   const reportExports = run.reportExports && !('skipped' in run.reportExports) ? run.reportExports : null
   for (const format of ['csv', 'xlsx'] as const) {
     const e = reportExports?.[format] ?? null

@@ -1,5 +1,5 @@
 /**
- * The varied rows of the bench (issue #13) against one running server: the dispatch list as
+ * The varied rows of the bench against one running server: the dispatch list as
  * staff and as clients, the completion report of the biggest dispatch and the activity logs,
  * each with its own list of varied requests (varied.ts); again with postbacks arriving at a
  * steady rate; again at 100 connections. After each row, the slowest requests of the row are
@@ -105,7 +105,7 @@ export interface VariedData {
   vocab: Vocabulary
   learners: Learner[]
   bigDispatchId: string
-  /** Issue #16: the big dispatch's company (the learner view's row). */
+  /** The big dispatch's company (the learner view's row). */
   companyId: string
 }
 

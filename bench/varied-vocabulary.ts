@@ -1,5 +1,5 @@
 /**
- * What the varied mix draws from (issue #13): real course titles, company names, learner names
+ * What the varied mix draws from: real course titles, company names, learner names
  * and e-mails, log actors, IPs and dispatch ids, read from the bench database once per run.
  */
 import type { SqlRunner } from './sql-runner'
@@ -18,7 +18,7 @@ export interface Vocabulary {
   logUserIds: string[]
   logTerms: string[]
   logRange: { start: string; end: string }
-  /** Issue #16: the courses of the big dispatch's company (the learner view's course filter). */
+  /** The courses of the big dispatch's company (the learner view's course filter). */
   companyCourseIds: string[]
 }
 

@@ -1,5 +1,5 @@
 /**
- * The varied mix (issue #13): what many users do at once, not one URL asked again and again. Each
+ * The varied mix: what many users do at once, not one URL asked again and again. Each
  * read row gets a list of requests made ahead of time from a seeded generator (so two runs send
  * the same requests), drawn from the data itself: search terms are words of real course titles
  * and company names, learner names and e-mail fragments, log actors, IPs and dispatch ids; pages
@@ -291,7 +291,7 @@ export async function logsRequests(
 }
 
 /**
- * Issue #16, the learner view of the big dispatch's company (100,000 registrations): staff name
+ * the learner view of the big dispatch's company (100,000 registrations): staff name
  * the company, clients are of it. Any of the nine sorts either way (name ascending, the default,
  * a third of the time); a search in 25 % (a first name, a last name, an e-mail's start, two
  * letters); a status in 20 %; a course in 15 %; 50 a page (the issue's row) 80 %, 25 and 100

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web` (issue #7): Lighthouse, mobile defaults (simulated throttling), on the
+ * `npm run bench:web`: Lighthouse, mobile defaults (simulated throttling), on the
  * production build served by the real server with the benchmark data: /login, /dashboard and a
  * course page, the last two signed in (the session is put into localStorage before the audit,
  * under the keys of apps/web/src/lib/token-storage.ts, and Lighthouse is told not to clear it).

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { signInAndWait } from './support'
 
-/** SPEC §7: the export's columns, in order. */
+/** docs/product-rules.md §7: the export's columns, in order. */
 const CSV_COLUMNS = ['Timestamp', 'User Name', 'User Email', 'Action', 'Details', 'IP Address']
 
 /** A strict RFC 4180 reader: CRLF records, quoted fields may hold commas, CR, LF and doubled quotes. */
@@ -68,13 +68,13 @@ test.describe('admin', () => {
     await page.getByRole('button', { name: 'Add User' }).click()
     const form = page.getByRole('form', { name: 'Create New User' })
     await expect(form).toBeVisible()
-    // SPEC §5: the form checks before it sends.
+    // docs/product-rules.md §5: the form checks before it sends.
     await form.getByRole('button', { name: 'Create User' }).click()
     await expect(form.getByRole('alert')).toHaveText('Email and password are required for new users.')
 
     await form.getByLabel('Email').fill(email)
     await form.getByLabel('Password').fill(password)
-    // SPEC §9: client is the default role, and a client needs a company.
+    // docs/product-rules.md §9: client is the default role, and a client needs a company.
     await expect(form.getByLabel('Role')).toHaveValue('client')
     await form.getByRole('button', { name: 'Create User' }).click()
     await expect(form.getByRole('alert')).toHaveText('Client role requires a selected client (destination).')
@@ -196,7 +196,7 @@ test.describe('admin', () => {
     expect(shown.length).toBeGreaterThan(0)
     expect(new Set(shown)).toEqual(new Set(['LOGIN_SUCCESS']))
 
-    // SPEC §2: the date filters take and show yyyy-MM-dd, typed key by key into the picker.
+    // docs/product-rules.md §2: the date filters take and show yyyy-MM-dd, typed key by key into the picker.
     const typeDay = async (label: string, day: string) => {
       const box = page.getByRole('textbox', { name: label, exact: true })
       await box.clear()

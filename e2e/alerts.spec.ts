@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { signInAndWait } from './support'
 
 /**
- * Issue #17: an admin lowers a company's threshold, the next sync raises the alert, the bell
+ * An admin lowers a company's threshold, the next sync raises the alert, the bell
  * shows it to the admin and to that company's client user, and the outbox lists the mail (the
  * demo has no SMTP_URL, so mails stay there).
  */

@@ -10,7 +10,7 @@ const NAV: Record<DemoRole, string[]> = {
 }
 
 test.describe('sign-in screen', () => {
-  test('shows the SPEC texts and the demo accounts note', async ({ page }) => {
+  test('shows the product-rules texts and the demo accounts note', async ({ page }) => {
     await page.goto('/login')
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible()
     await expect(page.getByText('Sign in to your account to continue.')).toBeVisible()

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { signIn, signInAndWait } from './support'
 
-/** Issue #16: the charts of the dispatch details and the dashboard, and their table alternative. */
+/** The charts of the dispatch details and the dashboard, and their table alternative. */
 
 const chartChunks = (page: Page) => {
   const loaded: string[] = []

@@ -2,12 +2,12 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { signInAndWait, type DemoRole } from './support'
 
 /*
- * Issue #5 in the browser. The demo client belongs to Beacon Pharmaceuticals (seed 42). Each
+ * In the browser. The demo client belongs to Beacon Pharmaceuticals (seed 42). Each
  * flow uses a course of its own, so the flows (and other spec files) do not disturb each other:
  *   - Cloud Computing Certification Prep: requested by the client (no dispatch to its company);
  *   - Budgeting Fundamentals: its description is edited;
  *   - Supply Chain Refresher: shown, then hidden.
- * Courses in the mirror start hidden (SPEC §3 isVisible defaults to false), so a flow that needs
+ * Courses in the mirror start hidden (docs/product-rules.md §3 isVisible defaults to false), so a flow that needs
  * the client to see a course first makes it visible as admin, which also works when it already is.
  */
 const REQUESTED = { id: 'cloud-computing-certification-prep', title: 'Cloud Computing Certification Prep' }
@@ -144,7 +144,7 @@ test('an admin writes a description with bold text and a link, and the course pa
   await expect(page.getByRole('heading', { name: EDITED.title, level: 1 })).toBeVisible()
   await page.getByRole('button', { name: 'Edit Course' }).click()
 
-  // The Quill editor with the SPEC toolbar.
+  // The Quill editor with the product-rules toolbar.
   const editor = page.getByRole('textbox', { name: 'Description' })
   await expect(editor).toBeVisible()
   for (const button of ['bold', 'italic', 'underline', 'strike', 'blockquote', 'code-block', 'link', 'clean']) {

@@ -397,7 +397,7 @@ test('at 390 px: the bell’s panel, the header date and the company tabs stay o
   await expect(shown).toHaveText(/^\w{3}, \w{3} \d{1,2}$/)
   expect(await linesOf(shown)).toBe(1)
   await expectInsideWindow(admin, date)
-  // Screen readers still get SPEC's long form.
+  // Screen readers still get the product rules' long form.
   await expect(date).toContainText(/\w+day, \w+ \d{1,2}, \d{4}/)
 
   // Every tab in sight, none cut, the list not scrolling sideways.

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { ACCOUNTS, STORAGE, signInAndWait, type DemoRole } from './support'
 
 /**
- * Issue #19: every screen, for every role that may open it, at 1280 and 390 px: the page never
+ * Every screen, for every role that may open it, at 1280 and 390 px: the page never
  * scrolls sideways and axe finds nothing above "minor". One sign-in per role and one page that
  * visits each screen and is resized in place, so the whole spec stays quick.
  */

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs'
 import { LEARNER_EXPORT_COLUMNS } from '@portal/shared'
 import { signInAndWait } from './support'
 
-/** Issue #16: a client's learners across its company's courses, one learner's registrations, the .xlsx export. */
+/** A client's learners across its company's courses, one learner's registrations, the .xlsx export. */
 test.use({ viewport: { width: 1280, height: 900 } })
 
 test('a client opens Learners, filters, opens a learner and exports .xlsx', async ({ page }) => {

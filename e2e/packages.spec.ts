@@ -4,7 +4,7 @@ import { inspectPackage } from '@portal/scorm-cloud-sim/package-inspect'
 import { signInAndWait, type DemoRole } from './support'
 
 /*
- * Issue #15 in the browser: from a course request to a delivered package. The demo client
+ * In the browser: from a course request to a delivered package. The demo client
  * belongs to Beacon Pharmaceuticals (seed 42). It requests a course its company has no dispatch
  * of (one the other spec files leave alone), the admin fulfils the request with "Create
  * dispatch", and the client downloads the package and gets a SCORM 1.2 zip.

@@ -3,7 +3,7 @@ import { XSS_MARKER, XSS_PAYLOADS } from '../apps/server/src/test/security/xss-p
 import { ACCOUNTS, DEMO_PASSWORD, signInAndWait, type DemoRole } from './support'
 
 /*
- * Issue #8, stored XSS in the browser: every payload of xss-payloads.ts is saved as one course
+ * stored XSS in the browser: every payload of xss-payloads.ts is saved as one course
  * description through the API as admin, then the course page is opened in Chromium as admin and
  * as the client. Nothing may run: no dialog, no console marker, no injected global. The server
  * half (what is stored) is apps/server/src/test/security/stored-xss.test.ts.

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Front-end budget (issue #7), checked on the production build in apps/web/dist through Vite's
+// Front-end budget, checked on the production build in apps/web/dist through Vite's
 // build manifest (build.manifest in apps/web/vite.config.ts):
 // - the JavaScript a first visit to /login or /dashboard loads (the entry, the route's lazy
 //   chunks and everything they import statically) is at most 170 KiB gzip;
-// - that first visit grows by at most 5 KiB gzip over the build before the charts (issue #16:
+// - that first visit grows by at most 5 KiB gzip over the build before the charts (the
 //   chart code loads only on the screens that show charts; PRE_CHARTS_KIB below);
 // - no route adds more than 350 KiB gzip on top of what is loaded before it (the entry and, for
 //   screens inside the signed-in layout, the layout), so heavy parts such as the rich-text
@@ -32,7 +32,7 @@ const GROWTH_KIB = limit('BUNDLE_BUDGET_GROWTH_KIB', 5)
 /** The pages whose first visit is budgeted; each maps to a route module below. */
 const INITIAL_PAGES = { '/login': 'login', '/dashboard': 'dashboard' }
 /**
- * Issue #16 baseline: the first visit to each page in the build before the charts came in
+ * Baseline: the first visit to each page in the build before the charts came in
  * (commit db691de = 7575b80^, 24 Nov 2026), built from its own package-lock and summed as this
  * script does, on 26 Nov 2026 (docs/performance.md, "Front-end budget and Lighthouse").
  */

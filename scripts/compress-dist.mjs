@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #7: precompressed copies of the web build's hashed assets (name.br and name.gz beside
+// Precompressed copies of the web build's hashed assets (name.br and name.gz beside
 // each file), which the server's static plugin sends to browsers that accept them
 // (plugins/external/spa.ts, preCompressed), so no CPU is spent compressing per request.
 // Runs after `vite build` (apps/web package.json); vite empties dist first, so no copy is stale.

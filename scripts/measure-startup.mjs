@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up time and memory of the server (issue #18; docs/performance.md "Start-up"):
+// Start-up time and memory of the server (docs/performance.md "Start-up"):
 // `node scripts/measure-startup.mjs [runs] [--warm] -- <command...>` starts the command `runs`
 // times (default 3) on a fresh DATA_DIR (with --warm: on one DATA_DIR that an unmeasured first
 // start migrated and seeded, so a restart), measures the time until GET /api/ready answers 200

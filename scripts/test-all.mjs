@@ -2,7 +2,7 @@
 // `npm test`: every check and every suite, then one closing line `N passed, N failed, N skipped`
 // that sums the unit/route suites (vitest, on PGlite and, with TEST_DATABASE_URL, PostgreSQL)
 // and the browser suite (Playwright in headless Chromium). Without TEST_DATABASE_URL the
-// PostgreSQL-only tests (`*.pg.test.ts`) count as skipped, never as passed (issue #18).
+// PostgreSQL-only tests (`*.pg.test.ts`) count as skipped, never as passed.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'

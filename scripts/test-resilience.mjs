@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:resilience`: the reliability suite's long parts (issues #8 and #14; docs/reliability.md),
+// `npm run test:resilience`: the reliability suite's long parts (docs/reliability.md),
 // real server processes under SIGTERM, PostgreSQL outages, two processes on one database, killed
 // connections under a sync and postbacks, start-up with a DATA_DIR to create, and the outbox
 // under SIGKILL,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #18: the production server is compiled JavaScript, not tsx. esbuild bundles the server's
+// The production server is compiled JavaScript, not tsx. esbuild bundles the server's
 // own code and the workspace packages it uses (@portal/shared; the simulator as a separate chunk
 // that only demo mode loads, through its dynamic import) into dist/; npm packages stay external
 // and load from node_modules. The SQL migrations are copied next to the bundle, where

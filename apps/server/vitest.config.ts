@@ -3,7 +3,7 @@ import { defineProject } from 'vitest/config'
 /** Long parts of the reliability suite: `npm run test:resilience` (vitest.resilience.config.ts). */
 const PROCESSES = 'src/test/reliability/processes/**'
 /**
- * Issue #18: tests that need PostgreSQL are the files named `*.pg.test.ts`. Only the server-pg
+ * Tests that need PostgreSQL are the files named `*.pg.test.ts`. Only the server-pg
  * project (root vitest.config.ts) collects them: without TEST_DATABASE_URL it still does, and
  * their `describe.runIf(usingPostgres())` reports them skipped rather than leaving them out.
  */

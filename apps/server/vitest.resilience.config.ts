@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config'
 
-// The reliability suite's long parts (issue #8): real server processes, PostgreSQL outages and
+// The reliability suite's long parts: real server processes, PostgreSQL outages and
 // SIGTERM. Run by `npm run test:resilience` (scripts/test-resilience.mjs), one file at a time.
 export default defineProject({
   test: {

@@ -25,7 +25,7 @@ export default defineConfig({
     // away. `vite build --sourcemap` makes them for a developer (the server still never serves
     // them: `vite preview` does), and `vite` (npm run dev -w @portal/web) inlines them.
     sourcemap: false,
-    // dist/.vite/manifest.json: chunk graph for scripts/check-bundle-budget.mjs (issue #7).
+    // dist/.vite/manifest.json: chunk graph for scripts/check-bundle-budget.mjs.
     manifest: true,
   },
 })

@@ -126,7 +126,7 @@ export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.m
 /** Tokens and passwords never reach the request log. */
 export const REDACT = ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie']
 
-/** One set of Fastify options for the server and for the tests (STYLE.md, fastify/demo). */
+/** One set of Fastify options for the server and for the tests (docs/architecture.md §3, fastify/demo). */
 export function serverOptions(config: AppConfig, logger: FastifyServerOptions['logger'] = undefined) {
   return {
     logger: logger ?? { level: config.logLevel, redact: REDACT },
@@ -134,9 +134,9 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
     bodyLimit: 1024 * 1024,
     requestIdHeader: false as const,
     // One line per request (the onResponse hook in buildApp) instead of Fastify's two: logging is a
-    // fair share of a cheap request's CPU (issue #7).
+    // fair share of a cheap request's CPU.
     logController: new LogController({ disableRequestLogging: true }),
-    // Issue #20: the router's own refusals (a path that is not percent-encoded UTF-8, a path
+    // The router's own refusals (a path that is not percent-encoded UTF-8, a path
     // parameter over 100 characters) in the shape of every other error, with the field named.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
@@ -152,7 +152,7 @@ export function serverOptions(config: AppConfig, logger: FastifyServerOptions['l
         useDefaults: true,
         allErrors: false,
       },
-      // maxDepth and maxJsonLength: the bounds of free-form JSON fields (issue #20).
+      // maxDepth and maxJsonLength: the bounds of free-form JSON fields.
       plugins: [jsonBoundsKeywords],
     },
     // Bodies refuse an array where a scalar is declared; query strings keep it (lib/validators.ts).
@@ -165,9 +165,9 @@ export interface AppOptions {
   database: Database
   logger?: FastifyServerOptions['logger']
   throttle?: typeof DEFAULT_THROTTLE
-  /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period (issue #8). */
+  /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period. */
   scormCloudTransport?: Partial<TransportOptions>
-  /** Issue #17 tests: their own mail transport, attachment builder, and no background timers. */
+  /** Alert and mail tests: their own mail transport, attachment builder, and no background timers. */
   alerts?: MailPartsOptions & {
     /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
     timers?: boolean
@@ -183,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     app.closing = true
   })
-  // Issue #8: a request still in flight at shutdown is answered, then its keep-alive connection
+  // A request still in flight at shutdown is answered, then its keep-alive connection
   // is closed; otherwise the idle socket would hold the server's close open (keepAliveTimeout 72 s).
   app.addHook('onSend', async (_request, reply) => {
     if (app.closing) void reply.header('connection', 'close')

@@ -45,7 +45,7 @@ describe('loadConfig', () => {
   })
 })
 
-// Issue #14 item 5: the start-up crash with a DATA_DIR that did not exist yet.
+// the start-up crash with a DATA_DIR that did not exist yet.
 describe('DATA_DIR', () => {
   const secrets = { JWT_SECRET: 'x'.repeat(40), POSTBACK_PASSWORD: 'postback-secret' }
 
@@ -78,7 +78,7 @@ describe('DATA_DIR', () => {
   })
 })
 
-describe('mail settings (issue #17)', () => {
+describe('mail settings', () => {
   const base = () => ({ DATA_DIR: dataDir() })
 
   it('keeps mails in the outbox without SMTP_URL and links to the server itself', () => {

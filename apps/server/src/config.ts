@@ -31,20 +31,20 @@ export interface AppConfig {
   /** Absolute session limit: a sign-in never lasts longer, however often it is refreshed. */
   sessionMaxHours: number
   webDistDir: string | null
-  /** PostgreSQL connections per server process (issue #13). */
+  /** PostgreSQL connections per server process. */
   databasePoolSize: number
   /**
    * Requests that may wait for a PostgreSQL connection before new ones are refused with 503
-   * (issue #13: a fast, clean answer past capacity instead of a 5 s pool time-out).
+   * (a fast, clean answer past capacity instead of a 5 s pool time-out).
    */
   databaseQueueLimit: number
   /** Cache list and report pages per data version (on by default; the bench measures both ways). */
   readCache: boolean
-  /** Issue #17: smtp(s):// URL of the mail server; null keeps mails in the outbox (/admin/outbox). */
+  /** The smtp(s):// URL of the mail server; null keeps mails in the outbox (/admin/outbox). */
   smtpUrl: string | null
-  /** Issue #17: the From of every mail, an address or `Name <address>`. */
+  /** The From of every mail, an address or `Name <address>`. */
   mailFrom: string
-  /** Issue #17: the portal's address as users reach it, for the links in mails (no trailing slash). */
+  /** The portal's address as users reach it, for the links in mails (no trailing slash). */
   publicUrl: string
   /**
    * The key that encrypts single sign-on secrets at rest (SSO_SECRET_KEY); null: made once in
@@ -69,7 +69,7 @@ type Env = Record<string, string | undefined>
 const DEFAULT_SCORM_CLOUD_URL = 'https://cloud.scorm.com/api/v2'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
-// Issue #18: every variable is checked by one schema (TypeBox, as the routes are): each rule
+// Every variable is checked by one schema (TypeBox, as the routes are): each rule
 // carries the message that names what is wrong, and decoding turns the text into its value.
 // A variable set to an empty (or blank) value counts as unset.
 const text = Type.String()
@@ -188,7 +188,7 @@ function readEnv(env: Env): StaticDecode<typeof EnvSchema> {
 }
 
 /**
- * Issue #14: a folder under DATA_DIR, created (with DATA_DIR) when missing. PGlite creates only
+ * A folder under DATA_DIR, created (with DATA_DIR) when missing. PGlite creates only
  * the last level of its folder, so a DATA_DIR that did not exist yet ended start-up with a bare
  * "ENOENT mkdir …/pglite"; a DATA_DIR that cannot be used now stops start-up with a message
  * that names it.

@@ -23,7 +23,7 @@ function orExit<T>(read: () => T): T {
 }
 
 let config = orExit(() => loadConfig())
-// Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it (issue #14).
+// Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it.
 const pgliteDir = config.databaseUrl ? null : orExit(() => dataFolder(config.dataDir, 'pglite'))
 
 // Demo mode: the simulator stands in for SCORM Cloud (modules/demo/demo-simulator.ts).
@@ -42,7 +42,7 @@ const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 try {
   await ensureFirstAdmin(database.db, config, app.log)
   // The start-up sync the tests run (modules/sync/sync.scheduler.ts): it never throws. The demo
-  // syncs once before it reports ready, so the screens have data (issue #3).
+  // syncs once before it reports ready, so the screens have data.
   const { sync } = appParts(app)
   if (simulator) await runStartupSync(sync, app.log)
   else void runStartupSync(sync, app.log)

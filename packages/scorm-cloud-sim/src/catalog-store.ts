@@ -154,7 +154,7 @@ export class CatalogStore {
     return this.dispatchIds.has(id)
   }
 
-  /** The present dispatch of a course+destination pair (reference §6: at most one). */
+  /** The present dispatch of a course+destination pair (docs/scorm-cloud-api.md §6: at most one). */
   findDispatchOfPair(courseIdx: number, destinationIdx: number): number | undefined {
     return this.dispatches().find((d) => d.courseIdx === courseIdx && d.destinationIdx === destinationIdx)?.idx
   }

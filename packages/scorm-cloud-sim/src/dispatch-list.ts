@@ -1,4 +1,4 @@
-/** GET /dispatch/dispatches and GET /dispatch/destinations/{id}/dispatches (reference §6.1). */
+/** GET /dispatch/dispatches and GET /dispatch/destinations/{id}/dispatches (docs/scorm-cloud-api.md §6.1). */
 import type { Reply } from './http-util'
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { HttpError } from './http-util'

@@ -117,7 +117,7 @@ describe('fault injection and availability', () => {
 })
 
 /**
- * Issue #18: the simulator's waits (setTimeout) and the test's stopwatch (performance.now) run on
+ * The simulator's waits (setTimeout) and the test's stopwatch (performance.now) run on
  * vitest's fake clock, so a test moves the clock instead of sleeping the wait out. `passWaits`
  * lets the request reach the simulator (real I/O, polled with setImmediate, which stays real)
  * until `waits()` counts one more wait, then moves the clock by `ms` (the answer may not come sooner).

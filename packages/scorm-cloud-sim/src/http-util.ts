@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
-/** A 4xx/5xx answer with the reference's `{ message }` body (reference §1.2). */
+/** A 4xx/5xx answer with the reference's `{ message }` body (docs/scorm-cloud-api.md §1.2). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,

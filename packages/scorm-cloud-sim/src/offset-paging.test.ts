@@ -18,7 +18,7 @@ async function listDispatches(api: TestClient, between: () => void = () => {}): 
   return ids
 }
 
-describe('paging: offset mode (issue #14)', () => {
+describe('paging: offset mode', () => {
   let sim: Simulator
   let api: TestClient
   beforeAll(async () => {

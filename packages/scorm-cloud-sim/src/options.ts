@@ -117,7 +117,7 @@ export interface SimulatorOptions {
    * key of the last item sent; items moved by edits are neither skipped nor lost) or `offset`
    * (a position in the list as sorted at the time of the next request, like a plain OFFSET:
    * an edit that moves an item already sent to the end shifts the rest one place forward, so
-   * the next page skips one item). The real token's semantics are unconfirmed (reference §2).
+   * the next page skips one item). The real token's semantics are unconfirmed (docs/scorm-cloud-api.md §2).
    */
   paging: PagingMode
   /**
@@ -198,7 +198,7 @@ function validateSizes(s: SimulatorSizes): void {
   if (s.dispatches > 0 && (s.courses === 0 || s.destinations === 0)) {
     throw new Error('dispatches need at least one course and one destination')
   }
-  // At most one dispatch per course+destination pair (reference §6).
+  // At most one dispatch per course+destination pair (docs/scorm-cloud-api.md §6).
   if (s.dispatches > s.courses * s.destinations) {
     throw new Error(`sizes.dispatches (${s.dispatches}) exceeds courses x destinations (${s.courses * s.destinations})`)
   }

@@ -1,5 +1,5 @@
 /**
- * Dispatch packages as SCORM Cloud serves them (reference §6.1 zip endpoints): a small SCORM 1.2
+ * Dispatch packages as SCORM Cloud serves them (docs/scorm-cloud-api.md §6.1 zip endpoints): a small SCORM 1.2
  * stub whose one SCO launches the course remotely, and a destination zip holding one such zip
  * per dispatch. Built with yazl as a stream with backpressure, entries stored (not deflated) so
  * the final size is known up front and sent as Content-Length; optional padding makes packages

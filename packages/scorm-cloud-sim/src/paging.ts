@@ -1,5 +1,5 @@
 /**
- * Cursor paging (reference §2). The `more` token is base64url JSON holding the list kind,
+ * Cursor paging (docs/scorm-cloud-api.md §2). The `more` token is base64url JSON holding the list kind,
  * the original query parameters and the key of the last item sent, so a follow-up request
  * needs nothing but `more`, and items are neither skipped nor repeated between pages.
  */

@@ -1,5 +1,5 @@
 /**
- * Postback delivery (reference §9): POST of the registration JSON (`httpbasic`, Basic
+ * Postback delivery (docs/scorm-cloud-api.md §9): POST of the registration JSON (`httpbasic`, Basic
  * header when credentials are set) or urlencoded `data`/`userName`/`password` (`form`).
  * Any status below 400 counts as delivered and redirects are not followed. Failures are
  * retried a few times with exponential backoff, then dropped; nothing here may throw

@@ -56,7 +56,7 @@ export interface DispatchRecord {
   instanced: boolean
   registrationCap: number
   registrationCount: number
-  /** Last DELETE …/registrationCount (reference §6.2 `registrationResetDate`, v5); absent = never. */
+  /** Last DELETE …/registrationCount (docs/scorm-cloud-api.md §6.2 `registrationResetDate`, v5); absent = never. */
   registrationResetMs?: number
   expirationMs: number | null
   tags: string[]

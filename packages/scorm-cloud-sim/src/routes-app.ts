@@ -1,9 +1,9 @@
-/** Health check and application configuration (reference §3); the latter holds postback settings. */
+/** Health check and application configuration (docs/scorm-cloud-api.md §3); the latter holds postback settings. */
 import { HttpError, asObject, noContent, ok } from './http-util'
 import type { Route } from './router'
 import type { SettingItem } from '@portal/server/scorm-cloud-types'
 
-/** Application-level postback settings (reference §9) that the simulator honours. */
+/** Application-level postback settings (docs/scorm-cloud-api.md §9) that the simulator honours. */
 export const POSTBACK_SETTINGS = {
   url: 'ApiRollupRegistrationPostBackUrl',
   authType: 'ApiRollupRegistrationAuthType',

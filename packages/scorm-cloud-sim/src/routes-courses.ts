@@ -1,4 +1,4 @@
-/** GET /courses and GET /courses/{courseId} (reference §4). */
+/** GET /courses and GET /courses/{courseId} (docs/scorm-cloud-api.md §4). */
 import { HttpError, ok } from './http-util'
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'

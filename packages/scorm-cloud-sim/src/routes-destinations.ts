@@ -1,4 +1,4 @@
-/** Destination endpoints (reference §5): list, read, create/update, its dispatches. */
+/** Destination endpoints (docs/scorm-cloud-api.md §5): list, read, create/update, its dispatches. */
 import { dispatchList } from './dispatch-list'
 import { HttpError, asObject, noContent, ok, optionalString, stringArray } from './http-util'
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'

@@ -1,5 +1,5 @@
 /**
- * Dispatch writes beyond PUT (reference §6.1): POST /dispatch/dispatches (create, or modify the
+ * Dispatch writes beyond PUT (docs/scorm-cloud-api.md §6.1): POST /dispatch/dispatches (create, or modify the
  * pair's dispatch when no id is given) and DELETE …/registrationCount (counter reset).
  */
 import { randomUUID } from 'node:crypto'
@@ -41,7 +41,7 @@ function parseItems(rc: RequestContext): CreateItem[] {
     if (id !== undefined) {
       if (id.trim() === '') throw new HttpError(400, 'id must not be empty')
       if (catalog.dispatchIdTaken(id) || ids.has(id)) throw new HttpError(400, `Dispatch ${id} already exists`)
-      // Reference §1.2: a second dispatch for the same course+destination with an explicit id.
+      // docs/scorm-cloud-api.md §1.2: a second dispatch for the same course+destination with an explicit id.
       if (catalog.findDispatchOfPair(courseIdx, destinationIdx) !== undefined)
         throw new HttpError(400, `A dispatch of course ${courseId} to destination ${destinationId} already exists`)
       ids.add(id)
@@ -60,7 +60,7 @@ export const dispatchWriteRoutes: Route[] = [
       for (const item of parseItems(rc)) {
         const existing = catalog.findDispatchOfPair(item.courseIdx, item.destinationIdx)
         if (existing !== undefined) {
-          // Reference §6.1: the same pair again without an id modifies the existing dispatch.
+          // docs/scorm-cloud-api.md §6.1: the same pair again without an id modifies the existing dispatch.
           store.changeDispatch(existing, item.changes)
           continue
         }

@@ -1,4 +1,4 @@
-/** Dispatch endpoints (reference §6.1): read, update, enable, tags, counter, delete. */
+/** Dispatch endpoints (docs/scorm-cloud-api.md §6.1): read, update, enable, tags, counter, delete. */
 import { dispatchList } from './dispatch-list'
 import {
   HttpError,
@@ -112,7 +112,7 @@ export const dispatchRoutes: Route[] = [
     pattern: '/dispatch/dispatches/{dispatchId}/tags',
     handler: (rc) => {
       const idx = dispatchIdx(rc)
-      // Removing tags that are not there is not an error (reference §4, same for dispatches).
+      // Removing tags that are not there is not an error (docs/scorm-cloud-api.md §4, same for dispatches).
       const removed = new Set(stringArray(asObject(rc.body), 'tags'))
       const current = rc.sim.store.catalog.dispatch(idx).tags
       rc.sim.store.changeDispatch(idx, { tags: current.filter((t) => !removed.has(t)) })
@@ -134,7 +134,7 @@ export const dispatchRoutes: Route[] = [
     method: 'DELETE',
     pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
     // Resets the counter only (the registrations stay) and, as SCORM Cloud does, leaves the
-    // dispatch's `updated` as it was (issue #14: a sync by `since` does not see it).
+    // dispatch's `updated` as it was (a sync by `since` does not see it).
     handler: (rc) => {
       rc.sim.store.resetRegistrationCount(dispatchIdx(rc))
       return noContent()

@@ -1,4 +1,4 @@
-/** The zip endpoints (reference §6.1): one dispatch's package, and all of a destination's. */
+/** The zip endpoints (docs/scorm-cloud-api.md §6.1): one dispatch's package, and all of a destination's. */
 import { Readable } from 'node:stream'
 import { HttpError, type Reply } from './http-util'
 import { destinationPackage, dispatchPackage, type PackageSpec, type ZipStream } from './package-zip'
@@ -7,7 +7,7 @@ import type { RequestContext, Route } from './router'
 /** Where a dispatch stub sends the learner (served by the simulator, outside /api/v2). */
 export const LAUNCH_PATH = '/dispatch/launch'
 
-/** `type` defaults to and may only be SCORM_12 (reference §6.1). */
+/** `type` defaults to and may only be SCORM_12 (docs/scorm-cloud-api.md §6.1). */
 function checkType(rc: RequestContext): void {
   const type = rc.search.get('type')
   if (type !== null && type !== 'SCORM_12') throw new HttpError(400, `Invalid value for parameter type: ${type}`)
@@ -52,7 +52,7 @@ export const packageRoutes: Route[] = [
       const id = rc.params.destinationId ?? ''
       const destinationIdx = catalog.findDestination(id)
       if (destinationIdx === undefined) throw new HttpError(404, `Destination ${id} not found`)
-      // `tags`: dispatches having any of them (reference §2), as on the lists.
+      // `tags`: dispatches having any of them (docs/scorm-cloud-api.md §2), as on the lists.
       const tags = (rc.search.get('tags') ?? '').split(',').filter(Boolean)
       const specs = catalog
         .dispatches()

@@ -1,4 +1,4 @@
-/** GET /registrations and GET /registrations/{id} (reference §8), over registration-query.ts. */
+/** GET /registrations and GET /registrations/{id} (docs/scorm-cloud-api.md §8), over registration-query.ts. */
 import { HttpError, ok } from './http-util'
 import { encodeCursor, listQuery, parseBool, parseDate, parseDatetimeFilter, parseOrderBy } from './paging'
 import { learnerId as learnerIdOf } from './registration-generator'

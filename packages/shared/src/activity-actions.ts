@@ -1,4 +1,4 @@
-/** Page and detail views the screens report (part of SPEC §3's list, and of UI_ACTIONS). */
+/** Page and detail views the screens report (part of docs/product-rules.md §3's list, and of UI_ACTIONS). */
 const VIEW_ACTIONS = [
   'PAGE_VIEWED',
   'DASHBOARD_VIEWED',
@@ -18,7 +18,7 @@ const LIST_ACTIONS = [
   'COURSE_SEARCH_PERFORMED',
 ] as const
 
-/** SPEC §3: the log action enumeration, in the spec's order. */
+/** docs/product-rules.md §3: the log action enumeration, in the spec's order. */
 export const SPEC_ACTIONS = [
   'LOGIN_SUCCESS',
   'LOGIN_FAILED',
@@ -40,7 +40,7 @@ export const SPEC_ACTIONS = [
   'COURSES_SYNC_FAILED',
 ] as const
 
-/** DECISIONS.md: server-written events that extend the list. */
+/** docs/product-decisions.md D14: server-written events that extend the list. */
 export const SERVER_ACTIONS = [
   'COURSE_VIEWED',
   'COURSE_REQUEST_SUBMITTED',
@@ -50,12 +50,12 @@ export const SERVER_ACTIONS = [
   'COMPANIES_SYNCED',
   'COMPANIES_SYNC_FAILED',
   'DISPATCH_UPDATED',
-  // Issue #15: dispatch creation, package downloads, registration counter resets.
+  // Dispatch creation, package downloads, registration counter resets.
   'DISPATCH_CREATED',
   'DISPATCH_PACKAGE_DOWNLOADED',
   'DISPATCH_COUNT_RESET',
   'LOGS_EXPORTED',
-  // Issue #16: a completion report or learner list exported (format, filters, rows).
+  // A completion report or learner list exported (format, filters, rows).
   'REPORT_EXPORTED',
   // Alert thresholds changed: global, a company's override, or the override removed.
   'ALERT_SETTINGS_UPDATED',
@@ -70,7 +70,7 @@ export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number]
 
 /**
- * DECISIONS.md: POST /api/logs/action accepts only UI events (page views, filter changes,
+ * docs/product-decisions.md D14: POST /api/logs/action accepts only UI events (page views, filter changes,
  * help clicks). Everything security-relevant is written by the server when it happens.
  */
 export const UI_ACTIONS = [

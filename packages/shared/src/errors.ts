@@ -1,4 +1,4 @@
-/** STYLE.md §6 / DECISIONS.md: error codes and their HTTP status. */
+/** docs/architecture.md §6 / docs/product-decisions.md D18: error codes and their HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   RULE_VIOLATION: 400,

@@ -21,26 +21,20 @@ export * from './rules/activity-log'
 export * from './rules/company'
 export * from './schemas/companies'
 export * from './schemas/activity-logs'
-// ---- issue #5: courses and course requests ----
+// ---- Courses and course requests ----
 export * from './schemas/courses'
 export * from './schemas/course-requests'
 export * from './rules/course-requestable'
 export * from './rules/rich-text'
-// ---- end issue #5 ----
-// ---- issue #15: dispatch creation, request fulfilment, packages, counter reset ----
+// ---- Dispatch creation, request fulfilment, packages, counter reset ----
 export * from './schemas/dispatch-actions'
 export * from './rules/package-file-name'
-// ---- end issue #15 ----
-// ---- issue #17: alerts, notifications, outbox, preferences ----
+// ---- Alerts, notifications, outbox, preferences ----
 export * from './schemas/alerts'
 export * from './rules/alerts'
-// ---- end issue #17 ----
-// ---- issue #16: charts ----
+// ---- Charts ----
 export * from './schemas/charts'
-// ---- end issue #16 charts ----
-// ---- issue #16: exports and learners ----
+// ---- Exports and learners ----
 export * from './schemas/learners'
-// ---- end issue #16 ----
-// ---- issue #34: single sign-on per company ----
+// ---- Single sign-on per company ----
 export * from './schemas/sso'
-// ---- end issue #34 ----

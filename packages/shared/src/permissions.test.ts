@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { can, ownCompanyOnly, PERMISSIONS, type Permission } from './permissions'
 import { ROLES, type Role } from './roles'
 
-// SPEC §6, row by row: who may do what.
+// docs/product-rules.md §6, row by row: who may do what.
 const TABLE: [Permission, Role[]][] = [
   ['dispatch.read', ['admin', 'internal', 'sales', 'client']],
   ['dispatch.readNotes', ['admin', 'internal']],
@@ -20,17 +20,17 @@ const TABLE: [Permission, Role[]][] = [
   ['company.sync', ['admin']],
   ['user.manage', ['admin']],
   ['log.read', ['admin']],
-  // Issue #15
+
   ['dispatch.create', ['admin']],
   ['dispatch.resetCount', ['admin']],
   ['dispatch.download', ['admin', 'internal', 'sales', 'client']],
   ['courseRequest.fulfil', ['admin']],
-  // issue #17
+
   ['notification.read', ['admin', 'internal', 'sales', 'client']],
   ['alertSettings.manage', ['admin']],
   ['outbox.read', ['admin']],
   ['profile.manage', ['admin', 'internal', 'sales', 'client']],
-  // issue #18: the role-gated affordances and the company scope
+  // The role-gated affordances and the company scope
   ['company.readAll', ['admin', 'internal', 'sales']],
   ['company.readManagedOnly', ['sales']],
   ['company.readAccountManager', ['admin']],
@@ -39,7 +39,7 @@ const TABLE: [Permission, Role[]][] = [
   ['sso.manage', ['admin']],
 ]
 
-describe('permissions (SPEC §6)', () => {
+describe('permissions (docs/product-rules.md §6)', () => {
   it.each(TABLE)('%s is granted to exactly %j', (permission, roles) => {
     for (const role of ROLES) expect(can(role, permission), `${role} ${permission}`).toBe(roles.includes(role))
   })

@@ -1,25 +1,25 @@
 import type { Role } from './roles'
 
 /**
- * SPEC §6 as one table. The server's auth hook and the web's navigation both read it;
+ * docs/product-rules.md §6 as one table. The server's auth hook and the web's navigation both read it;
  * when the spec's permission table changes, only this file changes.
  */
 export const PERMISSIONS = {
   'session.read': ['admin', 'internal', 'sales', 'client'],
   'activity.write': ['admin', 'internal', 'sales', 'client'],
   /**
-   * SPEC §6: staff read every company's data; a client only its own company's, which every query
+   * docs/product-rules.md §6: staff read every company's data; a client only its own company's, which every query
    * enforces (ownCompanyOnly below). The one place that says which roles are company-scoped.
    */
   'company.readAll': ['admin', 'internal', 'sales'],
-  /** Issue #17: a sales user's scheduled licence report covers the companies it manages. */
+  /** A sales user's scheduled licence report covers the companies it manages. */
   'company.readManagedOnly': ['sales'],
-  /** SPEC §2: the Account Manager column of Companies is the admin's. */
+  /** docs/product-rules.md §2: the Account Manager column of Companies is the admin's. */
   'company.readAccountManager': ['admin'],
   'dispatch.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
   'dispatch.readNotes': ['admin', 'internal'],
   'dispatch.update': ['admin'],
-  // Issue #15: create a dispatch, reset its registration counter, download packages (a client
+  // Create a dispatch, reset its registration counter, download packages (a client
   // its own company's enabled, unexpired dispatches: enforced in the service).
   'dispatch.create': ['admin'],
   'dispatch.resetCount': ['admin'],
@@ -27,14 +27,14 @@ export const PERMISSIONS = {
   'destination.read': ['admin', 'internal', 'sales'],
   'report.readCount': ['admin', 'internal', 'sales'],
   'report.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service
-  // Issue #16: the company-wide learner view (a client: its own company, enforced in the query).
+  // The company-wide learner view (a client: its own company, enforced in the query).
   'learner.read': ['admin', 'internal', 'sales', 'client'],
   'course.read': ['admin', 'internal', 'sales', 'client'],
   'course.readStats': ['admin', 'internal', 'sales'],
   'course.edit': ['admin'],
-  /** SPEC §2: hidden courses, and the visibility and requestable badges, are the admin's. */
+  /** docs/product-rules.md §2: hidden courses, and the visibility and requestable badges, are the admin's. */
   'course.readHidden': ['admin'],
-  /** SPEC §6: the hosting app (a course's or a dispatch's appSource) is the admin's. */
+  /** docs/product-rules.md §6: the hosting app (a course's or a dispatch's appSource) is the admin's. */
   'course.readAppSource': ['admin'],
   'course.sync': ['admin'],
   'courseRequest.create': ['client'],
@@ -49,7 +49,7 @@ export const PERMISSIONS = {
   'user.manage': ['admin'],
   'log.read': ['admin'],
   'sync.read': ['admin'],
-  // issue #17: a client's notifications are its company's alerts (enforced in the SQL)
+  // A client's notifications are its company's alerts (enforced in the SQL)
   'notification.read': ['admin', 'internal', 'sales', 'client'],
   'alertSettings.manage': ['admin'],
   'outbox.read': ['admin'],
@@ -64,7 +64,7 @@ export const can = (role: Role | undefined | null, permission: Permission): bool
   role != null && (PERMISSIONS[permission] as readonly Role[]).includes(role)
 
 /**
- * SPEC §6: whether a role's reads are limited to its own company (a client's). Lint forbids
+ * docs/product-rules.md §6: whether a role's reads are limited to its own company (a client's). Lint forbids
  * comparing roles to literals outside packages/shared, so scoping asks this, not `role === 'client'`.
  */
 export const ownCompanyOnly = (role: Role | undefined | null): boolean => !can(role, 'company.readAll')

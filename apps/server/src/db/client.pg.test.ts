@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import { PREPARED_PER_CONNECTION, type Database } from './client'
 import { registration } from './schema'
 
-// Issue #7: on PostgreSQL every parameterised statement runs prepared on its connection.
+// On PostgreSQL every parameterised statement runs prepared on its connection.
 describe.runIf(usingPostgres())('statements prepared per connection (PostgreSQL)', () => {
   let database: Database & { pool?: pg.Pool }
   let client: pg.PoolClient
@@ -31,7 +31,7 @@ describe.runIf(usingPostgres())('statements prepared per connection (PostgreSQL)
     expect((await prepared()).filter((s) => s === text)).toHaveLength(1)
   })
 
-  // Issue #13: a prepared statement gets a generic plan after five runs, and on the skewed
+  // A prepared statement gets a generic plan after five runs, and on the skewed
   // mirror that plan walked every registration of the big dispatch.
   it('plans a statement over registrations for its values on every run: never prepared', async () => {
     const { sql: text, params } = database.db

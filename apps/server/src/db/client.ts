@@ -26,7 +26,7 @@ export interface Database {
   close(): Promise<void>
   /** Takes a session-level advisory lock if free (null when taken); PGlite has one process, so always free. */
   tryLock(key: number): Promise<HeldLock | null>
-  /** Queries waiting for a connection now (backpressure, issue #13); PGlite queues none. */
+  /** Queries waiting for a connection now (backpressure); PGlite queues none. */
   waiting(): number
 }
 
@@ -88,7 +88,7 @@ function createPostgres(connectionString: string, max: number, logger?: Logger):
   // A connection killed by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   pool.on('connect', (client) => {
-    // Issue #14: the pool listens for errors on idle clients only and removes its listener on
+    // The pool listens for errors on idle clients only and removes its listener on
     // checkout, and a pg client emits 'error' when its connection dies (pg_terminate_backend,
     // restart, failover, network cut). Unheard, that event was an uncaught exception that took
     // the process down. Every client keeps this listener for life: the query in flight fails by
@@ -160,7 +160,7 @@ interface PoolSession {
 }
 
 /**
- * Issue #14: Drizzle's pool transaction sends BEGIN before its try/finally, so when BEGIN failed
+ * Drizzle's pool transaction sends BEGIN before its try/finally, so when BEGIN failed
  * (the idle connection it got had just been killed) the client was never given back: after a few
  * killed connections the pool was full of lost clients and every request waited for the connect
  * timeout, for good. Here a transaction checks out its own client, runs Drizzle's transaction on
@@ -197,7 +197,7 @@ export const PREPARED_PER_CONNECTION = 500
 
 /**
  * Every parameterised statement runs as a named prepared statement on its connection, named
- * by a hash of its text, as postgres.js and pgx do by default (issue #7): PostgreSQL parses a
+ * by a hash of its text, as postgres.js and pgx do by default: PostgreSQL parses a
  * text once per connection and, once it has seen it a few times, reuses its plan. Planning a
  * dispatch list page took 0.6 ms against 0.2 ms to run it, and /api/auth/me went from about
  * 1,600 to 4,000 requests per second with its check prepared. Statements without parameters
@@ -231,7 +231,7 @@ export function prepareStatements(client: pg.PoolClient): void {
 }
 
 /**
- * A PGlite instance with the contrib extensions the migrations use (issue #13): pg_trgm for the
+ * A PGlite instance with the contrib extensions the migrations use: pg_trgm for the
  * substring searches and btree_gin for the searches scoped to one dispatch, so the embedded
  * default has the same indexes and plans as PostgreSQL. Every PGlite of the project (server,
  * tests, bench) is made here.

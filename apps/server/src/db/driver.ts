@@ -76,7 +76,7 @@ export function pgliteDriver(client: Pick<PGlite, 'query'>, logger?: Logger): Dr
 
 /**
  * Statements reading these tables are planned for the values they run with, never prepared
- * (issue #13). Their rows are skewed per key: one dispatch holds 100,000 registrations where the
+ *. Their rows are skewed per key: one dispatch holds 100,000 registrations where the
  * average holds 20, one company 100,000 learners, a day of logs a few hundred where a year holds
  * two million. A prepared statement gets, after five runs, PostgreSQL's generic plan when its
  * estimate looks no worse, and that plan, made for the average dispatch or company, walked every

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { can, type Permission, type Role } from '@portal/shared'
 
 /**
- * Rows written as JSON by PostgreSQL (issue #13). A list answer's rows are most of its cost in
+ * Rows written as JSON by PostgreSQL. A list answer's rows are most of its cost in
  * the server: node-postgres turns every value into a JavaScript value (dates through a regular
  * expression and `new Date`, arrays through a parser), the repository maps them, and the
  * answer's serialiser turns them back into text: about 24 µs a row on the bench machine, so a
@@ -77,13 +77,13 @@ export const jsonArrayText = (value: unknown): string => (value as string | null
 
 /**
  * An answer's fields declared once: which key each is, which column of the row it is written
- * from, how (its JSON kind), and which roles read it (SPEC §6). The same declaration builds the
+ * from, how (its JSON kind), and which roles read it (docs/product-rules.md §6). The same declaration builds the
  * object mapper (a row read by the driver becomes the answer's object: single reads) and the SQL
  * that writes the rows as JSON (lists), so the two cannot drift apart. The keys come in the
  * declaration's order in both, which is the order of the route's response schema.
  */
 
-/** Which roles read a field: every role that reads the answer, or those a permission names (SPEC §6). */
+/** Which roles read a field: every role that reads the answer, or those a permission names (docs/product-rules.md §6). */
 export type FieldRoles = 'all' | Permission
 
 /** A field written from one column of the row. */

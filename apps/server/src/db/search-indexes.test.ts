@@ -4,7 +4,7 @@ import { createTestDatabase } from '../test/test-database'
 import type { Database } from './client'
 
 /**
- * Issue #13: the trigram indexes the searches are written for (migrations 0019 and 0020), on
+ * The trigram indexes the searches are written for (migrations 0019 and 0020), on
  * PGlite and PostgreSQL alike. Plans on a test's few rows prefer scans, so the definitions are
  * checked here; docs/performance.md has the plans at the bench's size.
  */

@@ -2,7 +2,7 @@ import { sql, type SQL, type Table } from 'drizzle-orm'
 
 /**
  * Free-text search shared by the dispatch list, the completion report and the activity logs
- * (issue #13), written so that a trigram index (pg_trgm) serves every form of it:
+ *, written so that a trigram index (pg_trgm) serves every form of it:
  * - a term of three characters or more matches anywhere (`ILIKE '%term%'`);
  * - a term of one or two characters has no trigram of its own, so it matches where a word starts
  *   (`ab` finds "Abel", "Ana Bell" and "x.ab@…"), as large products treat very short queries: a
@@ -47,7 +47,7 @@ export interface MatchOptions {
   indexed?: boolean
   /**
    * true: the pattern reaches PostgreSQL as a sub-select, which the planner does not look into,
-   * so every term plans alike and a prepared statement reuses one generic plan (issue #13: a
+   * so every term plans alike and a prepared statement reuses one generic plan (a
    * staff search's summary planned 0.4 ms for each term, where its generic plan, as fast to run,
    * costs nothing to reuse). Indexes still serve it (the value is known when the scan starts).
    */
@@ -64,7 +64,7 @@ export function valueSql(value: unknown, type: string, opaque = false): SQL {
 }
 
 /**
- * How a term matches, apart from its value (issue #13): the text of a statement kept for reuse
+ * How a term matches, apart from its value: the text of a statement kept for reuse
  * depends on this alone, the pattern being a placeholder (db/statement.ts).
  * - `none`: no letter or digit, nothing can match;
  * - `start`: one or two characters, matched where a word starts (a regular expression);
@@ -101,7 +101,7 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
 }
 
 /**
- * How the completion report and the learners take a search's page (issues #13, #16). A search
+ * How the completion report and the learners take a search's page. A search
  * with a known total (at most its count cap of 1,000) sorts its trigram matches; the caller
  * fences them with `offset 0`, which keeps the planner from walking a sort index and testing
  * every row against the term (a learner search with a status, sorted by time, read 78 ms that
@@ -198,7 +198,7 @@ export async function searchedPage<P extends { rowCount: number }>(q: PageSearch
 }
 
 /**
- * Where a list's page is read from (the dispatch list, the report and the learners, issue #13):
+ * Where a list's page is read from (the dispatch list, the report and the learners):
  * a page in the second half of a known total is walked from the other end, in the opposite
  * order, `limit` and `offset` counted from there (the caller puts the rows back in order).
  */

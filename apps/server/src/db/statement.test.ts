@@ -10,7 +10,7 @@ beforeAll(async () => {
 })
 afterAll(async () => database.close())
 
-describe('statements built once per shape (issue #13)', () => {
+describe('statements built once per shape', () => {
   it('refuses a value that is not a placeholder, so no request can leave its value in a kept text', () => {
     expect(() => compileStatement(sql`select ${'acme'} as company`)).toThrow(/placeholders/)
     expect(() => compileStatement(sql`select ${sql.param(42)} as n`)).toThrow(/placeholders/)

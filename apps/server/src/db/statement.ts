@@ -8,7 +8,7 @@ import { driverOf } from './driver'
  * (db/driver.ts), and `rowsOf` types the rows of a `db.execute(sql…)`. Everything else
  * goes through Drizzle's query builder.
  *
- * Statements built once per shape (issue #13). Building a statement with Drizzle's `sql`
+ * Statements built once per shape. Building a statement with Drizzle's `sql`
  * templates and turning it into text costs more than the rest of a list request in the server:
  * on the bench machine a staff page cost 1.5 to 1.9 ms of the server's CPU built every time,
  * 1.0 to 1.1 ms with its text built once. A statement is built with a placeholder for every

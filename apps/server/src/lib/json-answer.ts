@@ -6,7 +6,7 @@ export class JsonText {
 }
 
 /**
- * An answer part of whose values are JSON text already (issue #13): the rows of a list, written
+ * An answer part of whose values are JSON text already: the rows of a list, written
  * by PostgreSQL, which the server passes on without parsing and serialising them. `text()` is the
  * whole answer, its keys in the order given (the order of the route's response schema).
  */

@@ -1,5 +1,5 @@
 /**
- * Ajv keywords bounding free-form JSON (issue #20; schemas mark them with FreeJson() of
+ * Ajv keywords bounding free-form JSON (schemas mark them with FreeJson() of
  * @portal/shared): `maxDepth` (nesting levels: a scalar is 0, `{ "a": 1 }` is 1) and
  * `maxJsonLength` (characters of the value's JSON text). A 5,000-level `details` object once
  * reached PostgreSQL and failed there as a 500.

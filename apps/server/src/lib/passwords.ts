@@ -28,14 +28,14 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 let dummyHash: Promise<string> | null = null
 /**
  * Unknown emails are checked against this hash, so a sign-in takes as long whether or not
- * the account exists (DECISIONS.md).
+ * the account exists (docs/product-decisions.md D16).
  */
 export function burnPasswordCheck(password: string): Promise<boolean> {
   dummyHash ??= hashPassword('dummy-password-for-timing-only')
   return dummyHash.then((h) => verifyPassword(h, password))
 }
 
-// A maintained list from a package (DECISIONS.md), kept as a set for O(1) look-ups.
+// A maintained list from a package (docs/product-decisions.md D15), kept as a set for O(1) look-ups.
 const COMMON = new Set((dictionary as Record<string, string[] | undefined>)['passwords-common'] ?? [])
 
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less guessable one.'

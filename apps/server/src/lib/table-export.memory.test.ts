@@ -30,7 +30,7 @@ const table: ExportTable<Row> = {
   ],
 }
 
-describe('xlsx export memory (issue #16)', () => {
+describe('xlsx export memory', () => {
   it('keeps about one chunk of sheet XML queued in the zip writer, not the whole sheet', async () => {
     // Buffers still referenced when each chunk is asked for, after a full collection: what the
     // writer holds. Without the wait for the zip entry's drain, the sheet's text (about 400 bytes

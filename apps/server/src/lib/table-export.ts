@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs'
 import { csvRow, type ExportFormat } from '@portal/shared'
 
 /**
- * Issue #16: a table streamed as CSV or .xlsx from chunks read one after the other (keyset
+ * A table streamed as CSV or .xlsx from chunks read one after the other (keyset
  * pages), shared by the completion report and learner exports. Memory stays flat at any size:
  * a chunk is read only when the response has room for it (backpressure), and the .xlsx is
  * written by exceljs's streaming WorkbookWriter (rows committed as they are added).
@@ -55,7 +55,7 @@ const EXCEL_DATE = 'yyyy-mm-dd hh:mm:ss'
 /**
  * `first` values of `source` read now, then the rest as it is pulled: a query the filters break
  * fails before the answer starts (a JSON error, not a file cut short). The source's `finally`
- * always runs, also for a download aborted early (issue #20, the logs export).
+ * always runs, also for a download aborted early (the logs export).
  */
 export async function readAhead<T>(source: AsyncGenerator<T>, first = 1): Promise<AsyncGenerator<T>> {
   const head: T[] = []

@@ -50,7 +50,7 @@ export function createTokenSigner(secret: string) {
       const exp = Math.floor(now / 1000) + ACCESS_TOKEN_TTL_SECONDS
       return sign({ sid: claims.sid, ver: claims.ver, sub: claims.sub }, 'access', exp)
     },
-    /** The refresh token is random (its jti) and signed so its payload can carry `exp` (SPEC §3). */
+    /** The refresh token is random (its jti) and signed so its payload can carry `exp` (docs/product-rules.md §3). */
     async signRefresh(claims: Omit<RefreshClaims, 'jti'>, expiresAt: Date) {
       const jti = randomBytes(32).toString('base64url')
       return sign({ ...claims, jti }, 'refresh', Math.floor(expiresAt.getTime() / 1000))

@@ -1,5 +1,5 @@
 /**
- * Aggregates cached per database handle, key and data version (issue #7). A version is read in
+ * Aggregates cached per database handle, key and data version. A version is read in
  * the same statement as the aggregate it belongs to and only grows (migration 0007), so an
  * entry is served only while the data it was counted from is still the committed state. Bounded:
  * the least recently used entry goes first.

@@ -92,8 +92,8 @@ describe('routes and access', () => {
       ['/dispatches/d-1', 'Dispatch Details'],
       ['/courses/c-1', 'Course Details'],
       ['/course-requests', 'My Course Requests'],
-      ['/admin/companies/co-1', 'Acme Learning'], // issue #6: the company's name (msw fixture)
-      ['/admin/users/u-1', 'User Details'], // issue #6: unknown user, the page's own title
+      ['/admin/companies/co-1', 'Acme Learning'], // The company's name (msw fixture)
+      ['/admin/users/u-1', 'User Details'], // Unknown user, the page's own title
     ]
     for (const [path, title] of screens) {
       await router.navigate(path)

@@ -6,7 +6,7 @@ import { paths } from '@/config/paths'
 
 type RouteModule = () => Promise<{ default: ComponentType }>
 
-/** Each screen is its own chunk, loaded on first visit (ARCHITECTURE.md: routes are lazy-loaded). */
+/** Each screen is its own chunk, loaded on first visit (docs/architecture.md: routes are lazy-loaded). */
 export const routeModules = {
   login: () => import('./routes/login'),
   appRoot: () => import('./routes/app-root'),
@@ -21,9 +21,9 @@ export const routeModules = {
   user: () => import('./routes/user'),
   settings: () => import('./routes/settings'),
   logs: () => import('./routes/logs'),
-  profile: () => import('./routes/profile'), // issue #17
-  outbox: () => import('./routes/admin-outbox'), // issue #17
-  learners: () => import('./routes/learners'), // issue #16
+  profile: () => import('./routes/profile'),
+  outbox: () => import('./routes/admin-outbox'),
+  learners: () => import('./routes/learners'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
 
@@ -35,7 +35,7 @@ const screen = (path: string, load: RouteModule): RouteObject => ({
   errorElement: <RouteError />,
 })
 
-/** SPEC §2 route table. */
+/** docs/product-rules.md §2 route table. */
 export function createRoutes(): RouteObject[] {
   const m = routeModules
   return [
@@ -60,9 +60,9 @@ export function createRoutes(): RouteObject[] {
             screen(paths.user.path, m.user),
             screen(paths.settings.path, m.settings),
             screen(paths.logs.path, m.logs),
-            screen(paths.profile.path, m.profile), // issue #17
-            screen(paths.outbox.path, m.outbox), // issue #17
-            screen(paths.learners.path, m.learners), // issue #16
+            screen(paths.profile.path, m.profile),
+            screen(paths.outbox.path, m.outbox),
+            screen(paths.learners.path, m.learners),
           ],
         },
         screen('*', m.notFound),

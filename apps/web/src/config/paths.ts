@@ -1,4 +1,4 @@
-/** Every route string of SPEC §2, in one place. Screens link with getHref, the router uses path. */
+/** Every route string of docs/product-rules.md §2, in one place. Screens link with getHref, the router uses path. */
 const id = (value: string) => encodeURIComponent(value)
 
 export const paths = {
@@ -9,7 +9,7 @@ export const paths = {
   courses: { path: '/courses', getHref: () => '/courses' },
   course: {
     path: '/courses/:id',
-    /** SPEC §2: `request=true` opens the request form at once. */
+    /** docs/product-rules.md §2: `request=true` opens the request form at once. */
     getHref: (courseId: string, options?: { request?: boolean }) =>
       `/courses/${id(courseId)}${options?.request ? '?request=true' : ''}`,
   },
@@ -20,9 +20,9 @@ export const paths = {
   user: { path: '/admin/users/:id', getHref: (userId: string) => `/admin/users/${id(userId)}` },
   settings: { path: '/settings', getHref: () => '/settings' },
   logs: { path: '/logs', getHref: () => '/logs' },
-  // ---- issue #17 ----
+  // Profile and the admin's mail outbox.
   profile: { path: '/profile', getHref: () => '/profile' },
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
-  // ---- issue #16 ----
+  // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const

@@ -9,7 +9,7 @@ import {
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 
-/** SPEC §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
+/** docs/product-rules.md §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
 export const DEFAULT_LIST_QUERY: DispatchListQuery = DISPATCH_LIST_DEFAULTS
 
 const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
@@ -40,7 +40,7 @@ function toSearchParams(query: DispatchListQuery): URLSearchParams {
 
 /**
  * Page, filters and sort live in the URL, so back/forward and reload keep them. Any change
- * other than the page itself starts again at page 1 (SPEC §2).
+ * other than the page itself starts again at page 1 (docs/product-rules.md §2).
  */
 export function useDispatchListParams() {
   const [searchParams, setSearchParams] = useSearchParams()

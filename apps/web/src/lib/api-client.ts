@@ -5,11 +5,11 @@ import { msUntilExpiry } from './jwt'
 import { tokenStorage } from './token-storage'
 
 /**
- * The one place that calls fetch (STYLE.md §3). It owns the token rules of SPEC §7:
+ * The one place that calls fetch (docs/architecture.md §3). It owns the token rules of docs/product-rules.md §7:
  * x-auth-token on every call, a refresh when under 5 minutes remain, one refresh for any
  * number of concurrent 401s (they wait for it and retry), and sign-out when refresh fails.
  */
-export const REFRESH_MARGIN_MS = 5 * 60_000 // SPEC §9
+export const REFRESH_MARGIN_MS = 5 * 60_000 // docs/product-rules.md §9
 const REFRESH_PATH = '/api/auth/refresh-token'
 const REFRESH_LOCK = 'portal-token-refresh'
 
@@ -50,12 +50,12 @@ export const api = {
   delete: <T>(path: string, options?: Options) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
 }
 
-/** SPEC §4: signed out = stored tokens and user cleared; the auth guard then shows /login. */
+/** docs/product-rules.md §4: signed out = stored tokens and user cleared; the auth guard then shows /login. */
 export function signOut(): void {
   tokenStorage.clear()
 }
 
-/** SPEC §5: a login or refresh response lacking accessToken, refreshToken or user is refused. */
+/** docs/product-rules.md §5: a login or refresh response lacking accessToken, refreshToken or user is refused. */
 export function parseSession(data: unknown): SessionResponse {
   const value = (data ?? {}) as Partial<Record<keyof SessionResponse, unknown>>
   const ok =
@@ -106,7 +106,7 @@ async function runRefresh(tokenBefore: string | null): Promise<SessionResponse> 
 
 function withCrossTabLock(task: (tokenBefore: string | null) => Promise<SessionResponse>) {
   const tokenBefore = tokenStorage.getRefreshToken()
-  // Refresh tokens are single-use (DECISIONS.md); two tabs spending the same one would end the session.
+  // Refresh tokens are single-use (docs/product-decisions.md D17); two tabs spending the same one would end the session.
   if (typeof navigator !== 'undefined' && 'locks' in navigator && navigator.locks) {
     // The DOM typing nests the task's promise; `then` flattens it as the runtime does.
     return navigator.locks.request(REFRESH_LOCK, () => task(tokenBefore)).then((session) => session)

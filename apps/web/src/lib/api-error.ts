@@ -1,4 +1,4 @@
-/** SPEC §5 / §8: the text for a login or refresh response that lacks a token or the user. */
+/** docs/product-rules.md §5 / §8: the text for a login or refresh response that lacks a token or the user. */
 export const INVALID_SERVER_RESPONSE = 'Invalid server response'
 
 type ApiErrorInit = {
@@ -10,12 +10,12 @@ type ApiErrorInit = {
   body?: Record<string, unknown> | undefined
 }
 
-/** Every failed call becomes one of these (STYLE.md §6). status 0 means the network failed. */
+/** Every failed call becomes one of these (docs/architecture.md §6). status 0 means the network failed. */
 export class ApiError extends Error {
   override readonly name = 'ApiError'
   readonly status: number
   readonly code: string | undefined
-  /** The server's own `message`: screens show it first (SPEC §8). */
+  /** The server's own `message`: screens show it first (docs/product-rules.md §8). */
   readonly serverMessage: string | undefined
   readonly retryAfterSeconds: number | undefined
   /** The error's JSON body, for fields a screen needs beyond the message (e.g. a 409's dispatchId). */
@@ -38,7 +38,7 @@ export class InvalidResponseError extends Error {
   }
 }
 
-/** SPEC §8: "a server message is used first where present", else the screen's own text. */
+/** docs/product-rules.md §8: "a server message is used first where present", else the screen's own text. */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage
   if (error instanceof InvalidResponseError) return error.message
@@ -56,7 +56,7 @@ export function isClientError(error: unknown): boolean {
   )
 }
 
-/** The existing dispatch a 409 names (issue #15: one dispatch per course and company), if any. */
+/** The existing dispatch a 409 names (one dispatch per course and company), if any. */
 export function conflictDispatchId(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.status !== 409) return null
   const id = error.body.dispatchId

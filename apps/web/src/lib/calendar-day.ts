@@ -1,6 +1,6 @@
 import { isCalendarDay } from '@portal/shared'
 
-/** SPEC §2: date filters show and accept days written yyyy-MM-dd (the logs, and the report too). */
+/** docs/product-rules.md §2: date filters show and accept days written yyyy-MM-dd (the logs, and the report too). */
 export const DAY_FORMAT = 'yyyy-MM-dd'
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')

@@ -1,7 +1,7 @@
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query'
 import { isClientError } from './api-error'
 
-/** SPEC §7 / §9: GET results stay fresh for 2 minutes. */
+/** docs/product-rules.md §7 / §9: GET results stay fresh for 2 minutes. */
 export const STALE_TIME_MS = 2 * 60_000
 
 export const queryConfig = {

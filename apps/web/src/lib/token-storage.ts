@@ -1,7 +1,7 @@
 import type { SessionResponse, User } from '@/types/api'
 import { storage } from './storage'
 
-/** SPEC §3: the access token, refresh token and signed-in user live in local browser storage. */
+/** docs/product-rules.md §3: the access token, refresh token and signed-in user live in local browser storage. */
 export const TOKEN_KEYS = {
   accessToken: 'portal.accessToken',
   refreshToken: 'portal.refreshToken',

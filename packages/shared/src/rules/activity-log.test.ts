@@ -10,7 +10,7 @@ import {
   logUserText,
 } from './activity-log'
 
-describe('log user cell (SPEC §2)', () => {
+describe('log user cell (docs/product-rules.md §2)', () => {
   it.each([
     [{ name: 'Ada', email: 'ada@x.test' }, 'Ada (ada@x.test)'],
     [{ name: null, email: 'ada@x.test' }, 'ada@x.test'],
@@ -23,7 +23,7 @@ describe('log user cell (SPEC §2)', () => {
   })
 })
 
-describe('log details cell (SPEC §3, §8)', () => {
+describe('log details cell (docs/product-rules.md §3, §8)', () => {
   it.each<[unknown, string]>([
     ['User clicked Need help?', 'User clicked Need help?'],
     [{ pathname: '/courses' }, '{"pathname":"/courses"}'],
@@ -38,7 +38,7 @@ describe('log details cell (SPEC §3, §8)', () => {
   })
 })
 
-describe('log date range (SPEC §5)', () => {
+describe('log date range (docs/product-rules.md §5)', () => {
   it.each<[string | undefined, string | undefined, string | null]>([
     [undefined, undefined, null],
     ['2026-03-01', undefined, null],

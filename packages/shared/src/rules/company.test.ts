@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { COMPANY_MESSAGES, companyMatches, companyNameError, showingCompaniesText } from './company'
 
-describe('company rules (SPEC §2, §5)', () => {
+describe('company rules (docs/product-rules.md §2, §5)', () => {
   it.each<[string | null | undefined, string | null]>([
     ['Acme', null],
     ['  Acme  ', null],

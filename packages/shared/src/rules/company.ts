@@ -1,4 +1,4 @@
-/** Companies rules (SPEC §2 Companies, §5, §8), shared by the companies screens and the server. */
+/** Companies rules (docs/product-rules.md §2 Companies, §5, §8), shared by the companies screens and the server. */
 
 export const COMPANY_MESSAGES = {
   nameEmpty: 'Company name cannot be empty',
@@ -16,14 +16,14 @@ export const COMPANY_MESSAGES = {
 
 export const COMPANY_NAME_MAX = 200
 
-/** SPEC §5: a company name must not be empty once trimmed. */
+/** docs/product-rules.md §5: a company name must not be empty once trimmed. */
 export function companyNameError(name: string | null | undefined): string | null {
   if (!name?.trim()) return COMPANY_MESSAGES.nameEmpty
   if (name.trim().length > COMPANY_NAME_MAX) return `Company name must be at most ${COMPANY_NAME_MAX} characters.`
   return null
 }
 
-/** SPEC §2: search by name, account manager name or email, or id (case-insensitive). */
+/** docs/product-rules.md §2: search by name, account manager name or email, or id (case-insensitive). */
 export function companyMatches(
   company: { id: string; name: string; accountManagerName?: string | null; accountManagerEmail?: string | null },
   term: string,
@@ -35,7 +35,7 @@ export function companyMatches(
   )
 }
 
-/** SPEC §2: "Showing X of Y companies", word for word (no singular form: SPEC gives none). */
+/** docs/product-rules.md §2: "Showing X of Y companies", word for word (no singular form: product-rules gives none). */
 export function showingCompaniesText(shown: number, total: number): string {
   return `Showing ${shown} of ${total} companies`
 }

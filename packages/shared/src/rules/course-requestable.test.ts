@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { canSeeDemo, isRequestable, LICENSES_RANGE_MESSAGE, toLicenses, unlocksDemo } from './course-requestable'
 
-describe('isRequestable (SPEC §4)', () => {
+describe('isRequestable (docs/product-rules.md §4)', () => {
   it.each([
     [true, false, true],
     [true, true, false],
@@ -12,7 +12,7 @@ describe('isRequestable (SPEC §4)', () => {
   })
 })
 
-describe('the demo rule (SPEC §2)', () => {
+describe('the demo rule (docs/product-rules.md §2)', () => {
   it.each([
     ['admin', [], true],
     ['client', [], false],
@@ -30,7 +30,7 @@ describe('the demo rule (SPEC §2)', () => {
   })
 })
 
-describe('toLicenses (SPEC §5: non-numeric falls back to 1)', () => {
+describe('toLicenses (docs/product-rules.md §5: non-numeric falls back to 1)', () => {
   it.each([
     [3, 3],
     ['7', 7],

@@ -1,11 +1,11 @@
 import type { Role } from '../roles'
 
-/** SPEC §3 course request status values. */
+/** docs/product-rules.md §3 course request status values. */
 export const COURSE_REQUEST_STATUSES = ['PENDING', 'PROCESSED', 'COMPLETED'] as const
 export type CourseRequestStatus = (typeof COURSE_REQUEST_STATUSES)[number]
 
 /**
- * SPEC §4: for a client a course is requestable only if it is flagged requestable and the
+ * docs/product-rules.md §4: for a client a course is requestable only if it is flagged requestable and the
  * client's company has no dispatch of it yet. The catalogue, the details screen and
  * POST /api/course-requests all ask this one function.
  */
@@ -13,7 +13,7 @@ export function isRequestable(course: { isRequestable: boolean }, companyHasDisp
   return course.isRequestable && !companyHasDispatch
 }
 
-/** SPEC §2 demo link: admin always; others once one of their requests for the course is PROCESSED or COMPLETED. */
+/** docs/product-rules.md §2 demo link: admin always; others once one of their requests for the course is PROCESSED or COMPLETED. */
 export function unlocksDemo(status: string): boolean {
   return status === 'PROCESSED' || status === 'COMPLETED'
 }
@@ -22,7 +22,7 @@ export function canSeeDemo(role: Role, requestStatuses: readonly string[]): bool
   return role === 'admin' || requestStatuses.some(unlocksDemo)
 }
 
-/** SPEC §5 / §9: licenses default and minimum 1. */
+/** docs/product-rules.md §5 / §9: licenses default and minimum 1. */
 export const MIN_LICENSES = 1
 export const MAX_LICENSES = 1_000_000
 
@@ -36,7 +36,7 @@ export const LICENSES_RANGE_MESSAGE = `Licenses must be a whole number from ${MI
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i
 
 /**
- * SPEC §5: "licenses is a number, minimum 1, non-numeric falls back to 1". A whole number is
+ * docs/product-rules.md §5: "licenses is a number, minimum 1, non-numeric falls back to 1". A whole number is
  * taken as it is (a fraction is cut to its whole part); anything that is not a number becomes 1.
  * Returns null for a number below 1 or above MAX_LICENSES, which callers refuse with
  * LICENSES_RANGE_MESSAGE: the fallback is for text that is not a number, never for a number

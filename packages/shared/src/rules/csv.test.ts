@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CSV_MISSING, csvCell, csvRow } from './csv'
 
-describe('csvCell (RFC 4180 and the formula guard of DECISIONS.md)', () => {
+describe('csvCell (RFC 4180 and the formula guard of docs/product-decisions.md D22)', () => {
   it.each<[string | number | null | undefined, string]>([
     // missing values
     [null, CSV_MISSING],

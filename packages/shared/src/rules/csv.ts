@@ -1,16 +1,16 @@
 /**
- * CSV cells and rows (SPEC §5, §7; DECISIONS.md): RFC 4180 quoting and the formula-injection
+ * CSV cells and rows (docs/product-rules.md §5, §7; docs/product-decisions.md D22): RFC 4180 quoting and the formula-injection
  * guard. Pure, so the server's streamed export and any browser export write the same bytes.
  */
 
-/** SPEC §7: a missing value is written as N/A. */
+/** docs/product-rules.md §7: a missing value is written as N/A. */
 export const CSV_MISSING = 'N/A'
 
 /** RFC 4180 §2: records end with CRLF. */
 export const CSV_LINE_END = '\r\n'
 
 /**
- * DECISIONS.md: a cell beginning with one of these could start a formula in a spreadsheet
+ * docs/product-decisions.md D22: a cell beginning with one of these could start a formula in a spreadsheet
  * (OWASP "CSV Injection"), so it is prefixed with a single quote. The full-width forms count
  * too: spreadsheets in East Asian locales read ＝ as =.
  */

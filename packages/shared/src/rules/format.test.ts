@@ -8,7 +8,7 @@ import {
   toDateInputValue,
 } from './format'
 
-describe('formatDuration (whole seconds; DECISIONS.md: no "under 10 is minutes")', () => {
+describe('formatDuration (whole seconds; docs/product-decisions.md D25: no "under 10 is minutes")', () => {
   it.each([
     [0, '0s'],
     [5, '5s'],
@@ -29,7 +29,7 @@ describe('formatDuration (whole seconds; DECISIONS.md: no "under 10 is minutes")
   })
 })
 
-describe('formatScore (SPEC §2: 0..1 is scaled by 100)', () => {
+describe('formatScore (docs/product-rules.md §2: 0..1 is scaled by 100)', () => {
   it.each([
     [0.85, '85%'],
     [0, '0%'],
@@ -45,7 +45,7 @@ describe('formatScore (SPEC §2: 0..1 is scaled by 100)', () => {
   })
 })
 
-describe('formatDate / formatDateTime (SPEC §8: unparseable or missing → N/A)', () => {
+describe('formatDate / formatDateTime (docs/product-rules.md §8: unparseable or missing → N/A)', () => {
   it.each([
     ['2026-03-05T14:30:00.000Z', '2026-03-05', '2026-03-05 14:30'],
     ['2026-12-31T23:59:00Z', '2026-12-31', '2026-12-31 23:59'],
@@ -82,7 +82,7 @@ describe('toDateInputValue', () => {
   })
 })
 
-describe('formatRegistrations (SPEC §2: count / cap, ∞ without a cap)', () => {
+describe('formatRegistrations (docs/product-rules.md §2: count / cap, ∞ without a cap)', () => {
   it.each([
     [3, 10, '3 / 10'],
     [0, 5, '0 / 5'],

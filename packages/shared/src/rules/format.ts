@@ -1,9 +1,9 @@
 /**
- * Display rules of the completion report and the dispatch screens (SPEC §2, §8), shared so
+ * Display rules of the completion report and the dispatch screens (docs/product-rules.md §2, §8), shared so
  * every screen shows the same text. Pure: Intl only, no DOM.
  */
 
-/** SPEC §8: unparseable dates show N/A (outside the logs); missing dates show N/A. */
+/** docs/product-rules.md §8: unparseable dates show N/A (outside the logs); missing dates show N/A. */
 export const NOT_AVAILABLE = 'N/A'
 /** A registration without a score. */
 export const NO_SCORE = '-'
@@ -34,7 +34,7 @@ function partsOf(date: Date, timeZone: string | undefined) {
 }
 
 /**
- * "2026-01-05": the portal's one date format (docs/decisions.md), the one SPEC §2 gives the date
+ * "2026-01-05": the portal's one date format (docs/decisions.md), the one docs/product-rules.md §2 gives the date
  * filters, so a day reads and is typed the same everywhere. A bare calendar day (YYYY-MM-DD, e.g.
  * an expiry date) is shown as that day in every time zone, not shifted by the viewer's offset.
  */
@@ -55,8 +55,8 @@ export function formatDateTime(value: DateInput, timeZone?: string): string {
 }
 
 /**
- * Whole seconds as "1h 2m 3s", "2m 5s" or "45s". DECISIONS.md: the server always sends
- * seconds, so SPEC §2's "under 10 is minutes" guess for mixed units is not applied.
+ * Whole seconds as "1h 2m 3s", "2m 5s" or "45s". docs/product-decisions.md D25: the server always sends
+ * seconds, so docs/product-rules.md §2's "under 10 is minutes" guess for mixed units is not applied.
  */
 export function formatDuration(totalSeconds: number | null | undefined): string {
   const seconds =
@@ -69,7 +69,7 @@ export function formatDuration(totalSeconds: number | null | undefined): string 
   return `${s}s`
 }
 
-/** SPEC §2: a score from 0 to 1 is scaled by 100 ("0.85" → "85%"); larger values are percents already. */
+/** docs/product-rules.md §2: a score from 0 to 1 is scaled by 100 ("0.85" → "85%"); larger values are percents already. */
 export function formatScore(score: number | null | undefined): string {
   if (score === null || score === undefined || !Number.isFinite(score)) return NO_SCORE
   const percent = score >= 0 && score <= 1 ? score * 100 : score
@@ -82,7 +82,7 @@ export function toDateInputValue(value: string | null | undefined): string {
   return DATE_ONLY.test(day) ? day : ''
 }
 
-/** SPEC §2: registrations as "count / cap", with an infinity sign when there is no cap (0 or missing). */
+/** docs/product-rules.md §2: registrations as "count / cap", with an infinity sign when there is no cap (0 or missing). */
 export function formatRegistrations(count: number, cap: number | null | undefined): string {
   return `${count} / ${cap && cap > 0 ? cap : '∞'}`
 }

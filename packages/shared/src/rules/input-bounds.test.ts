@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { clampInstant, dayEndExclusive, isStorableInstant } from './input-bounds'
 
-describe('instants every layer holds (issue #20)', () => {
+describe('instants every layer holds', () => {
   it('are 1000-01-01 to 9999-12-31 UTC, both ends included', () => {
     expect(isStorableInstant(new Date('1000-01-01T00:00:00.000Z'))).toBe(true)
     expect(isStorableInstant(new Date('9999-12-31T23:59:59.999Z'))).toBe(true)

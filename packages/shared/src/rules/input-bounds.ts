@@ -1,12 +1,12 @@
 /**
- * Issue #20: the values every layer can hold, so bad input is refused with a 400 before any
+ * The values every layer can hold, so bad input is refused with a 400 before any
  * query, stream or provider call rather than failing half-way as a 500.
  */
 
 /**
  * Instants from 1000-01-01 to 9999-12-31 (UTC). PostgreSQL has no year 0 and reads neither
  * JavaScript's six-digit years (`+010000-01-01`) nor its negative ones, while JavaScript holds
- * ±275,760 years; a four-digit year from 1000 (the day filters' rule since issue #8) is written
+ * ±275,760 years; a four-digit year from 1000 (the day filters' rule) is written
  * and read back the same way by JavaScript, PostgreSQL, PGlite and SCORM Cloud.
  */
 export const EARLIEST_INSTANT = '1000-01-01T00:00:00.000Z'

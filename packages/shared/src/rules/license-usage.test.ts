@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isOverused, isUnlimited, usageColour, usagePercent } from './license-usage'
 
-describe('license usage bar (SPEC §9: green ≤ 70, yellow > 70, red > 90, Overused > 100)', () => {
+describe('license usage bar (docs/product-rules.md §9: green ≤ 70, yellow > 70, red > 90, Overused > 100)', () => {
   it.each([
     [0, 'green', false],
     [70, 'green', false],

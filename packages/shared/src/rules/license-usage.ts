@@ -1,7 +1,7 @@
-/** SPEC §9 usage bar: green up to 70 %, yellow above 70, red above 90; Overused above 100. */
+/** docs/product-rules.md §9 usage bar: green up to 70 %, yellow above 70, red above 90; Overused above 100. */
 export type UsageColour = 'green' | 'yellow' | 'red'
 
-/** Cap 0 or missing means unlimited (SPEC §3). */
+/** Cap 0 or missing means unlimited (docs/product-rules.md §3). */
 export const isUnlimited = (cap: number | null | undefined) => !cap || cap <= 0
 
 /** Rounded percent of capacity used; null when there is no capped capacity. */

@@ -7,7 +7,7 @@ import {
   safeFileNamePart,
 } from './package-file-name'
 
-describe('package file names (issue #15)', () => {
+describe('package file names', () => {
   it.each([
     ['Acme Corp', 'Fire Safety 101', 'Acme Corp - Fire Safety 101.zip'],
     ['Café & Co', 'Éthique: «Base»', 'Cafe Co - Ethique Base.zip'],

@@ -1,5 +1,5 @@
 /**
- * Issue #15: download names of dispatch packages, `<company> - <course>.zip`, with safe
+ * Download names of dispatch packages, `<company> - <course>.zip`, with safe
  * characters only (letters and digits of ASCII, space, `.`, `_`, `-`, `(`, `)`): accents are
  * dropped ("Café" is "Cafe"), anything else becomes a space. The server sends it in
  * Content-Disposition and the browser saves under the same name.

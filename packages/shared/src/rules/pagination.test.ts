@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pageItemsWithGaps, pageWindow, showingDispatchesText, showingRange, showingRecordsText } from './pagination'
 
-describe('pageWindow (SPEC §9: up to 5 page numbers)', () => {
+describe('pageWindow (docs/product-rules.md §9: up to 5 page numbers)', () => {
   it.each([
     [1, 0, []],
     [1, 1, [1]],
@@ -19,7 +19,7 @@ describe('pageWindow (SPEC §9: up to 5 page numbers)', () => {
   })
 })
 
-describe('pageItemsWithGaps (SPEC §2: first, last, neighbours, ... for gaps)', () => {
+describe('pageItemsWithGaps (docs/product-rules.md §2: first, last, neighbours, ... for gaps)', () => {
   it.each([
     [1, 0, []],
     [1, 1, [1]],
@@ -47,7 +47,7 @@ describe('Showing ranges', () => {
     expect(showingRange(page, size, total)).toEqual(expected)
   })
 
-  it('words the dispatch list and report texts as SPEC §2 does', () => {
+  it('words the dispatch list and report texts as docs/product-rules.md §2 does', () => {
     expect(showingDispatchesText(2, 50, 120)).toBe('Showing 51 to 100 of 120 dispatches')
     expect(showingDispatchesText(1, 50, 1)).toBe('Showing 1 to 1 of 1 dispatch')
     expect(showingRecordsText(1, 100, 250)).toBe('Showing 1-100 of 250 records')

@@ -1,9 +1,9 @@
-/** Page windows and "Showing" ranges of the paginated lists (SPEC §2, §9). */
+/** Page windows and "Showing" ranges of the paginated lists (docs/product-rules.md §2, §9). */
 
 export const ELLIPSIS = '...' as const
 export type PageItem = number | typeof ELLIPSIS
 
-/** SPEC §9: the dispatch list and the catalogue show a window of at most 5 page numbers. */
+/** docs/product-rules.md §9: the dispatch list and the catalogue show a window of at most 5 page numbers. */
 export const PAGE_WINDOW_SIZE = 5
 
 /** Up to `size` consecutive page numbers around `current`, shifted to stay within 1..totalPages. */
@@ -16,7 +16,7 @@ export function pageWindow(current: number, totalPages: number, size = PAGE_WIND
 }
 
 /**
- * SPEC §2 completion report: the first and last pages and the neighbours of the current
+ * docs/product-rules.md §2 completion report: the first and last pages and the neighbours of the current
  * page, with "..." for each gap. 10 pages, page 5 → 1 ... 4 5 6 ... 10.
  */
 export function pageItemsWithGaps(current: number, totalPages: number): PageItem[] {
@@ -45,13 +45,13 @@ export function showingRange(page: number, pageSize: number, totalItems: number)
   return { from, to: Math.min(from + pageSize - 1, totalItems) }
 }
 
-/** SPEC §2: "Showing X to Y of Z dispatch(es)", with the noun in the singular for one. */
+/** docs/product-rules.md §2: "Showing X to Y of Z dispatch(es)", with the noun in the singular for one. */
 export function showingDispatchesText(page: number, pageSize: number, totalItems: number): string {
   const { from, to } = showingRange(page, pageSize, totalItems)
   return `Showing ${from} to ${to} of ${totalItems} ${totalItems === 1 ? 'dispatch' : 'dispatches'}`
 }
 
-/** SPEC §2 completion report: "Showing X-Y of N records". */
+/** docs/product-rules.md §2 completion report: "Showing X-Y of N records". */
 export function showingRecordsText(page: number, pageSize: number, totalItems: number, capped = false): string {
   const { from, to } = showingRange(page, pageSize, totalItems)
   return `Showing ${from}-${to} of ${totalItems}${capped ? '+' : ''} records`

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md: 12 to 128 characters, any characters, no composition rules. Issue #20 adds
+ * docs/product-decisions.md D15: 12 to 128 characters, any characters, no composition rules. On top of it come
  * three refusals a length rule lets through: one character repeated, only whitespace, and the
  * account's own email. The user form and the server ask the same function; the server adds
  * the common-password list (apps/server/src/lib/passwords.ts), too large to ship to the browser.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowedImageSrc, isAllowedLinkHref, isHttpUrl } from './rich-text'
 
-describe('rich-text allow-list (SPEC §1)', () => {
+describe('rich-text allow-list (docs/product-rules.md §1)', () => {
   it.each([
     ['https://example.com', true],
     ['http://example.com/a?b=c', true],

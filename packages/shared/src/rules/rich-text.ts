@@ -1,13 +1,13 @@
 /**
- * The course description allow-list (SPEC §1, DECISIONS.md): only what the editor's toolbar
+ * The course description allow-list (docs/product-rules.md §1, docs/product-decisions.md D23): only what the editor's toolbar
  * can produce, plus pasted or dropped images of the listed types. The server's sanitiser
  * (sanitize-html) and the browser's (DOMPurify) both read these lists, so they cannot drift.
  */
 
-/** SPEC §9: the editor embeds images of these types as data URLs. */
+/** docs/product-rules.md §9: the editor embeds images of these types as data URLs. */
 export const RICH_TEXT_IMAGE_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/bmp', 'image/x-icon'] as const
 
-/** SPEC §1: links allow only these protocols. */
+/** docs/product-rules.md §1: links allow only these protocols. */
 export const RICH_TEXT_LINK_PROTOCOLS = ['http', 'https', 'mailto', 'tel'] as const
 export const RICH_TEXT_IMAGE_PROTOCOLS = ['http', 'https', 'data'] as const
 
@@ -65,7 +65,7 @@ export const RICH_TEXT_CLASSES: Record<string, readonly string[]> = {
 export const RICH_TEXT_LINK_TARGET = '_blank'
 export const RICH_TEXT_LINK_REL = 'noopener noreferrer nofollow'
 
-/** SPEC §1: link protocols http, https, mailto, tel. Relative and protocol-relative links are refused. */
+/** docs/product-rules.md §1: link protocols http, https, mailto, tel. Relative and protocol-relative links are refused. */
 export function isAllowedLinkHref(href: string | null | undefined): boolean {
   const value = (href ?? '').trim()
   const match = /^([a-z][a-z0-9+.-]*):/i.exec(value)

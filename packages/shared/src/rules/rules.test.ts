@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PASSWORD_LENGTH_MESSAGE, PASSWORD_MESSAGES, passwordLengthError, passwordRuleError } from './password'
 import { avatarInitial, companyIdForRole, defaultUsername, displayName, isEmail } from './user-form'
 
-describe('password length (DECISIONS.md: 12 to 128 characters)', () => {
+describe('password length (docs/product-decisions.md D15: 12 to 128 characters)', () => {
   it.each([
     ['a'.repeat(11), PASSWORD_LENGTH_MESSAGE],
     ['a'.repeat(12), null],
@@ -14,7 +14,7 @@ describe('password length (DECISIONS.md: 12 to 128 characters)', () => {
   })
 })
 
-describe('password rule (issue #20): what a length rule lets through', () => {
+describe('password rule: what a length rule lets through', () => {
   const email = 'Jane.Doe.Longname@Example.com'
   it.each([
     ['a'.repeat(12), PASSWORD_MESSAGES.oneCharacter],
@@ -38,7 +38,7 @@ describe('password rule (issue #20): what a length rule lets through', () => {
   })
 })
 
-describe('user form rules (SPEC §3, §5)', () => {
+describe('user form rules (docs/product-rules.md §3, §5)', () => {
   it('keeps companyId only for clients', () => {
     expect(companyIdForRole('client', ' acme ')).toBe('acme')
     expect(companyIdForRole('client', '')).toBeNull()

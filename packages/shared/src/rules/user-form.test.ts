@@ -9,7 +9,7 @@ const good = {
   companyId: 'acme',
 } as const
 
-describe('userFormError: the user form and the users service ask this one function (issue #18)', () => {
+describe('userFormError: the user form and the users service ask this one function', () => {
   it('passes a complete new client and a staff user without a company', () => {
     expect(userFormError(good, { creating: true })).toBeNull()
     expect(userFormError({ ...good, role: 'sales', companyId: null }, { creating: true })).toBeNull()

@@ -2,7 +2,7 @@ import { ownCompanyOnly } from '../permissions'
 import type { Role } from '../roles'
 import { passwordRuleError } from './password'
 
-/** SPEC §5 user-form texts, used by the form and by the service. */
+/** docs/product-rules.md §5 user-form texts, used by the form and by the service. */
 export const USER_FORM_MESSAGES = {
   emailAndPasswordRequired: 'Email and password are required for new users.',
   clientRequiresCompany: 'Client role requires a selected client (destination).',
@@ -15,7 +15,7 @@ export const USER_FORM_MESSAGES = {
   companyNotFound: 'The selected client (destination) does not exist.',
 } as const
 
-/** SPEC §5: companyId is sent only for role client, otherwise null. */
+/** docs/product-rules.md §5: companyId is sent only for role client, otherwise null. */
 export function companyIdForRole(role: Role, companyId: string | null | undefined): string | null {
   if (!ownCompanyOnly(role)) return null
   const id = companyId?.trim()
@@ -24,7 +24,7 @@ export function companyIdForRole(role: Role, companyId: string | null | undefine
 
 export interface UserFormInput {
   email: string
-  /** Blank or absent on edit keeps the current password (SPEC §5). */
+  /** Blank or absent on edit keeps the current password (docs/product-rules.md §5). */
   password?: string | null
   role: Role
   companyId?: string | null
@@ -33,7 +33,7 @@ export interface UserFormInput {
 export type UserFormField = 'email' | 'password' | 'companyId'
 
 /**
- * SPEC §5 and the password rule, in the order the form shows them: the first failing check, or
+ * docs/product-rules.md §5 and the password rule, in the order the form shows them: the first failing check, or
  * null. The user form and the users service both ask this one function; the server then adds
  * what only it can know (the common-password list, a taken email, a company that exists).
  */
@@ -53,12 +53,12 @@ export function userFormError(
   return passwordError ? { message: passwordError, field: 'password' } : null
 }
 
-/** SPEC §3: username defaults to the part of the email before @. */
+/** docs/product-rules.md §3: username defaults to the part of the email before @. */
 export function defaultUsername(email: string): string {
   return email.split('@')[0] ?? email
 }
 
-/** SPEC §2 shell: the name, else a name derived from the email, else the username. */
+/** docs/product-rules.md §2 shell: the name, else a name derived from the email, else the username. */
 export function displayName(user: { name?: string | null; email?: string | null; username?: string | null }): string {
   if (user.name?.trim()) return user.name.trim()
   const local = user.email?.split('@')[0]
@@ -72,7 +72,7 @@ export function displayName(user: { name?: string | null; email?: string | null;
   return user.username ?? ''
 }
 
-/** SPEC §2: the avatar shows the initial of the name or email. */
+/** docs/product-rules.md §2: the avatar shows the initial of the name or email. */
 export function avatarInitial(user: { name?: string | null; email?: string | null }): string {
   const source = user.name?.trim() || user.email || '?'
   return source.charAt(0).toUpperCase()

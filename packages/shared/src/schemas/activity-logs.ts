@@ -6,7 +6,7 @@ import { IsoDaySchema as IsoDay, Nullable, SearchTermSchema, UuidSchema } from '
 const orEmpty = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Optional(Type.Union([Type.Literal(''), t]))
 
-/** The filters of SPEC §7 GET /api/logs; an empty value means "no filter". */
+/** The filters of docs/product-rules.md §7 GET /api/logs; an empty value means "no filter". */
 export const LogFilterSchema = Type.Object({
   /** Inclusive UTC days; endDate not before startDate. */
   startDate: orEmpty(IsoDay),
@@ -23,7 +23,7 @@ export const LogListQuerySchema = Type.Object({
   ...LogFilterSchema.properties,
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: LOG_MAX_PAGE_SIZE, default: LOG_PAGE_SIZE }),
-  /** SPEC §7: every matching log at once (bounded: see LOG_COUNT_CAP). */
+  /** docs/product-rules.md §7: every matching log at once (bounded: see LOG_COUNT_CAP). */
   getAll: Type.Optional(Type.Boolean()),
 })
 export type LogListQuery = Static<typeof LogListQuerySchema>
@@ -34,7 +34,7 @@ export const LogUserSchema = Type.Object({
   email: Nullable(Type.String()),
 })
 
-/** SPEC §3 log entry; `user` is null for system rows (no actor kept on the row). */
+/** docs/product-rules.md §3 log entry; `user` is null for system rows (no actor kept on the row). */
 export const LogEntrySchema = Type.Object({
   id: Type.Integer(),
   createdAt: Type.String(),
@@ -46,7 +46,7 @@ export const LogEntrySchema = Type.Object({
 export type LogEntry = Static<typeof LogEntrySchema>
 
 /**
- * SPEC §3 logs response. `totalLogsCapped`: more than LOG_COUNT_CAP rows match, and totalLogs
+ * docs/product-rules.md §3 logs response. `totalLogsCapped`: more than LOG_COUNT_CAP rows match, and totalLogs
  * (and so totalPages) stop at the cap.
  */
 export const LogListResponseSchema = Type.Object({

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Nullable, OneOf } from './common'
 
 /**
- * Issue #17: alerts, notifications, the mail outbox and the Profile page's preferences.
+ * Alerts, notifications, the mail outbox and the Profile page's preferences.
  * Every string, number and array is bounded (bad-input suite).
  */
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { SearchTermSchema } from './common'
 
-/** Issue #16: weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
+/** Weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
 export const CHART_WEEKS = 26
 export const CHART_MONTHS = 12
 /** The staff dashboard's "nearest their cap" list. */

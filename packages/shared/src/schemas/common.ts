@@ -24,13 +24,13 @@ export const SEARCH_MAX = 200
 export const SearchTermSchema = Type.String({ maxLength: SEARCH_MAX })
 
 /**
- * Bounds of a free-form JSON value (issue #20), checked by the server's Ajv keywords
+ * Bounds of a free-form JSON value, checked by the server's Ajv keywords
  * (apps/server/src/lib/json-bounds.ts): nesting levels (a scalar is 0, `{ "a": 1 }` is 1)
  * and the length of its JSON text. Every free-form request field carries both.
  */
 export const FreeJson = (maxDepth: number, maxJsonLength: number) => ({ maxDepth, maxJsonLength })
 
-/** A day filter `YYYY-MM-DD`, years 1000-9999 (PostgreSQL has no year 0: issue #8). */
+/** A day filter `YYYY-MM-DD`, years 1000-9999 (PostgreSQL has no year 0). */
 export const IsoDaySchema = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$', maxLength: 10 })
 
 export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })

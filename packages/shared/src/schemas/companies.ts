@@ -3,7 +3,7 @@ import { COMPANY_NAME_MAX } from '../rules/company'
 import { Nullable, UuidSchema } from './common'
 import { RoleSchema, type SalesUserSchema } from './users'
 
-/** SPEC §3 Company counts. */
+/** docs/product-rules.md §3 Company counts. */
 export const CompanyCountsSchema = Type.Object({
   users: Type.Integer(),
   courseRequests: Type.Integer(),
@@ -11,8 +11,8 @@ export const CompanyCountsSchema = Type.Object({
 })
 
 /**
- * SPEC §3 Company as GET /api/admin/companies lists it. `name` is the portal's name (an admin's
- * rename, else the provider's). The account manager fields reach admins only (SPEC §2: the
+ * docs/product-rules.md §3 Company as GET /api/admin/companies lists it. `name` is the portal's name (an admin's
+ * rename, else the provider's). The account manager fields reach admins only (docs/product-rules.md §2: the
  * Account Manager column is admin-only), so they are optional.
  */
 export const CompanySchema = Type.Object({
@@ -45,7 +45,7 @@ export const CompanyCourseRequestSchema = Type.Object({
 export type CompanyCourseRequest = Static<typeof CompanyCourseRequestSchema>
 
 /**
- * A dispatch of the company: licences used / total, total 0 meaning unlimited (SPEC §3). The
+ * A dispatch of the company: licences used / total, total 0 meaning unlimited (docs/product-rules.md §3). The
  * course id lets the New Dispatch form mark the courses the company has already.
  */
 export const CompanyDispatchSchema = Type.Object({
@@ -76,7 +76,7 @@ export type CompanyDetail = Static<typeof CompanyDetailSchema>
 const OptionalText = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })))
 
 /**
- * PUT /api/admin/companies/{id} (SPEC §7). The list screen sends the chosen sales user's
+ * PUT /api/admin/companies/{id} (docs/product-rules.md §7). The list screen sends the chosen sales user's
  * accountManagerName and accountManagerEmail; accountManagerId is accepted too and wins. A null
  * or empty manager clears it; a field left out leaves it as it is.
  */
@@ -88,5 +88,5 @@ export const UpdateCompanyBodySchema = Type.Object({
 })
 export type UpdateCompanyBody = Static<typeof UpdateCompanyBodySchema>
 
-/** GET /api/admin/users/sales item: an account manager choice (SPEC §3 "Sales user"). */
+/** GET /api/admin/users/sales item: an account manager choice (docs/product-rules.md §3 "Sales user"). */
 export type SalesUser = Static<typeof SalesUserSchema>

@@ -5,12 +5,12 @@ import { COURSE_TEXT_LIMITS } from './courses'
 
 export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
 
-/** SPEC §5: notes are free text; this bound keeps a request readable. */
+/** docs/product-rules.md §5: notes are free text; this bound keeps a request readable. */
 export const REQUEST_NOTES_MAX = 2000
 
 /**
- * POST /api/course-requests (SPEC §7). `courseTitle` is accepted and ignored: the title is
- * the course's own. `licenses` takes any value; toLicenses() applies SPEC §5 (non-numeric
+ * POST /api/course-requests (docs/product-rules.md §7). `courseTitle` is accepted and ignored: the title is
+ * the course's own. `licenses` takes any value; toLicenses() applies docs/product-rules.md §5 (non-numeric
  * is 1). The company is the signed-in user's, never a body field.
  */
 export const CreateCourseRequestSchema = Type.Object({
@@ -24,7 +24,7 @@ export const CreateCourseRequestSchema = Type.Object({
 })
 export type CreateCourseRequest = Static<typeof CreateCourseRequestSchema>
 
-/** SPEC §3 Course request. `userName`/`userEmail`/`companyName` name the requestor and its company. */
+/** docs/product-rules.md §3 Course request. `userName`/`userEmail`/`companyName` name the requestor and its company. */
 export const CourseRequestSchema = Type.Object({
   id: Type.String(),
   courseId: Type.String(),
@@ -33,7 +33,7 @@ export const CourseRequestSchema = Type.Object({
   notes: Type.String(),
   status: CourseRequestStatusSchema,
   adminNotes: Type.String(),
-  /** For a client, present only once the request is PROCESSED or COMPLETED (SPEC §2 demo rule). */
+  /** For a client, present only once the request is PROCESSED or COMPLETED (docs/product-rules.md §2 demo rule). */
   demoUrl: Nullable(Type.String()),
   createdAt: Type.String(),
   updatedAt: Type.String(),
@@ -41,10 +41,10 @@ export const CourseRequestSchema = Type.Object({
   userEmail: Nullable(Type.String()),
   companyId: Nullable(Type.String()),
   companyName: Nullable(Type.String()),
-  /** Issue #15: the dispatch that fulfilled the request (the client's row links to it). */
+  /** The dispatch that fulfilled the request (the client's row links to it). */
   dispatchId: Type.Optional(Nullable(Type.String())),
   /**
-   * Issue #15, admin and sales only: the company's present dispatch of the course, if any
+   * admin and sales only: the company's present dispatch of the course, if any
    * (the modal offers "Add N licenses" to it instead of "Create dispatch").
    */
   companyDispatch: Type.Optional(
@@ -55,7 +55,7 @@ export type CourseRequest = Static<typeof CourseRequestSchema>
 
 export const CourseRequestListSchema = Type.Array(CourseRequestSchema)
 
-/** GET /api/course-requests: the client filters by course (SPEC §7). */
+/** GET /api/course-requests: the client filters by course (docs/product-rules.md §7). */
 export const CourseRequestListQuerySchema = Type.Object({
   courseId: Type.Optional(ProviderIdSchema),
 })

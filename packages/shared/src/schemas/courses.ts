@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, OneOf } from './common'
 
-/** SPEC §2 edit form: level is one of three, or empty. */
+/** docs/product-rules.md §2 edit form: level is one of three, or empty. */
 export const COURSE_LEVELS = ['Beginner', 'Intermediate', 'Advanced'] as const
 export const COURSE_LEVEL_OPTIONS = ['', ...COURSE_LEVELS] as const
 export type CourseLevel = (typeof COURSE_LEVEL_OPTIONS)[number]
 
-/** SPEC §3 / §9: the version shown when the provider sends none. */
+/** docs/product-rules.md §3 / §9: the version shown when the provider sends none. */
 export const DEFAULT_COURSE_VERSION = '1.0'
 
 /** A description (UTF-8 bytes of the HTML as sent) above this is refused with DESCRIPTION_TOO_LARGE. */
@@ -14,7 +14,7 @@ export const DESCRIPTION_MAX_BYTES = 500 * 1024
 export const DESCRIPTION_TOO_LARGE = 'Description is too large.'
 
 /**
- * SPEC §3 Course. `title` is the admin's title when one is set, else the provider's (then
+ * docs/product-rules.md §3 Course. `title` is the admin's title when one is set, else the provider's (then
  * `Course {id}`). `appSource` reaches admins only; `requestable` and `assigned` clients only.
  */
 export const CourseSchema = Type.Object({
@@ -33,7 +33,7 @@ export const CourseSchema = Type.Object({
   appSource: Type.Optional(Nullable(Type.String())),
   isVisible: Type.Boolean(),
   isRequestable: Type.Boolean(),
-  /** Client only: flagged requestable and no dispatch of it for the client's company (SPEC §4). */
+  /** Client only: flagged requestable and no dispatch of it for the client's company (docs/product-rules.md §4). */
   requestable: Type.Optional(Type.Boolean()),
   /** Client only: the client's company has a dispatch of it. */
   assigned: Type.Optional(Type.Boolean()),
@@ -61,7 +61,7 @@ export const CourseDispatchSchema = Type.Object({
 })
 export type CourseDispatch = Static<typeof CourseDispatchSchema>
 
-/** The side panel's figures (SPEC §2), over the course's present dispatches. */
+/** The side panel's figures (docs/product-rules.md §2), over the course's present dispatches. */
 export const CourseStatsSchema = Type.Object({
   totalRegistrations: Type.Integer(),
   activeDispatches: Type.Integer(),
@@ -79,7 +79,7 @@ export type CourseAccess = Static<typeof CourseAccessSchema>
 /**
  * GET /api/courses/{id}/details. Staff (admin, sales, internal) get `stats` and `dispatches`;
  * a client gets `access` (null without dispatches) and `canRequest`; `demoUrl` is present
- * only where SPEC §2's demo rule allows it.
+ * only where docs/product-rules.md §2's demo rule allows it.
  */
 export const CourseDetailsSchema = Type.Object({
   ...CourseSchema.properties,
@@ -92,7 +92,7 @@ export const CourseDetailsSchema = Type.Object({
 export type CourseDetails = Static<typeof CourseDetailsSchema>
 
 /**
- * PUT /api/courses/{id}/details (SPEC §7 edit form). Every field optional: only those sent
+ * PUT /api/courses/{id}/details (docs/product-rules.md §7 edit form). Every field optional: only those sent
  * change. URLs and the description size are checked by the service, so the answers carry
  * clear texts (and the failure is logged as COURSE_DETAIL_EDIT_FAILED).
  */
@@ -104,7 +104,7 @@ export const UpdateCourseDetailsSchema = Type.Object({
   title: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.title })),
   imageUrl: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.url })),
   summary: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.summary })),
-  // A bound of its own (issue #20); the service's byte check (DESCRIPTION_MAX_BYTES) is the finer
+  // A bound of its own; the service's byte check (DESCRIPTION_MAX_BYTES) is the finer
   // one, with its clear message: characters never outnumber UTF-8 bytes.
   description: Type.Optional(Type.String({ maxLength: 2 * DESCRIPTION_MAX_BYTES })),
   duration: Type.Optional(Type.String({ maxLength: COURSE_TEXT_LIMITS.duration })),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, OneOf, ProviderIdSchema } from './common'
 
-/** Issue #15: bounds shared by the create form and the server (the same as the admin edit). */
+/** Bounds shared by the create form and the server (the same as the admin edit). */
 export const DISPATCH_CAP_MAX = 10_000_000
 export const DISPATCH_NOTES_MAX = 5000
 export const DISPATCH_TAG_MAX = 100

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Nullable, OneOf, SearchTermSchema } from './common'
 import { DISPATCH_CAP_MAX, DISPATCH_NOTES_MAX, DISPATCH_TAG_MAX, DISPATCH_TAGS_MAX } from './dispatch-actions'
 
-/** SPEC §9: page sizes of the dispatch list. */
+/** docs/product-rules.md §9: page sizes of the dispatch list. */
 export const DISPATCH_PAGE_SIZES = [10, 25, 50, 100, 200] as const
 export const DISPATCH_DEFAULT_PAGE_SIZE = 50
 export const DISPATCH_SORTS = ['client', 'course', 'status', 'registrations'] as const
@@ -10,7 +10,7 @@ export type DispatchSort = (typeof DISPATCH_SORTS)[number]
 export const DISPATCH_STATUS_FILTERS = ['all', 'enabled', 'disabled'] as const
 export const SORT_ORDERS = ['asc', 'desc'] as const
 
-/** SPEC §9: the dispatch list's defaults, read by the API schema and the web's URL state alike. */
+/** docs/product-rules.md §9: the dispatch list's defaults, read by the API schema and the web's URL state alike. */
 export const DISPATCH_LIST_DEFAULTS = {
   page: 1,
   pageSize: DISPATCH_DEFAULT_PAGE_SIZE,
@@ -50,8 +50,8 @@ export const DISPATCH_LIST_VALUES_MATCH: [
 ] = [true, true, true]
 
 /**
- * SPEC §3 Dispatch. `tags` and `notes` are present only for admin and internal, `appSource`
- * only for admin (SPEC §6).
+ * docs/product-rules.md §3 Dispatch. `tags` and `notes` are present only for admin and internal, `appSource`
+ * only for admin (docs/product-rules.md §6).
  */
 export const DispatchSchema = Type.Object({
   id: Type.String(),
@@ -69,13 +69,13 @@ export const DispatchSchema = Type.Object({
   appSource: Type.Optional(Nullable(Type.String())),
   tags: Type.Optional(Type.Array(Type.String())),
   notes: Type.Optional(Type.String()),
-  /** Issue #15: the last registration counter reset (SCORM Cloud `registrationResetDate`); null = never. */
+  /** The last registration counter reset (SCORM Cloud `registrationResetDate`); null = never. */
   registrationResetDate: Type.Optional(Nullable(Type.String())),
 })
 export type Dispatch = Static<typeof DispatchSchema>
 
 /**
- * PUT /api/dispatches/{id} answered 202 (issue #20): SCORM Cloud holds the edit, the portal's
+ * PUT /api/dispatches/{id} answered 202: SCORM Cloud holds the edit, the portal's
  * copy does not yet; the dispatch as edited and a message saying so.
  */
 export const DispatchMirrorBehindSchema = Type.Intersect([DispatchSchema, Type.Object({ message: Type.String() })])
@@ -89,13 +89,13 @@ export const PaginationSchema = Type.Object({
 })
 export type Pagination = Static<typeof PaginationSchema>
 
-/** The four summary cards (SPEC §2), for the whole filtered set, computed in SQL. */
+/** The four summary cards (docs/product-rules.md §2), for the whole filtered set, computed in SQL. */
 export const DispatchSummarySchema = Type.Object({
   totalDispatches: Type.Integer(),
   activeDispatches: Type.Integer(),
   /** Sum of the dispatches' registration counters (the provider's, resettable: "historical"). */
   registrations: Type.Integer(),
-  /** Registrations of dispatches with a cap, and the sum of those caps (SPEC §9). */
+  /** Registrations of dispatches with a cap, and the sum of those caps (docs/product-rules.md §9). */
   cappedRegistrations: Type.Integer(),
   cappedCapacity: Type.Integer(),
   /** Rounded cappedRegistrations / cappedCapacity × 100; null when no dispatch has a cap. */
@@ -114,7 +114,7 @@ export const DispatchListResponseSchema = Type.Object({
 })
 export type DispatchListResponse = Static<typeof DispatchListResponseSchema>
 
-/** Admin dispatch controls (DECISIONS.md): every field optional; only given ones change. */
+/** Admin dispatch controls (docs/product-decisions.md D10): every field optional; only given ones change. */
 export const UpdateDispatchBodySchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   registrationCap: Type.Optional(Type.Integer({ minimum: 0, maximum: DISPATCH_CAP_MAX })),

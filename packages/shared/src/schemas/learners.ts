@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
 import { PaginationSchema } from './dispatches'
 
-/** Issue #16: the export formats of the completion report and the learner list. */
+/** The export formats of the completion report and the learner list. */
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
@@ -20,7 +20,7 @@ export const ReportExportQuerySchema = Type.Object({
 })
 export type ReportExportQuery = Static<typeof ReportExportQuerySchema>
 
-/** Issue #16: the completion report export's columns (score in percent, time in seconds and formatted). */
+/** The completion report export's columns (score in percent, time in seconds and formatted). */
 export const REPORT_EXPORT_COLUMNS = [
   'First Name',
   'Last Name',
@@ -35,7 +35,7 @@ export const REPORT_EXPORT_COLUMNS = [
   'Completion Date',
 ] as const
 
-/** Issue #16: /learners page sizes, default 50. */
+/** /learners page sizes, default 50. */
 export const LEARNER_PAGE_SIZES = [25, 50, 100] as const
 export const LEARNER_DEFAULT_PAGE_SIZE = 50
 export const LEARNER_SORTS = [

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
 import { DispatchSchema, PaginationSchema } from './dispatches'
 
-/** SPEC §9 and DECISIONS.md: completion report page sizes, default 100. */
+/** docs/product-rules.md §9 and docs/product-decisions.md D13: completion report page sizes, default 100. */
 export const REPORT_PAGE_SIZES = [10, 25, 50, 100] as const
 export const REPORT_DEFAULT_PAGE_SIZE = 100
 export const COMPLETION_STATUSES = ['completed', 'incomplete', 'not attempted'] as const
@@ -27,7 +27,7 @@ export const ReportQuerySchema = Type.Object({
 })
 export type ReportQuery = Static<typeof ReportQuerySchema>
 
-/** SPEC §3 completion report row. Units (DECISIONS.md): score 0..1, time in whole seconds. */
+/** docs/product-rules.md §3 completion report row. Units (docs/product-decisions.md D25): score 0..1, time in whole seconds. */
 export const ReportRegistrationSchema = Type.Object({
   id: Type.String(),
   learnerFirstName: Type.String(),
@@ -48,7 +48,7 @@ export const ReportResponseSchema = Type.Object({
   /** Distinct learners among the filtered registrations, so duplicates eating a cap show. */
   distinctLearners: Type.Integer(),
   /**
-   * Issue #13: a learner search matched more rows than are counted exactly (1,000):
+   * A learner search matched more rows than are counted exactly (1,000):
    * pagination.totalItems stops there and the screen shows "1,000+"; distinctLearners is not known.
    */
   totalCapped: Type.Boolean(),

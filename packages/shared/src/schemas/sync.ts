@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { INT32_MAX } from '../rules/input-bounds'
 import { Nullable } from './common'
 
-/** What the mirror sync copies from SCORM Cloud (ARCHITECTURE.md "Mirror and sync"). */
+/** What the mirror sync copies from SCORM Cloud (docs/architecture.md "Mirror and sync"). */
 export const SyncKindSchema = Type.Union([
   Type.Literal('courses'),
   Type.Literal('destinations'),
@@ -22,7 +22,7 @@ export const SyncRunStatusSchema = Type.Union([
 ])
 export type SyncRunStatus = Static<typeof SyncRunStatusSchema>
 
-/** SPEC §3 "Sync results": created, updated, skipped, errors. */
+/** docs/product-rules.md §3 "Sync results": created, updated, skipped, errors. */
 export const SyncCountsSchema = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
@@ -31,11 +31,11 @@ export const SyncCountsSchema = Type.Object({
 })
 export type SyncCounts = Static<typeof SyncCountsSchema>
 
-/** GET /api/admin/companies/sync (SPEC §7). */
+/** GET /api/admin/companies/sync (docs/product-rules.md §7). */
 export const CompanySyncResponseSchema = SyncCountsSchema
 export type CompanySyncResponse = SyncCounts
 
-/** GET /api/dispatches/courses/sync (SPEC §7): courseCount = courses in the mirror, visible or not. */
+/** GET /api/dispatches/courses/sync (docs/product-rules.md §7): courseCount = courses in the mirror, visible or not. */
 export const CourseSyncResponseSchema = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),
@@ -78,12 +78,12 @@ const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
 
 /**
  * POST /api/webhooks/scorm-cloud/registrations body: SCORM Cloud's RegistrationSchema
- * (reference §8), the fields the mirror keeps. Dates stay strings here and are checked by the
- * server, because the provider's exact date format is unconfirmed (reference §1).
+ * (docs/scorm-cloud-api.md §8), the fields the mirror keeps. Dates stay strings here and are checked by the
+ * server, because the provider's exact date format is unconfirmed (docs/scorm-cloud-api.md §1).
  */
 export const PostbackRegistrationSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),
-  // The mirror's column is a PostgreSQL integer (issue #20: 2147483648 overflowed it).
+  // The mirror's column is a PostgreSQL integer (2147483648 overflowed it).
   instance: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })),
   dispatchId: Text(200),
   updated: Text(64),

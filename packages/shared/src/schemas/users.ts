@@ -11,7 +11,7 @@ export const RoleSchema = Type.Union([
 export const UserStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('suspended')])
 export type UserStatus = Static<typeof UserStatusSchema>
 
-/** SPEC §3 User, as every user-returning call sends it. Never carries a password hash. */
+/** docs/product-rules.md §3 User, as every user-returning call sends it. Never carries a password hash. */
 export const UserSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
@@ -38,8 +38,8 @@ const OptionalNullableString = (max: number) =>
   Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]))
 
 /**
- * SPEC §7 POST /api/users body. Required fields and the password policy are checked by the
- * service, so the answers use the SPEC §5 texts rather than schema wording.
+ * docs/product-rules.md §7 POST /api/users body. Required fields and the password policy are checked by the
+ * service, so the answers use the docs/product-rules.md §5 texts rather than schema wording.
  */
 export const CreateUserSchema = Type.Object({
   email: Type.String({ maxLength: USER_EMAIL_MAX }),

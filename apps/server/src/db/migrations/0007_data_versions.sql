@@ -1,4 +1,4 @@
--- Versions that let the server cache aggregates without ever serving a stale one (issue #7):
+-- Versions that let the server cache aggregates without ever serving a stale one:
 -- - dispatch_version (one row, id 1): every statement that writes "dispatch" sets it; the
 --   dispatch list computes its summary cards together with this value in one statement and
 --   caches them per value, so a list request whose value is unchanged counts nothing again;

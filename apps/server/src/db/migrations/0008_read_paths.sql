@@ -1,4 +1,4 @@
--- Issue #13: every read path served by an index, and totals that never rescan the filtered set.
+-- Every read path served by an index, and totals that never rescan the filtered set.
 --
 -- 1. pg_trgm and btree_gin (PGlite loads both as contrib extensions, db/client.ts newPglite), so
 --    substring searches are index searches on PostgreSQL and on the embedded default alike.

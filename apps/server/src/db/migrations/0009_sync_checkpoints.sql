@@ -1,4 +1,4 @@
--- Issue #14: syncs that keep their progress and never mark a live item removed.
+-- Syncs that keep their progress and never mark a live item removed.
 -- sync_checkpoint: one row per kind whose listing is under way (or listed but not yet finished):
 -- the provider's `more` token of the next page, written in the transaction of the page before
 -- it, so a run that fails resumes where it stopped instead of at page 1.

@@ -1,4 +1,4 @@
--- Issue #15: dispatches created from the portal, request fulfilment, registration counter resets.
+-- Dispatches created from the portal, request fulfilment, registration counter resets.
 -- The last counter reset of a dispatch (SCORM Cloud registrationResetDate), mirrored by the sync.
 ALTER TABLE "dispatch" ADD COLUMN "registration_reset_date" timestamp with time zone;
 --> statement-breakpoint

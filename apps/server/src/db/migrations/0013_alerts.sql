@@ -1,4 +1,4 @@
--- Issue #17: alerts before a cap or an expiry bites, the mail outbox, preferences and scheduled reports.
+-- Alerts before a cap or an expiry bites, the mail outbox, preferences and scheduled reports.
 --
 -- alert_settings (one row) holds the global thresholds; company_alert_settings a company's override.
 -- alert_state: the crossings that have raised their alert (dispatch, kind, level). A crossing raises

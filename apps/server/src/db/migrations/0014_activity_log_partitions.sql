@@ -1,4 +1,4 @@
--- Issue #13: the activity log partitioned by month of created_at.
+-- The activity log partitioned by month of created_at.
 --
 -- The searched text is stored, lowercased (search_text): a scan of a slice of time compares it
 -- with LIKE at a fifth of the CPU of lower-casing each row's details and names again.

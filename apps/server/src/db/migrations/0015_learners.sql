@@ -1,4 +1,4 @@
--- Issue #16: the company-wide learner view (/learners), read from a kept aggregate.
+-- The company-wide learner view (/learners), read from a kept aggregate.
 --
 -- company_learner: one row per company and learner (registration.learner_hash: the e-mail,
 -- case-insensitively, else the learner id) over the live registrations of the company's live

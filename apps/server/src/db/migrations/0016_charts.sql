@@ -1,4 +1,4 @@
--- Issue #16 charts: aggregates the charts read, kept by statement-level triggers like those of
+-- Charts: aggregates the charts read, kept by statement-level triggers like those of
 -- migration 0008 (every writer keeps them without knowing about them). Months and weeks are UTC
 -- (date_trunc of the instant AT TIME ZONE 'UTC'); weeks start on Monday (ISO).
 --

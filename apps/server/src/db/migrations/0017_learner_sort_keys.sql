@@ -1,4 +1,4 @@
--- Issue #16, the learner list's deep pages and filtered totals (migration 0015's company_learner).
+-- the learner list's deep pages and filtered totals (migration 0015's company_learner).
 --
 -- Sort keys as stored generated columns: 0015's sort indexes were on expressions
 -- (lower(first_name || ' ' || last_name), lower(email), coalesce(average_score, -1),

@@ -1,4 +1,4 @@
--- Issue #13 and #16, the learner list filtered by a status (migration 0015's company_learner).
+-- And #16, the learner list filtered by a status (migration 0015's company_learner).
 --
 -- A status filter is also a range of that status's count (learners.repository.ts): a learner has
 -- the facet s:completed exactly when completed > 0. Each sort index now carries the three status

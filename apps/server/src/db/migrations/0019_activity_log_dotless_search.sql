@@ -1,4 +1,4 @@
--- Issue #13: log searches of IP addresses and e-mail addresses. pg_trgm takes only letters and
+-- Log searches of IP addresses and e-mail addresses. pg_trgm takes only letters and
 -- digits, so "10.70.140.1" is four words ("10", "70", "140", "1") whose trigrams nearly every
 -- row of the log has (every IP starts "10."), and "farid.15" is "farid" and "15": the trigram
 -- index found 3,000 candidates a month for 200 matches, each checked on the table. With the

@@ -1,4 +1,4 @@
--- Issue #13: a completion report search with a status filter ("Samuel", completed). The learner
+-- A completion report search with a status filter ("Samuel", completed). The learner
 -- search index of migration 0008 held the dispatch and the learner text, so every match of the
 -- text was read from the table to test its status: 1,887 rows (1,821 pages) to count the 1,001
 -- completed "samuel"s of the 100,000-registration dispatch, 41 ms. With the status in the index

@@ -1,4 +1,4 @@
--- Issue #13 (the full sync of the bench size) and #16 (company_learner, migrations 0015 and 0017).
+-- The full sync at the bench's size, and the company-wide learner view (company_learner, migrations 0015 and 0017).
 --
 -- A first full sync wrote every registration page through the learner refresh: about 0.5 ms a
 -- learner (the upsert into company_learner's eleven indexes and the facet counts), 56 to 77 ms

@@ -1,4 +1,4 @@
--- Issue #13: the dispatch list's search first looks its term up in the course titles and the
+-- The dispatch list's search first looks its term up in the course titles and the
 -- company names (the provider's and the portal's: dispatches.summary.ts searchSetsSql), on every
 -- searched page. ILIKE on every title and name was about 0.4 µs a row; the text lowered once, here,
 -- and compared with LIKE is about a fifth of that (0.28 ms to 0.065 ms for the bench's 312 courses

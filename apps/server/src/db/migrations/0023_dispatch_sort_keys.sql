@@ -1,4 +1,4 @@
--- Issue #13: the dispatch list sorts by client and by course case-insensitively. With lower() in
+-- The dispatch list sorts by client and by course case-insensitively. With lower() in
 -- the ORDER BY, every row a search collects had its key lowered again before the sort (lower() of
 -- a UTF-8 text goes through wide characters: about half of a collected search's cost), and every
 -- page lowered its rows' keys once more to put them back in order. The keys are now stored once

@@ -1,4 +1,4 @@
--- Issue #13: a staff search's page collected every match (by course and by company, index-only)
+-- A staff search's page collected every match (by course and by company, index-only)
 -- and sorted them all, to keep one page: a thousand matches for a title word, several thousand
 -- for a common company word. Sorted by client or by course, a page now takes from each matched
 -- course and each matched company only its first rows in the list's order (its page's end), each

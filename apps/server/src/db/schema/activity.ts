@@ -5,7 +5,7 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 /**
  * No foreign key on user_id: a deleted user's rows stay, readable through the actor's name
- * and email kept on each row (DECISIONS.md). Partitioned by month of created_at (migration
+ * and email kept on each row (docs/product-decisions.md D19). Partitioned by month of created_at (migration
  * 0014, with a default partition for months without one); the id comes from its sequence, and
  * the primary key holds the partition key.
  */

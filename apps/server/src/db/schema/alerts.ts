@@ -18,7 +18,7 @@ import { appUser, company } from './users'
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
-/** Issue #17: the global thresholds (one row, id 1; migration 0013 inserts it). */
+/** The global thresholds (one row, id 1; migration 0013 inserts it). */
 export const alertSettings = pgTable(
   'alert_settings',
   {

@@ -5,7 +5,7 @@ import { appUser, company } from './users'
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /**
- * Provider-owned fields are refreshed by sync; portal-owned fields (DECISIONS.md) are never
+ * Provider-owned fields are refreshed by sync; portal-owned fields (docs/product-decisions.md D3) are never
  * written by it. The two groups are kept apart below.
  */
 export const course = pgTable(
@@ -28,7 +28,7 @@ export const course = pgTable(
     syncedAt: tz('synced_at'),
     // portal-owned
     /**
-     * An admin's title (issue #5). `title` is provider-owned and the sync refreshes it, so the
+     * An admin's title. `title` is provider-owned and the sync refreshes it, so the
      * edit form writes here; screens show title_override ?? title.
      */
     titleOverride: text('title_override'),
@@ -75,9 +75,9 @@ export const courseRequest = pgTable(
     demoUrl: text('demo_url'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
-    /** Issue #15: the dispatch that fulfilled the request. */
+    /** The dispatch that fulfilled the request. */
     dispatchId: text('dispatch_id'),
-    /** Issue #15: a fulfilment under way (its target), kept until the request is PROCESSED. */
+    /** A fulfilment under way (its target), kept until the request is PROCESSED. */
     fulfilMode: text('fulfil_mode'),
     fulfilDispatchId: text('fulfil_dispatch_id'),
     fulfilRegistrationCap: integer('fulfil_registration_cap'),

@@ -39,7 +39,7 @@ export const dispatch = pgTable(
     allowNewRegistrations: boolean('allow_new_registrations').notNull().default(true),
     instanced: boolean('instanced').notNull().default(false),
     registrationCount: integer('registration_count').notNull().default(0),
-    /** 0 means unlimited (SPEC §3). */
+    /** 0 means unlimited (docs/product-rules.md §3). */
     registrationCap: integer('registration_cap').notNull().default(0),
     expirationDate: tz('expiration_date'),
     tags: text('tags')
@@ -51,7 +51,7 @@ export const dispatch = pgTable(
     providerUpdated: tz('provider_updated'),
     removedAt: tz('removed_at'),
     syncedAt: tz('synced_at'),
-    /** Last registration counter reset (SCORM Cloud `registrationResetDate`, issue #15). */
+    /** Last registration counter reset (SCORM Cloud `registrationResetDate`). */
     registrationResetDate: tz('registration_reset_date'),
   },
   (t) => {

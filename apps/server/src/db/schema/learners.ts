@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, boolean, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
- * Issue #16: one row per company and learner (registration.learner_hash) over the live
+ * One row per company and learner (registration.learner_hash) over the live
  * registrations of the company's live dispatches, kept by statement-level triggers on
  * `registration` and `dispatch` (migration 0015; its indexes are there: one per sort key, a
  * trigram index for the search and a GIN index over `facets`). Read by /api/learners.
@@ -47,7 +47,7 @@ export const companyLearner = pgTable(
   (t) => [primaryKey({ name: 'company_learner_pkey', columns: [t.companyId, t.learnerHash] })],
 )
 
-/** Issue #16: per company, its learners and a version that grows with each change (migration 0015). */
+/** Per company, its learners and a version that grows with each change (migration 0015). */
 export const companyLearnerStat = pgTable('company_learner_stat', {
   companyId: text('company_id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
@@ -57,7 +57,7 @@ export const companyLearnerStat = pgTable('company_learner_stat', {
 })
 
 /**
- * Issue #16: per company and facet (c:<course>, s:<status>, cs:<course>:<status>), its learners:
+ * Per company and facet (c:<course>, s:<status>, cs:<course>:<status>), its learners:
  * a course or status filter's total (migration 0017, kept by company_learner_refresh).
  */
 export const companyLearnerFacet = pgTable(

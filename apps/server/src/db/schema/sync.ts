@@ -2,7 +2,7 @@ import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'dr
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
-/** One run of the mirror sync (ARCHITECTURE.md): what it created, updated, skipped and failed. */
+/** One run of the mirror sync (docs/architecture.md): what it created, updated, skipped and failed. */
 export const syncRun = pgTable(
   'sync_run',
   {
@@ -29,7 +29,7 @@ export const syncCursor = pgTable('sync_cursor', {
 })
 
 /**
- * A kind's listing under way (issue #14): the provider's `more` token of the next page, saved
+ * A kind's listing under way: the provider's `more` token of the next page, saved
  * in each page's transaction, so a failed run resumes there. `nextPage` null: every page is
  * written and only the run's end (removal check, counters, cursor) is left.
  */

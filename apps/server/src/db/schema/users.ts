@@ -26,7 +26,7 @@ export const company = pgTable(
     /** Provider-owned: the destination's name, overwritten by every sync. */
     name: text('name').notNull(),
     /**
-     * Portal-owned: an admin's rename (issue #6). Screens show display_name ?? name, and the
+     * Portal-owned: an admin's rename. Screens show display_name ?? name, and the
      * sync never writes it, so a rename survives the next sync.
      */
     displayName: text('display_name'),

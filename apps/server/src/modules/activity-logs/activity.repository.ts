@@ -16,7 +16,7 @@ export interface ActivityEntry {
 /**
  * The activity log's writer: one object built in app.ts and handed to every service that
  * records what it did. Pass the transaction of the change a row records, so the change and its
- * row commit or fail together (ARCHITECTURE.md "How a request flows").
+ * row commit or fail together (docs/architecture.md "How a request flows").
  */
 export function createActivityRepository(db: DbOrTx) {
   return {

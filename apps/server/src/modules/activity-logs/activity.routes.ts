@@ -5,7 +5,7 @@ import logsRoutes from './logs.routes'
 import type { LogsService } from './logs.service'
 
 /**
- * UI events only (DECISIONS.md): the action list is closed by the schema, and the user and IP
+ * UI events only (docs/product-decisions.md D14): the action list is closed by the schema, and the user and IP
  * are stamped here, never taken from the browser.
  */
 const activityRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
@@ -51,7 +51,7 @@ const activityRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (
     },
   )
 
-  // Issue #6: the log list and its CSV export (GET /api/logs, GET /api/logs/export.csv).
+  // The log list and its CSV export (GET /api/logs, GET /api/logs/export.csv).
   await app.register(logsRoutes, { logs })
 }
 

@@ -24,7 +24,7 @@ const partitionsOf = (from: string, before: string) =>
     select tableoid::regclass::text as part, count(*)::int as n from activity_log
     where created_at >= ${from}::timestamptz and created_at < ${before}::timestamptz group by 1 order by 1`)
 
-describe('activity log month partitions (issue #13, migration 0014)', () => {
+describe('activity log month partitions (migration 0014)', () => {
   it('keeps rows of a month without a partition in the default one, and moves them when the month is made', async () => {
     await insertLogs(t.database.db, [
       { createdAt: new Date('2031-05-03T10:00:00Z'), action: 'LOGOUT', details: { message: 'far ahead one' } },

@@ -55,7 +55,7 @@ describe('GET /api/logs/export.csv', () => {
     ])
   })
 
-  it('streams valid RFC 4180 with the SPEC columns, N/A for missing values and the formula guard', async () => {
+  it('streams valid RFC 4180 with the product-rules columns, N/A for missing values and the formula guard', async () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/logs/export.csv?startDate=2020-05-01&endDate=2020-05-01',

@@ -3,7 +3,7 @@ import { answerFields } from '../../db/json-rows'
 import type { LogRow } from './logs.repository'
 
 /**
- * The SPEC §3 log entry, declared once: toLogEntry() (a user's recent activity) and the log
+ * The docs/product-rules.md §3 log entry, declared once: toLogEntry() (a user's recent activity) and the log
  * list's JSON rows (logs.repository.ts entriesJsonSql) are both built from it. The actor's name
  * and email are the ones kept on the row; a system row has no user at all. Every field is read by
  * whoever reads the log (log.read).

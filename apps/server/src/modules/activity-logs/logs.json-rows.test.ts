@@ -8,7 +8,7 @@ import { toLogEntry } from './logs.service'
 import { insertLogs, type LogInput } from './logs.test-support'
 
 /**
- * Issue #13: the log entries are written as JSON by PostgreSQL (logs.repository.ts
+ * The log entries are written as JSON by PostgreSQL (logs.repository.ts
  * entriesJsonSql). Each must be what toLogEntry() gives for the same row (the actor kept on the
  * row, no user for a system row, the details as stored), on every path: a page walked, a deep
  * page past whole days, a search's page read by key, and getAll.
@@ -74,7 +74,7 @@ async function list(query: string): Promise<LogListResponse> {
   return body
 }
 
-describe('log entries written by PostgreSQL (issue #13)', () => {
+describe('log entries written by PostgreSQL', () => {
   it('are what toLogEntry gives: the actor on the row, no user for a system row, details as stored', async () => {
     const body = await list('page=1&limit=50')
     expect(body.totalLogs).toBe(73)

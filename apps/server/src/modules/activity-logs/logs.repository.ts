@@ -174,7 +174,7 @@ function inputOf(filter: LogSqlFilter) {
 const statements = statementCache(500)
 
 /**
- * Rows of activity_log (as "activity_log") as the JSON array of SPEC §3 log entries the answer
+ * Rows of activity_log (as "activity_log") as the JSON array of docs/product-rules.md §3 log entries the answer
  * carries, newest first, written by PostgreSQL (db/json-rows.ts) from logEntryFields: what
  * toLogEntry() gives for the same rows.
  */
@@ -251,7 +251,7 @@ export function createLogsRepository(db: DbOrTx) {
 
     /**
      * A search's matches within the filter's time range, newest first, at most `limit` (the
-     * service asks each slice of time in turn, issue #13): `scan` walks the time index newest first
+     * service asks each slice of time in turn): `scan` walks the time index newest first
      * and compares each row's text until it has `limit`; `indexed` finds every match of the range
      * through the trigram index and sorts them (the `offset 0` fence keeps the planner from walking
      * the time index instead, which for a rare term would read every row). The matches are both
@@ -321,7 +321,7 @@ export function createLogsRepository(db: DbOrTx) {
 
     /**
      * The number of matching rows, counted up to `cap + 1` and no further: exact below the cap,
-     * and bounded work however many millions match (see docs/decisions.md, issue #6).
+     * and bounded work however many millions match (see docs/decisions.md).
      */
     async countUpTo(filter: LogSqlFilter, cap: number, way: SearchWay = 'indexed'): Promise<number> {
       const limited = db
@@ -337,7 +337,7 @@ export function createLogsRepository(db: DbOrTx) {
     /**
      * One keyset chunk of the export: rows after `cursor` in newest-first order, as the driver
      * gives them (no query-builder mapping per row: a 1,000,000-row export spent an eighth of
-     * its CPU there, issue #7), the timestamp already in the CSV's ISO form.
+     * its CPU there), the timestamp already in the CSV's ISO form.
      */
     async chunk(filter: LogSqlFilter, cursor: LogCursor | null, size: number): Promise<ExportRow[]> {
       const after = cursor

@@ -94,7 +94,7 @@ describe('GET /api/logs access', () => {
 })
 
 describe('GET /api/logs filters', () => {
-  it('lists newest first with the SPEC fields, the actor kept on the row, and null user for system rows', async () => {
+  it('lists newest first with the product-rules fields, the actor kept on the row, and null user for system rows', async () => {
     const body = await list(`?${MARCH}`)
     expect(actions(body)).toEqual(['ADMIN_USER_DELETED', 'PAGE_VIEWED', 'LOGOUT', 'LOGIN_SUCCESS', 'COMPANIES_SYNCED'])
     expect(body).toMatchObject({ currentPage: 1, totalPages: 1, totalLogs: 5, totalLogsCapped: false })
@@ -131,7 +131,7 @@ describe('GET /api/logs filters', () => {
     ['searchTerm=BUILDER', ['LOGOUT']],
     ['searchTerm=cara@example', ['ADMIN_USER_DELETED']],
     ['searchTerm=100%25_', ['ADMIN_USER_DELETED']],
-    // Issue #13: one or two characters match where a word starts ("Cara", "cara@…", "sure"),
+    // One or two characters match where a word starts ("Cara", "cara@…", "sure"),
     // not inside a word (the "ar" of "Cara"); punctuation alone matches nothing.
     ['searchTerm=CA', ['ADMIN_USER_DELETED']],
     ['searchTerm=su', ['ADMIN_USER_DELETED']],
@@ -186,7 +186,7 @@ describe('GET /api/logs filters', () => {
 
 describe('GET /api/logs pagination', () => {
   const DAY = 'startDate=2019-06-01&endDate=2019-06-01'
-  it('pages 50 at a time by default with the SPEC figures', async () => {
+  it('pages 50 at a time by default with the product-rules figures', async () => {
     const first = await list(`?${DAY}`)
     expect(first).toMatchObject({ currentPage: 1, totalPages: 3, totalLogs: 120 })
     expect(first.logs).toHaveLength(50)

@@ -12,7 +12,7 @@ const errors = errorResponses(400, 401, 403)
 
 const contextOf = (request: FastifyRequest): ReaderContext => ({ actor: actorOf(request), ip: request.ip })
 
-/** GET /api/logs and its CSV export (SPEC §2 Activity Logs, §7; admins only). */
+/** GET /api/logs and its CSV export (docs/product-rules.md §2 Activity Logs, §7; admins only). */
 const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
   app.get(
     '/',
@@ -38,7 +38,7 @@ const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app,
       },
     },
     async (request, reply) => {
-      // Issue #20: the header and the first rows are read before the answer starts, so a query
+      // The header and the first rows are read before the answer starts, so a query
       // these filters break is a JSON error, not a file cut short. A failure after the first
       // byte destroys the connection without the closing chunk: the browser reports the download
       // as failed, never as a complete file (test/security/export-failure.test.ts).

@@ -11,7 +11,7 @@ const DOTTED = 600
 const ADA = '00000000-0000-4000-8000-0000000000ad'
 
 /**
- * Issue #13: a search is looked for in slices of time back from now, each slice giving its
+ * A search is looked for in slices of time back from now, each slice giving its
  * matches newest first (scanned on the time index when it holds few rows, else found through the
  * trigram index); those matches are both the total and the page. 8,000 rows over 400 days, two
  * sharing each instant, so that with an action filter the 64 to 256-day slice (about 3,400 rows of
@@ -31,7 +31,7 @@ beforeAll(async () => {
         || case when g % 97 = 0 then '/rare' else '' end),
       '10.0.' || (g % 7) || '.1'
     from generate_series(1, ${ROWS}) as g`)
-  // Hosts that differ only by where their dots are (issue #13: a term with a dot is looked up
+  // Hosts that differ only by where their dots are (a term with a dot is looked up
   // without its dots, then compared as typed).
   await t.database.db.execute(sql`
     insert into activity_log (created_at, action, details, ip_address)

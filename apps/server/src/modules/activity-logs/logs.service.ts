@@ -32,7 +32,7 @@ const DAY_MS = 86_400_000
 /** Rows per keyset query of the CSV export: about 280 kB of text; 5,000 grew the heap by 80 MB. */
 export { EXPORT_CHUNK_ROWS }
 /**
- * A search's page is looked for in growing slices of time back from the newest (issue #13):
+ * A search's page is looked for in growing slices of time back from the newest:
  * the trigram index finds the matches of a slice together with the time index, so a page costs
  * about as many row visits as it is deep, not as many as the term has matches in all.
  */
@@ -98,12 +98,12 @@ export interface ReaderContext {
 
 type Log = { error(obj: unknown, msg: string): void }
 
-/** SPEC §3: the actor's name and email kept on the row; no user at all for a system row (logEntryFields). */
+/** docs/product-rules.md §3: the actor's name and email kept on the row; no user at all for a system row (logEntryFields). */
 export function toLogEntry(row: LogRow): LogEntry {
   return logEntryFields.toObject(row)
 }
 
-/** SPEC §7 columns: Timestamp, User Name, User Email, Action, Details, IP Address. */
+/** docs/product-rules.md §7 columns: Timestamp, User Name, User Email, Action, Details, IP Address. */
 function csvLine(row: ExportRow): string {
   const details = logDetailsText(row.details)
   return csvRow([row.createdAt, row.actorName, row.actorEmail, row.action, details, row.ipAddress])
@@ -117,19 +117,19 @@ function filtersOf(query: LogFilter): Record<string, string> {
 }
 
 /**
- * SPEC §5: startDate from 00:00 UTC, endDate to 23:59:59.999 UTC (both inclusive); end before
+ * docs/product-rules.md §5: startDate from 00:00 UTC, endDate to 23:59:59.999 UTC (both inclusive); end before
  * start, or a day that does not exist, is a 400 before any query runs.
  */
 export function toSqlFilter(query: LogFilter): LogSqlFilter {
   const error = logDateRangeError(query.startDate, query.endDate)
   if (error) {
-    // Named for the form and the API caller (issue #20): the day that is not one, else the end.
+    // Named for the form and the API caller: the day that is not one, else the end.
     const field = query.startDate && logDateRangeError(query.startDate, null) ? 'startDate' : 'endDate'
     throw new AppError('RULE_VIOLATION', error, { details: [{ field, message: error }] })
   }
   const filter: LogSqlFilter = {}
   if (query.startDate) filter.from = new Date(`${query.startDate}T00:00:00.000Z`)
-  // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
+  // No bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
   const before = query.endDate ? dayEndExclusive(query.endDate) : null
   if (before) filter.before = before
   if (query.userId) filter.userId = query.userId
@@ -138,7 +138,7 @@ export function toSqlFilter(query: LogFilter): LogSqlFilter {
   return filter
 }
 
-/** The Activity Logs screen's reads (SPEC §2, §7) and the streamed CSV export (DECISIONS.md). */
+/** The Activity Logs screen's reads (docs/product-rules.md §2, §7) and the streamed CSV export (docs/product-decisions.md D22). */
 export function createLogsService(deps: { logs: LogsRepository; activity: ActivityRepository; log: Log }) {
   const { logs, activity, log } = deps
 
@@ -154,7 +154,7 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
   const NONE: EntriesJson = { entriesJson: '[]', rowCount: 0 }
 
   /**
-   * Without a search (issue #13): the total from the day counts the triggers keep (exact, read
+   * Without a search: the total from the day counts the triggers keep (exact, read
    * from one row per day), and a deep page found by skipping whole days with them, so the index
    * is walked within one day at most. A user and an action together: counted on their index.
    */
@@ -184,7 +184,7 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
   }
 
   /**
-   * A search (issue #13), in slices of time back from the newest: each slice gives its matches
+   * A search, in slices of time back from the newest: each slice gives its matches
    * newest first, until LOG_SEARCH_COUNT_CAP + 1 of them or the filter's start. Those are both
    * the total (exact up to the cap, then shown as "N+") and the page, whose rows are then read by
    * key: the search is made once. A slice of few rows (the kept day counts say how many) is

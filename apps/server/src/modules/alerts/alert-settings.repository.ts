@@ -3,7 +3,7 @@ import { normaliseLevels, type AlertSettings, type CompanyAlertSettings } from '
 import type { DbOrTx } from '../../db/client'
 import { alertSettings, company, companyAlertSettings } from '../../db/schema'
 
-/** Issue #17: the global thresholds and the per-company overrides. */
+/** The global thresholds and the per-company overrides. */
 export const alertSettingsRepository = {
   async global(db: DbOrTx): Promise<AlertSettings> {
     const [row] = await db.select().from(alertSettings).where(eq(alertSettings.id, 1))

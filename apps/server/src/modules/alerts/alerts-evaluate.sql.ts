@@ -4,7 +4,7 @@ import type { RaisedAlert } from '../mail/mail-render'
 import { rowsOf } from '../../db/statement'
 
 /**
- * Issue #17: the alert evaluation, in SQL over the mirror (set-based, never per row in
+ * The alert evaluation, in SQL over the mirror (set-based, never per row in
  * JavaScript). Runs in one transaction under a transaction-level advisory lock, so evaluations of
  * several server processes (after their sync runs and postback batches) take turns; the unique
  * key of alert_state is the second guard that a crossing raises its alert once.

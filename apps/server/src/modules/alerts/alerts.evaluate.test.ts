@@ -6,7 +6,7 @@ import { evaluateAlerts } from './alerts-evaluate.sql'
 import { rows, setDispatch } from './alerts.test-support'
 import { appParts } from '../../app'
 
-/** Issue #17: what the SQL evaluation raises, and when it re-arms. */
+/** What the SQL evaluation raises, and when it re-arms. */
 let t: TestContext
 const day = 24 * 60 * 60_000
 const NOW = new Date('2030-06-15T10:00:00Z')

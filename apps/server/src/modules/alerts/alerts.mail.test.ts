@@ -10,7 +10,7 @@ import { mailText, rows, setDispatch, startSmtpReceiver, type SmtpReceiver } fro
 import { appParts } from '../../app'
 
 /**
- * Issue #17 with a real SMTP receiver (smtp-server): a crossing mails exactly the right people
+ * With a real SMTP receiver (smtp-server): a crossing mails exactly the right people
  * once; a refusal is retried and delivered once; two workers never send a mail twice; a
  * suspended user gets nothing; preferences are honoured.
  */
@@ -213,7 +213,7 @@ describe('alert mails over real SMTP', () => {
   it('a mail left "sending" by a process that died mid-send becomes uncertain and is never resent', async () => {
     await queueMail('crash-1', 'c@example.test')
     // The dead process's claim and handover start: committed, lease running out, never marked.
-    // The lease runs out on the fake clock (issue #18), not in a real sleep.
+    // The lease runs out on the fake clock, not in a real sleep.
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const claimed = await outboxRepository.claim(t.database.db, { now: new Date(), limit: 10, leaseMs: 1 })

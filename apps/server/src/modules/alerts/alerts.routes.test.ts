@@ -5,7 +5,7 @@ import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { setDispatch } from './alerts.test-support'
 import { appParts } from '../../app'
 
-/** Issue #17 routes: permissions (allowed and denied), client scope in the SQL, bounded input. */
+/** Alert routes: permissions (allowed and denied), client scope in the SQL, bounded input. */
 let t: TestContext
 type Headers = { 'x-auth-token': string }
 let admin: Headers, sales: Headers, internal: Headers, clientA: Headers, clientB: Headers

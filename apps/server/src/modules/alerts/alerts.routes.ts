@@ -16,7 +16,7 @@ import type { AlertSettingsService, NotificationsService } from './notifications
 
 const errors = errorResponses(400, 401, 403, 404)
 
-/** Issue #17: the bell's notifications (under /api/notifications). */
+/** The bell's notifications (under /api/notifications). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (
   app,
   { notifications },
@@ -70,7 +70,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
   )
 }
 
-/** Issue #17: thresholds (under /api/admin), admin only. A change is evaluated at once. */
+/** Thresholds (under /api/admin), admin only. A change is evaluated at once. */
 export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSettingsService }> = async (
   app,
   { settings },

@@ -48,7 +48,7 @@ export interface AlertsServiceOptions {
 }
 
 /**
- * Issue #17: raises alerts after sync runs and postback batches. Requests are coalesced and run
+ * Raises alerts after sync runs and postback batches. Requests are coalesced and run
  * one at a time in this process, off the request path (a route or the sync never waits for
  * them); across processes the evaluation's advisory lock makes them take turns.
  */

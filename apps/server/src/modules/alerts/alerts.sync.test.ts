@@ -6,7 +6,7 @@ import { startTestSimulator } from '../sync/sync.test-support'
 import { rows } from './alerts.test-support'
 import { appParts } from '../../app'
 
-/** Issue #17: a sync run (the real client against the simulator) ends with an alert evaluation. */
+/** A sync run (the real client against the simulator) ends with an alert evaluation. */
 let t: TestContext
 let sim: Simulator
 

@@ -5,7 +5,7 @@ import { visibleTo } from '../../db/alert-visibility'
 import { rowsOf } from '../../db/statement'
 
 /**
- * Issue #17: a user's notifications are the alerts the user may see (staff: all; a client: its
+ * A user's notifications are the alerts the user may see (staff: all; a client: its
  * company's, in the SQL) with the user's read marks: read-all moves a per-user mark (every alert
  * up to it is read), single reads above it are rows of alert_read.
  */

@@ -10,7 +10,7 @@ import { notificationsRepository as notifications, type Viewer } from './notific
 const NO_ALERT = 'Notification not found.'
 const NO_COMPANY = 'Company not found'
 
-/** Issue #17: the bell's notifications, a client's scoped to its company in the SQL. */
+/** The bell's notifications, a client's scoped to its company in the SQL. */
 export function createNotificationsService(db: Db) {
   const unread = async (viewer: Viewer) => ({ unreadCount: await notifications.unreadCount(db, viewer) })
   return {
@@ -40,7 +40,7 @@ export interface SettingsContext {
 const levels = (s: AlertSettings) => ({ usageThresholds: s.usageThresholds, expiryDays: s.expiryDays })
 
 /**
- * Issue #17: thresholds, global and per company; a change is evaluated at once. Every change
+ * Thresholds, global and per company; a change is evaluated at once. Every change
  * and its ALERT_SETTINGS_UPDATED row (before and after) commit together, as other admin changes.
  */
 export function createAlertSettingsService(db: Db, alerts: Pick<AlertsService, 'requestAll'>) {

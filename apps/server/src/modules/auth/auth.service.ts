@@ -9,7 +9,7 @@ import { toUser } from '../users/users.mapper'
 import type { AuthRepository } from './auth.repository'
 import type { LoginThrottle } from './login-throttle'
 
-/** One answer for an unknown email and a wrong password (DECISIONS.md). */
+/** One answer for an unknown email and a wrong password (docs/product-decisions.md D16). */
 export const INVALID_CREDENTIALS = 'Invalid email or password.'
 const INVALID_REFRESH = 'Your session has expired. Please sign in again.'
 

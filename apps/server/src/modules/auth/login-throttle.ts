@@ -10,7 +10,7 @@ export interface ThrottleRule {
 }
 
 /**
- * Failed sign-ins per account and per IP (DECISIONS.md). Blocks are short and capped, so the
+ * Failed sign-ins per account and per IP (docs/product-decisions.md D16). Blocks are short and capped, so the
  * real owner is never locked out for good: after the block they can sign in again.
  */
 export const DEFAULT_THROTTLE = {

@@ -141,7 +141,7 @@ export function createCompaniesRepository(db: DbOrTx) {
         .orderBy(asc(sql`lower(${dispatch.courseTitle})`), asc(dispatch.id))
     },
 
-    /** A user who may manage accounts: an active sales user (SPEC §6), by id or email. */
+    /** A user who may manage accounts: an active sales user (docs/product-rules.md §6), by id or email. */
     async findActiveSalesUser(by: { id: string } | { email: string }) {
       const match = 'id' in by ? eq(appUser.id, by.id) : eq(sql`lower(${appUser.email})`, by.email.trim().toLowerCase())
       const [row] = await db

@@ -13,7 +13,7 @@ import type { CompaniesService } from './companies.service'
 const errors = errorResponses(400, 401, 403, 404)
 
 /**
- * /api/admin/companies (SPEC §7). The sync button's GET /api/admin/companies/sync belongs to
+ * /api/admin/companies (docs/product-rules.md §7). The sync button's GET /api/admin/companies/sync belongs to
  * the sync module; find-my-way matches that static path before `/:id`.
  */
 const companiesRoutes: FastifyPluginAsyncTypebox<{ companies: CompaniesService }> = async (app, { companies }) => {

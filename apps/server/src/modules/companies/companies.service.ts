@@ -21,7 +21,7 @@ const rule = (message: string) => new AppError('RULE_VIOLATION', message)
 
 type Manager = { id: string; email: string }
 
-/** SPEC §2: the Account Manager column is admin-only, so its fields reach admins only. */
+/** docs/product-rules.md §2: the Account Manager column is admin-only, so its fields reach admins only. */
 function managerFields(row: CompanyRow, role: Role) {
   if (!can(role, 'company.readAccountManager')) return {}
   return {
@@ -40,7 +40,7 @@ export function toCompany(row: CompanyListRow, role: Role): Company {
   }
 }
 
-/** The companies screens (SPEC §2 Companies, Company detail): mirror reads and the admin's edit. */
+/** The companies screens (docs/product-rules.md §2 Companies, Company detail): mirror reads and the admin's edit. */
 export function createCompaniesService(deps: { db: Db; companies: CompaniesRepository; activity: ActivityRepository }) {
   const { db, companies, activity } = deps
 
@@ -72,7 +72,7 @@ export function createCompaniesService(deps: { db: Db; companies: CompaniesRepos
     }
     const user = await companies.findActiveSalesUser(by)
     if (!user) {
-      // Issue #20: the refusal names the field it is about.
+      // The refusal names the field it is about.
       const field = 'id' in by ? 'accountManagerId' : 'accountManagerEmail'
       throw new AppError('RULE_VIOLATION', M.managerNotSales, { details: [{ field, message: M.managerNotSales }] })
     }
@@ -116,7 +116,7 @@ export function createCompaniesService(deps: { db: Db; companies: CompaniesRepos
     },
 
     /**
-     * SPEC §5 rename and account manager (admin). The change and its COMPANY_UPDATED row (before
+     * docs/product-rules.md §5 rename and account manager (admin). The change and its COMPANY_UPDATED row (before
      * and after of each changed field) commit together; a refused edit writes nothing.
      */
     async update(id: string, body: UpdateCompanyBody, ctx: AdminContext): Promise<Company> {

@@ -25,7 +25,7 @@ const columns = {
   companyId: courseRequest.companyId,
   companyName: company.name,
   courseDemoUrl: course.demoUrl,
-  // ---- issue #15: the fulfilling dispatch, and the company's present dispatch of the course ----
+  // ---- The fulfilling dispatch, and the company's present dispatch of the course ----
   dispatchId: courseRequest.dispatchId,
   companyDispatch: sql<{ id: string; registrationCap: number; registrationCount: number } | null>`(
     select json_build_object('id', d.id, 'registrationCap', d.registration_cap, 'registrationCount', d.registration_count)

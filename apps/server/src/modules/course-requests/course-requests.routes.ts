@@ -17,7 +17,7 @@ const errors = errorResponses(400, 401, 403, 404)
 
 const contextOf = (request: FastifyRequest): RequestContext => ({ actor: actorOf(request), ip: request.ip })
 
-/** /api/course-requests (SPEC §7, issue #5). */
+/** /api/course-requests (docs/product-rules.md §7). */
 const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequestsService }> = async (
   app,
   { requests },
@@ -26,7 +26,7 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
     '/',
     {
       // Admin and sales read all, a client its own, internal nothing: no single permission of
-      // SPEC §6 spans those three roles, so the route admits signed-in users (course.read) and
+      // docs/product-rules.md §6 spans those three roles, so the route admits signed-in users (course.read) and
       // the service applies courseRequest.readAll / courseRequest.readOwn, answering 403 otherwise.
       config: { permission: 'course.read' },
       schema: {

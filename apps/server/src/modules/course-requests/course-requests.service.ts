@@ -38,8 +38,8 @@ const M = COURSE_REQUEST_MESSAGES
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * SPEC §3 Course request for the caller. A client sees a demo link only on a request that is
- * PROCESSED or COMPLETED (SPEC §2 demo rule): the one stored on it, else the course's current one.
+ * docs/product-rules.md §3 Course request for the caller. A client sees a demo link only on a request that is
+ * PROCESSED or COMPLETED (docs/product-rules.md §2 demo rule): the one stored on it, else the course's current one.
  */
 export function toCourseRequest(row: CourseRequestRow, role: Role): CourseRequest {
   const demoUrl = row.demoUrl || row.courseDemoUrl || null
@@ -59,12 +59,12 @@ export function toCourseRequest(row: CourseRequestRow, role: Role): CourseReques
     companyId: row.companyId,
     companyName: row.companyName,
     dispatchId: row.dispatchId,
-    // Issue #15: staff who handle requests see whether "Add N licenses" applies.
+    // Staff who handle requests see whether "Add N licenses" applies.
     ...(can(role, 'courseRequest.readAll') ? { companyDispatch: row.companyDispatch } : {}),
   }
 }
 
-/** SPEC §2 "My Course Requests" and "Course Requests", and the request form of the details screen. */
+/** docs/product-rules.md §2 "My Course Requests" and "Course Requests", and the request form of the details screen. */
 export function createCourseRequestsService(deps: {
   db: Db
   requests: CourseRequestsRepository
@@ -82,7 +82,7 @@ export function createCourseRequestsService(deps: {
   }
 
   return {
-    /** Admin and sales: every request; a client: its own (SPEC §6); anyone else: 403. */
+    /** Admin and sales: every request; a client: its own (docs/product-rules.md §6); anyone else: 403. */
     async list(viewer: Requestor, query: CourseRequestListQuery): Promise<CourseRequest[]> {
       const all = can(viewer.role, 'courseRequest.readAll')
       if (!all && !can(viewer.role, 'courseRequest.readOwn')) throw new AppError('FORBIDDEN')
@@ -131,7 +131,7 @@ export function createCourseRequestsService(deps: {
       return toCourseRequest(await requireRequest(id), viewer.role)
     },
 
-    /** Admin: any status from any other (SPEC §4), with notes the client sees and the demo link. */
+    /** Admin: any status from any other (docs/product-rules.md §4), with notes the client sees and the demo link. */
     async updateStatus(
       viewer: Requestor,
       id: string,

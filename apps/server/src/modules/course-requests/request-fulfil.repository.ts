@@ -3,7 +3,7 @@ import type { FulfilMode } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { courseRequest } from '../../db/schema'
 
-/** A fulfilment under way: what the first attempt set out to do (issue #15). */
+/** A fulfilment under way: what the first attempt set out to do. */
 export interface FulfilIntent {
   mode: FulfilMode
   dispatchId: string

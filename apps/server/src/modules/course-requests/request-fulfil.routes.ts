@@ -10,7 +10,7 @@ import { actorOf, requireUser } from '../../plugins/app/auth'
 import { withConflictAnswer } from '../dispatches/dispatch-conflict'
 import type { RequestFulfilService } from './request-fulfil.service'
 
-/** POST /api/course-requests/{id}/fulfil (issue #15): create a dispatch, or add licenses, in one step. */
+/** POST /api/course-requests/{id}/fulfil: create a dispatch, or add licenses, in one step. */
 const requestFulfilRoutes: FastifyPluginAsyncTypebox<{ fulfilments: RequestFulfilService }> = async (
   app,
   { fulfilments },

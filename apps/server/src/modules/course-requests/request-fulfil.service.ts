@@ -42,7 +42,7 @@ function intentOf(
 }
 
 /**
- * POST /api/course-requests/{id}/fulfil (issue #15): "Create dispatch" for the requestor's
+ * POST /api/course-requests/{id}/fulfil: "Create dispatch" for the requestor's
  * company with the requested licenses as the cap, or "Add N licenses" to its dispatch of the
  * course; either marks the request PROCESSED and links it to the dispatch.
  *

@@ -15,7 +15,7 @@ const toMutable = <T>(record: Record<string, readonly T[]>): Record<string, T[]>
   Object.fromEntries(Object.entries(record).map(([key, values]) => [key, [...values]]))
 
 /**
- * DECISIONS.md: descriptions are sanitised when saved, keeping only what the editor's toolbar
+ * docs/product-decisions.md D23: descriptions are sanitised when saved, keeping only what the editor's toolbar
  * can produce (the shared allow-list of rules/rich-text.ts). Quill 2.0.3's HTML export of
  * formula and video is open to XSS (STACK.md); neither tag survives here, whatever the browser sent.
  */

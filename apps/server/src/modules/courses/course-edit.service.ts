@@ -51,7 +51,7 @@ export function toUpdate(row: CourseRow, body: UpdateCourseDetails): CourseDetai
   return values
 }
 
-/** Admin writes of portal-owned course fields (SPEC §2 edit form and visibility switch). */
+/** Admin writes of portal-owned course fields (docs/product-rules.md §2 edit form and visibility switch). */
 export function createCourseEditService(deps: {
   db: Db
   repository: CoursesRepository

@@ -3,13 +3,13 @@ import type { CourseRow, CoursesRepository } from './courses.repository'
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-/** SPEC §3: the admin's title, else the provider's, else `Course {id}`. */
+/** docs/product-rules.md §3: the admin's title, else the provider's, else `Course {id}`. */
 export function titleOf(row: Pick<CourseRow, 'id' | 'title' | 'titleOverride'>): string {
   return row.titleOverride?.trim() || row.title.trim() || `Course ${row.id}`
 }
 
 /**
- * One course as SPEC §3 shapes it for the caller's role: `appSource` for admins (SPEC §6),
+ * One course as docs/product-rules.md §3 shapes it for the caller's role: `appSource` for admins (docs/product-rules.md §6),
  * `requestable`/`assigned` for clients (`assigned`: their company has a dispatch of it).
  */
 export function toCourse(row: CourseRow, role: Role, assigned = false): Course {

@@ -4,7 +4,7 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertCourses } from './courses.test-data'
 
 /**
- * STYLE.md §7: every gated route of issue #5, for every role: allowed roles get past the
+ * docs/architecture.md §7: every gated route of for every role: allowed roles get past the
  * permission check (any status but 401/403), denied roles get 403, and nobody gets in without a token.
  */
 let t: TestContext

@@ -4,7 +4,7 @@ import { course, courseRequest, dispatch, syncRun } from '../../db/schema'
 
 export type CourseRow = typeof course.$inferSelect
 
-/** Portal-owned columns the edit form writes (DECISIONS.md: a sync never touches them). */
+/** Portal-owned columns the edit form writes (docs/product-decisions.md D3: a sync never touches them). */
 export type CourseDetailsUpdate = Partial<
   Pick<
     typeof course.$inferInsert,
@@ -80,7 +80,7 @@ export function createCoursesRepository(db: DbOrTx) {
       return row!
     },
 
-    /** Statuses and demo URLs of one user's requests for a course (the SPEC §2 demo rule). */
+    /** Statuses and demo URLs of one user's requests for a course (the docs/product-rules.md §2 demo rule). */
     async requestsOf(userId: string, courseId: string) {
       return db
         .select({ status: courseRequest.status, demoUrl: courseRequest.demoUrl })

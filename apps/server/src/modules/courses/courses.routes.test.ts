@@ -82,7 +82,7 @@ describe('GET /api/dispatches/courses', () => {
       isVisible: true,
       isRequestable: true,
     })
-    // SPEC §3 defaults: version 1.0; the admin's title over the provider's.
+    // docs/product-rules.md §3 defaults: version 1.0; the admin's title over the provider's.
     expect(body.courses[0]).toMatchObject({ title: 'Admin Title', version: '1.0' })
   })
 

@@ -26,7 +26,7 @@ export const COURSE_DETAILS_BODY_LIMIT = DESCRIPTION_MAX_BYTES + 256 * 1024
 const contextOf = (request: FastifyRequest): RequestContext => ({ actor: actorOf(request), ip: request.ip })
 
 /**
- * Courses (SPEC §7, issue #5), registered under /api. GET /dispatches/courses is a static
+ * Courses (docs/product-rules.md §7), registered under /api. GET /dispatches/courses is a static
  * route, which find-my-way matches before the dispatches plugin's /dispatches/:id
  * (courses.routes.test.ts checks it). GET /dispatches/courses/sync lives in the sync module.
  */

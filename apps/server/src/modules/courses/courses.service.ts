@@ -17,10 +17,10 @@ export interface RequestContext {
   ip: string
 }
 
-/** SPEC §4 / §6: hidden courses never reach non-admins. */
+/** docs/product-rules.md §4 / §6: hidden courses never reach non-admins. */
 const seesHidden = (role: Role) => can(role, 'course.readHidden')
 
-/** The catalogue and the details screen (SPEC §2), scoped to the caller's role and company. */
+/** The catalogue and the details screen (docs/product-rules.md §2), scoped to the caller's role and company. */
 export function createCoursesService(deps: { courses: CoursesRepository; activity: ActivityRepository }) {
   const { courses, activity } = deps
 
@@ -70,7 +70,7 @@ export function createCoursesService(deps: { courses: CoursesRepository; activit
       }
     },
 
-    /** The details as the caller may see them (SPEC §2), without recording a view. */
+    /** The details as the caller may see them (docs/product-rules.md §2), without recording a view. */
     async details(viewer: CourseViewer, id: string): Promise<CourseDetails> {
       const row = await requireVisible(viewer.role, id)
       if (ownCompanyOnly(viewer.role)) {
@@ -88,7 +88,7 @@ export function createCoursesService(deps: { courses: CoursesRepository; activit
       return details
     },
 
-    /** GET /api/courses/{id}/details: the details, and COURSE_VIEWED (DECISIONS.md) for the log. */
+    /** GET /api/courses/{id}/details: the details, and COURSE_VIEWED (docs/product-decisions.md D14) for the log. */
     async view(viewer: CourseViewer, id: string, ctx: RequestContext): Promise<CourseDetails> {
       const details = await service.details(viewer, id)
       await activity.record({

@@ -28,7 +28,7 @@ export async function ensureFirstAdmin(db: Db, config: AppConfig, log: FastifyBa
       companyId: null,
     })
   } catch (error) {
-    // Issue #8: another process starting at the same time created it first.
+    // Another process starting at the same time created it first.
     if (isUniqueViolation(error)) return
     throw error
   }

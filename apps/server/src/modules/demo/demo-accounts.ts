@@ -1,6 +1,6 @@
 import type { Role } from '@portal/shared'
 
-/** Issue #2: the demo accounts exist only in demo mode (no SCORM Cloud credentials). */
+/** The demo accounts exist only in demo mode (no SCORM Cloud credentials). */
 export const DEMO_PASSWORD = 'demo-portal-pass'
 
 export const DEMO_ACCOUNTS: { email: string; role: Role; name: string }[] = [

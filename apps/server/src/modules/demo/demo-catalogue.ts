@@ -7,7 +7,7 @@ const DURATIONS = ['45 minutes', '1 hour', '90 minutes', '2 hours', '3 hours'] a
 
 /**
  * Demo mode only, on the first start: the catalogue as an admin would have curated it. The
- * mirror's courses start hidden with empty portal fields (SPEC §3), which would leave the demo
+ * mirror's courses start hidden with empty portal fields (docs/product-rules.md §3), which would leave the demo
  * client an empty catalogue. Every sixth course stays hidden so the admin's Hidden filter has
  * something to show; every third gets a demo link (clients see it once a request is processed).
  */

@@ -9,7 +9,7 @@ export interface DemoSimulator {
 /**
  * Demo mode (no SCORM Cloud credentials): the built-in simulator on loopback stands in for the
  * provider, in live mode with postbacks to our webhook, and the real client talks to it.
- * Issue #18: the simulator package loads here only, through a dynamic import, so production
+ * The simulator package loads here only, through a dynamic import, so production
  * code imports nothing from it and a server with credentials never loads it. `now` is the
  * clock the data's end is read from (tests fix it).
  */

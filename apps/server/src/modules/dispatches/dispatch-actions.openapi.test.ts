@@ -7,7 +7,7 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-describe('issue #15 routes in the OpenAPI document', () => {
+describe('routes in the OpenAPI document', () => {
   it('documents each route with its tag, its input bounds and its responses', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json()
     const op = (path: string, method: string) => doc.paths[path]?.[method]

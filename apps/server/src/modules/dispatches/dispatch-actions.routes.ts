@@ -15,7 +15,7 @@ import type { DispatchCreateService } from './dispatch-create.service'
 
 const errors = errorResponses(400, 401, 403, 404, 502, 503)
 
-/** POST /api/dispatches and POST /api/dispatches/{id}/registration-count/reset (issue #15, admin). */
+/** POST /api/dispatches and POST /api/dispatches/{id}/registration-count/reset (admin). */
 const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
   creates: DispatchCreateService
   counts: DispatchCountService

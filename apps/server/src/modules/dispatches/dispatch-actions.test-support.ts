@@ -27,7 +27,7 @@ export interface ProviderApp {
 }
 
 /**
- * Issue #15 test support: the app wired to a small simulator through the real SCORM Cloud
+ * Test support for dispatch creation, packages and counter resets: the app wired to a small simulator through the real SCORM Cloud
  * client, mirrored once. Short timeouts and backoff keep failure paths fast; the breaker needs
  * many failures so one test's faults do not open it for the next.
  */

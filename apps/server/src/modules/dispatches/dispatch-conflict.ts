@@ -3,7 +3,7 @@ import type { DispatchConflict } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 
 /**
- * 409 for a course and company that already have a dispatch (issue #15): never a silent change.
+ * 409 for a course and company that already have a dispatch: never a silent change.
  * It carries the existing dispatch's id so the screen can link to it.
  */
 export class DispatchConflictError extends AppError {

@@ -10,9 +10,9 @@ import type { DispatchesRepository } from './dispatches.repository'
 import type { DispatchesService } from './dispatches.service'
 
 /**
- * "Reset registration count" (issue #15, renewing licenses): DELETE …/registrationCount at
+ * "Reset registration count" (renewing licenses): DELETE …/registrationCount at
  * SCORM Cloud, then the mirror takes the provider's counter and reset date. The registrations
- * themselves stay (reference §6.1); the usage shown counts from the reset.
+ * themselves stay (docs/scorm-cloud-api.md §6.1); the usage shown counts from the reset.
  */
 export function createDispatchCountService(deps: {
   db: Db
@@ -31,7 +31,7 @@ export function createDispatchCountService(deps: {
       const resetAt = new Date()
       await client.resetRegistrationCount(id)
       const fresh = await client.getDispatch(id)
-      // v4 providers do not send registrationResetDate (reference §6.2, v5): then ours is the reset time.
+      // v4 providers do not send registrationResetDate (docs/scorm-cloud-api.md §6.2, v5): then ours is the reset time.
       const resetDate = toDate(fresh.registrationResetDate) ?? resetAt
       const count = Number.isInteger(fresh.registrationCount) ? Math.max(0, fresh.registrationCount!) : 0
       await deps.db.transaction(async (tx) => {

@@ -32,7 +32,7 @@ export function parseCreate(body: CreateDispatchBody) {
     throw fieldError('expirationDate', (error as Error).message)
   }
   return {
-    registrationCap: body.registrationCap ?? 0, // SPEC §3: 0 or none is unlimited
+    registrationCap: body.registrationCap ?? 0, // docs/product-rules.md §3: 0 or none is unlimited
     expirationDate,
     enabled: body.enabled ?? true,
     notes: body.notes?.trim() ?? '',
@@ -70,7 +70,7 @@ export function keyedDispatchId(userId: string, key: string, ask: unknown): stri
 }
 
 /**
- * POST /api/dispatches (issue #15): SCORM Cloud first, then the mirror row at once, so the next
+ * POST /api/dispatches: SCORM Cloud first, then the mirror row at once, so the next
  * list read shows it. One dispatch per course and company: a pair that exists, in the mirror or
  * upstream, is a 409 naming it (an upstream one is mirrored first, so the link works).
  *

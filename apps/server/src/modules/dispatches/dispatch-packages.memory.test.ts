@@ -46,7 +46,7 @@ async function download(url: string): Promise<{ bytes: number; length: number; p
   return { bytes, length: Number(res.headers.get('content-length')), peakRss }
 }
 
-describe('package downloads stream (issue #15)', () => {
+describe('package downloads stream', () => {
   it('sends a 50 MB package while memory stays flat', async () => {
     const url = `${base}/api/dispatches/${f.ownDispatchId}/package`
     // Warm-up with a small package: code paths and connection pools exist before measuring, and

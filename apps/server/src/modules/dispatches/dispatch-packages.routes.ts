@@ -10,7 +10,7 @@ const errors = errorResponses(400, 401, 403, 404, 502, 503)
 const zip = { description: 'The package zip', content: { 'application/zip': { schema: ZipBodySchema } } }
 
 /**
- * Aborts the upstream request when the browser goes away before the download ends (issue #15),
+ * Aborts the upstream request when the browser goes away before the download ends,
  * so a cancelled download stops costing the provider and us at once.
  */
 function abortWhenGone(reply: FastifyReply): AbortSignal {
@@ -32,7 +32,7 @@ function sendZip(reply: FastifyReply, download: PackageDownload) {
   return reply.send(download.body as never)
 }
 
-/** /api/dispatches/{id}/package and /api/dispatches/packages (issue #15). */
+/** /api/dispatches/{id}/package and /api/dispatches/packages. */
 const dispatchPackagesRoutes: FastifyPluginAsyncTypebox<{ packages: DispatchPackagesService }> = async (
   app,
   { packages },

@@ -30,7 +30,7 @@ function toDownload(response: Response, fileName: string): PackageDownload {
 }
 
 /**
- * Package downloads (issue #15): the provider's zip streamed through, never buffered. Clients
+ * Package downloads: the provider's zip streamed through, never buffered. Clients
  * reach their own company's dispatches only (another company's is 404, as for the dispatch),
  * and not a disabled or expired one; staff may download any. Each download is logged
  * (DISPATCH_PACKAGE_DOWNLOADED) once the provider has answered, before the first byte goes out.

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch } from '../../db/schema'
 import { companyShownName as shownName } from '../../db/columns'
 
-/** The mirror rows a dispatch of a course to a company is made from (issue #15). */
+/** The mirror rows a dispatch of a course to a company is made from. */
 export interface PairCompany {
   id: string
   /** The provider's name (what the sync writes into dispatch.destination_name). */
@@ -46,7 +46,7 @@ export function createDispatchPairRepository(db: DbOrTx) {
       return row ?? null
     },
 
-    /** The company's present dispatch of the course (reference §6: at most one per pair). */
+    /** The company's present dispatch of the course (docs/scorm-cloud-api.md §6: at most one per pair). */
     async findPairDispatch(companyId: string, courseId: string): Promise<PairDispatch | null> {
       const [row] = await db
         .select({

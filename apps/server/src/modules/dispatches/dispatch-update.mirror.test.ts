@@ -7,7 +7,7 @@ import { EDIT_MESSAGES } from './dispatch-update.service'
 import { appParts } from '../../app'
 
 /**
- * Issue #20: an edit is checked against what both SCORM Cloud and the mirror hold before the
+ * An edit is checked against what both SCORM Cloud and the mirror hold before the
  * provider is called, a value the provider holds that the mirror cannot store never poisons the
  * row, and an edit the provider took while the mirror write failed is answered honestly (202)
  * and repaired by the next sync.

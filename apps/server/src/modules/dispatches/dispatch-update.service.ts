@@ -43,7 +43,7 @@ export const EDIT_MESSAGES = {
   invalidExpiration: 'Invalid expiration date. Use YYYY-MM-DD or an ISO date-time.',
   expirationOutOfRange: 'Expiration date must be from 1000-01-01 to 9999-12-31.',
   notConfigured: 'SCORM Cloud is not configured.',
-  /** Issue #20: SCORM Cloud took the change, the portal's copy did not (202). */
+  /** SCORM Cloud took the change, the portal's copy did not (202). */
   mirrorBehind:
     'Saved in SCORM Cloud, but the portal could not record the change yet. It will show here after the next sync.',
 } as const
@@ -53,7 +53,7 @@ const invalid = (message: string, field?: string) =>
 
 /**
  * YYYY-MM-DD (midnight UTC of that day) or an ISO date-time with a zone; a real calendar date,
- * in the range both SCORM Cloud and the mirror hold (issue #20: 0000-01-01 was accepted by
+ * in the range both SCORM Cloud and the mirror hold (0000-01-01 was accepted by
  * the provider, then failed the mirror's write on this edit and every later one).
  */
 export function parseExpiration(raw: string): Date {
@@ -88,7 +88,7 @@ export function parseEdit(body: UpdateDispatchBody): Edit {
 async function sendToProvider(client: ScormCloudClient, row: DispatchRow, edit: Edit): Promise<void> {
   const update: ProviderUpdate = {}
   if (edit.registrationCap !== undefined) update.registrationCap = edit.registrationCap
-  // Reference §6.2: "none" clears the expiry.
+  // docs/scorm-cloud-api.md §6.2: "none" clears the expiry.
   if (edit.expirationDate !== undefined) update.expirationDate = edit.expirationDate?.toISOString() ?? 'none'
   if (edit.notes !== undefined) update.notes = edit.notes
   if (Object.keys(update).length > 0) {
@@ -124,7 +124,7 @@ function changesOf(before: Audited, after: Audited) {
 }
 
 /**
- * The admin dispatch controls (DECISIONS.md): every value checked against what both SCORM Cloud
+ * The admin dispatch controls (docs/product-decisions.md D10, D4): every value checked against what both SCORM Cloud
  * and the mirror hold, then SCORM Cloud first, then the mirror. A provider refusal
  * (ScormCloudError, 502 with its message) leaves the mirror and the log untouched. If a later
  * call of a multi-call edit fails, the provider may hold part of the edit; the next sync
@@ -193,7 +193,7 @@ export function createDispatchUpdateService(deps: {
 
       await sendToProvider(client, row, edit)
       // From here SCORM Cloud holds the change. A failure to read it back or to write the mirror
-      // is not a refusal (issue #20: such an edit answered 500 although it had landed): the answer
+      // is not a refusal (such an edit answered 500 although it had landed): the answer
       // says the change is upstream, and the next sync, which reads dispatches updated since its
       // last run, brings the row level. The mirror is untouched, so nothing is half-written.
       try {

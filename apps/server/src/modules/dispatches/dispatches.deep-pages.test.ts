@@ -17,7 +17,7 @@ interface Made {
 
 /**
  * Dispatches over four clients and three courses, with repeated keys, so the second half of
- * every order (walked from the other end since issue #13) is checked against the order computed
+ * every order (walked from the other end) is checked against the order computed
  * here: client, course, status (enabled, then client), registrations, then id.
  */
 const makeRows = (count: number): Made[] =>

@@ -32,7 +32,7 @@ const COMPANY_OF_CLIENT = 'company-f'
 /** DispatchSchema with no key beyond the ones it names (TypeBox objects allow others by default). */
 const ExactDispatch = Type.Object(DispatchSchema.properties, { additionalProperties: false })
 
-/** SPEC §6: what each role reads of a dispatch. */
+/** docs/product-rules.md §6: what each role reads of a dispatch. */
 const EXPECTED_KEYS: Record<Role, string[]> = (() => {
   const common = ['id', 'courseId', 'courseTitle', 'destinationId', 'destinationName', 'enabled']
   const counts = ['registrationCount', 'registrationCap', 'created', 'updated', 'expirationDate']
@@ -116,7 +116,7 @@ describe('the dispatch declared once (dispatches.fields.ts)', () => {
     }
   })
 
-  it.each(ROLES)('declares for %s the keys SPEC §6 gives it', (role) => {
+  it.each(ROLES)('declares for %s the keys docs/product-rules.md §6 gives it', (role) => {
     expect(dispatchFields.view(role).fields.map((field) => field.name)).toEqual(EXPECTED_KEYS[role])
   })
 

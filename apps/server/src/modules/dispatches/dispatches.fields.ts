@@ -3,8 +3,8 @@ import { answerFields, type AnswerView } from '../../db/json-rows'
 import type { DispatchRow } from './dispatches.mapper'
 
 /**
- * The SPEC §3 dispatch, declared once: each key, the DispatchRow column it is written from, how,
- * and which roles read it (SPEC §6). toDispatch() (single reads) and the list's JSON rows
+ * The docs/product-rules.md §3 dispatch, declared once: each key, the DispatchRow column it is written from, how,
+ * and which roles read it (docs/product-rules.md §6). toDispatch() (single reads) and the list's JSON rows
  * (dispatches.page.ts rowsJsonSql) are both built from it. The order is DispatchSchema's, the
  * order every dispatch answer writes its keys in.
  */

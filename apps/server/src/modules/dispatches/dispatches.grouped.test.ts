@@ -5,7 +5,7 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { pageWay } from './dispatches.page'
 
 /**
- * Issue #13 (migration 0024): a staff search sorted by client or by course takes a shallow page
+ * Migration 0024: a staff search sorted by client or by course takes a shallow page
  * from the first rows of each matched course and company, deeper pages from all its matches
  * collected. Every page, both ways, must be the search's matches in the list's order, whatever
  * way it was read: rows matched by their course and their company at once come once, rows
@@ -63,7 +63,7 @@ async function expected(sort: 'client' | 'course', order: 'asc' | 'desc', status
   return result.rows.map((row) => row.id)
 }
 
-describe('a search taken from the first rows of each group (issue #13)', () => {
+describe('a search taken from the first rows of each group', () => {
   it('reads shallow pages by group and deeper ones collected, for these counts', () => {
     // 2 courses and 2 companies match; about 200 matches in a scope of 2,002.
     const way = (page: number) =>

@@ -6,7 +6,7 @@ import { course } from '../../db/schema'
 import { insertDispatches } from './dispatches.test-data'
 
 /**
- * Issue #13: the list's rows are written as JSON by PostgreSQL (db/json-rows.ts), not by
+ * The list's rows are written as JSON by PostgreSQL (db/json-rows.ts), not by
  * toDispatch(). Every row must be exactly what GET /api/dispatches/{id} (toDispatch) gives the
  * same role, with values that test the escaping and the date format, on every path of the list:
  * a staff first page (one statement with its summary), a deep staff page, a search walked and a
@@ -87,7 +87,7 @@ async function expectRowsAsDetails(role: Role, query: string, expectedCount: num
   return body
 }
 
-describe('dispatch list rows written by PostgreSQL (issue #13)', () => {
+describe('dispatch list rows written by PostgreSQL', () => {
   it.each(['admin', 'internal', 'sales'] as const)(
     'are what the details give %s, escaping and dates included',
     async (role) => {

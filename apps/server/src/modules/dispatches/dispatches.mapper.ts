@@ -18,7 +18,7 @@ export interface DispatchRow {
   providerCreated: Date | null
   providerUpdated: Date | null
   appSource: string | null
-  /** Last registration counter reset (issue #15). */
+  /** Last registration counter reset. */
   registrationResetDate?: Date | null
   /** Single-dispatch reads only: the version of its registrations (migration 0007). */
   registrationVersion?: number
@@ -40,9 +40,9 @@ export interface SummaryRow {
 }
 
 /**
- * The one place a dispatch row becomes the SPEC §3 dispatch: the keys and values dispatchFields
+ * The one place a dispatch row becomes the docs/product-rules.md §3 dispatch: the keys and values dispatchFields
  * declares for the role (tags and notes only for admin and internal, the app source only for
- * admin: SPEC §6), as the list's JSON rows give them.
+ * admin: docs/product-rules.md §6), as the list's JSON rows give them.
  */
 export function toDispatch(row: DispatchRow, role: Role): Dispatch {
   return dispatchFields.toObject(row, role)
@@ -58,7 +58,7 @@ export function toSummary(row: SummaryRow, role: Role): DispatchSummary {
     usagePercent: usagePercent(row.cappedRegistrations, row.cappedCapacity),
     unlimitedActive: row.unlimitedActive,
   }
-  // SPEC §6: the active registration count is for admin, internal and sales (as the count endpoint).
+  // docs/product-rules.md §6: the active registration count is for admin, internal and sales (as the count endpoint).
   if (can(role, 'report.readCount')) summary.activeRegistrations = row.activeRegistrations
   return summary
 }

@@ -10,7 +10,7 @@ import { EMPTY_SEARCH, ownSearchSql, searchesIds, versionSql, type SearchSets } 
 import { ownSearchSummarySql, type ListInput } from './dispatches.summary'
 
 /**
- * The dispatch list's statements (issue #13): a filter as placeholders and values, the way a page
+ * The dispatch list's statements: a filter as placeholders and values, the way a page
  * is read (pageWay), the page's SQL and the JSON rows PostgreSQL writes for it, built once per
  * shape. dispatches.repository.ts runs them.
  */
@@ -110,7 +110,7 @@ export function ownSummarySql(input: ListInput, opaque: boolean): SQL {
 const GROUP_SORTS: ReadonlySet<DispatchListQuery['sort']> = new Set(['client', 'course'])
 
 /**
- * How a page's ids are found (issue #13):
+ * How a page's ids are found:
  * - `walk`: the sort index, from the start or (`fromEnd`) from the end;
  * - `collected`: a staff search's matches, collected through the course, company and id
  *   indexes and sorted;
@@ -228,11 +228,11 @@ export function pageSql(
     order by ${by(order, ...keys, sql`${dispatch.id}`)}`
 }
 
-/** What of a dispatch a role reads (SPEC §6): dispatchFields.view(role), as toDispatch gives it. */
+/** What of a dispatch a role reads (docs/product-rules.md §6): dispatchFields.view(role), as toDispatch gives it. */
 export type RowFields = DispatchView
 
 /**
- * The rows of a page (pageSql, as "p") as the JSON array of SPEC §3 dispatches the answer
+ * The rows of a page (pageSql, as "p") as the JSON array of docs/product-rules.md §3 dispatches the answer
  * carries, written by PostgreSQL (db/json-rows.ts) from dispatchFields: the keys and values
  * toDispatch() gives the role, in the list's order; with the version the page was read at.
  */

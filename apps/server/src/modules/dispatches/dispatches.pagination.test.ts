@@ -56,7 +56,7 @@ describe('GET /api/dispatches pagination', () => {
     expect(body.summary.totalDispatches).toBe(23)
   })
 
-  it('accepts every page size of SPEC §9', async () => {
+  it('accepts every page size of docs/product-rules.md §9', async () => {
     for (const size of [10, 25, 50, 100, 200]) {
       const res = await t.app.inject({ method: 'GET', url: `/api/dispatches?pageSize=${size}`, headers })
       expect(res.json<DispatchListResponse>().dispatches).toHaveLength(Math.min(size, 23))

@@ -12,7 +12,7 @@ import { createDispatchesRepository } from './dispatches.repository'
 import { staffSearchSummarySql } from './dispatches.summary'
 
 /**
- * Issue #13: on PostgreSQL a staff search's summary and a sparse search's page hand their values
+ * On PostgreSQL a staff search's summary and a sparse search's page hand their values
  * to PostgreSQL only inside sub-selects (MatchOptions.opaque, DispatchesRepositoryOptions
  * .reusePlans), so every term and page plans alike and each prepared statement moves to one
  * generic plan after PostgreSQL's five custom ones, instead of planning each request (0.4 ms of

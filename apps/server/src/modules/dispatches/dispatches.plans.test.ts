@@ -6,7 +6,7 @@ import { dispatchFields } from './dispatches.fields'
 import { pageStatement } from './dispatches.page'
 
 /**
- * Issue #13 (migration 0023): the list sorts by stored lowered keys, so neither a searched
+ * Migration 0023: the list sorts by stored lowered keys, so neither a searched
  * page's collected matches nor a page's rows are lowered again on every read, and the matches
  * are read index-only. Plans on both databases.
  */
@@ -52,7 +52,7 @@ async function nodesOf({ statement, values }: { statement: CompiledStatement; va
 const live = { status: 'all' } as const
 const fields = dispatchFields.view('admin')
 
-describe('dispatch list plans (issue #13, migration 0023)', () => {
+describe('dispatch list plans (migration 0023)', () => {
   // One course of thirty: 200 of 6,000 dispatches, a sparse search.
   const sets = { courses: ['plan-course-7'], companies: [] }
   const filter = { ...live, search: 'plan course 7' }

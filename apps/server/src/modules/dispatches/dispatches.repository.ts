@@ -25,7 +25,7 @@ import { keptSummarySql, staffSearchSummarySql } from './dispatches.summary'
 
 export type { DispatchFilter } from './dispatches.page'
 
-/** Provider-owned columns an admin edit can change (DECISIONS.md: provider first, then mirror). */
+/** Provider-owned columns an admin edit can change (docs/product-decisions.md D4: provider first, then mirror). */
 export type MirrorUpdate = Partial<
   Pick<
     typeof dispatch.$inferInsert,
@@ -78,7 +78,7 @@ export interface DispatchesRepositoryOptions {
   /**
    * Search statements hand their values to PostgreSQL inside sub-selects, which the planner does
    * not look into, so they plan alike for every term and page and a prepared statement reuses
-   * one generic plan after five runs (issue #13; MatchOptions.opaque). Only where statements are
+   * one generic plan after five runs (MatchOptions.opaque). Only where statements are
    * prepared (PostgreSQL): PGlite plans every statement afresh, and there hidden values only
    * make the plan worse (staff list on PGlite: 211 against 175 req/s).
    */
@@ -90,7 +90,7 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
   return {
     /**
      * Everything about a filter but its page, in one statement: the summary cards (kept
-     * per-company and per-course sums, issue #13), the version, and what a search matched.
+     * per-company and per-course sums), the version, and what a search matched.
      */
     async facts(filter: DispatchFilter): Promise<ListFacts> {
       const { input, values, shape } = inputOf(filter)
@@ -130,7 +130,7 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
 
     /**
      * A staff page near the start of the unsearched list with its summary cards and version, in
-     * one statement (issue #13): such a page is walked from the start whatever the total, so it
+     * one statement: such a page is walked from the start whatever the total, so it
      * need not wait for the summary, and the request makes one round trip to the database
      * instead of two. (A client's list keeps two statements: its page alone reuses a generic
      * plan, which a statement with the summary would not.)
@@ -198,7 +198,7 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
         .where(eq(dispatch.id, id))
     },
 
-    /** SPEC §7 destinations: companies still present upstream, by name. */
+    /** docs/product-rules.md §7 destinations: companies still present upstream, by name. */
     async destinations(): Promise<{ id: string; name: string }[]> {
       return db
         .select({ id: company.id, name: company.name })

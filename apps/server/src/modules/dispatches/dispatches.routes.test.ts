@@ -197,7 +197,7 @@ describe('GET /api/dispatches scoping and fields', () => {
     ['admin', true],
     ['internal', false],
     ['sales', false],
-  ] as const)('%s: the app source present = %s (SPEC §6: admin only)', async (role, withApp) => {
+  ] as const)('%s: the app source present = %s (docs/product-rules.md §6: admin only)', async (role, withApp) => {
     const { headers } = await t.loginAs(role)
     const body = await list('', headers)
     expect(body.dispatches.every((d) => 'appSource' in d)).toBe(withApp)

@@ -18,7 +18,7 @@ import type { DispatchesService } from './dispatches.service'
 const errors = errorResponses(400, 401, 403, 404)
 
 /**
- * /api/dispatches (SPEC §7, issue #4). `/destinations` is a static route: find-my-way matches
+ * /api/dispatches (docs/product-rules.md §7). `/destinations` is a static route: find-my-way matches
  * static segments before `/:id`, whichever plugin registers them (so does a colleague's
  * `/courses`); dispatches.routes.test.ts checks it.
  */
@@ -81,7 +81,7 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
         ip: request.ip,
         log: request.log,
       })
-      // Issue #20: saved upstream, not yet in the mirror; the answer says so rather than failing.
+      // Saved upstream, not yet in the mirror; the answer says so rather than failing.
       if (outcome.mirrorBehind)
         return reply.code(202).send({ ...outcome.dispatch, message: EDIT_MESSAGES.mirrorBehind })
       return outcome.dispatch

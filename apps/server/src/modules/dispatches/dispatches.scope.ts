@@ -4,7 +4,7 @@ import { dispatch } from '../../db/schema'
 import type { Viewer } from '../../lib/viewer'
 
 /**
- * Whose dispatches a caller may see (SPEC §6, DECISIONS.md), as the company to scope to:
+ * Whose dispatches a caller may see (docs/product-rules.md §6, docs/product-decisions.md D7), as the company to scope to:
  * undefined for staff (every company), a client's own company, or `null`, nothing at all (a
  * client without a company: callers answer empty without querying). Queries scope with
  * companyScope(), so scoping happens in the query and never after it.

@@ -19,22 +19,22 @@ import { cachePerDatabase, createVersionedCache, type ReadCacheOptions } from '.
 export const DISPATCH_NOT_FOUND = 'Dispatch not found'
 
 /**
- * Recent list pages (issue #7): a page is read again only after the dispatches it was read from
- * changed (any dispatch for staff, the company's for a client: issue #13), so the dashboard that
+ * Recent list pages: a page is read again only after the dispatches it was read from
+ * changed (any dispatch for staff, the company's for a client), so the dashboard that
  * every user of a company opens, and paging back and forth, cost the session check and a
  * one-row version read. About 20 KB a page, 200 pages at most.
  */
 const pageCache = cachePerDatabase<string>(200)
 
 /**
- * Where a staff page of the unsearched list stops being "near the start" (issue #13): up to
+ * Where a staff page of the unsearched list stops being "near the start": up to
  * here it is walked from the start whatever the total, so its summary and its page are read in
  * one statement (walking 1,000 index entries costs about 0.1 ms). A page that ends further in
  * waits for the total, to be walked from the nearer end.
  */
 export const SHALLOW_PAGE_END = 1_000
 
-/** Reads of the dispatch mirror (SPEC §2 dispatch list and details), scoped to the caller. */
+/** Reads of the dispatch mirror (docs/product-rules.md §2 dispatch list and details), scoped to the caller. */
 
 export function createDispatchesService(
   /** The database the cached pages were read from (their cache is kept per database). */
@@ -46,7 +46,7 @@ export function createDispatchesService(
 
   /**
    * The dispatch if the caller may see it. Another company's or a removed dispatch is 404,
-   * never 403, so a client cannot learn that an id exists (STYLE.md, immich's requireAccess).
+   * never 403, so a client cannot learn that an id exists (docs/architecture.md §3, immich's requireAccess).
    */
   async function requireVisible(viewer: Viewer, id: string): Promise<DispatchRow> {
     const scope = scopeCompany(viewer)

@@ -5,13 +5,13 @@ import { searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search
 import { matchesTermMatch, type TermMatch } from '../../db/search'
 
 /**
- * The dispatch list's summary cards and cache versions as SQL (issue #13): read from the
+ * The dispatch list's summary cards and cache versions as SQL: read from the
  * aggregates the triggers of migration 0008 keep per company and per course, so no request
  * counts the dispatches of its filter one by one.
  */
 
 /**
- * What a list statement reads (issue #13): whose list, which status and how a search matches
+ * What a list statement reads: whose list, which status and how a search matches
  * decide its text; the company and the search's pattern are values, placeholders in a statement
  * kept for reuse (db/statement.ts).
  */
@@ -86,7 +86,7 @@ export function ownSearchSummarySql(filter: ListInput, where: SQL): SQL {
 /**
  * The summary of a staff search, with what the term matched (`courses`, `companies`) for the
  * page: the look-up runs inline, once (a CTE), so the request makes one statement of it and
- * its summary (issue #13). By inclusion and exclusion over what the term matched: the kept sums
+ * its summary. By inclusion and exclusion over what the term matched: the kept sums
  * of the matching courses, plus those of the matching companies, minus the dispatches counted
  * twice (a matching course at a matching company), plus the dispatches matched by id alone.
  */

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client'
 
 const StatusSchema = Type.Object({ status: Type.String() })
 
-/** Liveness needs nothing; readiness proves the database answers (ARCHITECTURE.md). */
+/** Liveness needs nothing; readiness proves the database answers (docs/architecture.md). */
 const healthRoutes: FastifyPluginAsyncTypebox<{ database: Pick<Database, 'ping'> }> = async (app, { database }) => {
   app.get(
     '/health',

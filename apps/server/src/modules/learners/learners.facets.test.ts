@@ -4,7 +4,7 @@ import { dispatch, registration } from '../../db/schema'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { person, useLearnersApp } from './learners.test-support'
 
-/** Issue #16: /api/learners, the totals of a course or status filter kept per facet. */
+/** /api/learners, the totals of a course or status filter kept per facet. */
 const { app, list } = useLearnersApp()
 
 describe('GET /api/learners: a course or status filter’s total (kept per facet, migration 0017)', () => {

@@ -6,10 +6,10 @@ import { createLearnersRepository } from './learners.repository'
 import { LEARNER_SEARCH_GATHER_ROWS, learnerTotalsQuery } from './learners.search'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
-/** Issue #13 on a company larger than the learner search's cap: pages walked or from the matches. */
+/** On a company larger than the learner search's cap: pages walked or from the matches. */
 const { app, list } = useLearnersApp()
 
-describe('GET /api/learners: a company past the search cap (issue #13)', () => {
+describe('GET /api/learners: a company past the search cap', () => {
   const BULK = 1_100
   /**
    * Learners the search "bulk" does not match, first by name and e-mail, last by time descending:

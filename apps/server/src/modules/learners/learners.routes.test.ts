@@ -8,7 +8,7 @@ import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { emails, listLearners, person } from './learners.test-support'
 
-/** Issue #16: /api/learners — one row per learner across a company's dispatches. */
+/** /api/learners — one row per learner across a company's dispatches. */
 let t: TestContext
 let admin: { 'x-auth-token': string }
 let client: { 'x-auth-token': string }

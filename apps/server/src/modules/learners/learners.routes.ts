@@ -12,7 +12,7 @@ import { exportContextOf, exportErrors, exportFileResponse, sendExport } from '.
 import type { LearnersService } from './learners.service'
 
 /**
- * /api/learners (issue #16): a company's learners across its dispatches, their export and one
+ * /api/learners: a company's learners across its dispatches, their export and one
  * learner's registrations. A client reads its own company whatever companyId says; staff name
  * the company (none named: an empty answer).
  */

@@ -6,7 +6,7 @@ import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.
 import { emails, listLearners, person, useLearnersApp } from './learners.test-support'
 
 /**
- * Issue #16: a client's export and learner registrations are its own company's, whatever
+ * A client's export and learner registrations are its own company's, whatever
  * companyId it sends (learners.service.ts companyOf), as the list is.
  */
 const { app } = useLearnersApp()

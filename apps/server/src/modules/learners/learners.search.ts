@@ -16,7 +16,7 @@ import {
 } from './learners.sql'
 
 /**
- * Issue #13: a search of three characters or more gathers at most this many of its matches once,
+ * A search of three characters or more gathers at most this many of its matches once,
  * through the trigram index, and counts them and takes its page from them in one statement
  * (LearnerSearch.gather), as the report does (REPORT_SEARCH_GATHER_ROWS). A surname matches
  * about 2,000 learners of the bench's 100,000-learner company: counting them walked the company's
@@ -78,7 +78,7 @@ export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter, dense = fa
     .from(probe)
 }
 
-/** A search's counts and gathered pages (issues #13, #16), on `db`. */
+/** A search's counts and gathered pages, on `db`. */
 export function createLearnerSearch(db: DbOrTx) {
   return {
     /**

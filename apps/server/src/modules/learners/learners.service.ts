@@ -26,7 +26,7 @@ type Log = { error(obj: unknown, msg: string): void }
 const totalsCache = cachePerDatabase<LearnerTotals>(500)
 const pageCache = cachePerDatabase<LearnerRow[]>(200)
 
-/** Units as the report's (DECISIONS.md): score 0..1 (the provider's scaled score is 0..100), whole seconds. */
+/** Units as the report's (docs/product-decisions.md D25): score 0..1 (the provider's scaled score is 0..100), whole seconds. */
 export function toLearner(row: LearnerRow): Learner {
   return {
     email: row.email,
@@ -79,7 +79,7 @@ export function learnerExportTable(companyName: string): ExportTable<LearnerRow>
 }
 
 /**
- * The company a caller reads (issue #16): a client always its own, whatever it asks; staff the
+ * The company a caller reads: a client always its own, whatever it asks; staff the
  * one they picked (none picked: nothing).
  */
 export function companyOf(viewer: Viewer, requested: string | undefined): string | null {
@@ -88,7 +88,7 @@ export function companyOf(viewer: Viewer, requested: string | undefined): string
 }
 
 /**
- * /api/learners (issue #16): one row per learner across a company's dispatches, read from the
+ * /api/learners: one row per learner across a company's dispatches, read from the
  * aggregate migration 0015 keeps. Totals and pages are cached per the company's learner version.
  */
 export function createLearnersService(db: Db, log: Log, options: ReadCacheOptions = {}) {

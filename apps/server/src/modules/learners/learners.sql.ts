@@ -4,7 +4,7 @@ import { companyLearner, companyLearnerStat } from '../../db/schema'
 import { matchesTerm } from '../../db/search'
 
 /**
- * The learner list's query vocabulary (issue #16): its filter and order, the table's sort keys,
+ * The learner list's query vocabulary: its filter and order, the table's sort keys,
  * conditions and columns, shared by the repository (pages, chunks, overview) and the search
  * (learners.search.ts: counts and gathered pages).
  */
@@ -45,7 +45,7 @@ export type LearnerRow = Omit<
   'facets' | 'companyId' | 'nameKey' | 'emailKey' | 'scoreKey' | 'accessKey'
 >
 
-/** Issue #16: like the report's search, a learner search counts its matches exactly up to this many. */
+/** Like the report's search, a learner search counts its matches exactly up to this many. */
 export const LEARNER_SEARCH_COUNT_CAP = 1_000
 
 export const L = companyLearner

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest'
 import type { LearnerListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 
-/** A registration's learner fields (issue #16's tests). */
+/** A registration's learner fields (the tests). */
 export const person = (first: string, last: string, email: string) => ({
   learnerFirstName: first,
   learnerLastName: last,

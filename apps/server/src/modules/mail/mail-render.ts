@@ -1,7 +1,7 @@
 import { alertMessage } from '@portal/shared'
 
 /**
- * Issue #17: mail bodies in plain text and HTML. Every value from the mirror or a user (course
+ * Mail bodies in plain text and HTML. Every value from the mirror or a user (course
  * titles, company names) is escaped in the HTML; links are built from PUBLIC_URL and ids only,
  * and no token, password or secret is ever put in a mail.
  */

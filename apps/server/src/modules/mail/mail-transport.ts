@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer'
 import type { MailFile } from './outbox.repository'
 
-/** Issue #17: what the outbox worker hands a mail to. Nodemailer over SMTP_URL in production. */
+/** What the outbox worker hands a mail to. Nodemailer over SMTP_URL in production. */
 export interface OutgoingMail {
   to: string
   subject: string

@@ -14,7 +14,7 @@ export interface MailPartsOptions {
 }
 
 /**
- * Issue #17's mail objects, built by the composition root (app.ts), which also starts and stops
+ * mail objects, built by the composition root (app.ts), which also starts and stops
  * them; the alert evaluation (modules/alerts) queues its mails through the same outbox.
  */
 export interface MailParts {

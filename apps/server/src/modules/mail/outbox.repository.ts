@@ -5,7 +5,7 @@ import { mailAttachment, mailOutbox } from '../../db/schema'
 import type { OutboxQuery, OutboxStatus } from '@portal/shared'
 import { rowsOf } from '../../db/statement'
 
-/** Issue #17: the durable outbox (SQL). The worker (outbox.worker.ts) decides what to do when. */
+/** The durable outbox (SQL). The worker (outbox.worker.ts) decides what to do when. */
 
 export interface NewMail {
   idempotencyKey: string

@@ -5,7 +5,7 @@ import type { OutboxService } from './outbox.service'
 
 const errors = errorResponses(400, 401, 403)
 
-/** Issue #17: GET /api/admin/outbox, newest first, paged (admin). Without SMTP_URL mails stay here. */
+/** GET /api/admin/outbox, newest first, paged (admin). Without SMTP_URL mails stay here. */
 const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> = async (app, { outbox }) => {
   app.get(
     '/outbox',

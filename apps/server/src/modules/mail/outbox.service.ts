@@ -3,7 +3,7 @@ import type { Db } from '../../db/client'
 import { toPagination } from '../../lib/pagination'
 import { outboxRepository } from './outbox.repository'
 
-/** Issue #17: the admin's view of the outbox, newest first, paged. */
+/** The admin's view of the outbox, newest first, paged. */
 export function createOutboxService(db: Db, options: { smtpConfigured: boolean }) {
   return {
     async page(query: OutboxQuery) {

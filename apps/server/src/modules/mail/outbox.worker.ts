@@ -35,7 +35,7 @@ export function retryDelayMs(attempts: number, baseMs: number): number {
 }
 
 /**
- * Issue #17: sends the outbox. Each pass sweeps abandoned claims, claims due rows with SKIP
+ * Sends the outbox. Each pass sweeps abandoned claims, claims due rows with SKIP
  * LOCKED (each process its own), and sends them one by one: each mail's handover start is
  * committed before its SMTP transaction, and the row is marked by its claim token after.
  * Failures are recorded on the row and retried with a doubling delay; nothing here ever

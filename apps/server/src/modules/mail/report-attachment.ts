@@ -6,7 +6,7 @@ import type { MailFile } from './outbox.repository'
 export const COMPLETION_SUMMARY = 'completion-summary-'
 
 /**
- * Issue #17: the scheduled report's attachment, behind one small interface. Issue #16: a
+ * The scheduled report's attachment, behind one small interface. A
  * client's completion summary is attached as .xlsx (defaultReportAttachment), the others as CSV.
  */
 export interface ReportTable {
@@ -32,7 +32,7 @@ export const csvReportAttachment: ReportAttachmentBuilder = {
   },
 }
 
-/** Issue #16: the same table as an .xlsx workbook (the exports' streaming writer; numbers stay numbers). */
+/** The same table as an .xlsx workbook (the exports' streaming writer; numbers stay numbers). */
 export const xlsxReportAttachment: ReportAttachmentBuilder = {
   async build(table) {
     const sheet = {
@@ -49,7 +49,7 @@ export const xlsxReportAttachment: ReportAttachmentBuilder = {
   },
 }
 
-/** Issue #16: the default: a client's completion summary as .xlsx, the other reports as CSV. */
+/** The default: a client's completion summary as .xlsx, the other reports as CSV. */
 export const defaultReportAttachment: ReportAttachmentBuilder = {
   build: (table) =>
     table.name.startsWith(COMPLETION_SUMMARY) ? xlsxReportAttachment.build(table) : csvReportAttachment.build(table),

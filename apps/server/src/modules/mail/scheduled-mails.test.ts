@@ -7,7 +7,7 @@ import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { queryRows as rows } from '../../db/statement'
 import { appParts } from '../../app'
 
-/** Issue #17: digests and reports at the user's hour in the user's zone, once per period. */
+/** Digests and reports at the user's hour in the user's zone, once per period. */
 let t: TestContext
 let client: TestUser
 let sales: TestUser
@@ -59,7 +59,7 @@ describe('scheduled mails', () => {
     const all = await mails()
     const clientReport = all.find((m) => m.to_address === 'sm-client@example.test')!
     expect(clientReport.idempotency_key).toBe(`report:${client.id}:2030-W23`)
-    // Issue #16: the client's completion summary is an .xlsx workbook of the same table.
+    // The client's completion summary is an .xlsx workbook of the same table.
     expect(clientReport.filename).toBe('completion-summary-2030-W23.xlsx')
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.load(bytes(clientReport.content) as unknown as ArrayBuffer)

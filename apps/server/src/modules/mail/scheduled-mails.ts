@@ -8,7 +8,7 @@ import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } fr
 import { rowsOf } from '../../db/statement'
 
 /**
- * Issue #17: the weekly digest and the weekly or monthly report, sent at the user's chosen hour
+ * The weekly digest and the weekly or monthly report, sent at the user's chosen hour
  * in the user's time zone, once per period across every server process: a (user, kind, period)
  * row of scheduled_mail is inserted in the transaction that queues the mail, and a second process
  * finds it taken. A period missed while no server ran is sent when one next runs within it.

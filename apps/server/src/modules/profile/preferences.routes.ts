@@ -6,7 +6,7 @@ import type { PreferencesService } from './preferences.service'
 
 const errors = errorResponses(400, 401, 403)
 
-/** Issue #17: GET/PUT /api/profile/preferences, the caller's own (every role). */
+/** GET/PUT /api/profile/preferences, the caller's own (every role). */
 const preferencesRoutes: FastifyPluginAsyncTypebox<{ preferences: PreferencesService }> = async (
   app,
   { preferences },

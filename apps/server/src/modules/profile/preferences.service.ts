@@ -36,7 +36,7 @@ async function checkTimeZone(db: DbOrTx, timeZone: string) {
   }
 }
 
-/** Issue #17: the caller's own preferences (every role). */
+/** The caller's own preferences (every role). */
 export function createPreferencesService(db: Db) {
   return {
     read: (user: { id: string; role: Role }) => readPreferences(db, user),

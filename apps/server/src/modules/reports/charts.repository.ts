@@ -8,7 +8,7 @@ import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db
 import { rowsOf } from '../../db/statement'
 
 /**
- * Issue #16: the charts' aggregates as SQL, read from what migration 0016's triggers keep
+ * The charts' aggregates as SQL, read from what migration 0016's triggers keep
  * (dispatch_week, dispatch_success, dispatch_month, company_month) and 0008's dispatch_stat, in
  * one statement each together with the version they were read at (same snapshot), so the
  * service caches them per version like the lists.

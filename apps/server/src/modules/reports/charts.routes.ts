@@ -6,7 +6,7 @@ import type { ChartsService } from './charts.service'
 
 const errors = errorResponses(400, 401, 403, 404)
 
-/** /api/reports/charts (issue #16): chart data, scoped like the lists. */
+/** /api/reports/charts: chart data, scoped like the lists. */
 const chartsRoutes: FastifyPluginAsyncTypebox<{ charts: ChartsService }> = async (app, { charts }) => {
   app.get(
     '/dispatch/:id',

@@ -14,7 +14,7 @@ import type { DispatchesService } from '../dispatches/dispatches.service'
 import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
 import { createChartsRepository, type DashboardChartsRow, type DispatchChartsRow } from './charts.repository'
 
-/** Recent chart answers per key (scope, filters, window) and data version (issue #16). */
+/** Recent chart answers per key (scope, filters, window) and data version. */
 const dispatchCache = cachePerDatabase<DispatchChartsRow>(200)
 const dashboardCache = cachePerDatabase<DashboardChartsRow>(200)
 
@@ -44,7 +44,7 @@ function monthAfter(month: string): string {
 }
 
 /**
- * Issue #16 charts: a dispatch's completions per week and status breakdown; the dashboard's
+ * Charts: a dispatch's completions per week and status breakdown; the dashboard's
  * registrations per month over its filters, cap usage and (staff) the dispatches nearest their
  * cap. Scoped like the lists (a client sees its own company only, in the query) and cached per
  * data version. `now` is injectable for tests.

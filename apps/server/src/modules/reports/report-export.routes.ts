@@ -26,7 +26,7 @@ export function sendExport(reply: FastifyReply, file: ExportFile) {
     .send(file.body as never)
 }
 
-/** GET /api/reports/dispatch/{id}/export (issue #16): the completion report as CSV or .xlsx. */
+/** GET /api/reports/dispatch/{id}/export: the completion report as CSV or .xlsx. */
 const reportExportRoutes: FastifyPluginAsyncTypebox<{ exports: ReportExportService }> = async (app, { exports }) => {
   app.get(
     '/dispatch/:id/export',

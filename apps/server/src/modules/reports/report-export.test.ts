@@ -11,7 +11,7 @@ import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { reportChunkQuery } from './report-export'
 
-/** Issue #16: GET /api/reports/dispatch/{id}/export — every row of the report's filters, CSV or .xlsx. */
+/** GET /api/reports/dispatch/{id}/export — every row of the report's filters, CSV or .xlsx. */
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 setFlagsFromString('--no-expose-gc')

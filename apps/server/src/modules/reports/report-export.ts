@@ -194,7 +194,7 @@ interface Chunk {
 }
 
 /**
- * GET /api/reports/dispatch/{id}/export (issue #16): every row of the report's filters, in its
+ * GET /api/reports/dispatch/{id}/export: every row of the report's filters, in its
  * order, read in keyset chunks over the report indexes (the accessed rows newest first, then
  * the never-accessed ones by id), so no chunk costs more than the first.
  */

@@ -5,7 +5,7 @@ import { dispatch, registration } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 
-// Issue #7 caches the list summary, list pages, report totals and report pages per data
+// Caches the list summary, list pages, report totals and report pages per data
 // version: the same request made again after any write to the data must show the write.
 let t: TestContext
 let admin: { 'x-auth-token': string }

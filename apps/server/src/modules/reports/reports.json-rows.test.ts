@@ -5,8 +5,8 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches, insertRegistrations, type RegistrationInput } from '../dispatches/dispatches.test-data'
 
 /**
- * Issue #13: the report's registrations are written as JSON by PostgreSQL (reports.repository.ts
- * rowsJsonSql). Each must be what DECISIONS.md's units give (below, as the server computed them
+ * The report's registrations are written as JSON by PostgreSQL (reports.repository.ts
+ * rowsJsonSql). Each must be what docs/product-decisions.md D25's units give (below, as the server computed them
  * before), escaping, rounding and dates included, on every way a page is read: the kept walk, a
  * page nearer the end, a date window, a gathered search and a search past what is gathered.
  */
@@ -53,7 +53,7 @@ const rows: RegistrationInput[] = [
   })),
 ]
 
-/** The units of DECISIONS.md: score 0..1 (the provider's scaled score is 0..100), whole seconds. */
+/** The units of docs/product-decisions.md D25: score 0..1 (the provider's scaled score is 0..100), whole seconds. */
 function expected(row: RegistrationInput): ReportRegistration {
   return {
     id: row.id,
@@ -87,8 +87,8 @@ async function report(query: string): Promise<ReportResponse> {
   return body
 }
 
-describe('report registrations written by PostgreSQL (issue #13)', () => {
-  it('are the registrations in DECISIONS.md units, escaping, rounding and dates included', async () => {
+describe('report registrations written by PostgreSQL', () => {
+  it('are the registrations in docs/product-decisions.md D25 units, escaping, rounding and dates included', async () => {
     const body = await report('pageSize=100')
     expect(body.registrations).toHaveLength(62)
     const tricky = body.registrations.find((r) => r.id === 'js-1')!

@@ -10,7 +10,7 @@ let admin: { 'x-auth-token': string }
 const ROWS = 1_500
 
 /**
- * Issue #13 on a dispatch larger than the search cap: pages walked from either end agree with
+ * On a dispatch larger than the search cap: pages walked from either end agree with
  * one another, a search past the cap says "1,000+", and short terms match where a word starts.
  */
 beforeAll(async () => {

@@ -34,13 +34,13 @@ export interface ReportTotals {
 }
 
 /**
- * Issue #13: a learner search counts its matches exactly up to this many, then shows "1,000+"
+ * A learner search counts its matches exactly up to this many, then shows "1,000+"
  * (each match is a row visit; a two-letter search of a 100,000-learner dispatch matched 6,000).
  */
 export const REPORT_SEARCH_COUNT_CAP = 1_000
 
 /**
- * Issue #13: a search of two characters or more gathers at most this many of its matches, once,
+ * A search of two characters or more gathers at most this many of its matches, once,
  * and counts them and takes its page from them in the same statement (ReportsRepository.gather).
  * A name matches about 2,000 registrations of the bench's 100,000-learner dispatch: counting them
  * (to the cap), walking the order and then sorting them read the trigram index twice, 18 ms;
@@ -168,7 +168,7 @@ const ORDER = [sql`${registration.lastAccessDate} desc nulls last`, asc(registra
 
 /**
  * A page's registrations (joined as `registration`) as the JSON array the answer carries, in the
- * report's order, written by PostgreSQL (db/json-rows.ts): DECISIONS.md's units, the score 0..1
+ * report's order, written by PostgreSQL (db/json-rows.ts): docs/product-decisions.md D25's units, the score 0..1
  * (the provider's scaled score is 0..100) and whole seconds, rounded as Math.round does.
  */
 const rowsJsonSql = jsonArraySql(

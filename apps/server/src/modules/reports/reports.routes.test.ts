@@ -92,7 +92,7 @@ describe('GET /api/reports/dispatch/:id', () => {
     expect(body.dispatch).toMatchObject({ id: 'rep-a', tags: ['t'], notes: 'secret' })
   })
 
-  it('sends score as a fraction, time in whole seconds and ISO dates (DECISIONS.md units)', async () => {
+  it('sends score as a fraction, time in whole seconds and ISO dates (docs/product-decisions.md D25 units)', async () => {
     const rows = Object.fromEntries((await ok()).registrations.map((r) => [r.id, r]))
     expect(rows.r1).toEqual({
       id: 'r1',

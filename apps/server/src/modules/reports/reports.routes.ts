@@ -7,7 +7,7 @@ import type { ReportsService } from './reports.service'
 
 const errors = errorResponses(400, 401, 403, 404)
 
-/** /api/reports (SPEC §7, issue #4). */
+/** /api/reports (docs/product-rules.md §7). */
 const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
   app.get(
     '/registrations/count',

@@ -24,7 +24,7 @@ export const REPORT_MESSAGES = {
 
 /** Totals of recent report filters, per dispatch and filter. */
 const totalsCache = cachePerDatabase<ReportTotals>(500)
-/** Recent report pages (issue #7), read again only after the dispatch's registrations changed. */
+/** Recent report pages, read again only after the dispatch's registrations changed. */
 const pageCache = cachePerDatabase<string>(200)
 
 const filterKey = (filter: RegistrationFilter) =>
@@ -46,7 +46,7 @@ function dayStart(day: string, field: 'startDate' | 'endDate'): Date {
   return date
 }
 
-/** The report's filters as SQL bounds (also the export's, issue #16); refused days are a 400. */
+/** The report's filters as SQL bounds (also the export's); refused days are a 400. */
 export function reportFilterOf(
   dispatchId: string,
   query: Pick<ReportQuery, 'search' | 'status' | 'startDate' | 'endDate'>,
@@ -57,7 +57,7 @@ export function reportFilterOf(
   if (start) filter.from = dayStart(start, 'startDate')
   if (end) {
     dayStart(end, 'endDate') // refuses a day that does not exist
-    // Issue #20: no bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
+    // No bound after 9999-12-31, whose next midnight PostgreSQL cannot read.
     const before = dayEndExclusive(end)
     if (before) filter.before = before
   }
@@ -70,7 +70,7 @@ export function reportFilterOf(
 }
 
 /**
- * The completion report of one dispatch (SPEC §2 dispatch details) and the registration count.
+ * The completion report of one dispatch (docs/product-rules.md §2 dispatch details) and the registration count.
  * Days are UTC days: the mirror stores instants, and the report has no user time zone.
  */
 export function createReportsService(db: DbOrTx, dispatches: DispatchesService, options: ReadCacheOptions = {}) {
@@ -79,7 +79,7 @@ export function createReportsService(db: DbOrTx, dispatches: DispatchesService, 
   const pagesCached = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 
   /**
-   * Counted again only when the dispatch's registrations changed since (issue #7: the count of
+   * Counted again only when the dispatch's registrations changed since (the count of
    * distinct learners reads every matching row of a 100,000-registration dispatch).
    */
   async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {

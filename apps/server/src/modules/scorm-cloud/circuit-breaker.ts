@@ -1,5 +1,5 @@
 /**
- * Fails fast while SCORM Cloud is down (ARCHITECTURE.md): after `failureThreshold` failed calls
+ * Fails fast while SCORM Cloud is down (docs/architecture.md): after `failureThreshold` failed calls
  * in a row the circuit opens; after `openMs` one probe call is let through (half-open); its
  * success closes the circuit, its failure opens it again.
  */

@@ -8,7 +8,7 @@ export interface TransportOptions {
   secretKey: string
   connectTimeoutMs?: number
   requestTimeoutMs?: number
-  /** At most this many attempts for idempotent calls (issue #3: 3). */
+  /** At most this many attempts for idempotent calls (3). */
   maxAttempts?: number
   backoffBaseMs?: number
   backoffCapMs?: number
@@ -24,7 +24,7 @@ export interface RequestOptions {
   body?: unknown
 }
 
-/** A streamed download (issue #15): the caller's signal, and what it accepts. */
+/** A streamed download: the caller's signal, and what it accepts. */
 export interface StreamOptions extends RequestOptions {
   /** Aborts the upstream request at any point (the browser went away). */
   signal?: AbortSignal
@@ -198,7 +198,7 @@ export function createTransport(options: TransportOptions) {
 
   return {
     /**
-     * A GET whose 2xx body is handed over unread, to be streamed (issue #15 package downloads).
+     * A GET whose 2xx body is handed over unread, to be streamed (package downloads).
      * Retries, Retry-After and the breaker apply until the headers arrive; a stalled body is
      * cut by the dispatcher's bodyTimeout; `signal` aborts the upstream request at any point.
      */
@@ -219,7 +219,7 @@ export function createTransport(options: TransportOptions) {
       }
     },
     /**
-     * A list's X-Total-Count (reference §2: sent on the first request when `includeTotalCount`
+     * A list's X-Total-Count (docs/scorm-cloud-api.md §2: sent on the first request when `includeTotalCount`
      * is true), its page of items read and dropped. null when the provider sent no count.
      */
     total: (path: string, opts: RequestOptions = {}) =>

@@ -17,7 +17,7 @@ import type {
 import { createTransport, type RequestOptions, type TransportOptions } from './http-transport'
 import { ScormCloudError } from './scorm-cloud.errors'
 
-/** Zip endpoints (reference §6.1): `type` defaults to and may only be SCORM_12. */
+/** Zip endpoints (docs/scorm-cloud-api.md §6.1): `type` defaults to and may only be SCORM_12. */
 const ZIP = { query: { type: 'SCORM_12' }, accept: 'application/zip, application/octet-stream' }
 
 export interface ListWindow {
@@ -37,14 +37,14 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined)
 const enc = encodeURIComponent
 
 /**
- * Typed SCORM Cloud API v2 calls the portal needs (reference/scorm-cloud-api-v2.md). The only
+ * Typed SCORM Cloud API v2 calls the portal needs (docs/scorm-cloud-api.md). The only
  * module that talks to the provider; lists are async generators that follow `more` to the end,
  * one page at a time, so a million registrations never sit in memory together.
  */
 export function createScormCloudClient(options: TransportOptions) {
   const http = createTransport(options)
 
-  /** Cursor paging (reference §2): the follow-up request carries `more` and nothing else. */
+  /** Cursor paging (docs/scorm-cloud-api.md §2): the follow-up request carries `more` and nothing else. */
   async function* pages<T extends { more?: string }>(path: string, query: RequestOptions['query']) {
     let page = await http.json<T>('GET', path, { query })
     yield page
@@ -55,7 +55,7 @@ export function createScormCloudClient(options: TransportOptions) {
   }
 
   /**
-   * One page by itself (issue #14): the first with `query`, or the one a saved `more` token
+   * One page by itself: the first with `query`, or the one a saved `more` token
    * points at, so the sync can retry a page and resume a listing where an earlier run stopped.
    */
   async function listPage<K extends string, T>(
@@ -84,7 +84,7 @@ export function createScormCloudClient(options: TransportOptions) {
   }
 
   return {
-    /** The application the credentials belong to: a course's hosting app (SPEC §3 appSource). */
+    /** The application the credentials belong to: a course's hosting app (docs/product-rules.md §3 appSource). */
     appId: options.appId,
     ping: () => http.json<PingSchema>('GET', '/ping'),
 
@@ -122,7 +122,7 @@ export function createScormCloudClient(options: TransportOptions) {
         {},
         more,
       ),
-    /** Sum of the registration counters of a destination's dispatches (reference §6.1). */
+    /** Sum of the registration counters of a destination's dispatches (docs/scorm-cloud-api.md §6.1). */
     destinationRegistrationCount: async (destinationId: string) =>
       (
         await http.json<{ result?: number }>(
@@ -155,14 +155,14 @@ export function createScormCloudClient(options: TransportOptions) {
     removeDispatchTags: (id: string, tags: string[]) =>
       http.json<void>('DELETE', `/dispatch/dispatches/${enc(id)}/tags`, { body: { tags } }),
 
-    // ---- issue #15: create, counter reset, packages ----
+    // ---- Create, counter reset, packages ----
     /**
      * POST /dispatch/dispatches with our own id (the answer is a bare 204, so an id chosen
      * upstream could not be known). Not idempotent upstream: sent once, never retried.
      */
     createDispatch: (id: string, data: CreateDispatchSchema) =>
       http.json<void>('POST', '/dispatch/dispatches', { body: { dispatches: [{ id, data }] } }),
-    /** The destination's dispatch of a course, if any (reference §6.1: 0 or 1 result). */
+    /** The destination's dispatch of a course, if any (docs/scorm-cloud-api.md §6.1: 0 or 1 result). */
     async dispatchOfPair(destinationId: string, courseId: string): Promise<DispatchIdSchema | null> {
       const page = await http.json<DispatchListSchema>(
         'GET',
@@ -183,7 +183,6 @@ export function createScormCloudClient(options: TransportOptions) {
         ...ZIP,
         ...(signal ? { signal } : {}),
       }),
-    // ---- end issue #15 ----
 
     async *registrations(w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> {
       for await (const page of pages<RegistrationListSchema>('/registrations', {

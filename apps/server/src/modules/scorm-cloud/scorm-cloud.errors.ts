@@ -2,7 +2,7 @@ import { AppError } from '../../lib/app-error'
 
 /**
  * A SCORM Cloud failure: answered to the browser as 502 with the provider's message
- * (DECISIONS.md), and recorded by a sync run as its error.
+ * (docs/product-decisions.md D4, D18), and recorded by a sync run as its error.
  */
 export class ScormCloudError extends AppError {
   constructor(
@@ -15,7 +15,7 @@ export class ScormCloudError extends AppError {
   }
 }
 
-/** SCORM Cloud answers `{ message }`, or `{ error }` for 401 (reference §1.2). */
+/** SCORM Cloud answers `{ message }`, or `{ error }` for 401 (docs/scorm-cloud-api.md §1.2). */
 export async function providerMessage(response: Response): Promise<string> {
   const text = await response.text().catch(() => '')
   try {

@@ -1,8 +1,8 @@
 /**
- * JSON shapes of the SCORM Cloud REST API v2 (docs/reference: /work/shared/reference/scorm-cloud-api-v2.md,
+ * JSON shapes of the SCORM Cloud REST API v2 (docs/reference: docs/scorm-cloud-api.md,
  * sections 3-9). They belong to the client that speaks the API; the simulator
  * (packages/scorm-cloud-sim) serves the same shapes and imports them, types only, through
- * `@portal/server/scorm-cloud-types` (issue #18, docs/decisions.md).
+ * `@portal/server/scorm-cloud-types` (docs/decisions.md).
  * Every field the spec marks optional stays optional here, so a client typed against these
  * shapes also copes with the real provider leaving fields out.
  */
@@ -20,12 +20,12 @@ export interface AboutSchema {
   distribution: string
 }
 
-/** 400 / 404 body (reference §1.2). */
+/** 400 / 404 body (docs/scorm-cloud-api.md §1.2). */
 export interface MessageSchema {
   message: string
 }
 
-/** 401 body: documented with the key `error`, not `message` (reference §1.2). */
+/** 401 body: documented with the key `error`, not `message` (docs/scorm-cloud-api.md §1.2). */
 export interface AuthErrorSchema {
   error: string
 }
@@ -42,7 +42,7 @@ export type CourseLearningStandard =
   | 'CMI5'
   | 'LTI13'
 
-/** Flat course object (reference §4). */
+/** Flat course object (docs/scorm-cloud-api.md §4). */
 export interface CourseSchema {
   id?: string
   title?: string
@@ -68,7 +68,7 @@ export interface LaunchAuthSchema {
   options?: { ipAddress?: boolean; fingerprint?: boolean; expiry?: number; slidingExpiry?: number }
 }
 
-/** Destination = client company (reference §5). `name` is required when creating. */
+/** Destination = client company (docs/scorm-cloud-api.md §5). `name` is required when creating. */
 export interface DestinationSchema {
   name?: string
   created?: IsoDate
@@ -94,7 +94,7 @@ export interface DestinationInfoListSchema {
   more?: string
 }
 
-/** Dispatch read shape (reference §6.2). `expirationDate` absent = never expires. */
+/** Dispatch read shape (docs/scorm-cloud-api.md §6.2). `expirationDate` absent = never expires. */
 export interface DispatchSchema {
   destinationId?: string
   destinationName?: string
@@ -129,7 +129,7 @@ export interface DispatchListSchema {
 export type PostBackAuthType = 'UNDEFINED' | 'FORM' | 'HTTPBASIC' | 'form' | 'httpbasic'
 export type PostBackResultsFormat = 'UNDEFINED' | 'COURSE' | 'ACTIVITY' | 'FULL' | 'course' | 'activity' | 'full'
 
-/** Postback settings (reference §9). */
+/** Postback settings (docs/scorm-cloud-api.md §9). */
 export interface PostBackSchema {
   url?: string
   authType?: PostBackAuthType
@@ -155,7 +155,7 @@ export interface UpdateDispatchSchema {
   postBack?: PostBackSchema | null
 }
 
-/** POST /dispatch/dispatches item data (reference §6.2 CreateDispatchSchema). */
+/** POST /dispatch/dispatches item data (docs/scorm-cloud-api.md §6.2 CreateDispatchSchema). */
 export interface CreateDispatchSchema {
   destinationId: string
   courseId: string
@@ -199,7 +199,7 @@ export interface LearnerSchema {
   email?: string
 }
 
-/** Registration progress (reference §8). `score.scaled` is a percentage 0..100. */
+/** Registration progress (docs/scorm-cloud-api.md §8). `score.scaled` is a percentage 0..100. */
 export interface RegistrationSchema {
   id: string
   instance?: number
@@ -227,7 +227,7 @@ export interface RegistrationListSchema {
   more?: string
 }
 
-/** GET/POST /appManagement/configuration (reference §3), used here for postback settings. */
+/** GET/POST /appManagement/configuration (docs/scorm-cloud-api.md §3), used here for postback settings. */
 export interface SettingItem {
   id: string
   effectiveValue: string

@@ -2,7 +2,7 @@ import type { CircuitBreaker } from '../scorm-cloud/circuit-breaker'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 
 /**
- * The sync's retry budget per page (issue #14). The client already makes up to 3 attempts per
+ * The sync's retry budget per page. The client already makes up to 3 attempts per
  * call; a page gets up to `tries` such calls, `delayMs`, then twice that, apart. At 30 % upstream
  * errors a call fails with probability 0.3^3 = 2.7 %, so a listing of 200 pages almost never
  * got through (0.973^200 = 0.4 %); a page with 3 calls (9 attempts) fails with probability

@@ -1,7 +1,7 @@
 /**
  * Yields what `source` yields, asking it for the next item as soon as the current one is handed
  * out, so the next page of a SCORM Cloud listing downloads while the current one is written
- * (issue #7). At most one item is read ahead. A failure of the read-ahead surfaces on the next
+ *. At most one item is read ahead. A failure of the read-ahead surfaces on the next
  * iteration, as it would without it; when the consumer stops early, the read-ahead is awaited
  * (its failure ignored) and the source closed.
  */

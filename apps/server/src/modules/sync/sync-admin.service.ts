@@ -9,8 +9,8 @@ export interface AdminContext {
 }
 
 /**
- * The explicit sync buttons (SPEC §2, §7): a full run of one kind, answered with the SPEC's
- * shape, and an activity row for success and failure alike (DECISIONS.md: syncs are written by
+ * The explicit sync buttons (docs/product-rules.md §2, §7): a full run of one kind, answered with the the product rules'
+ * shape, and an activity row for success and failure alike (docs/product-decisions.md D14: syncs are written by
  * the server when they happen).
  */
 export function createSyncAdminService(db: Db, sync: SyncService) {

@@ -19,7 +19,7 @@ export interface CounterOutcome {
 }
 
 /**
- * Issue #14: a registration counter reset upstream does not move the dispatch's `updated`, so an
+ * A registration counter reset upstream does not move the dispatch's `updated`, so an
  * incremental listing never brings it and license usage stayed wrong until the daily full run.
  * After each incremental dispatch listing: for every company with a live capped dispatch (the
  * ones license usage is about), one call for the sum of its dispatches' counters; where it

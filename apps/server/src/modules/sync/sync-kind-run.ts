@@ -60,7 +60,7 @@ const refusedToken = (error: unknown) =>
   error.providerStatus !== 429
 
 /**
- * One kind of one run (ARCHITECTURE.md "Mirror and sync"), recorded in sync_run. Issue #14: the
+ * One kind of one run (docs/architecture.md "Mirror and sync"), recorded in sync_run. The
  * listing keeps a checkpoint per page (the provider's `more` token, saved in the page's
  * transaction), so a run that fails, on a flaky provider or a lost database connection, is
  * resumed by the next one where it stopped; each page has a retry budget of its own; a full
@@ -129,7 +129,7 @@ export async function runKind(
             // and commits the page's checkpoint with its rows. Its commit need not wait for the
             // disk: the kind's last transaction commits synchronously, which flushes the WAL of
             // every page before it; a crash before that loses the pages and their checkpoints
-            // together, and the next run reads them again (issue #7).
+            // together, and the next run reads them again.
             const result = await db.transaction(async (tx) => {
               await tx.execute(sql`set local synchronous_commit = off`)
               // A full registration listing: the learner aggregate of a company without one is built at the end.

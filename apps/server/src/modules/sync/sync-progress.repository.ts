@@ -30,7 +30,7 @@ const idsJson = (ids: Iterable<string>) => JSON.stringify([...new Set(ids)])
 const inIds = (ids: Iterable<string>) => sql`(select jsonb_array_elements_text(${idsJson(ids)}::jsonb))`
 
 /**
- * A sync's progress between runs (issue #14, migration 0009): the checkpoint of a listing
+ * A sync's progress between runs (migration 0009): the checkpoint of a listing
  * under way, the ids its full listing has seen, and the items the last full listing missed.
  */
 export const syncProgressRepository = {

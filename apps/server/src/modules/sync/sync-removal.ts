@@ -18,7 +18,7 @@ export interface RemovalOutcome {
 }
 
 /**
- * Issue #14: the end of a complete full listing (the provider's answers; the writes are returned
+ * The end of a complete full listing (the provider's answers; the writes are returned
  * to be applied in the listing's last transaction) of courses, destinations or dispatches. A paged
  * scan can miss live items (the provider's order changes while it pages: an edit moves an item
  * already read behind the cursor), so "not listed" alone never removes anything. An item is

@@ -12,7 +12,7 @@ import {
   toExpiration,
 } from './sync.mapper'
 
-describe('dates the mirror can hold (issue #20)', () => {
+describe('dates the mirror can hold', () => {
   it('reads a date outside 1000-9999 as absent, and a day that does not exist as unreadable', () => {
     expect(toDate('9999-12-31T23:59:59.999Z')?.toISOString()).toBe('9999-12-31T23:59:59.999Z')
     expect(toDate('1000-01-01T00:00:00Z')?.toISOString()).toBe('1000-01-01T00:00:00.000Z')

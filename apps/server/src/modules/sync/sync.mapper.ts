@@ -8,7 +8,7 @@ import { clampInstant, isStorableInstant } from '@portal/shared'
 
 /**
  * Provider JSON → mirror rows, following "Mapping to the portal" of
- * reference/scorm-cloud-api-v2.md. Only provider-owned columns appear here: portal-owned
+ * docs/scorm-cloud-api.md. Only provider-owned columns appear here: portal-owned
  * course fields (visibility, texts, image, level, demo URL) are never part of a sync row.
  */
 
@@ -21,7 +21,7 @@ export interface CourseRow {
   registrationCount: number
   tags: string[]
   learningStandard: string | null
-  /** The SCORM Cloud application the course was read from (SPEC §3 appSource). */
+  /** The SCORM Cloud application the course was read from (docs/product-rules.md §3 appSource). */
   appSource: string | null
 }
 
@@ -50,7 +50,7 @@ export interface DispatchRow {
   notes: string
   providerCreated: Date | null
   providerUpdated: Date | null
-  /** Last registration counter reset (reference §6.2 `registrationResetDate`, v5; issue #15). */
+  /** Last registration counter reset (docs/scorm-cloud-api.md §6.2 `registrationResetDate`, v5). */
   registrationResetDate: Date | null
 }
 
@@ -110,7 +110,7 @@ export function parseDate(v: unknown): Date | null {
 
 /**
  * ISO 8601 string → Date; anything unparsable counts as absent, and so does a date the mirror
- * cannot store (issue #20: outside 1000-9999, PostgreSQL refuses it and the page would fail).
+ * cannot store (outside 1000-9999, PostgreSQL refuses it and the page would fail).
  */
 export function toDate(v: unknown): Date | null {
   const date = parseDate(v)
@@ -118,8 +118,8 @@ export function toDate(v: unknown): Date | null {
 }
 
 /**
- * Reference §6.2: `null`, `""` and the older `"none"` all mean "never expires". An expiry the
- * mirror cannot store is moved to the nearest one it can (issue #20): year 0 stays expired,
+ * docs/scorm-cloud-api.md §6.2: `null`, `""` and the older `"none"` all mean "never expires". An expiry the
+ * mirror cannot store is moved to the nearest one it can: year 0 stays expired,
  * year 20000 stays far away, and the row is stored instead of failing every sync.
  */
 export function toExpiration(v: unknown): Date | null {
@@ -144,7 +144,7 @@ export function mapCourse(c: CourseSchema, appSource: string | null = null): Cou
   if (!id) return null
   return {
     id,
-    // SPEC §3: title, then `Course {id}` (the course list schema has no separate name).
+    // docs/product-rules.md §3: title, then `Course {id}` (the course list schema has no separate name).
     title: str(c.title)?.trim() ?? `Course ${id}`,
     version: int(c.version),
     providerCreated: toDate(c.created),
@@ -185,7 +185,7 @@ export function mapDispatch(d: DispatchIdSchema): DispatchRow | null {
     allowNewRegistrations: bool(data.allowNewRegistrations, true),
     instanced: bool(data.instanced, false),
     registrationCount: Math.max(0, int(data.registrationCount) ?? 0),
-    // 0, null or missing = unlimited (reference §6.2, SPEC §3).
+    // 0, null or missing = unlimited (docs/scorm-cloud-api.md §6.2, docs/product-rules.md §3).
     registrationCap: Math.max(0, int(data.registrationCap) ?? 0),
     expirationDate: toExpiration(data.expirationDate),
     tags: tagsOf(data.tags),

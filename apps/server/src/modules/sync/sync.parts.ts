@@ -6,7 +6,7 @@ import { createScormCloudClient, type ScormCloudClient } from '../scorm-cloud/sc
 import { createSyncAdminService, type SyncAdminService } from './sync-admin.service'
 import { createSyncService, type SyncService } from './sync.service'
 
-/** Issue #3's objects, built by the composition root (app.ts), which also starts and stops them. */
+/** objects, built by the composition root (app.ts), which also starts and stops them. */
 export interface SyncParts {
   /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
   client: ScormCloudClient | null
@@ -23,7 +23,7 @@ export interface SyncParts {
 export function createSyncParts(
   config: AppConfig,
   database: Database,
-  /** Test-only overrides of the client's timeouts, backoff and breaker (issue #8 reliability suite). */
+  /** Test-only overrides of the client's timeouts, backoff and breaker (reliability suite). */
   transport: Partial<TransportOptions>,
   log: FastifyBaseLogger,
 ): SyncParts {

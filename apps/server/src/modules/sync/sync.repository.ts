@@ -101,7 +101,7 @@ export const syncRepository = {
     writeDispatches(tx, uniqueById(rows)),
 
   /**
-   * Keeps the newest state per registration (ARCHITECTURE.md "Postback webhook"): the stored
+   * Keeps the newest state per registration (docs/architecture.md "Postback webhook"): the stored
    * row is replaced only when the incoming (instance, updated) is newer or equal AND some
    * content differs, so a repeated or older copy (sync or postback) changes nothing.
    */
@@ -148,7 +148,7 @@ export const syncRepository = {
   },
 
   /**
-   * Issue #14: a course renamed upstream gets its new title on every dispatch of it in the same
+   * A course renamed upstream gets its new title on every dispatch of it in the same
    * transaction. The dispatch's own `updated` does not move on a rename, so an incremental
    * dispatch listing would not bring it; the list sorts and searches on dispatch.course_title.
    */
@@ -184,7 +184,7 @@ export const syncRepository = {
     return new Map(rows.map((r) => [r.id, Number(r.sum)]))
   },
 
-  /** SPEC §7 courseCount: courses in the mirror, visible or not, not removed upstream. */
+  /** docs/product-rules.md §7 courseCount: courses in the mirror, visible or not, not removed upstream. */
   async countCourses(db: DbOrTx): Promise<number> {
     const [row] = await db
       .select({ n: sql<number>`count(*)::int` })

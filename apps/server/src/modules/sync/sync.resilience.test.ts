@@ -106,7 +106,7 @@ describe('when SCORM Cloud fails', () => {
     const before = f.client.attempts()
     const result = await f.sync.syncCourses('manual')
     expect(result).toMatchObject({ status: 'failed', message: 'SCORM Cloud did not answer in time.' })
-    // 3 attempts per call (the client), 3 calls per page (the sync's page budget, issue #14).
+    // 3 attempts per call (the client), 3 calls per page (the sync's page budget).
     expect(f.client.attempts() - before).toBe(3 * PAGE_RETRY.tries)
     sim.clearFaults()
     expect(await f.sync.syncCourses('manual')).toMatchObject({ status: 'succeeded' })

@@ -11,7 +11,7 @@ const errors = errorResponses(401, 403, 409, 502, 503)
 const contextOf = (request: FastifyRequest): AdminContext => ({ actor: actorOf(request), ip: request.ip })
 
 /**
- * Sync endpoints of SPEC §7 plus the status screen's call, registered under /api. Without SCORM
+ * Sync endpoints of docs/product-rules.md §7 plus the status screen's call, registered under /api. Without SCORM
  * Cloud credentials they still exist and answer 503, so the browser gets a clear message.
  */
 const syncRoutes: FastifyPluginAsyncTypebox<{ admin: SyncAdminService | null }> = async (app, { admin }) => {

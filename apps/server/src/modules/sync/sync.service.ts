@@ -52,7 +52,7 @@ export interface SyncServiceOptions {
 const zero = () => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
 
 /**
- * The mirror sync (ARCHITECTURE.md "Mirror and sync"): courses, destinations, dispatches and
+ * The mirror sync (docs/architecture.md "Mirror and sync"): courses, destinations, dispatches and
  * dispatch registrations copied page by page, one transaction per page, idempotently, one run
  * at a time across all processes, each run recorded in sync_run (sync-kind-run.ts).
  */
@@ -70,10 +70,10 @@ export function createSyncService({
   let stopping = false
   /** The provider's message from this process's last sync, cleared by the next success. */
   let lastProviderError: string | null = null
-  /** Issue #17: told when a run ends (the alert evaluation); never awaited, never allowed to throw. */
+  /** Told when a run ends (the alert evaluation); never awaited, never allowed to throw. */
   const finishedListeners: ((outcome: SyncOutcome) => void)[] = []
 
-  /** What a kind checks between pages: shutdown, and the lock's connection (issue #14). */
+  /** What a kind checks between pages: shutdown, and the lock's connection. */
   const depsFor = (lock: HeldLock) => ({
     db,
     client,
@@ -163,7 +163,7 @@ export function createSyncService({
 
   return {
     run,
-    /** Issue #17: a listener for the end of every run in this process (what it wrote is committed). */
+    /** A listener for the end of every run in this process (what it wrote is committed). */
     onFinished(listener: (outcome: SyncOutcome) => void) {
       finishedListeners.push(listener)
     },

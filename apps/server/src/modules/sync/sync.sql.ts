@@ -35,8 +35,8 @@ export interface UpsertSpec {
  * <some key differs> RETURNING (xmax = 0)`: one statement per page whose text is made once per
  * table, with the page as one JSON parameter (property names as sent, dates as ISO strings).
  * A page of 100 registrations used to be a query builder run over 1,700 bound values, which
- * was half the CPU of a full sync (issue #7). An unchanged row writes nothing: no new row
- * version, no `updated_at` bump (issue #3); xmax = 0 marks a freshly inserted row version.
+ * was half the CPU of a full sync. An unchanged row writes nothing: no new row
+ * version, no `updated_at` bump; xmax = 0 marks a freshly inserted row version.
  */
 export function recordsetUpsert<Row extends { id: string }>(table: PgTable, spec: UpsertSpec) {
   const columns = getTableColumns(table) as Record<string, PgColumn>

@@ -13,7 +13,7 @@ export interface UserRow {
   lastLogin: Date | null
 }
 
-/** The one place a user row becomes the SPEC §3 user: no hash, no token fields. */
+/** The one place a user row becomes the docs/product-rules.md §3 user: no hash, no token fields. */
 export function toUser(row: UserRow): User {
   return {
     id: row.id,

@@ -329,7 +329,7 @@ describe('PUT /api/users/:id/status and DELETE /api/users/:id', () => {
     expect(await lastAction()).toMatchObject({ action: 'ADMIN_USER_DELETED' })
   })
 
-  it('lists users with the SPEC fields', async () => {
+  it('lists users with the product-rules fields', async () => {
     const res = await call('GET', '/api/users')
     expect(res.statusCode).toBe(200)
     const first = res.json()[0]

@@ -25,7 +25,7 @@ const contextOf = (request: FastifyRequest): AdminContext => ({
   ip: request.ip,
 })
 
-/** /api/users: the admin's User Management (SPEC §2 Settings, §5, §7). */
+/** /api/users: the admin's User Management (docs/product-rules.md §2 Settings, §5, §7). */
 export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   const gated = { permission: 'user.manage' as const }
 

@@ -30,8 +30,8 @@ export interface AdminContext {
 const rule = (message: string, field?: string) =>
   new AppError('RULE_VIOLATION', message, field ? { details: [{ field, message }] } : {})
 
-/** SPEC §5 user rules and DECISIONS.md password and token rules, for the admin's user screen. */
-/** The latest rows a user wrote, for the admin's /admin/users/{id} page (DECISIONS.md). */
+/** docs/product-rules.md §5 user rules and docs/product-decisions.md D15, D17 password and token rules, for the admin's user screen. */
+/** The latest rows a user wrote, for the admin's /admin/users/{id} page (docs/product-decisions.md D9). */
 export const RECENT_ACTIVITY_LIMIT = 20
 
 export function createUsersService(deps: {
@@ -148,12 +148,12 @@ export function createUsersService(deps: {
       try {
         const email = body.email?.trim() ?? current.email
         const role = body.role ?? (current.role as Role)
-        // Issue #20: the last admin demoting itself would lock everyone out of administration;
+        // The last admin demoting itself would lock everyone out of administration;
         // like its own status and its own deletion, an admin's own role is not its to change.
         if (id === ctx.actorId && role !== current.role) throw rule(M.cannotChangeOwnRole)
         const companyGiven = body.companyId !== undefined || body.destinationId !== undefined
         const given = companyGiven ? (body.companyId ?? body.destinationId) : current.companyId
-        // SPEC §5: a blank password on edit means "keep the current one".
+        // docs/product-rules.md §5: a blank password on edit means "keep the current one".
         const password = body.password ? body.password : null
         checkForm({ email, password, role, companyId: given }, false, companyField(body))
         if (email.toLowerCase() !== current.email.toLowerCase() && (await users.emailTaken(email, id))) {
@@ -187,7 +187,7 @@ export function createUsersService(deps: {
             roleChanged || Boolean(password),
             tx,
           )
-          // DECISIONS.md: a password or role change ends every session of the user.
+          // docs/product-decisions.md D17: a password or role change ends every session of the user.
           if (roleChanged || password) {
             await users.revokeSessions(id, password ? 'password changed' : 'role changed', tx)
           }
@@ -243,7 +243,7 @@ export function createUsersService(deps: {
       })
     },
 
-    /** SPEC §6: only sales users can be account managers. */
+    /** docs/product-rules.md §6: only sales users can be account managers. */
     async listSales() {
       const rows = await users.listByRole('sales')
       return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email }))

@@ -137,7 +137,7 @@ describe('POST /api/webhooks/scorm-cloud/registrations', () => {
     expect(await allRows()).toEqual(before)
   })
 
-  it('answers 400 naming the field to values the mirror cannot hold (issue #20), so SCORM Cloud stops retrying', async () => {
+  it('answers 400 naming the field to values the mirror cannot hold, so SCORM Cloud stops retrying', async () => {
     const v = sim.touchRegistration(sim.data.registrationAt(8)!.id, { registrationCompletion: 'COMPLETED' })
     const before = await allRows()
     const cases: [string, string][] = [

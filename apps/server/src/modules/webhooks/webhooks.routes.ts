@@ -27,7 +27,7 @@ const unauthorised = () => new AppError('UNAUTHENTICATED', 'Invalid postback cre
 const badForm = (message: string) => new AppError('VALIDATION_FAILED', message)
 
 /**
- * POST /api/webhooks/scorm-cloud/registrations (reference §9). Public to the session auth, but
+ * POST /api/webhooks/scorm-cloud/registrations (docs/scorm-cloud-api.md §9). Public to the session auth, but
  * SCORM Cloud must present the postback credentials: a Basic header (`httpbasic`) or the
  * `userName` / `password` fields of a `form` delivery. Never redirects: the provider would
  * count a 3xx as delivered.

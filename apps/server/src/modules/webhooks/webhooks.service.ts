@@ -8,7 +8,7 @@ import type { SyncRepository } from '../sync/sync.repository'
 const DATE_FIELDS = ['updated', 'firstAccessDate', 'lastAccessDate', 'completedDate', 'createdDate'] as const
 
 /**
- * Registration postbacks (reference §9): SCORM Cloud retries and reorders them, so the store
+ * Registration postbacks (docs/scorm-cloud-api.md §9): SCORM Cloud retries and reorders them, so the store
  * keeps the newest state per registration by the same rule as the sync (sync.repository's
  * upsertRegistrations), and a repeated or older postback changes nothing.
  */
@@ -28,7 +28,7 @@ export function createWebhooksService(deps: {
     async storeRegistration(body: PostbackRegistration): Promise<{ message: string }> {
       // The schema checked the shapes; a date we cannot read would silently become "none", and
       // one the mirror cannot store would fail the write as a 500 that SCORM Cloud retries
-      // forever (issue #20): both are a 400, before anything is written.
+      // forever: both are a 400, before anything is written.
       for (const field of DATE_FIELDS) {
         const value = body[field]
         if (value === undefined || value === '') continue

@@ -19,7 +19,7 @@ export interface AuthUser {
   role: Role
   companyId: string | null
   sessionId: string
-  /** The rest of the SPEC §3 user, read by the same look-up, so GET /api/auth/me needs no other. */
+  /** The rest of the docs/product-rules.md §3 user, read by the same look-up, so GET /api/auth/me needs no other. */
   companyName: string | null
   status: string
   createdAt: Date
@@ -28,7 +28,7 @@ export interface AuthUser {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission this route needs (SPEC §6 via @portal/shared); or `public: true`. */
+    /** The permission this route needs (docs/product-rules.md §6 via @portal/shared); or `public: true`. */
     permission?: Permission
     public?: boolean
   }
@@ -46,9 +46,9 @@ const P = placeholders('sid', 'sub', 'ver', 'now')
 /**
  * The session check of every gated request, one indexed look-up with placeholders sid, sub,
  * ver and now: a suspended, deleted or signed-out user, or a token from before a password or
- * role change, fails on the very next call. It reads the whole SPEC §3 user, so GET
+ * role change, fails on the very next call. It reads the whole docs/product-rules.md §3 user, so GET
  * /api/auth/me needs no other query. Built once and prepared by name on each connection
- * (db/statement.ts, issue #7): neither the query's building nor PostgreSQL's parse and plan
+ * (db/statement.ts): neither the query's building nor PostgreSQL's parse and plan
  * are repeated per request. (The bench replays it as its SQL baseline.)
  */
 export const SESSION_USER = compileStatement(sql`
@@ -98,7 +98,7 @@ export function actorOf(request: FastifyRequest): Actor | null {
 }
 
 /**
- * Deny by default (STYLE.md, immich's guard): every route declares a permission or `public`;
+ * Deny by default (docs/architecture.md §3, immich's guard): every route declares a permission or `public`;
  * a route that declares neither stops the server at start, and this hook enforces the rest.
  */
 export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
@@ -130,7 +130,7 @@ export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
     })
 
     /**
-     * Access tokens whose signature has been checked, until they expire (issue #7): a check
+     * Access tokens whose signature has been checked, until they expire: a check
      * costs about 0.2 ms of CPU and a browser sends the same token for up to 15 minutes. Only
      * the signature is remembered; the session and user are still read on every call.
      */

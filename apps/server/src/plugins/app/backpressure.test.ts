@@ -25,7 +25,7 @@ afterAll(async () => {
   await database.close()
 })
 
-describe('backpressure (issue #13)', () => {
+describe('backpressure', () => {
   it('refuses new requests with 503 and Retry-After while more than DATABASE_QUEUE_LIMIT wait for a connection', async () => {
     queued = 9
     await expect

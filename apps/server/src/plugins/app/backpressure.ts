@@ -13,7 +13,7 @@ export const BUSY_MESSAGE = 'The server is busy. Please try again in a moment.'
 const QUEUE_CHECK_MS = 20
 
 /**
- * Past capacity, a fast and clean refusal (issue #13): while more requests wait for a PostgreSQL
+ * Past capacity, a fast and clean refusal: while more requests wait for a PostgreSQL
  * connection than DATABASE_QUEUE_LIMIT, new requests get 503 with Retry-After at once, instead of
  * queueing until the pool's 5 s connect time-out. Requests already admitted carry on.
  * /api/health (liveness) is always answered. The event loop's delay is not a signal here: on

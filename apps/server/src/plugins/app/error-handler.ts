@@ -37,7 +37,7 @@ function tooLong(v: { keyword?: string; params?: Record<string, unknown> }): str
 }
 
 /**
- * One place shapes every error as `{ code, message }` (STYLE.md §6): 4xx keep their text,
+ * One place shapes every error as `{ code, message }` (docs/architecture.md §6): 4xx keep their text,
  * 5xx are logged with the request id and answered with a generic text.
  */
 export const errorHandlerPlugin = fp(

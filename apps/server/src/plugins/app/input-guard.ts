@@ -69,7 +69,7 @@ function check(request: FastifyRequest): void {
 }
 
 /**
- * Issue #20: one guard for every route, present and future, instead of a rule per field.
+ * One guard for every route, present and future, instead of a rule per field.
  * Before validation it refuses what no schema can express (above); after validation it looks
  * again, because Ajv's type coercion can itself make a non-finite number out of a query string.
  * A refused request is a 400 naming the field, before any handler, query or provider call.

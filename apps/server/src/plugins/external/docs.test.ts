@@ -21,7 +21,7 @@ afterAll(async () => t?.close())
 const responsesOf = (path: string) => doc.paths[path]!.get!.responses
 const binary = { schema: { type: 'string', format: 'binary' } }
 
-/** The file answers declare what they send, not the application/json of a JSON route (issue #16). */
+/** The file answers declare what they send, not the application/json of a JSON route. */
 describe('OpenAPI document: file answers', () => {
   it.each([
     ['/api/reports/dispatch/{id}/export', [CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE]],

@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { AppConfig } from '../../config'
 
 /**
- * DECISIONS.md: a strict CSP (no inline script, object-src 'none', base-uri 'none',
+ * docs/product-decisions.md D24: a strict CSP (no inline script, object-src 'none', base-uri 'none',
  * frame-ancestors 'none'), nosniff, Referrer-Policy, HSTS (browsers honour it only over TLS),
  * and CORS closed unless origins are configured.
  */
@@ -35,7 +35,7 @@ export const securityPlugin = fp<{ config: AppConfig }>(
       await app.register(cors, { origin: config.corsOrigins, credentials: false })
     }
     await app.register(rateLimit, { global: false })
-    // Issue #20: API answers carry tokens (sign-in, refresh) or a signed-in user's data, which
+    // API answers carry tokens (sign-in, refresh) or a signed-in user's data, which
     // neither the browser nor a shared cache may keep. The documentation and web app files may.
     app.addHook('onSend', async (request, reply) => {
       const url = request.url

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html for every other
- * non-API path so the browser router can answer (ARCHITECTURE.md "API server"). Source maps
+ * non-API path so the browser router can answer (docs/architecture.md "API server"). Source maps
  * are never served, even when a build made them: they give the application's source away.
  * Developers read them through Vite (`npm run dev -w @portal/web`, or `vite build --sourcemap`
  * then `vite preview`), which also proxies the API.
@@ -25,7 +25,7 @@ export const spaPlugin = fp<{ distDir: string | null }>(
           wildcard: false,
           index: false,
           globIgnore: ['**/*.map'],
-          // name.br / name.gz made by scripts/compress-dist.mjs at build time (issue #7).
+          // name.br / name.gz made by scripts/compress-dist.mjs at build time.
           preCompressed: true,
           setHeaders(reply, filePath) {
             void reply.header(

@@ -19,7 +19,7 @@ import { installWriteJournal, type JournalRow } from './write-journal'
 import { appParts } from '../../app'
 
 /**
- * Issue #20, generated from the server's own OpenAPI document: every operation, every path and
+ * generated from the server's own OpenAPI document: every operation, every path and
  * query parameter and every body field at any depth, sent each class of bad input (wrong
  * types, lone surrogates, NUL, over-long and odd strings, overflowing numbers, dates at the
  * edges of what JavaScript and PostgreSQL hold, deep and wide JSON, odd array shapes) by a
@@ -88,7 +88,7 @@ beforeAll(async () => {
   fx = await seedAccessFixture(t)
   journal = await installWriteJournal(t.database.db)
   // The provider syncs last: a full run that does not see the fixture's companies upstream
-  // (they exist in the mirror only) counts toward marking them removed (issue #14's rule of two
+  // (they exist in the mirror only) counts toward marking them removed (the rule of two
   // runs), after which routes that need them would refuse for that reason, not the field's.
   const syncsLast = (op: Operation) => (/\/sync$/.test(op.route) ? 1 : 0)
   operations = operationsOf(t.app.swagger() as unknown as OpenApiDocument).sort((a, b) => syncsLast(a) - syncsLast(b))
@@ -134,7 +134,7 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
   // A new dispatch needs a pair the provider knows (the fixture's companies are the mirror's only).
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined
-  // Issue #16: a learner is addressed by e-mail.
+  // A learner is addressed by e-mail.
   return {
     pathValues: { id, companyId: fx.company.own, email: 'learner@example.test' },
     body: payload(),
@@ -192,7 +192,7 @@ const safeJson = (text: string) => {
   }
 }
 
-describe('bad input on every operation of the OpenAPI document (issue #20)', () => {
+describe('bad input on every operation of the OpenAPI document', () => {
   it('every string, number, array and free-form value of every request schema is bounded', () => {
     const problems = operations.flatMap((op) =>
       op.fields

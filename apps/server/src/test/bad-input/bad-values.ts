@@ -1,6 +1,6 @@
 import { typesOf, type Field, type JsonSchema } from './openapi-walk'
 
-/** The classes of issue #20, each a list of variants an attacker would try on any input. */
+/** The classes of each a list of variants an attacker would try on any input. */
 export const CLASSES = ['type', 'surrogate', 'nul', 'long', 'odd', 'number', 'date', 'deep', 'shape'] as const
 export type BadClass = (typeof CLASSES)[number]
 

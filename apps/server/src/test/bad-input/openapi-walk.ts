@@ -135,7 +135,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
 }
 
 /**
- * Where an input schema is unbounded (issue #20: bounds on every string, number and array):
+ * Where an input schema is unbounded (bounds on every string, number and array):
  * a string without maxLength (or a closed list), a number without both limits, an array
  * without maxItems, an open object without maxProperties, a free-form value without maxDepth
  * and maxJsonLength (on itself or on the open object holding it).

@@ -10,7 +10,7 @@ import { buildTestApp, testConfig, type TestContext } from '../helpers'
 import { appParts } from '../../app'
 
 /**
- * Reliability suite, part 5 (issue #8): every audited change and its activity row commit in one
+ * Reliability suite, part 5: every audited change and its activity row commit in one
  * transaction. Database triggers force a failure at two points: at COMMIT, after both the change
  * and its row were written (a deferred constraint trigger on the changed table), and on the
  * activity insert itself. Either way the change must be gone and no row left behind; without
@@ -91,7 +91,7 @@ interface Case {
   status: number
   /**
    * The answer when the change's transaction fails (default 500). A dispatch edit has already
-   * reached SCORM Cloud by then (issue #20): 202, and the upstream change is still audited, in
+   * reached SCORM Cloud by then: 202, and the upstream change is still audited, in
    * a row of its own that says the mirror was not updated.
    */
   failedStatus?: number

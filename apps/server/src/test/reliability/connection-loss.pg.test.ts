@@ -5,7 +5,7 @@ import type { Database } from '../../db/client'
 import { createTestDatabase, usingPostgres } from '../test-database'
 
 /**
- * Reliability suite, issue #14 item 1 (fast part; the server-process part is
+ * Reliability suite, (fast part; the server-process part is
  * processes/connection-loss.test.ts): connections the code holds checked out, the sync's
  * long-held advisory-lock client and a transaction's client, have their PostgreSQL backend
  * terminated. Before the fix the client's 'error' event had no listener and became an uncaught

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorHandlerPlugin } from '../../plugins/app/error-handler'
 
 /**
- * Reliability suite (issue #8): a database that cannot be reached answers 503 NOT_READY with
+ * Reliability suite: a database that cannot be reached answers 503 NOT_READY with
  * Retry-After, also when the driver's error arrives wrapped by Drizzle ("Failed query: ...",
  * the driver's error as `cause`), which is how every query error reaches the handler.
  */

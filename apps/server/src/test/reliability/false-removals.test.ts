@@ -9,7 +9,7 @@ import { testClient } from '../../modules/sync/sync.test-support'
 import { createTestDatabase } from '../test-database'
 
 /**
- * Reliability suite, issue #14 item 2: a full run marked live dispatches removed when the
+ * Reliability suite: a full run marked live dispatches removed when the
  * provider's list changed while it paged. The simulator runs in `offset` paging mode (a `more`
  * token is a position in the list sorted by `updated`, the default order): editing items the
  * scan has already passed moves them to the end, and the scan skips as many live ones. Nothing

@@ -5,7 +5,7 @@ import { providerFixture, readAll, type ProviderFixture } from './provider.test-
 import { appParts } from '../../app'
 
 /**
- * Reliability suite, part 2 (issue #8): SCORM Cloud down. The screens keep answering from the
+ * Reliability suite, part 2: SCORM Cloud down. The screens keep answering from the
  * mirror with the time of the last good sync; edits fail fast with 502 and the provider's
  * message, without touching the mirror or the log; once the provider is back the circuit
  * breaker lets a probe through and closes.

@@ -7,7 +7,7 @@ import { providerFixture, readAll, type ProviderFixture } from './provider.test-
 import { appParts } from '../../app'
 
 /**
- * Reliability suite, part 1 (issue #8): SCORM Cloud answering 30% errors, stalling past the
+ * Reliability suite, part 1: SCORM Cloud answering 30% errors, stalling past the
  * request timeout and sending 429 bursts while a full sync and admin dispatch edits run. The
  * browser's reads come from the mirror and never see a 5xx; every call to the provider stays
  * within the retry budget; the sync records what failed; with the faults gone a run completes.
@@ -15,7 +15,7 @@ import { appParts } from '../../app'
 let f: ProviderFixture
 /**
  * The breaker's clock: real time plus the open periods the test skips instead of sleeping them
- * out (issue #18; a faked global Date would also move the in-process simulator's clock).
+ * out (a faked global Date would also move the in-process simulator's clock).
  */
 let skipped = 0
 beforeAll(async () => {
@@ -65,7 +65,7 @@ describe('SCORM Cloud answering errors, stalls and 429 bursts', () => {
 
     expect(reads.filter((r) => r.status !== 200)).toEqual([])
     for (const edit of edits) {
-      // 202: the edit landed upstream but reading it back failed (issue #20's mirror-behind answer).
+      // 202: the edit landed upstream but reading it back failed (the mirror-behind answer).
       expect([200, 202, 502]).toContain(edit.status)
       if (edit.status === 202) expect(edit.message).toBe(EDIT_MESSAGES.mirrorBehind)
       if (edit.status === 502) expect(edit.message).toMatch(/^SCORM Cloud/)

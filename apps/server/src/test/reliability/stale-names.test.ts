@@ -5,7 +5,7 @@ import { providerFixture, type ProviderFixture } from './provider.test-support'
 import { appParts } from '../../app'
 
 /**
- * Reliability suite, issue #14 item 3: what the screens show after changes upstream that do not
+ * Reliability suite: what the screens show after changes upstream that do not
  * move a dispatch's own `updated`. A company or course renamed upstream: after the next
  * incremental sync every dispatch of it shows the new name in the list (search included) and in
  * its details (the dispatch rows are updated in the transaction of the rename). A registration

@@ -8,7 +8,7 @@ import { testConfig } from '../helpers'
 import { createTestDatabase } from '../test-database'
 
 /**
- * Reliability suite (issue #8): several server processes starting at once on one database each
+ * Reliability suite: several server processes starting at once on one database each
  * create the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when none exists. The loser of that
  * race must start normally, not stop on the unique email.
  */

@@ -5,7 +5,7 @@ import { registration, syncCheckpoint, syncRun } from '../../db/schema'
 import { SMALL_SIZES, mirrorRows, syncFixture, type SyncFixture } from '../../modules/sync/sync.test-support'
 
 /**
- * Reliability suite, issue #14 item 4: a large account on a flaky provider. The cursor used to
+ * Reliability suite: a large account on a flaky provider. The cursor used to
  * move only after a whole kind completed, so every failed registrations run started again at
  * page 1 and, at 30 % upstream errors, never finished (10,246 of 20,000 after four runs). Now each
  * page commits its checkpoint (the provider's `more` token) with its rows, the next run resumes
@@ -99,7 +99,7 @@ describe('a large account at 30 % upstream errors', () => {
     })
     // Production's retry policy and breaker threshold; only the waits are shortened. The breaker's
     // clock runs with real time plus the open periods the test skips, so no test sleeps them out
-    // (issue #18; a faked global Date would also move the in-process simulator's clock).
+    // (a faked global Date would also move the in-process simulator's clock).
     let skipped = 0
     f = await syncFixture(sim, { breaker: { failureThreshold: 5, openMs: 50, now: () => Date.now() + skipped } })
     sim.setFaults({ errorRate: 0.3, errorStatuses: [500, 502, 503, 504] })

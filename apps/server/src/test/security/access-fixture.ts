@@ -26,7 +26,7 @@ export const MARK = {
   dispatchNote: 'SECRET-DISPATCH-NOTE-9912',
   lockedDemo: 'https://demo.example/locked-demo-5521',
   openDemo: 'https://demo.example/open-demo-6632',
-  /** SPEC §6: the hosting app is the admin's (course, dispatch list and details, report). */
+  /** docs/product-rules.md §6: the hosting app is the admin's (course, dispatch list and details, report). */
   appSource: 'APP-SOURCE-MARK-3317',
 } as const
 
@@ -44,7 +44,7 @@ export interface AccessFixture {
   company: Ids
   course: Ids
   request: Ids & { ownStatus: string; foreignStatus: string }
-  /** Issue #17: an alert of each company (the foreign one names the foreign company). */
+  /** An alert of each company (the foreign one names the foreign company). */
   alert: Ids
   /** Fresh users on each call, so destructive admin calls never break later checks. */
   freshUsers(): Promise<Ids>

@@ -7,7 +7,7 @@ import { ROUTE_RULES, expectedStatuses, type Caller, type IdKind } from './acces
 /**
  * OWASP API1/API5 (BOLA, BFLA), ASVS V8: every route the server registers, called by every role
  * and without a token, with an id of the caller's own company, of another company, of nothing
- * (and of a hidden course), checked against SPEC §6 and DECISIONS.md. Every 2xx body is scanned
+ * (and of a hidden course), checked against docs/product-rules.md §6 and docs/product-decisions.md D7. Every 2xx body is scanned
  * for what that caller must never receive (foreign rows, dispatch tags and notes, locked demo
  * links, hidden courses).
  */
@@ -68,7 +68,7 @@ describe('access matrix', () => {
     ).toEqual([])
   })
 
-  it('answers every route, caller and id as SPEC §6 and DECISIONS.md say, and leaks nothing', async () => {
+  it('answers every route, caller and id as docs/product-rules.md §6 and docs/product-decisions.md D7 say, and leaks nothing', async () => {
     const problems: string[] = []
     let calls = 0
     for (const route of routes()) {

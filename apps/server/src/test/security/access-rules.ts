@@ -7,11 +7,11 @@ export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
 export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert'
 
 export interface RouteRule {
-  /** Roles that pass the permission check (SPEC §6, DECISIONS.md), or a public route. */
+  /** Roles that pass the permission check (docs/product-rules.md §6, docs/product-decisions.md D7), or a public route. */
   allow: readonly Role[] | 'public'
   /** What `:id` stands for; each id kind is tried. */
   id?: IdResource
-  /** A client gets 404 for another company's id (DECISIONS.md: out of scope is not found). */
+  /** A client gets 404 for another company's id (docs/product-decisions.md D7: out of scope is not found). */
   clientScoped?: boolean
   /** Statuses an allowed caller gets for an existing id (default: any 2xx). */
   ok?: readonly number[]
@@ -31,7 +31,7 @@ const next = () => `${Date.now()}-${(unique += 1)}`
  * dropped; HEAD follows GET). A route missing here fails the access matrix.
  */
 export const ROUTE_RULES: Record<string, RouteRule> = {
-  // Operations and documentation: public by design (DECISIONS.md; the docs grant nothing).
+  // Operations and documentation: public by design (docs/product-decisions.md D7; the docs grant nothing).
   'GET /api/health': { allow: 'public', publicStatus: [200] },
   'GET /api/ready': { allow: 'public', publicStatus: [200] },
   'GET /api/docs': { allow: 'public', publicStatus: [200, 302] },
@@ -67,7 +67,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/auth/me': { allow: ALL },
   'GET /api/auth/users': { allow: ADMIN },
 
-  // Dispatches and reports (SPEC §6 row 1-3): a client sees only its own company.
+  // Dispatches and reports (docs/product-rules.md §6 row 1-3): a client sees only its own company.
   'GET /api/dispatches': { allow: ALL },
   'GET /api/dispatches/destinations': { allow: STAFF },
   'GET /api/dispatches/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
@@ -78,7 +78,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     ok: [503],
     payload: () => ({ enabled: true }),
   },
-  // Issue #15: without SCORM Cloud credentials every provider call answers 503 (provider first).
+  // Without SCORM Cloud credentials every provider call answers 503 (provider first).
   'POST /api/dispatches': {
     allow: ADMIN,
     ok: [503],
@@ -90,11 +90,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },
   'GET /api/reports/registrations/count': { allow: STAFF },
   'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
-  // ---- issue #16: charts (the nearest-cap list is left out of a client's answer) ----
+  // ---- Charts (the nearest-cap list is left out of a client's answer) ----
   'GET /api/reports/charts/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
   'GET /api/reports/charts/dashboard': { allow: ALL },
-  // ---- end issue #16 charts ----
-  // Issue #16: the report's export (CSV by default), the learner view (a client:
+  // The report's export (CSV by default), the learner view (a client:
   // its own company, whatever it asks; staff name one).
   'GET /api/reports/dispatch/:id/export': { allow: ALL, id: 'dispatch', clientScoped: true },
   'GET /api/learners': { allow: ALL },
@@ -163,7 +162,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   },
   'POST /api/logs/navigation': { allow: ALL, payload: () => ({ pathname: '/dashboard' }) },
 
-  // Issue #17: notifications are the caller's (a client: its company's alerts), settings and
+  // Notifications are the caller's (a client: its company's alerts), settings and
   // the outbox are admin's, preferences everyone's own.
   'GET /api/notifications': { allow: ALL },
   'POST /api/notifications/:id/read': { allow: ALL, id: 'alert', clientScoped: true },

@@ -4,7 +4,7 @@ import { parseCsv } from '../../modules/activity-logs/logs.test-support'
 import { buildTestApp, TEST_PASSWORD, type TestContext } from '../helpers'
 
 /**
- * OWASP CSV Injection, DECISIONS.md: a cell starting with = + - @ tab CR LF NUL or the
+ * OWASP CSV Injection, docs/product-decisions.md D22: a cell starting with = + - @ tab CR LF NUL or the
  * full-width ＝ ＋ － ＠, also after leading blanks, is prefixed with '. packages/shared/src/rules/csv.test.ts tables the rule; logs.export.test.ts checks seeded
  * rows. Here the values arrive the way an attacker would send them (a UI event's details, a
  * user's name) and leave through the real export.
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => t.close())
 
 describe('the shared rule', () => {
-  it('guards exactly the characters DECISIONS.md lists', () => {
+  it('guards exactly the characters docs/product-decisions.md D22 lists', () => {
     expect([...CSV_FORMULA_STARTS].sort()).toEqual([...STARTS].sort())
   })
 

@@ -12,7 +12,7 @@ import { TEST_PASSWORD, testConfig } from '../helpers'
 import { createTestDatabase } from '../test-database'
 
 /**
- * Issue #20: the CSV export never ends as a file that looks complete but is not. Its first
+ * The CSV export never ends as a file that looks complete but is not. Its first
  * rows are read before the answer starts, so a failing query is a JSON error; a failure after
  * the first byte destroys the connection without HTTP's closing chunk, which browsers (and
  * fetch) report as a failed download. The database is made to fail on the Nth raw query.

@@ -7,7 +7,7 @@ import { insertCourses } from '../../modules/courses/courses.test-data'
 import { buildTestApp, type TestContext } from '../helpers'
 
 /**
- * Issue #20, the cases the issue names, one by one (the generated suite in test/bad-input
+ * the cases the issue names, one by one (the generated suite in test/bad-input
  * sends every class to every input): each is a 400 naming the field and changes nothing.
  */
 let t: TestContext
@@ -93,7 +93,7 @@ describe('the input guard (every route)', () => {
   })
 })
 
-describe('API answers are not cached (issue #20)', () => {
+describe('API answers are not cached', () => {
   it('tokens and signed-in answers carry Cache-Control: no-store; the documentation does not', async () => {
     const user = await t.createUser('internal')
     const login = await t.app.inject({

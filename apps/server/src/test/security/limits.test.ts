@@ -31,7 +31,7 @@ const CASES: Case[] = [
   ['report page size off the list', 'GET', '/api/reports/dispatch/lim-d?pageSize=500', undefined, 'admin'],
   ['log limit over 200', 'GET', '/api/logs?limit=201', undefined, 'admin'],
   ['log page negative', 'GET', '/api/logs?page=-1', undefined, 'admin'],
-  // Issue #20: Ajv's coercion made Infinity of these, which reached the query as a 500.
+  // Ajv's coercion made Infinity of these, which reached the query as a 500.
   ['dispatch page 1e999', 'GET', '/api/dispatches?page=1e999', undefined, 'admin'],
   ['report page 1e999', 'GET', '/api/reports/dispatch/lim-d?page=1e999', undefined, 'admin'],
   ['log page 1e999', 'GET', '/api/logs?page=1e999', undefined, 'admin'],
@@ -122,7 +122,7 @@ describe('limits', () => {
       `/api/dispatches?pageSize=200&search=${long(200)}`,
       '/api/logs?limit=200&startDate=2026-03-01&endDate=2026-03-01',
       '/api/reports/dispatch/lim-d?pageSize=100&startDate=2026-03-01&endDate=2026-03-01',
-      // Issue #20: the last day both JavaScript and PostgreSQL hold (its next midnight is not).
+      // The last day both JavaScript and PostgreSQL hold (its next midnight is not).
       '/api/reports/dispatch/lim-d?startDate=1000-01-01&endDate=9999-12-31',
       '/api/logs?startDate=1000-01-01&endDate=9999-12-31',
       '/api/logs/export.csv?endDate=9999-12-31',

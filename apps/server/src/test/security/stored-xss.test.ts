@@ -5,7 +5,7 @@ import { buildTestApp, type TestContext } from '../helpers'
 import { XSS_PAYLOADS } from './xss-payloads'
 
 /**
- * ASVS V1.2/V1.3 (injection, sanitisation), DECISIONS.md: a description keeps only what the
+ * ASVS V1.2/V1.3 (injection, sanitisation), docs/product-decisions.md D23: a description keeps only what the
  * editor's toolbar can produce. Every payload is saved through PUT /api/courses/{id}/details and
  * the stored HTML is checked tag by tag and attribute by attribute. The browser half (nothing
  * runs when the page shows it) is e2e/xss.spec.ts.

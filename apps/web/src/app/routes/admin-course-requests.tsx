@@ -4,7 +4,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { AdminCourseRequests } from '@/features/course-requests/components/admin-course-requests'
 
-/** SPEC §2 /admin/course-requests: admin edits, sales views; other roles see Access Denied. */
+/** docs/product-rules.md §2 /admin/course-requests: admin edits, sales views; other roles see Access Denied. */
 export default function AdminCourseRequestsRoute() {
   const user = useUser()
   return (

@@ -4,7 +4,7 @@ import { paths } from '@/config/paths'
 import { Authorization } from '@/features/auth/components/authorization'
 import { OutboxList } from '@/features/alerts/components/outbox-list'
 
-/** Issue #17: /admin/outbox (admin; others go to /dashboard, as Settings does). */
+/** /admin/outbox (admin; others go to /dashboard, as Settings does). */
 export default function AdminOutboxRoute() {
   return (
     <Authorization permission="outbox.read" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>

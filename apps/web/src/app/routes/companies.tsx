@@ -4,7 +4,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { CompaniesList } from '@/features/companies/components/companies-list'
 
-/** SPEC §2 /admin/companies: admins view, edit and sync; sales view only; others Access Denied. */
+/** docs/product-rules.md §2 /admin/companies: admins view, edit and sync; sales view only; others Access Denied. */
 export default function CompaniesRoute() {
   const user = useUser()
   return (

@@ -6,14 +6,14 @@ import { CompanyDetailView } from '@/features/companies/components/company-detai
 import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { can } from '@portal/shared'
 
-/** SPEC §2 /admin/companies/{id}. */
+/** docs/product-rules.md §2 /admin/companies/{id}. */
 export default function CompanyRoute() {
   const { id = '' } = useParams()
   const user = useUser()
   return (
     <Authorization permission="company.read" forbidden={<AccessDenied />}>
       <CompanyDetailView key={id} id={id} role={user.role} />
-      {/* Issue #17: the company's alert thresholds (admin), below the tabs. */}
+      {/* The company's alert thresholds (admin), below the tabs. */}
       {can(user.role, 'alertSettings.manage') && (
         <div className="mx-auto mt-6 w-full max-w-7xl">
           <CompanyAlertSettings key={id} companyId={id} />

@@ -7,7 +7,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { MyCourseRequests } from '@/features/course-requests/components/my-course-requests'
 
 /**
- * SPEC §2 /course-requests: My Course Requests, the client's view. Only clients request
+ * docs/product-rules.md §2 /course-requests: My Course Requests, the client's view. Only clients request
  * courses; other roles get a pointer (admin and sales to their own screen) instead of a list.
  */
 export default function CourseRequestsRoute() {

@@ -9,7 +9,7 @@ import type { UiEventHandler } from '@/types/ui-event'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 
-/** SPEC §2 /courses/{id}; `?request=true` opens the request form at once. */
+/** docs/product-rules.md §2 /courses/{id}; `?request=true` opens the request form at once. */
 export default function CourseRoute() {
   const { id = '' } = useParams()
   const [searchParams] = useSearchParams()

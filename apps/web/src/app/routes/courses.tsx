@@ -6,7 +6,7 @@ import type { UiEventHandler } from '@/types/ui-event'
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 
-/** SPEC §2 /courses: the course catalogue. */
+/** docs/product-rules.md §2 /courses: the course catalogue. */
 export default function CoursesRoute() {
   const user = useUser()
   return (

@@ -11,7 +11,7 @@ import type { RowBadges } from '@/features/dispatches/types'
 import type { UiEventHandler } from '@/types/ui-event'
 
 /**
- * Issue #16: the chart panels load after the list, in their own chunk, so the first visit to
+ * The chart panels load after the list, in their own chunk, so the first visit to
  * /dashboard stays within 5 KiB gzip of the pre-charts build (scripts/check-bundle-budget.mjs).
  */
 const DashboardCharts = lazy(() =>
@@ -19,15 +19,15 @@ const DashboardCharts = lazy(() =>
 )
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
-// Issue #17: "Near cap" and "Expires soon" from the alerts feature.
+// "Near cap" and "Expires soon" from the alerts feature.
 const rowBadges: RowBadges = (id, pageIds) => <DispatchAlertBadges id={id} pageIds={pageIds} />
 
-/** DECISIONS.md: /dashboard is the dispatch list screen. */
+/** docs/product-decisions.md D6: /dashboard is the dispatch list screen. */
 export default function DashboardRoute() {
   const user = useUser()
   // The chart data is asked for at once, while the chart chunk loads.
   useListDashboardCharts()
-  // SPEC §2: Your Dispatches for role client, All Dispatches otherwise.
+  // docs/product-rules.md §2: Your Dispatches for role client, All Dispatches otherwise.
   const title = ownCompanyOnly(user.role) ? 'Your Dispatches' : 'All Dispatches'
   return (
     <ContentLayout title={title}>

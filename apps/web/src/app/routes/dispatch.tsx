@@ -8,13 +8,13 @@ import { CompletionReport } from '@/features/reports/components/completion-repor
 
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 
-/** SPEC §2 /dispatches/{id}: the dispatch's details with its completion report below. */
+/** docs/product-rules.md §2 /dispatches/{id}: the dispatch's details with its completion report below. */
 export default function DispatchRoute() {
   const { id = '' } = useParams()
   const user = useUser()
   return (
     <DispatchDetails key={id} id={id} role={user.role} onEvent={recordUiEvent}>
-      {/* Issue #16: completions per week and the status breakdown. */}
+      {/* Completions per week and the status breakdown. */}
       <DispatchCharts dispatchId={id} />
       <CompletionReport dispatchId={id} />
     </DispatchDetails>

@@ -4,7 +4,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { LearnersScreen } from '@/features/learners/components/learners-screen'
 
-/** Issue #16 /learners: a client its own company's learners; staff pick a company first. */
+/** /learners: a client its own company's learners; staff pick a company first. */
 export default function LearnersRoute() {
   const user = useUser()
   return (

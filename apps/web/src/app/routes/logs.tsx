@@ -8,7 +8,7 @@ import type { UiAction } from '@portal/shared'
 
 const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
 
-/** SPEC §2 /logs (admins; others go to /dashboard). */
+/** docs/product-rules.md §2 /logs (admins; others go to /dashboard). */
 export default function LogsRoute() {
   return (
     <Authorization permission="log.read" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>

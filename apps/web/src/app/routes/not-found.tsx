@@ -5,7 +5,7 @@ import { Logo } from '@/components/ui/logo'
 import { APP_NAME } from '@/config/app'
 import { paths } from '@/config/paths'
 
-/** SPEC §2 404: its texts, in the product's look (issue #19): the logo above a card, the footer below. */
+/** docs/product-rules.md §2 404: its texts, in the product's look: the logo above a card, the footer below. */
 export default function NotFoundRoute() {
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50">

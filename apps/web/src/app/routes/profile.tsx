@@ -2,7 +2,7 @@ import { ContentLayout } from '@/components/layouts/content-layout'
 import { useUser } from '@/features/auth/components/auth-context'
 import { ProfilePreferences } from '@/features/alerts/components/profile-preferences'
 
-/** Issue #17: /profile, every role: the caller's alert mails, digest, time zone and report subscription. */
+/** /profile, every role: the caller's alert mails, digest, time zone and report subscription. */
 export default function ProfileRoute() {
   const user = useUser()
   return (

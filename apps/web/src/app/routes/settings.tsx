@@ -10,7 +10,7 @@ import type { UiAction } from '@portal/shared'
 
 const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
 
-/** SPEC §2 Settings (admins; others go to /dashboard). `?edit={userId}` opens that user's form. */
+/** docs/product-rules.md §2 Settings (admins; others go to /dashboard). `?edit={userId}` opens that user's form. */
 export default function SettingsRoute() {
   const user = useUser()
   const [params] = useSearchParams()
@@ -18,7 +18,7 @@ export default function SettingsRoute() {
     <Authorization permission="user.manage" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>
       <ContentLayout title="Settings">
         <UserManagement currentUserId={user.id} editUserId={params.get('edit')} onEvent={recordUiEvent} />
-        {/* Issue #17: below User Management, its own section. */}
+        {/* Below User Management, its own section. */}
         <div className="mt-8">
           <GlobalAlertSettings />
         </div>

@@ -4,7 +4,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { UserProfile } from '@/features/users/components/user-profile'
 
-/** DECISIONS.md /admin/users/{id}: an admin page for one user; others see Access Denied. */
+/** docs/product-decisions.md D9, D8 /admin/users/{id}: an admin page for one user; others see Access Denied. */
 export default function UserRoute() {
   const { id = '' } = useParams()
   const user = useUser()

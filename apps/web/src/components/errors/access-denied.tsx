@@ -1,6 +1,6 @@
 import { ShieldAlert } from 'lucide-react'
 
-/** DECISIONS.md: admin screens answer roles without access with this text (SPEC §2). */
+/** docs/product-decisions.md D8: admin screens answer roles without access with this text (docs/product-rules.md §2). */
 export function AccessDenied() {
   return (
     <section className="mx-auto max-w-lg rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">

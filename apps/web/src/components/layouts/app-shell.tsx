@@ -11,12 +11,12 @@ export type AppShellProps = {
   supportEmail: string | undefined
   onHelpClick: () => void
   onLogout: () => void
-  /** Issue #17: shown at the header's end (the notification bell, the Profile link). */
+  /** Shown at the header's end (the notification bell, the Profile link). */
   headerActions?: ReactNode
   children: ReactNode
 }
 
-/** SPEC §2 "Shell": sidebar, header and footer around the screen. */
+/** docs/product-rules.md §2 "Shell": sidebar, header and footer around the screen. */
 export function AppShell({ user, supportEmail, onHelpClick, onLogout, headerActions, children }: AppShellProps) {
   const [menuOpen, setMenuOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)

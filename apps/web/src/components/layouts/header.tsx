@@ -8,11 +8,11 @@ type HeaderProps = {
   onMenuToggle: () => void
   menuButtonRef: Ref<HTMLButtonElement>
   sidebarId: string
-  /** Issue #17: the bell and the Profile link, supplied by the app (components never import features). */
+  /** The bell and the Profile link, supplied by the app (components never import features). */
   actions?: ReactNode
 }
 
-/** SPEC §2: the product title and today's date in long English form. */
+/** docs/product-rules.md §2: the product title and today's date in long English form. */
 export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId, actions }: HeaderProps) {
   const today = new Date()
   return (
@@ -33,7 +33,7 @@ export function Header({ menuOpen, onMenuToggle, menuButtonRef, sidebarId, actio
         dateTime={format(today, 'yyyy-MM-dd')}
         className="ml-auto text-right text-xs whitespace-nowrap text-slate-600 sm:text-sm"
       >
-        {/* SPEC §2's long form from 640 px; a phone has room for one short line only (the long
+        {/* docs/product-rules.md §2's long form from 640 px; a phone has room for one short line only (the long
             form wrapped onto three), and screen readers still hear the long form. */}
         <span aria-hidden="true" className="sm:hidden">
           {format(today, 'EEE, MMM d')}

@@ -13,7 +13,7 @@ import { paths } from '@/config/paths'
 
 export type NavItem = { name: string; to: string; icon: LucideIcon }
 
-/** SPEC §2 nav items, decided by the shared permission table (SPEC §6). */
+/** docs/product-rules.md §2 nav items, decided by the shared permission table (docs/product-rules.md §6). */
 export function navItemsFor(role: Role): NavItem[] {
   const items: NavItem[] = [
     { name: 'Dashboard', to: paths.dashboard.getHref(), icon: LayoutDashboard },
@@ -24,7 +24,7 @@ export function navItemsFor(role: Role): NavItem[] {
   } else if (can(role, 'courseRequest.readOwn')) {
     items.push({ name: 'Course Requests', to: paths.courseRequests.getHref(), icon: ClipboardList })
   }
-  // Issue #16: every role's learners (a client its company's; staff pick one).
+  // Every role's learners (a client its company's; staff pick one).
   if (can(role, 'learner.read')) items.push({ name: 'Learners', to: paths.learners.getHref(), icon: GraduationCap })
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })

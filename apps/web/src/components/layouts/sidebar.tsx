@@ -17,7 +17,7 @@ export type SidebarProps = {
   onLogout: () => void
 }
 
-/** SPEC §2 shell sidebar. Below 1024 px it is a drawer opened from the header's menu button. */
+/** docs/product-rules.md §2 shell sidebar. Below 1024 px it is a drawer opened from the header's menu button. */
 export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick, onLogout }: SidebarProps) {
   return (
     <aside

@@ -23,7 +23,7 @@ type Props = {
 
 /**
  * The portal's one date input (docs/decisions.md: every date reads and is typed yyyy-MM-dd), on
- * react-datepicker, clearable: a day (the dispatch expiry) or one end of a range (SPEC §2 filters
+ * react-datepicker, clearable: a day (the dispatch expiry) or one end of a range (docs/product-rules.md §2 filters
  * of the logs and the completion report, end not before start). The calendar disables the days
  * the other end rules out; typed text is parsed here, strictly, so a typed end before the start
  * still reaches the screen and shows its error.

@@ -5,7 +5,7 @@ import { errorMessage } from '@/lib/api-error'
 import { saveFile } from '@/lib/save-file'
 import { Button, type ButtonProps } from './button'
 
-/** SPEC §8 style fallback when the server sends no message (issue #15 downloads). */
+/** docs/product-rules.md §8 style fallback when the server sends no message (downloads). */
 export const DOWNLOAD_FAILED = 'Failed to download the package.'
 
 /**
@@ -32,7 +32,7 @@ export function DownloadButton({
   srLabel?: string
   variant?: ButtonProps['variant']
   size?: ButtonProps['size']
-  /** The message when the server sends none (issue #16: exports say so). */
+  /** The message when the server sends none (exports say so). */
   failedText?: string
 }) {
   const [busy, setBusy] = useState(false)

@@ -2,7 +2,7 @@ import { RefreshCw } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from './button'
 
-/** SPEC §2: "Error:" plus the message, and a Refresh Data button that reads Refreshing... while busy. */
+/** docs/product-rules.md §2: "Error:" plus the message, and a Refresh Data button that reads Refreshing... while busy. */
 export function ErrorState({
   message,
   onRefresh,

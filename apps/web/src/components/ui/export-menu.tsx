@@ -6,7 +6,7 @@ import { DownloadButton } from './download-button'
 export const EXPORT_FAILED = 'Failed to export the report.'
 
 /**
- * Issue #16: "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
+ * "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
  * file the server streams for exactly the screen's current filters. A disclosure, not an ARIA
  * menu: the choices are plain buttons, reached with Tab; Escape closes it and focus returns to
  * the Export button.

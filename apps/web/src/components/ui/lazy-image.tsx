@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { cn } from './cn'
 
-/** SPEC §9: images load when a tenth of them is within 50 px of the viewport. */
+/** docs/product-rules.md §9: images load when a tenth of them is within 50 px of the viewport. */
 export const LAZY_IMAGE_THRESHOLD = 0.1
 export const LAZY_IMAGE_ROOT_MARGIN = '50px'
 

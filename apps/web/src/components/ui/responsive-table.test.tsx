@@ -17,7 +17,7 @@ const COLUMNS: Column<Row>[] = [
   },
 ]
 
-describe('ResponsiveTable (issue #19)', () => {
+describe('ResponsiveTable', () => {
   it('is a captioned table in a named, focusable scroll box', () => {
     render(<ResponsiveTable caption="Learners" columns={COLUMNS} rows={ROWS} rowKey={(r) => r.id} layout="table" />)
     const box = screen.getByRole('region', { name: 'Learners' })

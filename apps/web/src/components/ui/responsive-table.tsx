@@ -34,7 +34,7 @@ export const headerCellClass = (nowrap = false) =>
 const td = 'px-4 py-3 align-top'
 
 /**
- * SPEC §9: a table from 1024 px up, cards (a stacked row per item, labelled values) below. The
+ * docs/product-rules.md §9: a table from 1024 px up, cards (a stacked row per item, labelled values) below. The
  * table sits in a named, focusable scroll box, so a keyboard reaches columns that do not fit.
  */
 export function ResponsiveTable<T>({ caption, columns, rows, rowKey, layout }: Props<T>) {

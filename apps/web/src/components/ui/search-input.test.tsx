@@ -10,7 +10,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('SearchInput (issue #18: one search box)', () => {
+describe('SearchInput (one search box)', () => {
   it('is a labelled search box of at most 200 characters', () => {
     const onChange = vi.fn()
     render(<SearchInput label="Search companies" labelHidden value="" onChange={onChange} placeholder="Name" />)

@@ -20,7 +20,7 @@ export const matchesPicker = (option: PickerOption, term: string) => {
 }
 
 /**
- * A list to choose one item from, with a search box that narrows it (issue #15: companies and
+ * A list to choose one item from, with a search box that narrows it (companies and
  * courses of the mirror). Built from native controls, so keyboards and screen readers work as
  * they always do: the search box, then a list box (a select showing several rows) named by the
  * label; the number of matches is announced.

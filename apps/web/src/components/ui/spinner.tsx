@@ -1,7 +1,7 @@
 import { LoaderCircle } from 'lucide-react'
 import { cn } from './cn'
 
-/** SPEC §2: protected routes show a "Loading..." spinner. The text is visible and announced. */
+/** docs/product-rules.md §2: protected routes show a "Loading..." spinner. The text is visible and announced. */
 export function Spinner({ label = 'Loading...', className }: { label?: string; className?: string }) {
   return (
     <div role="status" className={cn('flex items-center gap-2 text-slate-600', className)}>

@@ -8,13 +8,13 @@ const COMPLETION: Record<string, { label: string; tone: BadgeTone }> = {
 
 const capitalise = (value: string) => (value ? value.charAt(0).toUpperCase() + value.slice(1) : 'Unknown')
 
-/** SPEC §4 completion status: completed, incomplete, not attempted (labelled Not Started). */
+/** docs/product-rules.md §4 completion status: completed, incomplete, not attempted (labelled Not Started). */
 export function CompletionBadge({ status }: { status: string }) {
   const known = COMPLETION[status.toLowerCase()]
   return <Badge tone={known?.tone ?? 'neutral'}>{known?.label ?? capitalise(status)}</Badge>
 }
 
-/** SPEC §4 success status: passed green, failed red, anything else neutral. */
+/** docs/product-rules.md §4 success status: passed green, failed red, anything else neutral. */
 export function SuccessBadge({ status }: { status: string }) {
   const value = status.toLowerCase()
   const tone: BadgeTone = value === 'passed' ? 'green' : value === 'failed' ? 'red' : 'neutral'

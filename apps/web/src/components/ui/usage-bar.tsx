@@ -2,7 +2,7 @@ import { isOverused, usageColour, type UsageColour } from '@portal/shared'
 import { Badge } from '@/components/ui/badge'
 import { ProgressBar } from '@/components/ui/progress-bar'
 
-/** SPEC §9 colours; the thresholds themselves live in the shared license-usage rule. */
+/** docs/product-rules.md §9 colours; the thresholds themselves live in the shared license-usage rule. */
 export const USAGE_BAR_CLASS: Record<UsageColour, string> = {
   green: 'bg-green-600',
   yellow: 'bg-yellow-500',
@@ -13,7 +13,7 @@ export function UsageBar({ percent, label }: { percent: number; label: string })
   return <ProgressBar value={percent} label={label} barClassName={USAGE_BAR_CLASS[usageColour(percent)]} />
 }
 
-/** SPEC §2: an Overused badge above 100 percent. */
+/** docs/product-rules.md §2: an Overused badge above 100 percent. */
 export function OverusedBadge({ percent }: { percent: number | null }) {
   return isOverused(percent) ? <Badge tone="red">Overused</Badge> : null
 }

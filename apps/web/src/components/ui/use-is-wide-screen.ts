@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 
-/** SPEC §9: tables from 1024 px up; narrower screens get cards. */
+/** docs/product-rules.md §9: tables from 1024 px up; narrower screens get cards. */
 export const WIDE_LAYOUT_MIN_PX = 1024
 const QUERY = `(min-width: ${WIDE_LAYOUT_MIN_PX}px)`
 

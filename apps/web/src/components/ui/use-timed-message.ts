@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 export type TimedMessage = { text: string; variant: 'success' | 'error' }
 
 /**
- * A message that clears itself after `ms` (SPEC §9 success banners: 3 s or 5 s). Showing a new
+ * A message that clears itself after `ms` (docs/product-rules.md §9 success banners: 3 s or 5 s). Showing a new
  * message restarts the timer.
  */
 export function useTimedMessage(ms: number) {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 
 /**
- * Issue #17: badges after a row's course ("Near cap", "Expires soon"), supplied by the app from
+ * Badges after a row's course ("Near cap", "Expires soon"), supplied by the app from
  * the alerts feature (features never import each other). Given the page's ids, so one request
  * serves the page.
  */

@@ -16,7 +16,7 @@ import {
 } from './server-process'
 
 /**
- * Reliability suite, issue #14 item 1: the real server on PostgreSQL while the backends of
+ * Reliability suite: the real server on PostgreSQL while the backends of
  * connections it holds checked out are terminated: the one holding the sync's advisory lock
  * (found in pg_locks) during a sync, and every connection while postbacks stream in. Before the
  * fix the process exited with code 1 at the first one ("closing after an error"). Now it stays

@@ -15,7 +15,7 @@ import {
 } from './server-process'
 
 /**
- * Reliability suite, part 3 (issue #8): the real server on PostgreSQL while its connections are
+ * Reliability suite, part 3: the real server on PostgreSQL while its connections are
  * killed (pg_terminate_backend) and while the database is "stopped". Stopping the shared
  * PostgreSQL cluster would break other suites running on it, so a stop is simulated on a
  * dedicated database: every connection terminated and new ones refused

@@ -5,7 +5,7 @@ import pg from 'pg'
 
 /**
  * Runs the real server (apps/server/src/server.ts under tsx) as a child process, the way
- * `npm start` does, for the reliability suite's long parts (issue #8, `npm run test:resilience`).
+ * `npm start` does, for the reliability suite's long parts (`npm run test:resilience`).
  */
 const SERVER_ENTRY = path.resolve(import.meta.dirname, '../../../server.ts')
 

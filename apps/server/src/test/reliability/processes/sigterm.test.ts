@@ -19,7 +19,7 @@ import {
 } from './server-process'
 
 /**
- * Reliability suite, part 4 (issue #8): SIGTERM while the real server is under load. Requests in
+ * Reliability suite, part 4: SIGTERM while the real server is under load. Requests in
  * flight finish; new ones are refused (503, or connection refused once the socket is closed);
  * the process exits by itself within close-with-grace's 10 s; every committed change, read
  * back from the embedded database afterwards, has its activity row.

@@ -7,7 +7,7 @@ import { startTestSimulator } from '../../../modules/sync/sync.test-support'
 import { call, signIn, simulatorEnv, startServer } from './server-process'
 
 /**
- * Reliability suite, issue #14 item 5: the real server on embedded PGlite, with JWT_SECRET and
+ * Reliability suite: the real server on embedded PGlite, with JWT_SECRET and
  * POSTBACK_PASSWORD both set (so no secrets file is written first), and a DATA_DIR that does not
  * exist: it used to die with "ENOENT mkdir …/pglite". It now creates the folder and starts; a
  * DATA_DIR that cannot be made stops start-up with exit code 1 and a message naming DATA_DIR.

@@ -13,7 +13,7 @@ import {
 } from './server-process'
 
 /**
- * Reliability suite, part 6 (issue #8): two server processes on one PostgreSQL database, started
+ * Reliability suite, part 6: two server processes on one PostgreSQL database, started
  * at the same moment (migrations, first admin and start-up sync race). A session begun on one
  * works on the other, including refresh; only one sync runs at a time across both.
  */

@@ -8,7 +8,7 @@ export type LogUserOption = SalesUser
 const sortKey = (user: LogUserOption) => (user.name || user.email).toLowerCase()
 
 /**
- * GET /api/auth/users for the user filter, sorted by name or email. SPEC §8: a failure is only
+ * GET /api/auth/users for the user filter, sorted by name or email. docs/product-rules.md §8: a failure is only
  * written to the console; the filter then offers All Users alone.
  */
 export async function getLogUsers(): Promise<LogUserOption[]> {

@@ -8,7 +8,7 @@ export const logKeys = {
   users: () => ['logs', 'users'] as const,
 }
 
-/** GET /api/logs; empty filter values are left out of the URL by the api client (SPEC §7). */
+/** GET /api/logs; empty filter values are left out of the URL by the api client (docs/product-rules.md §7). */
 export function getLogs(query: LogListQuery): Promise<LogListResponse> {
   return api.get<LogListResponse>('/api/logs', { params: query })
 }
@@ -23,7 +23,7 @@ export function useLogs(query: LogListQuery, enabled: boolean) {
   })
 }
 
-/** GET /api/logs/export.csv with the same filters: the server streams the file (DECISIONS.md). */
+/** GET /api/logs/export.csv with the same filters: the server streams the file (docs/product-decisions.md D22). */
 export function downloadLogsCsv(filter: LogFilter): Promise<Blob> {
   return api.get<Blob>('/api/logs/export.csv', { params: filter, responseType: 'blob' })
 }

@@ -61,7 +61,7 @@ const actions = (log: RecordedRequest[]) =>
   requestsTo(log, '/api/logs/action').map((r) => (r.body as { action: string }).action)
 
 describe('Activity Logs (/logs)', () => {
-  it('shows the total, the rows as SPEC renders them, and records LOGS_PAGE_VIEWED', async () => {
+  it('shows the total, the rows as product-rules renders them, and records LOGS_PAGE_VIEWED', async () => {
     const log = recordRequests()
     await openLogs()
     expect(screen.getByRole('heading', { level: 1, name: 'Activity Logs' })).toBeInTheDocument()
@@ -74,7 +74,7 @@ describe('Activity Logs (/logs)', () => {
       expect.stringContaining('Pathname: /courses'),
       '10.0.0.3',
     ])
-    // Issue #19: an object reads as labelled values; its JSON stays one click away.
+    // An object reads as labelled values; its JSON stays one click away.
     expect(screen.getByText('{"pathname":"/courses"}').closest('details')).not.toBeNull()
     expect(rows[1]!.slice(1)).toEqual(['System/Unknown', 'COMPANIES_SYNCED', 'N/A', '-'])
     expect(rows[2]).toEqual([

@@ -24,7 +24,7 @@ import { LogTable } from './log-table'
 
 const count = (n: number) => n.toLocaleString('en-US')
 
-/** SPEC §2 "Activity Logs" (admins; the route redirects everyone else). */
+/** docs/product-rules.md §2 "Activity Logs" (admins; the route redirects everyone else). */
 export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
   const [values, setValues] = useState<LogFilterValues>(EMPTY_FILTERS)
   const [page, setPage] = useState(1)
@@ -55,10 +55,10 @@ export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
     onEvent('LOGS_PAGE_VIEWED')
   }, [onEvent])
 
-  // SPEC §4: the page stays within 1..totalPages (rows may have gone since).
+  // docs/product-rules.md §4: the page stays within 1..totalPages (rows may have gone since).
   if (!logs.isPlaceholderData && totalPages > 0 && page > totalPages) setPage(totalPages)
 
-  // SPEC §2: any filter change goes back to page 1.
+  // docs/product-rules.md §2: any filter change goes back to page 1.
   const change = (changes: Partial<LogFilterValues>) => {
     setValues((current) => ({ ...current, ...changes }))
     setPage(1)

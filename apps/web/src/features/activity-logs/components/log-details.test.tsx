@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { LogDetails, humanizeKey, valueText } from './log-details'
 
-describe('LogDetails (issue #19)', () => {
+describe('LogDetails', () => {
   it('reads an object as labelled values and keeps its JSON one click away', () => {
     const { container } = render(<LogDetails details={{ courseTitle: 'Budgeting', fields: ['title', 'level'] }} />)
     expect(screen.getByText('Course title:')).toBeInTheDocument()
@@ -13,7 +13,7 @@ describe('LogDetails (issue #19)', () => {
     )
   })
 
-  it('shows a lone message, a string, and SPEC texts for absent or odd details', () => {
+  it('shows a lone message, a string, and product-rules texts for absent or odd details', () => {
     const { rerender } = render(<LogDetails details={{ message: 'User signed in' }} />)
     expect(screen.getByText('User signed in')).toBeInTheDocument()
     expect(document.querySelector('details')).toBeNull()

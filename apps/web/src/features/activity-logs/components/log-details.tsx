@@ -30,7 +30,7 @@ const isPlainObject = (value: unknown): value is Record<string, Json> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
- * Issue #19: a log row's details as readable text. A string is its own message (SPEC §3); an
+ * A log row's details as readable text. A string is its own message (docs/product-rules.md §3); an
  * object with only a message reads as that message; any other object reads as labelled values,
  * with the JSON one click away. React escapes every piece: nothing is rendered as markup.
  */

@@ -19,7 +19,7 @@ type Props = {
   onDownload: () => void
 }
 
-/** SPEC §2 Activity Logs filters, reset and CSV download. */
+/** docs/product-rules.md §2 Activity Logs filters, reset and CSV download. */
 export function LogFilters({ values, users, dateError, busy, onChange, onReset, onDownload }: Props) {
   return (
     <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs">

@@ -3,7 +3,7 @@ import { ResponsiveTable, type Column } from '@/components/ui/responsive-table'
 import { formatLogTime } from '../utils/format-log'
 import { LogDetails } from './log-details'
 
-/** SPEC §2: Timestamp, User, Action, Details, IP Address. */
+/** docs/product-rules.md §2: Timestamp, User, Action, Details, IP Address. */
 const COLUMNS: Column<LogEntry>[] = [
   {
     header: 'Timestamp',

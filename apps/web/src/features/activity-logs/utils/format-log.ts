@@ -1,7 +1,7 @@
 import { NOT_AVAILABLE } from '@portal/shared'
 import { format } from 'date-fns'
 
-/** SPEC §8: in the logs an unparseable date reads Invalid Date, a missing one N/A. */
+/** docs/product-rules.md §8: in the logs an unparseable date reads Invalid Date, a missing one N/A. */
 export function formatLogTime(value: string | null | undefined): string {
   if (!value) return NOT_AVAILABLE
   const date = new Date(value)

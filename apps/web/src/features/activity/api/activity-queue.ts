@@ -6,7 +6,7 @@ import { tokenStorage } from '@/lib/token-storage'
 import type { LogActionBody } from '@/types/api'
 
 /**
- * DECISIONS.md: UI events that fail to send are kept in browser storage and sent later,
+ * docs/product-decisions.md D27: UI events that fail to send are kept in browser storage and sent later,
  * so a brief network loss loses none. The queue is bounded; the oldest events go first.
  */
 export const ACTIVITY_QUEUE_KEY = 'portal.activityQueue'
@@ -26,7 +26,7 @@ function isRetryable(error: unknown): boolean {
   return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500
 }
 
-/** Fire-and-forget (SPEC §7): never throws; failures go to the console and, if worth it, the queue. */
+/** Fire-and-forget (docs/product-rules.md §7): never throws; failures go to the console and, if worth it, the queue. */
 export async function sendActivityEvent(event: ActivityEvent): Promise<void> {
   try {
     await post(event)

@@ -5,7 +5,7 @@ import { logNavigation } from '../api/log-navigation'
 import { useActivityQueueFlush } from '../hooks/use-activity-queue-flush'
 
 /**
- * SPEC §2: on every path change for a signed-in user, report the pathname. Mount it only
+ * docs/product-rules.md §2: on every path change for a signed-in user, report the pathname. Mount it only
  * behind the auth guard. Query-string changes are not path changes; StrictMode's second
  * effect run is not one either.
  */

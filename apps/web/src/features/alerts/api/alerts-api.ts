@@ -10,7 +10,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 
-/** Issue #17: every alerts query key starts with 'alerts', so one invalidation refreshes the bell and badges. */
+/** Every alerts query key starts with 'alerts', so one invalidation refreshes the bell and badges. */
 export const alertKeys = {
   all: ['alerts'] as const,
   notifications: ['alerts', 'notifications'] as const,

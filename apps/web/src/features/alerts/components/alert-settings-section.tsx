@@ -13,7 +13,7 @@ import {
 } from '../api/alerts-api'
 import { ThresholdForm } from './threshold-form'
 
-/** Issue #17, Settings (admin): the global thresholds, and the way to the mail outbox. */
+/** Settings (admin): the global thresholds, and the way to the mail outbox. */
 export function GlobalAlertSettings() {
   const { data, error, isPending } = useGlobalAlertSettings()
   const save = useSaveGlobalAlertSettings()
@@ -51,7 +51,7 @@ export function GlobalAlertSettings() {
   )
 }
 
-/** Issue #17, company detail (admin): the company's own thresholds. */
+/** company detail (admin): the company's own thresholds. */
 export function CompanyAlertSettings({ companyId }: { companyId: string }) {
   const { data, error, isPending } = useCompanyAlertSettings(companyId)
   const save = useSaveCompanyAlertSettings(companyId)

@@ -7,7 +7,7 @@ import { preloadRoutes, recordRequests, renderApp, requestsTo, signInAs } from '
 
 beforeAll(preloadRoutes)
 
-describe('notification bell (issue #17)', () => {
+describe('notification bell', () => {
   it('shows the unread count, opens a labelled list with the keyboard, and Escape returns focus', async () => {
     signInAs('client')
     renderApp('/dashboard')

@@ -2,7 +2,7 @@ import { Badge } from '@/components/ui/badge'
 import { useDispatchAlertFlags } from '../api/alerts-api'
 
 /**
- * Issue #17: "Near cap" and "Expires soon" on a dashboard row (table and cards): the dispatch
+ * "Near cap" and "Expires soon" on a dashboard row (table and cards): the dispatch
  * has a live usage or expiry crossing. Every row of a page asks with the page's ids, so the
  * page makes one request.
  */

@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { paths } from '@/config/paths'
 import { NotificationBell } from './notification-bell'
 
-/** Issue #17: the header's bell and the link to the Profile page (every role). */
+/** The header's bell and the link to the Profile page (every role). */
 export function HeaderActions() {
   return (
     <div className="flex items-center gap-1">

@@ -8,7 +8,7 @@ import { useMarkAllRead, useMarkRead, useNotifications } from '../api/alerts-api
 const countLabel = (n: number) => (n >= 1000 ? '999+' : n > 99 ? '99+' : String(n))
 
 /**
- * Issue #17: the header's bell. A button (aria-expanded, aria-controls) opens a panel with a
+ * The header's bell. A button (aria-expanded, aria-controls) opens a panel with a
  * labelled list of alerts, newest first; Escape or a click outside closes it and focus returns
  * to the button. Staff see every alert, a client its own company's (the server scopes them).
  */

@@ -32,7 +32,7 @@ function nextAttempt(mail: OutboxMail, smtpConfigured: boolean): string {
 }
 
 /**
- * Issue #17: /admin/outbox. Each mail's recipient, subject, status and attempts, and its body
+ * /admin/outbox. Each mail's recipient, subject, status and attempts, and its body
  * as plain text (never rendered as HTML).
  */
 export function OutboxList() {

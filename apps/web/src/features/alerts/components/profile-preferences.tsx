@@ -41,7 +41,7 @@ function SwitchRow({
   )
 }
 
-/** Issue #17: the Profile page's mail preferences (every role, the caller's own). */
+/** The Profile page's mail preferences (every role, the caller's own). */
 export function ProfilePreferences({ role }: { role: Role }) {
   const { data, error, isPending } = usePreferences()
   if (isPending) return <Spinner label="Loading preferences..." />

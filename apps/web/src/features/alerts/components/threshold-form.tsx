@@ -40,7 +40,7 @@ export function parseLevels(
 }
 
 /**
- * Issue #17: the two threshold lists (percent of the cap; days before the expiry, 0 = the day),
+ * The two threshold lists (percent of the cap; days before the expiry, 0 = the day),
  * as comma-separated numbers. Used by Settings (global) and the company detail (override).
  * Starts from `value`; the parent keys it by the saved value, so a save shows what was stored.
  */

@@ -8,7 +8,7 @@ export async function loginWithEmailAndPassword(body: LoginBody): Promise<Sessio
   return parseSession(await api.post<unknown>('/api/auth/login', body, { public: true }))
 }
 
-/** SPEC §4: a successful login stores the access token, refresh token and user. */
+/** docs/product-rules.md §4: a successful login stores the access token, refresh token and user. */
 export function useLogin(options: { onSuccess?: (session: SessionResponse) => void } = {}) {
   return useMutation({
     mutationFn: loginWithEmailAndPassword,

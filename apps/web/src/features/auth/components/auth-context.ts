@@ -1,7 +1,7 @@
 import type { User } from '@/types/api'
 import { createContext, useContext } from 'react'
 
-/** SPEC §4: the guard's states are loading, (refreshing,) authenticated and redirected to login. */
+/** docs/product-rules.md §4: the guard's states are loading, (refreshing,) authenticated and redirected to login. */
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated'
 
 export type AuthContextValue = {

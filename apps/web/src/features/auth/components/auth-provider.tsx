@@ -10,7 +10,7 @@ import { SSO_SESSION_KEY, ssoLogout } from '../api/sso'
 import { storage } from '@/lib/storage'
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context'
 
-/** SPEC §9: the guard retries a refresh only when more than 30 s passed since its last try. */
+/** docs/product-rules.md §9: the guard retries a refresh only when more than 30 s passed since its last try. */
 export const GUARD_RETRY_INTERVAL_MS = 30_000
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -51,7 +51,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const endSessionUrl = await ssoLogout(refreshToken)
       if (endSessionUrl) window.location.assign(endSessionUrl)
     } catch (error) {
-      console.warn('Could not revoke the refresh token at logout', error) // SPEC §7: failure ignored
+      console.warn('Could not revoke the refresh token at logout', error) // docs/product-rules.md §7: failure ignored
     }
   }, [])
 
@@ -78,7 +78,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return <AuthContext value={value}>{children}</AuthContext>
 }
 
-/** SPEC §4 start-up: load the user when an access token is stored, else try the refresh token. */
+/** docs/product-rules.md §4 start-up: load the user when an access token is stored, else try the refresh token. */
 async function restoreSession(): Promise<void> {
   const { accessToken, refreshToken } = tokenStorage.read()
   try {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { useAuth } from './auth-context'
 
 /**
- * Shows children only to roles with the permission (SPEC §6 via the shared `can()`).
+ * Shows children only to roles with the permission (docs/product-rules.md §6 via the shared `can()`).
  * Convenience only: the server enforces the same table on every call.
  */
 export function Authorization({

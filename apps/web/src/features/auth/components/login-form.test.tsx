@@ -22,7 +22,7 @@ async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
 }
 
 describe('login screen', () => {
-  it('shows the SPEC texts, fields and marketing points', async () => {
+  it('shows the product-rules texts, fields and marketing points', async () => {
     renderApp('/login')
     expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeInTheDocument()
     expect(screen.getByText('Sign in to your account to continue.')).toBeInTheDocument()

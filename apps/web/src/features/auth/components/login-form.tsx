@@ -7,7 +7,7 @@ import { useLogin } from '../api/login'
 import { ssoStartUrl, useSsoLookup } from '../api/sso'
 
 /**
- * SPEC §2 login screen: texts, fields and states exactly as specified. When the typed e-mail's
+ * docs/product-rules.md §2 login screen: texts, fields and states exactly as specified. When the typed e-mail's
  * domain signs in through its company's provider, the screen offers that instead and the
  * password is not needed (it stays for named accounts that keep one).
  */

@@ -13,7 +13,7 @@ const HIGHLIGHTS: Array<{ icon: LucideIcon; title: string; text: string }> = [
   { icon: TrendingUp, title: 'Track learner progress', text: 'Follow learner progress and achievements.' },
 ]
 
-/** SPEC §1: what the login page says about the product. */
+/** docs/product-rules.md §1: what the login page says about the product. */
 export function LoginHighlights() {
   return (
     <div className="mx-auto max-w-md">

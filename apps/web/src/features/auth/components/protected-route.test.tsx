@@ -29,7 +29,7 @@ function refreshAnswers(...statuses: number[]) {
   return calls
 }
 
-describe('auth guard timing (SPEC §2, §9)', () => {
+describe('auth guard timing (docs/product-rules.md §2, §9)', () => {
   beforeAll(preloadRoutes)
 
   beforeEach(() => {

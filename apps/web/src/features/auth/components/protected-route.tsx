@@ -4,11 +4,11 @@ import { PageSpinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { useAuth } from './auth-context'
 
-/** SPEC §9: an unauthenticated route waits 500 ms before its refresh try. */
+/** docs/product-rules.md §9: an unauthenticated route waits 500 ms before its refresh try. */
 export const GUARD_REFRESH_DELAY_MS = 500
 
 /**
- * SPEC §2: a Loading... spinner while authentication is loading or refreshing, /login when
+ * docs/product-rules.md §2: a Loading... spinner while authentication is loading or refreshing, /login when
  * unauthenticated. Before giving up, the route waits 500 ms and tries a token refresh once
  * (again only when its last try is more than 30 s old, see canRetryRefresh).
  */

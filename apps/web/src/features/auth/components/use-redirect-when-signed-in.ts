@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router'
 import { paths } from '@/config/paths'
 import { useAuth } from './auth-context'
 
-/** SPEC §9: a signed-in user who opens the login screen goes to /dashboard after 100 ms. */
+/** docs/product-rules.md §9: a signed-in user who opens the login screen goes to /dashboard after 100 ms. */
 export const LOGIN_REDIRECT_DELAY_MS = 100
 
 export function useRedirectWhenSignedIn(): boolean {

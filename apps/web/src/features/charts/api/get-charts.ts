@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useDispatchListParams } from '@/hooks/use-dispatch-list-params'
 import { api } from '@/lib/api-client'
 
-/** Issue #16: chart data (GET /api/reports/charts/...). */
+/** Chart data (GET /api/reports/charts/...). */
 export const chartKeys = {
   dispatch: (id: string) => ['charts', 'dispatch', id] as const,
   dashboard: (query: DashboardChartsQuery) => ['charts', 'dashboard', query] as const,

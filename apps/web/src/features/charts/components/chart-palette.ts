@@ -1,5 +1,5 @@
 /**
- * Issue #16: the Okabe–Ito palette (readable with every common colour-vision deficiency), each
+ * The Okabe–Ito palette (readable with every common colour-vision deficiency), each
  * colour with its own fill pattern, so that no chart tells series apart by colour alone (bars
  * also carry their values as labels, and the axis names every category).
  */

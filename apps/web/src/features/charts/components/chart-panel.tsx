@@ -24,7 +24,7 @@ export interface ChartTable {
 }
 
 /**
- * Issue #16: a chart in a card, with its text alternative a "Show as table" toggle away, and
+ * A chart in a card, with its text alternative a "Show as table" toggle away, and
  * loading, empty and error states.
  */
 export function ChartPanel({

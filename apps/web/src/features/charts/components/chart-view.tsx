@@ -35,7 +35,7 @@ function PatternDefs({ prefix, fills }: { prefix: string; fills: { colour: strin
 
 const AXIS = { fontSize: 12, fill: '#334155' }
 
-/** Issue #16: the charts themselves (recharts), in the lazily loaded chunk. */
+/** The charts themselves (recharts), in the lazily loaded chunk. */
 export default function ChartView({ kind, data, series, perCategory, reference }: ChartSpec) {
   const prefix = useId().replace(/:/g, '')
   if (kind === 'line') {

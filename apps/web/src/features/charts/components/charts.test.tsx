@@ -10,7 +10,7 @@ const region = async (name: string) => within(await screen.findByRole('region', 
 // The first visit compiles the lazy route modules, which can outlast findBy's 1 s timeout.
 beforeAll(preloadRoutes)
 
-describe('charts (issue #16)', () => {
+describe('charts', () => {
   it('shows the dispatch charts, and their figures as a table on "Show as table"', async () => {
     signInAs('admin')
     const { user } = renderApp('/dispatches/d-1')

@@ -11,7 +11,7 @@ const monthLabel = (month: string) =>
   new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
 
 /**
- * Issue #16: the dashboard's charts over the list's own filters (search, status, from the URL):
+ * The dashboard's charts over the list's own filters (search, status, from the URL):
  * registrations per month; for staff the ten dispatches nearest their cap, for a client its
  * usage trend (docs/decisions.md).
  */

@@ -17,7 +17,7 @@ function statusRows(status: DispatchChartsData['status']): ChartDatum[] {
   ]
 }
 
-/** Issue #16: the dispatch details' charts (completions per week, status breakdown). */
+/** The dispatch details' charts (completions per week, status breakdown). */
 export function DispatchCharts({ dispatchId }: { dispatchId: string }) {
   const query = useDispatchCharts(dispatchId)
   const data = query.data

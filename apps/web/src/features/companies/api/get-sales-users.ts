@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { companyKeys } from './query-keys'
 
-/** GET /api/admin/users/sales: the account manager choices (SPEC §2, §6). */
+/** GET /api/admin/users/sales: the account manager choices (docs/product-rules.md §2, §6). */
 export function getSalesUsers(): Promise<SalesUser[]> {
   return api.get<SalesUser[]>('/api/admin/users/sales')
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { companyKeys } from './query-keys'
 
-/** GET /api/admin/companies/sync (SPEC §7): created, updated, skipped, errors. */
+/** GET /api/admin/companies/sync (docs/product-rules.md §7): created, updated, skipped, errors. */
 export function syncCompanies(): Promise<CompanySyncResponse> {
   return api.get<CompanySyncResponse>('/api/admin/companies/sync')
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { companyKeys } from './query-keys'
 
-/** PUT /api/admin/companies/{id}: the list sends name and manager, the detail screen the name only (SPEC §7). */
+/** PUT /api/admin/companies/{id}: the list sends name and manager, the detail screen the name only (docs/product-rules.md §7). */
 export function updateCompany(id: string, body: UpdateCompanyBody): Promise<Company> {
   return api.put<Company>(`/api/admin/companies/${encodeURIComponent(id)}`, body)
 }

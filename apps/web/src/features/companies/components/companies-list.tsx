@@ -22,7 +22,7 @@ import { draftOf, type CompanyDraft } from './company-edit-controls'
 import { CompanySync } from './company-sync'
 import { CompanyTable } from './company-table'
 
-/** SPEC §2 Companies: admins view, edit and sync; sales view only (the server enforces the same). */
+/** docs/product-rules.md §2 Companies: admins view, edit and sync; sales view only (the server enforces the same). */
 export function CompaniesList({ role }: { role: Role }) {
   const canEdit = can(role, 'company.update')
   const canSync = can(role, 'company.sync')

@@ -1,6 +1,6 @@
 import { CompanyActions, ManagerField, NameInput, editOf, type CompanyListProps } from './company-edit-controls'
 
-/** SPEC §2: below 1024 px the companies are cards, with the same inline edit. */
+/** docs/product-rules.md §2: below 1024 px the companies are cards, with the same inline edit. */
 export function CompanyCards({ companies, showManager, canEdit, editing, onEdit }: CompanyListProps) {
   return (
     <ul aria-label="Companies" className="grid gap-4 sm:grid-cols-2">

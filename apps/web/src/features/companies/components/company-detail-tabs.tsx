@@ -115,7 +115,7 @@ function DispatchesPanel({ company }: { company: CompanyDetail }) {
   )
 }
 
-/** SPEC §2 Company detail tabs: Users, Course Requests, SCORM Dispatches. */
+/** docs/product-rules.md §2 Company detail tabs: Users, Course Requests, SCORM Dispatches. */
 export function CompanyDetailTabs({ company, role }: { company: CompanyDetail; role: Role }) {
   const [tab, setTab] = useState('users')
   return (
@@ -127,7 +127,7 @@ export function CompanyDetailTabs({ company, role }: { company: CompanyDetail; r
         {
           id: 'users',
           label: `Users (${company.users.length})`,
-          // /admin/users/{id} is an admin page (DECISIONS.md): sales get no link to an Access Denied.
+          // /admin/users/{id} is an admin page (docs/product-decisions.md D9): sales get no link to an Access Denied.
           panel: <UsersPanel company={company} canOpenUsers={can(role, 'user.manage')} />,
         },
         {

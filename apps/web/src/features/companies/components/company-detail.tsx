@@ -14,7 +14,7 @@ import { useCompany } from '../api/get-company'
 import { useUpdateCompany } from '../api/update-company'
 import { CompanyDetailTabs } from './company-detail-tabs'
 
-/** SPEC §2 Company detail: back link, the name (admins edit it), the id, and three tabs. */
+/** docs/product-rules.md §2 Company detail: back link, the name (admins edit it), the id, and three tabs. */
 export function CompanyDetailView({ id, role }: { id: string; role: Role }) {
   const { data: company, error, isPending } = useCompany(id)
   const update = useUpdateCompany()
@@ -28,7 +28,7 @@ export function CompanyDetailView({ id, role }: { id: string; role: Role }) {
     const invalid = companyNameError(draft)
     if (invalid) return setNameError(invalid)
     setNameError(null)
-    // SPEC §7: the detail screen sends the name only.
+    // docs/product-rules.md §7: the detail screen sends the name only.
     update.mutate(
       { id, body: { name: draft.trim() } },
       {
@@ -96,7 +96,7 @@ export function CompanyDetailView({ id, role }: { id: string; role: Role }) {
               <p className="text-sm text-slate-600">
                 ID: <span className="font-mono">{company.id}</span>
               </p>
-              {/* Issue #15: every package of the company in one zip. */}
+              {/* Every package of the company in one zip. */}
               {can(role, 'dispatch.download') && (
                 <DownloadButton
                   path="/api/dispatches/packages"

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button'
 import { controlClass } from '@/components/ui/field'
 import { CompanyRowActions } from './company-row-actions'
 
-/** The inline edit of one company (SPEC §2): a name and an account manager chosen by email. */
+/** The inline edit of one company (docs/product-rules.md §2): a name and an account manager chosen by email. */
 export type CompanyDraft = { id: string; name: string; managerEmail: string; error: string | null }
 
 export const draftOf = (company: Company): CompanyDraft => ({
@@ -58,7 +58,7 @@ export function NameInput({ draft, onChange }: Pick<EditProps, 'draft' | 'onChan
   )
 }
 
-/** SPEC §2: sales users only, each shown with name and email, plus No Account Manager. */
+/** docs/product-rules.md §2: sales users only, each shown with name and email, plus No Account Manager. */
 export function ManagerSelect({ draft, salesUsers, onChange }: Pick<EditProps, 'draft' | 'salesUsers' | 'onChange'>) {
   const known = salesUsers.some((u) => u.email === draft.managerEmail)
   return (

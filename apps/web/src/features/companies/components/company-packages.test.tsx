@@ -19,7 +19,7 @@ afterEach(() => {
   Reflect.deleteProperty(URL, 'revokeObjectURL')
 })
 
-describe('company detail: Download all packages (issue #15)', () => {
+describe('company detail: Download all packages', () => {
   it.each(['admin', 'sales'] as const)('lets %s download every package of the company in one zip', async (role) => {
     signInAs(role)
     const asked: string[] = []

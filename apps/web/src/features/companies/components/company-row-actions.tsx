@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 
-/** SPEC §2 Actions: Edit for admin, View for everyone with access. */
+/** docs/product-rules.md §2 Actions: Edit for admin, View for everyone with access. */
 export function CompanyRowActions({
   company,
   canEdit,

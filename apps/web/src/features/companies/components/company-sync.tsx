@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { errorMessage } from '@/lib/api-error'
 import { useSyncCompanies } from '../api/sync-companies'
 
-/** SPEC §9: the sync button's label goes back after 3 s. */
+/** docs/product-rules.md §9: the sync button's label goes back after 3 s. */
 export const SYNC_LABEL_RESET_MS = 3000
 
 const LABELS = { idle: 'Sync Companies', busy: 'Syncing...', done: 'Sync complete!', failed: 'Sync failed!' } as const
@@ -19,7 +19,7 @@ const TILES: { key: keyof CompanySyncResponse; label: string }[] = [
   { key: 'errors', label: 'Errors' },
 ]
 
-/** SPEC §2 Companies: the admin's sync from the hosting provider and its result tiles. */
+/** docs/product-rules.md §2 Companies: the admin's sync from the hosting provider and its result tiles. */
 export function CompanySync() {
   const sync = useSyncCompanies()
   const [state, setState] = useState<SyncState>('idle')

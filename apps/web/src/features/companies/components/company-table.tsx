@@ -3,7 +3,7 @@ import { DataTable } from '@/components/ui/responsive-table'
 
 const td = 'px-4 py-3 align-top'
 
-/** SPEC §2 Companies table (1024 px and up); the row being edited holds the inline form. */
+/** docs/product-rules.md §2 Companies table (1024 px and up); the row being edited holds the inline form. */
 export function CompanyTable({ companies, showManager, canEdit, editing, onEdit }: CompanyListProps) {
   return (
     <DataTable

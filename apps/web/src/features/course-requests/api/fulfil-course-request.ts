@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { courseRequestKeys } from './query-keys'
 
-/** POST /api/course-requests/{id}/fulfil (issue #15): create the dispatch, or add the licenses. */
+/** POST /api/course-requests/{id}/fulfil: create the dispatch, or add the licenses. */
 export function fulfilCourseRequest(id: string, body: FulfilCourseRequestBody): Promise<CourseRequest> {
   return api.post<CourseRequest>(`/api/course-requests/${encodeURIComponent(id)}/fulfil`, body)
 }

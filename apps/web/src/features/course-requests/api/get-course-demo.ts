@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client'
 import { courseRequestKeys } from './query-keys'
 
 /**
- * The course's demo URL as its details hold it (SPEC §2 modal: "taken from the course
+ * The course's demo URL as its details hold it (docs/product-rules.md §2 modal: "taken from the course
  * details"), read through GET /api/courses/{id}/details, which gives admins the demoUrl.
  */
 export async function getCourseDemoUrl(courseId: string): Promise<string | null> {

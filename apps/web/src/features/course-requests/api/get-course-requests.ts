@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { courseRequestKeys } from './query-keys'
 
-/** SPEC §7 "list of requests"; an object holding the list is accepted too. */
+/** docs/product-rules.md §7 "list of requests"; an object holding the list is accepted too. */
 export function toRequestList(data: unknown): CourseRequest[] {
   if (Array.isArray(data)) return data as CourseRequest[]
   const list = data && typeof data === 'object' ? Object.values(data).find(Array.isArray) : undefined

@@ -87,7 +87,7 @@ describe('Course Requests (/admin/course-requests)', () => {
     expect(dialog.getByLabelText('License cap')).toHaveFocus()
     expect(dialog.getAllByRole('button').map((b) => b.textContent)).toEqual([
       '',
-      'Create dispatch', // issue #15: fulfil in one step
+      'Create dispatch', // Fulfil in one step
       'Mark as Processed',
       'Mark as Completed',
       'Close',

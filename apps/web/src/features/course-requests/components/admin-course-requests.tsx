@@ -9,12 +9,12 @@ import { AdminRequestsCards, AdminRequestsTable } from './admin-requests-list'
 import { RequestsBrowser } from './requests-browser'
 import { UpdateStatusModal } from './update-status-modal'
 
-/** SPEC §9: the toast shows for 5 seconds. */
+/** docs/product-rules.md §9: the toast shows for 5 seconds. */
 export const TOAST_MS = 5000
 export const TOAST_TEXTS = { success: 'Request updated successfully.', failed: 'Failed to update request' } as const
 export { FETCH_REQUESTS_FAILED } from './requests-browser'
 
-/** SPEC §2 "Course Requests" (admin and sales): every request; admins change the status. */
+/** docs/product-rules.md §2 "Course Requests" (admin and sales): every request; admins change the status. */
 export function AdminCourseRequests({ role }: { role: Role }) {
   const update = useUpdateCourseRequestStatus()
   const fulfil = useFulfilCourseRequest()

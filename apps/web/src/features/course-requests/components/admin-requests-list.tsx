@@ -18,7 +18,7 @@ function Requestor({ request }: { request: CourseRequest }) {
   )
 }
 
-/** SPEC §2 Course Requests table (admin and sales); admins edit, sales only view. */
+/** docs/product-rules.md §2 Course Requests table (admin and sales); admins edit, sales only view. */
 export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
   return (
     <DataTable caption="Course requests" headers={COLUMNS} nowrapHeaders>

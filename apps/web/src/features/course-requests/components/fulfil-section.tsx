@@ -10,7 +10,7 @@ import { conflictDispatchId, errorMessage } from '@/lib/api-error'
 
 export const FULFIL_FAILED = 'Failed to update request'
 
-/** "Add N licenses" (issue #15); one license reads in the singular. */
+/** "Add N licenses"; one license reads in the singular. */
 export const addLicensesLabel = (n: number) => `Add ${n} ${n === 1 ? 'license' : 'licenses'}`
 export const CAP_INVALID = dispatchCapMessage('License cap')
 
@@ -30,7 +30,7 @@ function CapField({ value, error, onChange }: { value: string; error: boolean; o
 }
 
 /**
- * Issue #15 in the Update Request Status modal: fulfil the request in one step. "Create
+ * In the Update Request Status modal: fulfil the request in one step. "Create
  * dispatch" for the requestor's company with the requested licenses as the cap, or, when the
  * company has a dispatch of the course, "Add N licenses" to it. Either marks it PROCESSED.
  */

@@ -5,7 +5,7 @@ import { RequestsBrowser } from './requests-browser'
 
 export { FETCH_REQUESTS_FAILED } from './requests-browser'
 
-/** SPEC §2 "My Course Requests" (client): the requests this user made, with the admin's notes. */
+/** docs/product-rules.md §2 "My Course Requests" (client): the requests this user made, with the admin's notes. */
 export function MyCourseRequests() {
   return (
     <RequestsBrowser

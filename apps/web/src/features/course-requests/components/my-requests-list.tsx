@@ -6,7 +6,7 @@ import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
 
-/** Issue #15: a fulfilled request links to its dispatch. */
+/** A fulfilled request links to its dispatch. */
 function DispatchLink({ request }: { request: CourseRequest }) {
   if (!request.dispatchId) return null
   return (
@@ -30,7 +30,7 @@ function AdminNotes({ notes }: { notes: string }) {
   )
 }
 
-/** SPEC §2 My Course Requests table: Course (with its status and the admin's notes), Licenses, Request Date, Demo. */
+/** docs/product-rules.md §2 My Course Requests table: Course (with its status and the admin's notes), Licenses, Request Date, Demo. */
 export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
   return (
     <DataTable caption="My course requests" headers={['Course', 'Licenses', 'Request Date', 'Demo']}>

@@ -9,7 +9,7 @@ export function RequestStatusBadge({ status }: { status: CourseRequestStatus }) 
   return <Badge tone={TONES[status] ?? 'neutral'}>{STATUS_LABELS[status] ?? status}</Badge>
 }
 
-/** SPEC §2 Demo column: a View Demo link, or the screen's "no demo" text. */
+/** docs/product-rules.md §2 Demo column: a View Demo link, or the screen's "no demo" text. */
 export function DemoCell({ url, courseTitle, none }: { url: string | null; courseTitle: string; none: string }) {
   if (!url || !isHttpUrl(url)) return <span className="text-slate-500">{none}</span>
   return (

@@ -11,7 +11,7 @@ const STATUS_OPTIONS = [
   { value: 'COMPLETED', label: 'Completed' },
 ] as const
 
-/** SPEC §2 request lists: search, status filter and Refresh. */
+/** docs/product-rules.md §2 request lists: search, status filter and Refresh. */
 export function RequestFilters({
   search,
   status,

@@ -30,7 +30,7 @@ async function openModal() {
   return { ...view, dialog: within(screen.getByRole('dialog', { name: 'Update Request Status' })) }
 }
 
-describe('fulfilling a request from the Update Request Status modal (issue #15)', () => {
+describe('fulfilling a request from the Update Request Status modal', () => {
   it('creates the dispatch in one step and marks the request processed', async () => {
     signInAs('admin')
     const sent = serve(makeCourseRequest({ licenses: 25, companyDispatch: null }))

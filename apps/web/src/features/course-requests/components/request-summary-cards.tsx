@@ -5,7 +5,7 @@ import { STATUS_LABELS } from '../types'
 /** Processed: the licenses were delivered (a dispatch made or topped up), not work in progress. */
 const ICONS = { PENDING: Clock, PROCESSED: PackageCheck, COMPLETED: CheckCircle2 } as const
 
-/** SPEC §2 My Course Requests: Pending, Processed and Completed counts. */
+/** docs/product-rules.md §2 My Course Requests: Pending, Processed and Completed counts. */
 export function RequestSummaryCards({ counts }: { counts: Record<CourseRequestStatus, number> }) {
   return (
     <div className="grid gap-4 sm:grid-cols-3">

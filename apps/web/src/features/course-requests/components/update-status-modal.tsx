@@ -17,7 +17,7 @@ import { useCourseDemoUrl } from '../api/get-course-demo'
 import { FulfilSection } from './fulfil-section'
 import { RequestStatusBadge } from './request-bits'
 
-/** SPEC §2: one button for each status other than the current one. */
+/** docs/product-rules.md §2: one button for each status other than the current one. */
 export const STATUS_ACTIONS: Record<CourseRequestStatus, string> = {
   PENDING: 'Set as Pending',
   PROCESSED: 'Mark as Processed',
@@ -36,7 +36,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * SPEC §2 "Update Request Status" (admin): the request, Admin Notes (seen by the client), the
+ * docs/product-rules.md §2 "Update Request Status" (admin): the request, Admin Notes (seen by the client), the
  * course's demo URL read-only, and a button per other status. The caller shows the toast.
  */
 export function UpdateStatusModal({
@@ -52,7 +52,7 @@ export function UpdateStatusModal({
   saving: boolean
   onUpdate: (status: CourseRequestStatus, adminNotes: string, demoUrl: string) => void
   onClose: () => void
-  /** Issue #15: fulfil in one step (create the dispatch or add the licenses). */
+  /** Fulfil in one step (create the dispatch or add the licenses). */
   onFulfil?: (mode: FulfilMode, registrationCap?: number) => void
   fulfilling?: boolean
   fulfilError?: unknown

@@ -5,7 +5,7 @@ const includes = (value: string | null | undefined, term: string) => (value ?? '
 
 /**
  * Case-insensitive search over the given fields, then the status filter. My Course Requests
- * searches the course title; the staff screen the course, the requestor and the company (SPEC §2).
+ * searches the course title; the staff screen the course, the requestor and the company (docs/product-rules.md §2).
  */
 export function filterRequests(
   requests: readonly CourseRequest[],

@@ -4,8 +4,8 @@ import { api } from '@/lib/api-client'
 import { courseKeys } from './query-keys'
 
 /**
- * SPEC §7: the answer may be an array, an object with `courses`, or an object holding an
- * array; SPEC §8: another shape is tolerated with a console warning (an empty catalogue).
+ * docs/product-rules.md §7: the answer may be an array, an object with `courses`, or an object holding an
+ * array; docs/product-rules.md §8: another shape is tolerated with a console warning (an empty catalogue).
  */
 export function toCourseList(data: unknown): CourseListResponse {
   if (Array.isArray(data)) return { courses: data as Course[], lastSyncedAt: null }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { courseKeys } from './query-keys'
 
-/** GET /api/dispatches/courses/sync (admin): the mirror's full course sync (issue #3). */
+/** GET /api/dispatches/courses/sync (admin): the mirror's full course sync. */
 export function syncCourses(): Promise<CourseSyncResponse> {
   return api.get<CourseSyncResponse>('/api/dispatches/courses/sync')
 }

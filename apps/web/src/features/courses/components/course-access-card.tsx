@@ -1,7 +1,7 @@
 import type { CourseAccess } from '@portal/shared'
 import { Badge } from '@/components/ui/badge'
 
-/** SPEC §2 "Your Access" for a client with dispatches of the course. */
+/** docs/product-rules.md §2 "Your Access" for a client with dispatches of the course. */
 export function CourseAccessCard({ access }: { access: CourseAccess }) {
   return (
     <section aria-labelledby="your-access" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">

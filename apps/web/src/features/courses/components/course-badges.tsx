@@ -2,12 +2,12 @@ import type { Course } from '@portal/shared'
 import { Badge } from '@/components/ui/badge'
 import { appSourceName, courseVersionLabel } from '../utils/course-labels'
 
-/** SPEC §2: "v" plus the version, 1.0 when none is known. */
+/** docs/product-rules.md §2: "v" plus the version, 1.0 when none is known. */
 export function VersionBadge({ version }: { version: string | null | undefined }) {
   return <Badge tone="blue">{`v${courseVersionLabel(version)}`}</Badge>
 }
 
-/** SPEC §2 admin badges: the hosting app and whether clients see the course. */
+/** docs/product-rules.md §2 admin badges: the hosting app and whether clients see the course. */
 export function AdminCourseBadges({ course }: { course: Pick<Course, 'appSource' | 'isVisible'> }) {
   return (
     <>

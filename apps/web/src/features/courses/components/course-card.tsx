@@ -6,7 +6,7 @@ import { paths } from '@/config/paths'
 import { stockImageFor } from '../utils/stock-images'
 import { AdminCourseBadges, VersionBadge } from './course-badges'
 
-/** SPEC §9: a card shows 3 tags, then "+N more". */
+/** docs/product-rules.md §9: a card shows 3 tags, then "+N more". */
 export const CARD_TAG_LIMIT = 3
 
 function ImageFallback() {
@@ -17,7 +17,7 @@ function ImageFallback() {
   )
 }
 
-/** SPEC §2 course card. */
+/** docs/product-rules.md §2 course card. */
 export function CourseCard({ course, role }: { course: Course; role: Role }) {
   const extraTags = course.tags.length - CARD_TAG_LIMIT
   return (

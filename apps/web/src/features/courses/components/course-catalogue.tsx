@@ -16,11 +16,11 @@ import { SyncCoursesButton } from './sync-courses-button'
 
 export const FETCH_COURSES_FAILED = 'Failed to fetch courses'
 
-/** SPEC §2 "Courses screen": the catalogue, filtered, sorted and paged in the browser (SPEC §5). */
+/** docs/product-rules.md §2 "Courses screen": the catalogue, filtered, sorted and paged in the browser (docs/product-rules.md §5). */
 export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEventHandler }) {
   const { data, error, isPending } = useCourses()
   const { query, update } = useCatalogueParams()
-  // SPEC §6: the visibility filter and the sync button are for admins.
+  // docs/product-rules.md §6: the visibility filter and the sync button are for admins.
   const isAdmin = can(role, 'course.sync')
 
   const viewed = useRef(false)

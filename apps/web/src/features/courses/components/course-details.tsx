@@ -16,7 +16,7 @@ import { CourseOverview } from './course-overview'
 import { CourseRequestSection } from './course-request-section'
 import { CourseSidePanel } from './course-side-panel'
 
-/** SPEC §9: the edit success banner clears after 3 s. */
+/** docs/product-rules.md §9: the edit success banner clears after 3 s. */
 export const EDIT_MESSAGE_MS = 3000
 export const DETAILS_TEXTS = {
   incomplete: 'Course not found or data is incomplete.',
@@ -24,7 +24,7 @@ export const DETAILS_TEXTS = {
 } as const
 
 /**
- * SPEC §2 "Course details screen". What each role sees is decided by the server's answer
+ * docs/product-rules.md §2 "Course details screen". What each role sees is decided by the server's answer
  * (hidden courses, stats, access, demo link); the role only picks which controls show.
  */
 export function CourseDetailsScreen({

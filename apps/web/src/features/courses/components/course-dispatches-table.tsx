@@ -7,10 +7,10 @@ import { ProgressBar } from '@/components/ui/progress-bar'
 import { paths } from '@/config/paths'
 import { DataTable } from '@/components/ui/responsive-table'
 
-/** SPEC §9 usage colours. */
+/** docs/product-rules.md §9 usage colours. */
 const BAR_COLOURS = { green: 'bg-green-600', yellow: 'bg-yellow-500', red: 'bg-red-600' } as const
 
-/** SPEC §2 Dispatches table (admin, sales, internal): cap 0 is unlimited (∞, no bar). */
+/** docs/product-rules.md §2 Dispatches table (admin, sales, internal): cap 0 is unlimited (∞, no bar). */
 export function CourseDispatchesTable({ dispatches }: { dispatches: CourseDispatch[] }) {
   return (
     <section aria-labelledby="course-dispatches" className="space-y-3">

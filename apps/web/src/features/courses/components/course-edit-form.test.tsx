@@ -32,7 +32,7 @@ async function openEditor() {
 beforeAll(preloadRoutes)
 
 describe('edit form (admin)', () => {
-  it('offers exactly the SPEC toolbar and no image, video or formula button', async () => {
+  it('offers exactly the product-rules toolbar and no image, video or formula button', async () => {
     await openEditor()
     const toolbar = document.querySelector('.ql-toolbar')!
     const buttons = [...toolbar.querySelectorAll('button')].map((b) => `${b.className}${b.value ? `=${b.value}` : ''}`)

@@ -40,7 +40,7 @@ const formOf = (course: CourseDetails): Required<UpdateCourseDetails> => ({
   demoUrl: course.demoUrl ?? '',
 })
 
-/** SPEC §2 edit form (admin). The server sanitises the description again and checks the URLs. */
+/** docs/product-rules.md §2 edit form (admin). The server sanitises the description again and checks the URLs. */
 export function CourseEditForm({
   course,
   onSaved,

@@ -32,7 +32,7 @@ type Props = {
   onSearch: (search: string) => void
 }
 
-/** SPEC §2 Courses filters: search (debounced), Sort By, Order, Items per page, admin Visibility. */
+/** docs/product-rules.md §2 Courses filters: search (debounced), Sort By, Order, Items per page, admin Visibility. */
 export function CourseFilters({ query, showVisibility, onChange, onSearch }: Props) {
   return (
     <div className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs md:grid-cols-2 lg:grid-cols-[2fr_repeat(4,minmax(0,1fr))]">

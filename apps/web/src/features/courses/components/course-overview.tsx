@@ -5,7 +5,7 @@ import { stockImageFor } from '../utils/stock-images'
 import { VersionBadge } from './course-badges'
 import { RichDescription } from './rich-description'
 
-/** SPEC §2 demo link: the server sends demoUrl only to those the rule allows. */
+/** docs/product-rules.md §2 demo link: the server sends demoUrl only to those the rule allows. */
 export function DemoLink({ url }: { url: string | null | undefined }) {
   if (!url || !isHttpUrl(url)) return null
   return (
@@ -21,7 +21,7 @@ export function DemoLink({ url }: { url: string | null | undefined }) {
   )
 }
 
-/** The course's image; a stock image bundled with the app when it has none or it fails (SPEC §2). */
+/** The course's image; a stock image bundled with the app when it has none or it fails (docs/product-rules.md §2). */
 function HeroImage({ id, url }: { id: string; url: string | null }) {
   const [failed, setFailed] = useState<string | null>(null)
   const usable = url && isHttpUrl(url) && failed !== url
@@ -35,7 +35,7 @@ function HeroImage({ id, url }: { id: string; url: string | null }) {
   )
 }
 
-/** SPEC §2 course details: hero image, title, version, summary, facts, description, tags. */
+/** docs/product-rules.md §2 course details: hero image, title, version, summary, facts, description, tags. */
 export function CourseOverview({ course }: { course: CourseDetails }) {
   return (
     <section

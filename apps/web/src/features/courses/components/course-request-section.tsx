@@ -17,7 +17,7 @@ import { useTimedMessage } from '@/components/ui/use-timed-message'
 import { errorMessage } from '@/lib/api-error'
 import { useCreateCourseRequest } from '../api/create-course-request'
 
-/** SPEC §9: the request success banner clears after 5 s. */
+/** docs/product-rules.md §9: the request success banner clears after 5 s. */
 export const REQUEST_MESSAGE_MS = 5000
 export const REQUEST_TEXTS = {
   success: 'Course request submitted successfully!',
@@ -43,7 +43,7 @@ function AlreadyAssigned() {
 }
 
 /**
- * SPEC §2 request form (clients only): licenses (number, at least 1; non-numeric is 1, SPEC §5)
+ * docs/product-rules.md §2 request form (clients only): licenses (number, at least 1; non-numeric is 1, docs/product-rules.md §5)
  * and notes. `openAtOnce` is `?request=true`. A client who cannot request sees Already Assigned.
  */
 export function CourseRequestSection({
@@ -67,7 +67,7 @@ export function CourseRequestSection({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    // SPEC §5: text that is not a number is 1; a number out of range is refused, never
+    // docs/product-rules.md §5: text that is not a number is 1; a number out of range is refused, never
     // replaced by 1. Notes past their limit are refused too (the count under them says why).
     const count = toLicenses(licenses)
     setLicensesError(count === null ? LICENSES_RANGE_MESSAGE : null)

@@ -24,7 +24,7 @@ function Fact({ label, children, stacked }: { label: string; children: ReactNode
 }
 
 /**
- * SPEC §2 side panel for admin, sales and internal: id, created date and the dispatch
+ * docs/product-rules.md §2 side panel for admin, sales and internal: id, created date and the dispatch
  * figures; admins also get the visibility switch, Edit Course and the hosting app.
  */
 export function CourseSidePanel({

@@ -3,11 +3,11 @@ import { Switch } from '@/components/ui/switch'
 import { useTimedMessage } from '@/components/ui/use-timed-message'
 import { useUpdateCourseVisibility } from '../api/update-course-visibility'
 
-/** SPEC §9: visibility success and error banners clear after 3 s. */
+/** docs/product-rules.md §9: visibility success and error banners clear after 3 s. */
 export const VISIBILITY_MESSAGE_MS = 3000
 export const VISIBILITY_FAILED = 'Failed to update course visibility'
 
-/** SPEC §2 admin visibility switch: hidden courses never reach non-admins. */
+/** docs/product-rules.md §2 admin visibility switch: hidden courses never reach non-admins. */
 export function CourseVisibilityControl({ courseId, isVisible }: { courseId: string; isVisible: boolean }) {
   const update = useUpdateCourseVisibility(courseId)
   const { message, show } = useTimedMessage(VISIBILITY_MESSAGE_MS)

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react'
 import { sanitizeDescription } from '../utils/sanitize-description'
 
 /**
- * SPEC §1 toolbar, exactly: headers 1 to 3, bold, italic, underline, strike, lists, blockquote,
+ * docs/product-rules.md §1 toolbar, exactly: headers 1 to 3, bold, italic, underline, strike, lists, blockquote,
  * code block, link, clean. No formula or video (Quill 2.0.3's HTML export of those is open to
  * XSS, STACK.md), and no image button: images arrive by paste or drop only.
  */
@@ -33,7 +33,7 @@ export const FORMATS = [
   'image',
 ]
 
-/** SPEC §9: undo merges edits within 1000 ms and keeps at most 100 steps. */
+/** docs/product-rules.md §9: undo merges edits within 1000 ms and keeps at most 100 steps. */
 export const HISTORY = { delay: 1000, maxStack: 100, userOnly: true }
 
 /**
@@ -49,7 +49,7 @@ function toHtml(quill: Quill): string {
 }
 
 /**
- * The description editor (SPEC §2 edit form). Loaded lazily with Quill and its CSS, so the
+ * The description editor (docs/product-rules.md §2 edit form). Loaded lazily with Quill and its CSS, so the
  * rest of the app never downloads them. Quill is created in an effect on a node this component
  * owns and removed on unmount, so React's StrictMode double mount leaves one editor.
  */
@@ -79,7 +79,7 @@ export default function RichTextEditor({
       modules: {
         toolbar: TOOLBAR,
         history: HISTORY,
-        // SPEC §9: png, gif, jpeg, bmp and x-icon, embedded locally as data URLs.
+        // docs/product-rules.md §9: png, gif, jpeg, bmp and x-icon, embedded locally as data URLs.
         uploader: { mimetypes: [...RICH_TEXT_IMAGE_TYPES] },
       },
     })

@@ -5,7 +5,7 @@ import { useTimedMessage } from '@/components/ui/use-timed-message'
 import { errorMessage } from '@/lib/api-error'
 import { useSyncCourses } from '../api/sync-courses'
 
-/** SPEC §9: the sync message clears after 5 s, the button's label goes back after 3 s. */
+/** docs/product-rules.md §9: the sync message clears after 5 s, the button's label goes back after 3 s. */
 export const SYNC_MESSAGE_MS = 5000
 export const SYNC_LABEL_RESET_MS = 3000
 /** The same labels as the companies sync button. */
@@ -21,7 +21,7 @@ export const SYNC_TEXTS = {
   failed: 'Failed to sync courses. Please try again.',
 } as const
 
-/** SPEC §2 / §8 admin Sync Courses: the server's message first, the SPEC texts otherwise. */
+/** docs/product-rules.md §2 / §8 admin Sync Courses: the server's message first, the product-rules texts otherwise. */
 export function SyncCoursesButton() {
   const sync = useSyncCourses()
   const { message, show } = useTimedMessage(SYNC_MESSAGE_MS)

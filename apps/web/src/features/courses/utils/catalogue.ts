@@ -1,6 +1,6 @@
 import { showingRange, type Course } from '@portal/shared'
 
-/** SPEC §9: catalogue page sizes, 12 by default; default sort title ascending. */
+/** docs/product-rules.md §9: catalogue page sizes, 12 by default; default sort title ascending. */
 export const COURSE_PAGE_SIZES = [12, 24, 50, 100, 200] as const
 export type CoursePageSize = (typeof COURSE_PAGE_SIZES)[number]
 export const COURSE_SORTS = ['title', 'registrations', 'updated'] as const
@@ -27,14 +27,14 @@ export const DEFAULT_CATALOGUE_QUERY: CatalogueQuery = {
   visibility: 'all',
 }
 
-/** SPEC §5: a case-insensitive substring of the title or of any tag. */
+/** docs/product-rules.md §5: a case-insensitive substring of the title or of any tag. */
 export function matchesSearch(course: Pick<Course, 'title' | 'tags'>, search: string): boolean {
   const term = search.trim().toLowerCase()
   if (!term) return true
   return course.title.toLowerCase().includes(term) || course.tags.some((tag) => tag.toLowerCase().includes(term))
 }
 
-/** SPEC §4: an undefined visibility counts as hidden. */
+/** docs/product-rules.md §4: an undefined visibility counts as hidden. */
 export function matchesVisibility(course: Pick<Course, 'isVisible'>, filter: VisibilityFilter): boolean {
   if (filter === 'all') return true
   const visible = course.isVisible === true
@@ -83,7 +83,7 @@ export function applyCatalogueQuery(courses: readonly Course[], query: Catalogue
   return { items: sorted.slice(start, start + query.pageSize), total: sorted.length, page, totalPages }
 }
 
-/** SPEC §2: "Showing X to Y of N course(s)". */
+/** docs/product-rules.md §2: "Showing X to Y of N course(s)". */
 export function showingCoursesText(page: number, pageSize: number, total: number): string {
   const { from, to } = showingRange(page, pageSize, total)
   return `Showing ${from} to ${to} of ${total} ${total === 1 ? 'course' : 'courses'}`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appSourceName, courseVersionLabel } from './course-labels'
 
-describe('course labels (issue #19)', () => {
+describe('course labels', () => {
   it('reads a provider revision as a release, keeps written versions, defaults to 1.0', () => {
     expect(courseVersionLabel('0')).toBe('1.0')
     expect(courseVersionLabel('3')).toBe('4.0')

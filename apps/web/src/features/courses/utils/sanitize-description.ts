@@ -52,7 +52,7 @@ function instance(): Purifier {
   return p
 }
 
-/** SPEC §2 / DECISIONS.md: descriptions are sanitised again when shown. */
+/** docs/product-rules.md §2 / docs/product-decisions.md D23: descriptions are sanitised again when shown. */
 export function sanitizeDescription(html: string): string {
   return instance().sanitize(html, {
     ALLOWED_TAGS: [...RICH_TEXT_TAGS],

@@ -8,9 +8,9 @@ import stock7 from '../assets/course-stock-7.svg'
 import stock8 from '../assets/course-stock-8.svg'
 
 /**
- * SPEC §2: a course without an image gets a stock image. These are bundled with the app (no
+ * docs/product-rules.md §2: a course without an image gets a stock image. These are bundled with the app (no
  * outside request, nothing for the CSP to allow) and picked from the id, so a course always
- * shows the same one. Issue #19: the catalogue cards use them too, so the demo is not a wall of
+ * shows the same one. The catalogue cards use them too, so the demo is not a wall of
  * grey placeholders.
  */
 export const STOCK_IMAGES = [stock1, stock2, stock3, stock4, stock5, stock6, stock7, stock8] as const

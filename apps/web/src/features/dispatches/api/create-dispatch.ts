@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
 /**
- * POST /api/dispatches (issue #15): SCORM Cloud first, then the mirror; 409 names the existing one.
+ * POST /api/dispatches: SCORM Cloud first, then the mirror; 409 names the existing one.
  * `key` is the submission's Idempotency-Key, sent again on a retry (lib/idempotency-key.ts).
  */
 export function createDispatch(body: CreateDispatchBody, key?: string): Promise<Dispatch> {

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
-/** SPEC §9: the list reloads every 5 minutes while the tab is visible. */
+/** docs/product-rules.md §9: the list reloads every 5 minutes while the tab is visible. */
 export const DISPATCH_LIST_REFRESH_MS = 5 * 60_000
 
 export function getDispatches(query: DispatchListQuery): Promise<DispatchListResponse> {

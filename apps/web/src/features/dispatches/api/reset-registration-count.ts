@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
-/** POST /api/dispatches/{id}/registration-count/reset (issue #15, renewing licenses). */
+/** POST /api/dispatches/{id}/registration-count/reset (renewing licenses). */
 export function resetRegistrationCount(id: string): Promise<Dispatch> {
   return api.post<Dispatch>(`/api/dispatches/${encodeURIComponent(id)}/registration-count/reset`)
 }

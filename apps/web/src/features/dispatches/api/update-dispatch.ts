@@ -4,8 +4,8 @@ import { api } from '@/lib/api-client'
 import { dispatchKeys } from './query-keys'
 
 /**
- * DECISIONS.md admin dispatch controls: the provider is written first; a refusal changes nothing.
- * A `message` comes with a 202 (issue #20): saved upstream, shown here after the next sync.
+ * docs/product-decisions.md D10, D4 admin dispatch controls: the provider is written first; a refusal changes nothing.
+ * A `message` comes with a 202: saved upstream, shown here after the next sync.
  */
 export function updateDispatch(id: string, body: UpdateDispatchBody): Promise<Dispatch & { message?: string }> {
   return api.put<Dispatch & { message?: string }>(`/api/dispatches/${encodeURIComponent(id)}`, body)

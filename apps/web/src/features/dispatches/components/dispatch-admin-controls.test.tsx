@@ -33,7 +33,7 @@ const card = () => within(screen.getByRole('region', { name: /General Informatio
 
 beforeAll(preloadRoutes)
 
-describe('admin dispatch controls (DECISIONS.md)', () => {
+describe('admin dispatch controls (docs/product-decisions.md D10)', () => {
   it('asks before disabling; Cancel sends nothing', async () => {
     signInAs('admin')
     useStoredDispatch()

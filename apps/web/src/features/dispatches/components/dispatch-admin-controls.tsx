@@ -11,18 +11,18 @@ import { useUpdateDispatch } from '../api/update-dispatch'
 import { DispatchEditForm } from './dispatch-edit-form'
 import { clientName, courseName } from './view-details-link'
 
-/** SPEC §9: edit success banners clear after 3 s. */
+/** docs/product-rules.md §9: edit success banners clear after 3 s. */
 export const SUCCESS_MESSAGE_MS = 3000
 export const UPDATE_FAILED = 'Failed to update dispatch'
 export const RESET_FAILED = 'Failed to reset the registration count'
 
-/** Issue #15: the confirmation states the current count; the registrations themselves stay. */
+/** The confirmation states the current count; the registrations themselves stay. */
 export const resetCountText = (dispatch: Dispatch) =>
   `The registration count of ${courseName(dispatch)} for ${clientName(dispatch)} is ${dispatch.registrationCount} now. ` +
   'It will count again from 0, freeing the licenses; the learners and their results stay.'
 
 /**
- * DECISIONS.md: admins enable or disable a dispatch and edit its cap, expiry, tags and notes.
+ * docs/product-decisions.md D10: admins enable or disable a dispatch and edit its cap, expiry, tags and notes.
  * The provider is written first; when it refuses, its message shows and nothing changes here.
  */
 export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {

@@ -4,7 +4,7 @@ import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
 
-/** SPEC §2: below 1024 px the list shows cards. */
+/** docs/product-rules.md §2: below 1024 px the list shows cards. */
 export function DispatchCards({
   dispatches,
   showClient,

@@ -14,13 +14,13 @@ import { GeneralInformationCard } from './general-information-card'
 
 export const DEFAULT_TITLE = 'Dispatch Details'
 
-/** SPEC §8: "Error fetching dispatch details: {message}", the server's message first. */
+/** docs/product-rules.md §8: "Error fetching dispatch details: {message}", the server's message first. */
 export const detailsErrorText = (error: unknown) =>
   `Error fetching dispatch details: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
 
 /**
- * SPEC §2 "Dispatch details screen": breadcrumb, title, General Information, the admin
- * controls (DECISIONS.md) and, once the dispatch is loaded, `children` (the completion report).
+ * docs/product-rules.md §2 "Dispatch details screen": breadcrumb, title, General Information, the admin
+ * controls (docs/product-decisions.md D10) and, once the dispatch is loaded, `children` (the completion report).
  */
 export function DispatchDetails({
   id,

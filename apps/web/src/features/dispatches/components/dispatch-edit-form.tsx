@@ -94,7 +94,7 @@ const draftOf = (d: Dispatch): Draft => ({
   notes: d.notes ?? '',
 })
 
-/** Only the fields that changed go to the provider (DECISIONS.md: provider first, then mirror). */
+/** Only the fields that changed go to the provider (docs/product-decisions.md D4: provider first, then mirror). */
 function changes(dispatch: Dispatch, draft: Draft): UpdateDispatchBody {
   const before = draftOf(dispatch)
   const body: UpdateDispatchBody = {}
@@ -106,7 +106,7 @@ function changes(dispatch: Dispatch, draft: Draft): UpdateDispatchBody {
   return body
 }
 
-/** DECISIONS.md admin controls: registration cap (0 = unlimited), expiry date, tags and notes. */
+/** docs/product-decisions.md D10 admin controls: registration cap (0 = unlimited), expiry date, tags and notes. */
 export function DispatchEditForm({
   dispatch,
   saving,

@@ -19,7 +19,7 @@ type Props = {
   onPageSizeChange: (pageSize: DispatchListQuery['pageSize']) => void
 }
 
-/** SPEC §2 filters: Search (debounced), Status, Items per page. */
+/** docs/product-rules.md §2 filters: Search (debounced), Status, Items per page. */
 export function DispatchFilters({ search, status, pageSize, onSearch, onStatusChange, onPageSizeChange }: Props) {
   return (
     <div className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xs md:grid-cols-[1fr_auto_auto]">

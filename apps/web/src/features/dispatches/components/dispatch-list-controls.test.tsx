@@ -167,7 +167,7 @@ describe('dispatch list filters, sorting and pages', () => {
   it.each([
     [{ message: 'Database unavailable' }, 'Database unavailable'],
     [{}, 'Failed to fetch dispatches'],
-  ])('shows the server message first, else the SPEC text (%j)', async (body, text) => {
+  ])('shows the server message first, else the product-rules text (%j)', async (body, text) => {
     signInAs('admin')
     server.use(http.get(LIST, () => HttpResponse.json(body, { status: 500 })))
     renderApp('/dashboard')

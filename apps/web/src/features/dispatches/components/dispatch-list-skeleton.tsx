@@ -1,7 +1,7 @@
 import { Skeleton } from '@/components/ui/skeleton'
 import { DispatchSummarySkeleton } from './dispatch-summary-cards'
 
-/** SPEC §2: a loading skeleton shows first. */
+/** docs/product-rules.md §2: a loading skeleton shows first. */
 export function DispatchListSkeleton() {
   return (
     <div role="status" className="space-y-6">

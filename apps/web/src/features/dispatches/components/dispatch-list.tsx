@@ -17,7 +17,7 @@ import { DispatchTable } from './dispatch-table'
 import { DownloadAllPackagesButton } from './download-package-button'
 import { NewDispatchButton } from './new-dispatch-button'
 
-/** SPEC §2 "Dispatch list screen" (DECISIONS.md: it is the dashboard). */
+/** docs/product-rules.md §2 "Dispatch list screen" (docs/product-decisions.md D6: it is the dashboard). */
 export function DispatchList({
   role,
   onEvent,
@@ -33,9 +33,9 @@ export function DispatchList({
   const { query, update } = useDispatchListParams()
   const { data, error, isPending, isPlaceholderData } = useDispatches(query)
   const wide = useIsWideScreen()
-  // SPEC §6: the Client column and the active registration count are for staff.
+  // docs/product-rules.md §6: the Client column and the active registration count are for staff.
   const staff = can(role, 'destination.read')
-  // Issue #15: admins create dispatches; a client downloads all its packages at once.
+  // Admins create dispatches; a client downloads all its packages at once.
   const canCreate = can(role, 'dispatch.create')
   const companyName = data?.dispatches[0]?.destinationName ?? ''
 

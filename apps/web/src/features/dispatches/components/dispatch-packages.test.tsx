@@ -24,7 +24,7 @@ afterEach(() => {
 const zip = () =>
   new HttpResponse(new Uint8Array([0x50, 0x4b, 5, 6]), { headers: { 'Content-Type': 'application/zip' } })
 
-describe('New Dispatch (issue #15)', () => {
+describe('New Dispatch', () => {
   it('lets an admin pick a company and a course from searchable lists and create the dispatch', async () => {
     signInAs('admin')
     const created = makeDispatch({
@@ -127,7 +127,7 @@ describe('New Dispatch (issue #15)', () => {
   })
 })
 
-describe('package downloads (issue #15)', () => {
+describe('package downloads', () => {
   it('downloads a row’s package as <company> - <course>.zip, and a client all its packages', async () => {
     signInAs('client', { companyId: 'company-1' })
     const log = recordRequests()
@@ -165,7 +165,7 @@ describe('package downloads (issue #15)', () => {
   })
 })
 
-describe('Reset registration count (issue #15)', () => {
+describe('Reset registration count', () => {
   it('confirms with the current count, resets, and shows Last reset', async () => {
     signInAs('admin')
     let stored: Dispatch = makeDispatch({ registrationCount: 42, registrationResetDate: null })

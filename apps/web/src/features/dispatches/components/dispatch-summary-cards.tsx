@@ -8,7 +8,7 @@ const figure = (value: number) => (
   <p className="text-2xl font-semibold text-slate-900">{value.toLocaleString('en-US')}</p>
 )
 
-/** SPEC §2: Total Dispatches, Active Dispatches, Registrations, License Usage. */
+/** docs/product-rules.md §2: Total Dispatches, Active Dispatches, Registrations, License Usage. */
 export function DispatchSummaryCards({ summary, showActive }: { summary: DispatchSummary; showActive: boolean }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">

@@ -8,7 +8,7 @@ import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 
 type SortProps = DispatchSortProps<DispatchSort>
 
-/** SPEC §2: Client, Course, Status and Registrations sort on click, with an arrow for the direction. */
+/** docs/product-rules.md §2: Client, Course, Status and Registrations sort on click, with an arrow for the direction. */
 export function DispatchTable({
   dispatches,
   showClient,

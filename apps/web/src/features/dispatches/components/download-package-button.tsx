@@ -2,7 +2,7 @@ import { companyPackagesFileName, packageFileName, type Dispatch } from '@portal
 import { DownloadButton } from '@/components/ui/download-button'
 import { clientName, courseName } from './view-details-link'
 
-/** Issue #15: the dispatch's SCORM package, named `<company> - <course>.zip` as the server names it. */
+/** The dispatch's SCORM package, named `<company> - <course>.zip` as the server names it. */
 export function DownloadPackageButton({ dispatch, rowLabel = false }: { dispatch: Dispatch; rowLabel?: boolean }) {
   return (
     <DownloadButton
@@ -14,7 +14,7 @@ export function DownloadPackageButton({ dispatch, rowLabel = false }: { dispatch
   )
 }
 
-/** Issue #15: every package of the signed-in client's company in one zip. */
+/** Every package of the signed-in client's company in one zip. */
 export function DownloadAllPackagesButton({ companyName }: { companyName: string }) {
   return (
     <DownloadButton

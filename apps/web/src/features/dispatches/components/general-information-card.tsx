@@ -25,7 +25,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const muted = (text: string) => <span className="text-slate-500 italic">{text}</span>
 
-/** SPEC §2 "General Information" card of the dispatch details screen. */
+/** docs/product-rules.md §2 "General Information" card of the dispatch details screen. */
 export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch; role: Role }) {
   const client = clientName(dispatch)
   const percent = isUnlimited(dispatch.registrationCap)

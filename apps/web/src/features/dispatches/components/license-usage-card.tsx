@@ -4,7 +4,7 @@ import { OverusedBadge, UsageBar } from '@/components/ui/usage-bar'
 import { SummaryCard } from './summary-card'
 
 /**
- * SPEC §2 License usage: capped registrations over capped capacity with a coloured bar;
+ * docs/product-rules.md §2 License usage: capped registrations over capped capacity with a coloured bar;
  * uncapped dispatches counted apart; staff also see the active registrations, next to the
  * historical figure when the two differ.
  */
@@ -13,7 +13,7 @@ export function LicenseUsageCard({ summary, showActive }: { summary: DispatchSum
   const active = showActive ? summary.activeRegistrations : undefined
   return (
     <SummaryCard title="License Usage" icon={Gauge}>
-      {/* Issue #19: the figure and its bar share a line, so this card no longer sets a tall row. */}
+      {/* The figure and its bar share a line, so this card no longer sets a tall row. */}
       {percent === null ? (
         <p className="text-2xl font-semibold text-slate-900">-</p>
       ) : (

@@ -13,7 +13,7 @@ import { paths } from '@/config/paths'
  */
 const NewDispatchDialog = lazy(() => import('./new-dispatch-dialog').then((m) => ({ default: m.NewDispatchDialog })))
 
-/** Issue #15: "New Dispatch" (admin) opens the form; a created dispatch is announced with a link. */
+/** "New Dispatch" (admin) opens the form; a created dispatch is announced with a link. */
 export function NewDispatchButton({ variant = 'primary' }: { variant?: 'primary' | 'secondary' }) {
   const [open, setOpen] = useState(false)
   const [created, setCreated] = useState<Dispatch | null>(null)

@@ -66,7 +66,7 @@ function problems(draft: Draft): Problems {
 }
 
 /**
- * Issue #15 "New Dispatch" (admin): company and course picked from the mirror, license cap
+ * "New Dispatch" (admin): company and course picked from the mirror, license cap
  * (empty or 0 = unlimited), expiry date, enabled, notes and tags. A pair that has a dispatch
  * already is refused by the server with a link to that dispatch.
  */

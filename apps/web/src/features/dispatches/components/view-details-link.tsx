@@ -5,7 +5,7 @@ import { paths } from '@/config/paths'
 export const clientName = (d: Dispatch) => d.destinationName || d.destinationId
 export const courseName = (d: Dispatch) => d.courseTitle || d.courseId
 
-/** SPEC §2 Actions: View Details, to /dispatches/{id}. The hidden part names the row for screen readers. */
+/** docs/product-rules.md §2 Actions: View Details, to /dispatches/{id}. The hidden part names the row for screen readers. */
 export function ViewDetailsLink({ dispatch, showClient }: { dispatch: Dispatch; showClient: boolean }) {
   return (
     <Link

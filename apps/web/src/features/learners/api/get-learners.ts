@@ -2,7 +2,7 @@ import type { LearnerListQuery, LearnerListResponse, LearnerRegistrationsRespons
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 
-/** Issue #16: GET /api/learners (a client's own company; staff the one picked). */
+/** GET /api/learners (a client's own company; staff the one picked). */
 export function getLearners(query: LearnerListQuery): Promise<LearnerListResponse> {
   return api.get<LearnerListResponse>('/api/learners', { params: query })
 }

@@ -9,7 +9,7 @@ import { useLearnerRegistrations } from '../api/get-learners'
 
 const COLUMNS = ['Course', 'Completion', 'Success', 'Score', 'Time', 'Last Access'] as const
 
-/** Issue #16: a learner's registrations across the company's courses, each linking to its dispatch. */
+/** A learner's registrations across the company's courses, each linking to its dispatch. */
 export function LearnerDetails({
   learnerKey,
   companyId,

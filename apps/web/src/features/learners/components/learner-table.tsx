@@ -81,7 +81,7 @@ function OpenButton({ learner, onOpen }: { learner: Learner; onOpen: (key: strin
   )
 }
 
-/** Issue #16: the learners of the company, every column sortable (wide screens). */
+/** The learners of the company, every column sortable (wide screens). */
 export function LearnerTable({
   learners,
   onOpen,

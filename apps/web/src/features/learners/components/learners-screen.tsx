@@ -59,7 +59,7 @@ function CompanyPicker({ value, onChange }: { value: string; onChange: (companyI
   )
 }
 
-/** Issue #16 /learners: one row per learner across every dispatch of a company. */
+/** /learners: one row per learner across every dispatch of a company. */
 export function LearnersScreen({ role }: { role: Role }) {
   const { state, update } = useLearnerListParams()
   const staff = can(role, 'destination.read')

@@ -2,7 +2,7 @@ import { LEARNER_DEFAULT_PAGE_SIZE, LEARNER_PAGE_SIZES, LEARNER_SORTS, type Lear
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 
-/** What the URL keeps (issue #16): the company (staff), filters, sort, page and the open learner. */
+/** What the URL keeps: the company (staff), filters, sort, page and the open learner. */
 export type LearnerListState = Required<Omit<LearnerListQuery, 'status'>> & {
   status: '' | 'completed' | 'incomplete' | 'not attempted'
   learner: string

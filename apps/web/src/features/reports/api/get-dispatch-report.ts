@@ -2,7 +2,7 @@ import type { ReportQuery, ReportResponse } from '@portal/shared'
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 
-/** SPEC §8: the text for an answer without a registrations list. */
+/** docs/product-rules.md §8: the text for an answer without a registrations list. */
 export const UNEXPECTED_FORMAT = 'Failed to retrieve registrations. The API response format was unexpected.'
 
 export async function getDispatchReport(dispatchId: string, query: ReportQuery): Promise<ReportResponse> {

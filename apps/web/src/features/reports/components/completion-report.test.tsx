@@ -198,7 +198,7 @@ describe('completion report', () => {
   it.each([
     [{ message: 'Report store offline' }, 'Error: Error fetching registrations: Report store offline'],
     [{}, 'Error: Error fetching registrations: Request failed with status 500'],
-  ])('shows the error text of SPEC §8 (%j)', async (body, text) => {
+  ])('shows the error text of docs/product-rules.md §8 (%j)', async (body, text) => {
     server.use(http.get(REPORT, () => HttpResponse.json(body, { status: 500 })))
     signInAs('client')
     renderApp('/dispatches/d-1')

@@ -19,26 +19,26 @@ import { ReportTable } from './report-table'
 type PageSize = ReportQuery['pageSize']
 const PAGE_SIZE_OPTIONS = REPORT_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
 
-/** SPEC §8: "Error fetching registrations: {message}", the server's message first. */
+/** docs/product-rules.md §8: "Error fetching registrations: {message}", the server's message first. */
 export const registrationsErrorText = (error: unknown) =>
   `Error fetching registrations: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
 
 const DATES_OUT_OF_ORDER = 'Last Access To cannot be before Last Access From.'
 
-/** SPEC §2 "Completion Report" of the dispatch details screen. */
+/** docs/product-rules.md §2 "Completion Report" of the dispatch details screen. */
 export function CompletionReport({ dispatchId }: { dispatchId: string }) {
   const [draft, setDraft] = useState<ReportFilterValues>(NO_FILTERS)
   const [applied, setApplied] = useState<ReportFilterValues>(NO_FILTERS)
   const [invalid, setInvalid] = useState<string | null>(null)
   const [page, setPage] = useState(1)
-  // DECISIONS.md: 100 by default.
+  // docs/product-decisions.md D13: 100 by default.
   const [pageSize, setPageSize] = useState<PageSize>(REPORT_DEFAULT_PAGE_SIZE)
 
   const query: ReportQuery = { page, pageSize, ...applied, search: applied.search.trim() }
   const { data, error, isFetching, isPlaceholderData, refetch } = useDispatchReport(dispatchId, query)
   const shownError = useStickyError(error, data !== undefined)
 
-  // SPEC §9: the page goes back to 1 on any filter or size change.
+  // docs/product-rules.md §9: the page goes back to 1 on any filter or size change.
   const apply = (filters: ReportFilterValues) => {
     if (filters.startDate && filters.endDate && filters.endDate < filters.startDate) {
       setInvalid(DATES_OUT_OF_ORDER)
@@ -92,7 +92,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
                 setPage(1)
               }}
             />
-            {/* Every row of exactly the applied filters, not the page (issue #16); beside the
+            {/* Every row of exactly the applied filters, not the page; beside the
                 results it exports, where its open menu covers none of the filters. */}
             <ExportMenu
               path={`/api/reports/dispatch/${encodeURIComponent(dispatchId)}/export`}

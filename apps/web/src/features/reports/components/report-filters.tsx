@@ -15,7 +15,7 @@ export const NO_FILTERS: ReportFilterValues = { search: '', status: '', startDat
 
 export const hasFilters = (f: ReportFilterValues) => Boolean(f.search.trim() || f.status || f.startDate || f.endDate)
 
-/** SPEC §4: the value 'not attempted' is labelled Not Started. */
+/** docs/product-rules.md §4: the value 'not attempted' is labelled Not Started. */
 const STATUS_OPTIONS = [
   { value: '', label: 'All Statuses' },
   { value: 'completed', label: 'Completed' },
@@ -23,7 +23,7 @@ const STATUS_OPTIONS = [
   { value: 'not attempted', label: 'Not Started' },
 ] as const
 
-/** SPEC §2 report filters: they apply on Apply Filters, or on Enter in any field. */
+/** docs/product-rules.md §2 report filters: they apply on Apply Filters, or on Enter in any field. */
 export function ReportFilters({
   draft,
   showClear,

@@ -4,7 +4,7 @@ import { CompletionBadge, SuccessBadge } from '@/components/ui/status-badges'
 
 const learnerName = (r: ReportRegistration) => `${r.learnerFirstName} ${r.learnerLastName}`.trim()
 
-/** SPEC §2 completion report columns: Learner, Completion, Score, Time, Last Access. */
+/** docs/product-rules.md §2 completion report columns: Learner, Completion, Score, Time, Last Access. */
 const COLUMNS: Column<ReportRegistration>[] = [
   {
     header: 'Learner',

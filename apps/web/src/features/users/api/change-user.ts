@@ -17,7 +17,7 @@ const patchStatus = (list: UserList | undefined, id: string, status: UserStatus)
   list && { ...list, users: list.users.map((u) => (u.id === id ? { ...u, status } : u)) }
 
 /**
- * SPEC §4: Suspend / Activate is applied to the list at once and rolled back if the server
+ * docs/product-rules.md §4: Suspend / Activate is applied to the list at once and rolled back if the server
  * refuses. Only the toggled user's status is put back, so an overlapping toggle of another
  * user keeps its own state.
  */

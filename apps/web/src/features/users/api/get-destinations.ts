@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { userKeys } from './query-keys'
 
-/** DECISIONS.md: the User Management client list is GET /api/dispatches/destinations. */
+/** docs/product-decisions.md D12: the User Management client list is GET /api/dispatches/destinations. */
 export function getDestinations(): Promise<Destination[]> {
   return api.get<Destination[]>('/api/dispatches/destinations')
 }

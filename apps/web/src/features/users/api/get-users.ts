@@ -4,7 +4,7 @@ import { storage } from '@/lib/storage'
 import type { User } from '@/types/api'
 import { userKeys } from './query-keys'
 
-/** SPEC §3: the product keeps the users in local browser storage. */
+/** docs/product-rules.md §3: the product keeps the users in local browser storage. */
 export const USERS_CACHE_KEY = 'portal.users'
 
 export type UserList = {
@@ -29,7 +29,7 @@ function readCache(ownerId: string): User[] | null {
 }
 
 /**
- * GET /api/users. SPEC §7: on failure the list falls back to the users cached at the last
+ * GET /api/users. docs/product-rules.md §7: on failure the list falls back to the users cached at the last
  * successful load (written on each one); without a cache the error stands.
  */
 export async function getUsers(ownerId: string): Promise<UserList> {

@@ -18,7 +18,7 @@ export function updateUser(id: string, body: UpdateUser): Promise<SavedUser> {
 type SaveInput = { id: null; body: CreateUser } | { id: string; body: UpdateUser }
 
 /**
- * SPEC §4: a created user is appended, an edited row merged with the response; then the
+ * docs/product-rules.md §4: a created user is appended, an edited row merged with the response; then the
  * list reloads from the server.
  */
 export function useSaveUser() {

@@ -8,7 +8,7 @@ export function RoleBadge({ role }: { role: Role }) {
   return <Badge tone={ROLE_TONES[role]}>{ROLE_LABELS[role]}</Badge>
 }
 
-/** SPEC §2: Active or Suspended. */
+/** docs/product-rules.md §2: Active or Suspended. */
 export function StatusBadge({ status }: { status: UserStatus }) {
   return <Badge tone={status === 'active' ? 'green' : 'red'}>{status === 'active' ? 'Active' : 'Suspended'}</Badge>
 }

@@ -51,7 +51,7 @@ describe('Create New User', () => {
       { email: 'new@example.com', password: 'short', client: 'company-1' },
       'Password must be 12 to 128 characters long.',
     ],
-    // Issue #20: the shared password rule, the same function the server runs.
+    // The shared password rule, the same function the server runs.
     [
       { email: 'new@example.com', password: 'z'.repeat(12), client: 'company-1' },
       'Password cannot be a single character repeated.',
@@ -64,7 +64,7 @@ describe('Create New User', () => {
       { email: 'long.address@example.com', password: 'Long.Address@example.com', client: 'company-1' },
       'Password cannot be the account’s email address or the part before the @.',
     ],
-  ])('refuses %j with the SPEC text and sends nothing', async (input, message) => {
+  ])('refuses %j with the product-rules text and sends nothing', async (input, message) => {
     const log = recordRequests()
     const { user } = await openCreate()
     if (input.email) await user.type(form().getByLabelText('Email *'), input.email)

@@ -25,12 +25,12 @@ const valuesOf = (user: User | null): Values => ({
   email: user?.email ?? '',
   username: user?.username ?? '',
   password: '',
-  // SPEC §9: a new user form starts with role client.
+  // docs/product-rules.md §9: a new user form starts with role client.
   role: user?.role ?? 'client',
   companyId: user?.companyId ?? '',
 })
 
-/** SPEC §2 Settings: Create New User / Edit User. A blank New Password keeps the current one. */
+/** docs/product-rules.md §2 Settings: Create New User / Edit User. A blank New Password keeps the current one. */
 export function UserForm({
   user,
   destinations,
@@ -50,7 +50,7 @@ export function UserForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    // SPEC §5: the same checks the server runs (packages/shared userFormError).
+    // docs/product-rules.md §5: the same checks the server runs (packages/shared userFormError).
     // Over-long text is refused rather than cut by the field (a cut email would be another address).
     const tooLong =
       tooLongMessage('Email', values.email.trim(), USER_EMAIL_MAX) ??
@@ -119,7 +119,7 @@ export function UserForm({
               PASSWORD_LENGTH_MESSAGE
             ) : (
               <>
-                {/* SPEC §2's hint word for word; the length rule (DECISIONS.md) on its own line. */}
+                {/* docs/product-rules.md §2's hint word for word; the length rule (docs/product-decisions.md D15) on its own line. */}
                 Only enter a value if you want to change the user&apos;s password.
                 <span className="mt-0.5 block">{PASSWORD_LENGTH_MESSAGE}</span>
               </>

@@ -21,7 +21,7 @@ const rowOf = (email: string) => {
 }
 
 describe('users table (/settings)', () => {
-  it('shows the SPEC columns and cells, and records SETTINGS_VIEWED', async () => {
+  it('shows the product-rules columns and cells, and records SETTINGS_VIEWED', async () => {
     const log = recordRequests()
     await openSettings()
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument()
@@ -48,7 +48,7 @@ describe('users table (/settings)', () => {
     )
   })
 
-  it('disables Suspend and Delete on the admin’s own row with the SPEC titles', async () => {
+  it('disables Suspend and Delete on the admin’s own row with the product-rules titles', async () => {
     await openSettings()
     const own = rowOf('admin@example.com')
     expect(own.getByRole('button', { name: /^Suspend/ })).toBeDisabled()
@@ -98,7 +98,7 @@ describe('Suspend / Activate', () => {
     )
     const log = recordRequests()
     await openSettings()
-    // Issue #18: the 50 ms guard reads Date.now(); on the fake clock it moves only when the test
+    // The 50 ms guard reads Date.now(); on the fake clock it moves only when the test
     // says, so no real sleep stands in for "later".
     vi.useFakeTimers({ toFake: ['Date'] })
     const statusCalls = () => requestsTo(log, '/api/users/user-client/status')

@@ -20,7 +20,7 @@ export const DELETE_FAILED = 'Failed to delete user.'
 type FormState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; user: User }
 
 /**
- * SPEC §2 "Settings: User Management". `editUserId` opens that user's Edit form once the list
+ * docs/product-rules.md §2 "Settings: User Management". `editUserId` opens that user's Edit form once the list
  * is loaded (the /admin/users/{id} page links here with it).
  */
 export function UserManagement({

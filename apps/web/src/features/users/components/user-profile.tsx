@@ -41,7 +41,7 @@ function RecentActivity({ userId }: { userId: string }) {
   )
 }
 
-/** DECISIONS.md /admin/users/{id}: one user's profile, status, company, last login and recent activity. */
+/** docs/product-decisions.md D9 /admin/users/{id}: one user's profile, status, company, last login and recent activity. */
 export function UserProfile({ id, currentUserId }: { id: string; currentUserId: string }) {
   const { data: user, error, isPending } = useUserDetail(id)
   const status = useStatusToggle()

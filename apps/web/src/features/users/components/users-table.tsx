@@ -6,10 +6,10 @@ import { ResponsiveTable, type Column } from '@/components/ui/responsive-table'
 import type { User } from '@/types/api'
 import { RoleBadge, StatusBadge } from './user-badges'
 
-/** SPEC §2: username, else the part of the email before @. */
+/** docs/product-rules.md §2: username, else the part of the email before @. */
 export const shownUsername = (user: User) => user.username || defaultUsername(user.email ?? '')
 
-/** SPEC §2: Created as YYYY-MM-DD; Last Login as date and time, or - when empty. */
+/** docs/product-rules.md §2: Created as YYYY-MM-DD; Last Login as date and time, or - when empty. */
 export const createdDay = (value: string) => {
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? '-' : format(date, 'yyyy-MM-dd')
@@ -24,7 +24,7 @@ type Props = {
   onDelete: (user: User) => void
 }
 
-/** SPEC §2 Settings users table (cards below 1024 px). Admins cannot suspend or delete themselves (SPEC §5). */
+/** docs/product-rules.md §2 Settings users table (cards below 1024 px). Admins cannot suspend or delete themselves (docs/product-rules.md §5). */
 export function UsersTable({ users, currentUserId, onEdit, onToggleStatus, onDelete }: Props) {
   const columns: Column<User>[] = [
     {

@@ -2,11 +2,11 @@ import { useCallback, useRef, useState } from 'react'
 import type { User } from '@/types/api'
 import { useSetUserStatus } from '../api/change-user'
 
-/** SPEC §9: a second toggle of the same user within 50 ms is a double click, not a decision. */
+/** docs/product-rules.md §9: a second toggle of the same user within 50 ms is a double click, not a decision. */
 export const TOGGLE_GUARD_MS = 50
 export const STATUS_FAILED = 'Failed to update user status.'
 
-/** Suspend / Activate with the optimistic update, the roll-back and the 50 ms guard (SPEC §4). */
+/** Suspend / Activate with the optimistic update, the roll-back and the 50 ms guard (docs/product-rules.md §4). */
 export function useStatusToggle() {
   const { mutate } = useSetUserStatus()
   const lastToggle = useRef(new Map<string, number>())

@@ -1,7 +1,7 @@
 import type { AlertSettings, CompanyAlertSettings, Notification, Preferences } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 
-/** Issue #17: the bell, badges, thresholds, outbox and preferences. */
+/** The bell, badges, thresholds, outbox and preferences. */
 export function makeNotification(overrides: Partial<Notification> = {}): Notification {
   return {
     id: 1,

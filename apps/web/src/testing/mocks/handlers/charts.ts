@@ -1,7 +1,7 @@
 import type { DashboardCharts, DispatchCharts } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 
-/** Issue #16: chart data for the dispatch details and the dashboard. */
+/** Chart data for the dispatch details and the dashboard. */
 export function makeDispatchCharts(): DispatchCharts {
   const weeks = Array.from({ length: 26 }, (_, i) => ({
     week: new Date(Date.UTC(2026, 0, 5) + i * 7 * 86_400_000).toISOString().slice(0, 10),

@@ -1,25 +1,25 @@
 import { activityHandlers } from './activity'
-import { alertHandlers } from './alerts' // issue #17
-import { chartHandlers } from './charts' // issue #16 charts
+import { alertHandlers } from './alerts'
+import { chartHandlers } from './charts'
 import { authHandlers } from './auth'
-import { companyHandlers } from './companies' // issue #6
+import { companyHandlers } from './companies'
 import { courseRequestHandlers } from './course-requests'
 import { courseHandlers } from './courses'
 import { dispatchHandlers } from './dispatches'
-import { logHandlers } from './logs' // issue #6
+import { logHandlers } from './logs'
 import { reportHandlers } from './reports'
-import { userHandlers } from './users' // issue #6
+import { userHandlers } from './users'
 
 export const handlers = [
   ...authHandlers,
   ...activityHandlers,
   ...courseHandlers, // before dispatchHandlers: /api/dispatches/courses
   ...courseRequestHandlers,
-  ...userHandlers, // issue #6; before dispatchHandlers: /api/dispatches/destinations
+  ...userHandlers, // before dispatchHandlers: /api/dispatches/destinations
   ...dispatchHandlers,
   ...reportHandlers,
-  ...companyHandlers, // issue #6
-  ...logHandlers, // issue #6
-  ...alertHandlers, // issue #17
-  ...chartHandlers, // issue #16 charts
+  ...companyHandlers,
+  ...logHandlers,
+  ...alertHandlers,
+  ...chartHandlers,
 ]
