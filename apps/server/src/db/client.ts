@@ -199,8 +199,9 @@ export const PREPARED_PER_CONNECTION = 500
  * Every parameterised statement runs as a named prepared statement on its connection, named
  * by a hash of its text, as postgres.js and pgx do by default: PostgreSQL parses a
  * text once per connection and, once it has seen it a few times, reuses its plan. Planning a
- * dispatch list page took 0.6 ms against 0.2 ms to run it, and /api/auth/me went from about
- * 1,600 to 4,000 requests per second with its check prepared. Statements without parameters
+ * dispatch list page costs more than running it, and the per-request session check is most of
+ * what /api/auth/me costs, so both gain most from a kept plan (figures in docs/performance.md).
+ * Statements without parameters
  * (migrations, SET) and those of VALUE_PLANNED_TABLES run as before (unnamed: planned for their
  * values each time); a connection prepares at most PREPARED_PER_CONNECTION texts.
  */

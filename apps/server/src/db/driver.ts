@@ -75,13 +75,13 @@ export function pgliteDriver(client: Pick<PGlite, 'query'>, logger?: Logger): Dr
 }
 
 /**
- * Statements reading these tables are planned for the values they run with, never prepared
- *. Their rows are skewed per key: one dispatch holds 100,000 registrations where the
+ * Statements reading these tables are planned for the values they run with, never prepared.
+ * Their rows are skewed per key: one dispatch holds 100,000 registrations where the
  * average holds 20, one company 100,000 learners, a day of logs a few hundred where a year holds
  * two million. A prepared statement gets, after five runs, PostgreSQL's generic plan when its
  * estimate looks no worse, and that plan, made for the average dispatch or company, walked every
- * row of the big one: 2 ms with its own plan, 170 ms and more with the generic one. (Planning
- * every statement instead halved the dispatch list's throughput: its plans are dearer to make
+ * row of the big one, many times slower than the plan made for its values. (Planning every
+ * statement instead costs the dispatch list much of its throughput: its plans are dear to make
  * and its generic ones are good.)
  */
 export const VALUE_PLANNED_TABLES = /"(?:registration|company_learner|activity_log)"/

@@ -5,9 +5,9 @@ import { can, type Permission, type Role } from '@portal/shared'
  * Rows written as JSON by PostgreSQL. A list answer's rows are most of its cost in
  * the server: node-postgres turns every value into a JavaScript value (dates through a regular
  * expression and `new Date`, arrays through a parser), the repository maps them, and the
- * answer's serialiser turns them back into text: about 24 µs a row on the bench machine, so a
- * 200-row page cost 6 ms of the server's one thread. Written here, the page reaches the server
- * as one text value it passes on unread, and PostgreSQL's cost per row grows by about 2 µs.
+ * answer's serialiser turns them back into text, on the server's one thread. Written here, the
+ * page reaches the server as one text value it passes on unread, and PostgreSQL's own cost per
+ * row grows by a small fraction of what the server saves (docs/performance.md).
  *
  * The object is built by concatenation rather than json_build_object(), which looks up every
  * value's type in the catalogue cache on every row (three times dearer on PostgreSQL 15).

@@ -47,9 +47,9 @@ export interface MatchOptions {
   indexed?: boolean
   /**
    * true: the pattern reaches PostgreSQL as a sub-select, which the planner does not look into,
-   * so every term plans alike and a prepared statement reuses one generic plan (a
-   * staff search's summary planned 0.4 ms for each term, where its generic plan, as fast to run,
-   * costs nothing to reuse). Indexes still serve it (the value is known when the scan starts).
+   * so every term plans alike and a prepared statement reuses one generic plan (planning a staff
+   * search's summary for each term cost as much as running it, where its generic plan, as fast to
+   * run, costs nothing to reuse). Indexes still serve it (the value is known when the scan starts).
    */
   opaque?: boolean
 }
@@ -104,23 +104,21 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
  * How the completion report and the learners take a search's page. A search
  * with a known total (at most its count cap of 1,000) sorts its trigram matches; the caller
  * fences them with `offset 0`, which keeps the planner from walking a sort index and testing
- * every row against the term (a learner search with a status, sorted by time, read 78 ms that
- * way). A one-letter term past the cap, which may match a third of the rows, walks the order.
+ * every row against the term (a learner search with a status, sorted by time, read the whole
+ * company that way). A one-letter term past the cap, which may match a third of the rows, walks the order.
  *
  * Any other search past its cap first walks the list's order, keeping the rows that match, for at
  * most this many rows; if its page is not among them, it sorts its matches. Neither way alone is
  * cheap for every term: a company's e-mail domain matches nearly every learner, so its page is
- * among the first rows walked (0.2 ms), where sorting its matches read 89,000 learners (837 ms on
- * a cold cache); a first name matches 2 % of them, all in one stretch of the name order, so an
- * unbounded walk read 77,875 learners for its first page (80 ms), where its matches sort in a
- * few ms.
+ * among the first rows walked, where sorting its matches reads nearly the whole company; a first
+ * name matches a few per cent of them, all in one stretch of the name order, so an unbounded
+ * walk reads most of the company for its first page, where its matches sort quickly.
  *
  * The walk is ten times the page's end in the order (offset + limit), but at most 2,000 rows or
  * twice the page's end, whichever is more: it finds the page of a term that matches a tenth of
- * the rows (half, for the deepest pages), and a sparser term gives up after a short walk (about
- * 1 ms for a first page of 50). Most searches are sparse: a walk of √(page end × rows of the
- * list), about 3,200 rows for a page of 100 of the big dispatch, made the bench's report row
- * 170 ms, against 130 ms without a walk from offset 50 on.
+ * the rows (half, for the deepest pages), and a sparser term gives up after a short walk. Most
+ * searches are sparse, so a longer walk (√(page end × rows of the list) was tried) made the
+ * report slower overall than no walk at all past the first page (docs/performance.md).
  */
 export function searchWalkRows(pageEnd: number): number {
   return Math.min(10 * pageEnd, Math.max(2 * pageEnd, 2_000))

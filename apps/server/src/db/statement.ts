@@ -9,9 +9,8 @@ import { driverOf } from './driver'
  * goes through Drizzle's query builder.
  *
  * Statements built once per shape. Building a statement with Drizzle's `sql`
- * templates and turning it into text costs more than the rest of a list request in the server:
- * on the bench machine a staff page cost 1.5 to 1.9 ms of the server's CPU built every time,
- * 1.0 to 1.1 ms with its text built once. A statement is built with a placeholder for every
+ * templates and turning it into text costs more than the rest of a list request in the server,
+ * so a staff page costs about a third less of the server's CPU with its text built once. A statement is built with a placeholder for every
  * value (`sql.placeholder(name)`); what decides its shape (sort, order, which conditions, which
  * keys a role reads) is its key, and only booleans and integers the code chose may be written
  * into it as literals. Building refuses any other value, so no request's value can be kept in a

@@ -6,7 +6,7 @@ import type { DbOrTx } from './client'
  * alone). Those pay only where the visibility map says a page's rows are visible to all, and
  * only VACUUM sets it: a migration that rewrote the table (0017 adds stored columns) leaves it
  * empty, and then the planner prices the walk as a heap fetch per row and sorts the company
- * instead (measured on the bench: a deep learner page 5 ms after VACUUM, 176 ms before).
+ * instead (a deep learner page is many times slower until the table is vacuumed).
  * Autovacuum would get there, but may be off (as on our CI machine) and counts no rewrite.
  * `dispatch`: its list walks and a search's collected matches are index-only (migration 0023
  * rewrote it to add the stored sort keys).

@@ -1,7 +1,7 @@
 -- dispatch.active_registration_count = the dispatch's registration rows with removed_at null.
 -- The dispatch list summary ("active registrations", staff only) sums it over up to 50,000
--- dispatches; counting a million registration rows per request instead took ~200 ms on
--- PostgreSQL. Statement-level triggers with transition tables keep it: one grouped UPDATE per
+-- dispatches; counting a million registration rows on every request instead would make the
+-- summary the dearest part of the list. Statement-level triggers with transition tables keep it: one grouped UPDATE per
 -- statement (a sync chunk of 1,000 rows costs one small aggregate), and only dispatches whose
 -- count changes are written, so progress updates of existing registrations touch no dispatch.
 -- Every writer (sync, postback webhook, tests) is covered without knowing about the column.

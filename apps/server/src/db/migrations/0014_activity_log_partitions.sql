@@ -4,8 +4,8 @@
 -- with LIKE at a fifth of the CPU of lower-casing each row's details and names again.
 --
 -- A search of the log reads the trigram index's posting lists of its term. Over two million rows
--- of repetitive text (the same actors, paths and ids again and again), one look-up cost 12 to
--- 100 ms of CPU however few rows matched. Per month the lists are a twelfth as long, and a
+-- of repetitive text (the same actors, paths and ids again and again), one look-up cost much CPU
+-- however few rows matched. Per month the lists are a twelfth as long, and a
 -- search looks for its page in the newest slices of time first (logs.service.ts), which now
 -- reach only the newest partitions. Old months can also be dropped in one statement later.
 --

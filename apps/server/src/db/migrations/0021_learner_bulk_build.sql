@@ -1,8 +1,8 @@
 -- The full sync at the bench's size, and the company-wide learner view (company_learner, migrations 0015 and 0017).
 --
--- A first full sync wrote every registration page through the learner refresh: about 0.5 ms a
--- learner (the upsert into company_learner's eleven indexes and the facet counts), 56 to 77 ms
--- of a 100-row page, so the bench's full sync took 1,276 s. Built in one pass per company
+-- A first full sync wrote every registration page through the learner refresh (the upsert into
+-- company_learner's eleven indexes and the facet counts for every learner), which made most of
+-- the full sync's time at the bench's size. Built in one pass per company
 -- instead (one INSERT ... SELECT ... GROUP BY over its registrations), the same aggregate costs a
 -- few seconds for the largest company.
 --

@@ -218,7 +218,7 @@ export interface DayCount {
  * Newest first; id breaks ties so pages neither repeat nor skip rows. NULLS LAST (never null
  * here) spells out the order of the indexes (created_at DESC NULLS LAST, id DESC NULLS LAST):
  * a plain DESC means NULLS FIRST, which no index serves, and PostgreSQL then sorted all rows
- * (280 ms at 2 million rows, against 0.1 ms as an index-only scan).
+ * instead of walking an index for the page.
  */
 const newestFirst = [sql`${activityLog.createdAt} desc nulls last`, sql`${activityLog.id} desc nulls last`]
 

@@ -195,8 +195,7 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
    * The first slice is a day. Each next one is sized from the rate the term has matched so far
    * (nextSpan): to hold the matches still wanted with a quarter to spare, or the whole rest. A
    * name that is in one log row of a hundred then takes two or three slices rather than five,
-   * the last of which fetched and sorted twice the matches it kept (26 ms a search on the
-   * bench). Without the day counts (a user and an action together) the slices are
+   * the last of which fetched and sorted twice the matches it kept. Without the day counts (a user and an action together) the slices are
    * SEARCH_SLICES_DAYS.
    */
   async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
