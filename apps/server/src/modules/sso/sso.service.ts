@@ -29,7 +29,7 @@ import type { ActivityEntry } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
 import { authorizationUrl, discover, endSessionUrl, finishFlow, refusalOf } from './oidc'
-import { createSecretBox, type SecretBox } from './secret-box'
+import { createSecretBox, type SecretBox } from '../../lib/secret-box'
 import type { SsoConnectionRow, SsoRepository } from './sso.repository'
 
 /** A started sign-in may take this long at the provider (typing a password, an MFA prompt). */
