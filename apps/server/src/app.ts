@@ -83,6 +83,13 @@ import { recordActivity } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
 import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
+import { generatedSsoKey } from './config'
+import { createSecretBox, type SecretBox } from './lib/secret-box'
+import { outboxRepository } from './modules/mail/outbox.repository'
+import { createMfaRepository } from './modules/mfa/mfa.repository'
+import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
+import { createSecurityNotices } from './modules/mfa/mfa.notices'
+import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -196,12 +203,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db = database.db
   const throttle = createLoginThrottle(db, options.throttle)
   const ssoRepository = createSsoRepository(db)
+  const mfaRepository = createMfaRepository(db)
+  const gate = createSecondStepGate(mfaRepository, { demoMode: config.demoMode })
+  const notices = createSecurityNotices({
+    repository: mfaRepository,
+    outbox: outboxRepository,
+    publicUrl: config.publicUrl,
+  })
   const auth = createAuthService({
     db,
     signer,
     throttle,
     sessionMaxHours: config.sessionMaxHours,
     passwordRule: createSsoPasswordRule(ssoRepository),
+    secondStep: gate.secondStep,
+    onSessionIssued: notices.onSessionIssued,
   })
   const logs = createLogsService(db, app.log)
   const users = createUsersService(db, { logs })
@@ -215,6 +231,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     demo: options.ssoDemo ?? null,
   })
 
+  // Authenticator-app keys are sealed with the same deployment key as single sign-on secrets
+  // (SSO_SECRET_KEY, or the key file made in DATA_DIR when first needed).
+  let box: SecretBox | null = null
+  const mfa = createMfaService({
+    db,
+    repository: mfaRepository,
+    gate,
+    auth,
+    users: createUsersRepository(db),
+    throttle,
+    activity: { record: recordActivity },
+    notices,
+    box: () => (box ??= createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))),
+    // A single sign-on session that needed a second step keeps its link to the connection.
+    resume: (details) =>
+      typeof details.ssoConnectionId === 'string'
+        ? (sessionId, tx) => ssoRepository.insertSession(sessionId, details.ssoConnectionId as string, tx)
+        : undefined,
+  })
+
   await app.register(healthRoutes, { prefix: '/api' })
   await app.register(authRoutes, { prefix: '/api/auth', auth, users })
   await app.register(ssoAuthRoutes, {
@@ -223,6 +259,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secureCookie: config.publicUrl.startsWith('https:'),
   })
   await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
+  await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
+  await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
+  await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

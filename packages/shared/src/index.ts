@@ -44,3 +44,6 @@ export * from './schemas/learners'
 // ---- issue #34: single sign-on per company ----
 export * from './schemas/sso'
 // ---- end issue #34 ----
+// ---- issue #35: second factors, recovery codes, rules, sessions ----
+export * from './schemas/mfa'
+// ---- end issue #35 ----

@@ -6,6 +6,7 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SessionResponseSchema,
+  SignInResponseSchema,
   UserOptionListSchema,
   UserSchema,
 } from '@portal/shared'
@@ -31,7 +32,13 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: UsersSer
     '/login',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: LoginBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+      schema: {
+        tags: ['auth'],
+        description:
+          'A session, or (`secondStep`) the single-purpose token for the second factor or a required enrolment.',
+        body: LoginBodySchema,
+        response: { 200: SignInResponseSchema, ...errors },
+      },
     },
     async (request) => auth.login(request.body.email, request.body.password, clientOf(request)),
   )

@@ -8,7 +8,7 @@ import type { OutboxQuery, OutboxStatus } from '@portal/shared'
 
 export interface NewMail {
   idempotencyKey: string
-  kind: 'alert' | 'digest' | 'report'
+  kind: 'alert' | 'digest' | 'report' | 'security'
   userId: string | null
   to: string
   subject: string

@@ -10,7 +10,7 @@ import {
   SSO_DOMAINS_MAX,
   SSO_MESSAGES as M,
   type SaveSsoConnectionBody,
-  type SessionResponse,
+  type SignInResponse,
   type SsoDemo,
   type SsoErrorCode,
   type SsoLogoutResponse,
@@ -425,7 +425,7 @@ export function createSsoService(deps: {
     },
 
     /** The sign-in page's one-time code for the portal's own tokens (as a password sign-in gets). */
-    async exchange(code: string, client: ClientInfo): Promise<SessionResponse> {
+    async exchange(code: string, client: ClientInfo): Promise<SignInResponse> {
       const handoff = await sso.consumeHandoff(hash(code), new Date())
       const expired = new AppError('UNAUTHENTICATED', 'This sign-in link has expired. Please sign in again.')
       if (!handoff) throw expired
@@ -433,10 +433,17 @@ export function createSsoService(deps: {
       const user = row && (await users.findCredentialsByEmail(row.email))
       if (!user || user.status !== 'active') throw expired
       const connection = await sso.findConnectionById(handoff.connectionId)
-      return auth.issueSession(
+      // The second factor hook: a user with a factor (or required to enrol) gets the second
+      // step first; the connection id lets that step link the session to the connection.
+      return auth.signIn(
         user,
         client,
-        { message: 'User signed in', method: 'oidc', companyId: connection?.companyId ?? null },
+        {
+          message: 'User signed in',
+          method: 'oidc',
+          companyId: connection?.companyId ?? null,
+          ssoConnectionId: handoff.connectionId,
+        },
         (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
       )
     },
