@@ -88,6 +88,13 @@ import { createActivityRepository } from './modules/activity-logs/activity.repos
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
 import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
+import { generatedSsoKey } from './config'
+import { createSecretBox, type SecretBox } from './lib/secret-box'
+import { outboxRepository } from './modules/mail/outbox.repository'
+import { createMfaRepository } from './modules/mfa/mfa.repository'
+import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
+import { createSecurityNotices } from './modules/mfa/mfa.notices'
+import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -214,6 +221,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const authRepository = createAuthRepository(db)
   const throttle = createLoginThrottle(authRepository, options.throttle)
   const ssoRepository = createSsoRepository(db)
+  const mfaRepository = createMfaRepository(db)
+  const gate = createSecondStepGate(mfaRepository, { demoMode: config.demoMode })
+  const notices = createSecurityNotices({
+    repository: mfaRepository,
+    outbox: outboxRepository,
+    publicUrl: config.publicUrl,
+  })
   const auth = createAuthService({
     db,
     repositories: { auth: authRepository, users: usersRepository },
@@ -222,6 +236,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throttle,
     sessionMaxHours: config.sessionMaxHours,
     passwordRule: createSsoPasswordRule(ssoRepository),
+    secondStep: gate.secondStep,
+    onSessionIssued: notices.onSessionIssued,
   })
   const logsRepository = createLogsRepository(db)
   const logs = createLogsService({ logs: logsRepository, activity, log: app.log })
@@ -235,6 +251,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     log: app.log,
     demo: options.ssoDemo ?? null,
+  })
+
+  // Authenticator-app keys are sealed with the same deployment key as single sign-on secrets
+  // (SSO_SECRET_KEY, or the key file made in DATA_DIR when first needed).
+  let box: SecretBox | null = null
+  const mfa = createMfaService({
+    db,
+    repository: mfaRepository,
+    gate,
+    auth,
+    users: usersRepository,
+    throttle,
+    // The second-factor module still takes the handle first.
+    activity: { record: (tx, entry) => activity.record(entry, tx) },
+    notices,
+    box: () => (box ??= createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))),
+    // A single sign-on session that needed a second step keeps its link to the connection.
+    resume: (details) =>
+      typeof details.ssoConnectionId === 'string'
+        ? (sessionId, tx) => ssoRepository.insertSession(sessionId, details.ssoConnectionId as string, tx)
+        : undefined,
   })
 
   await app.register(healthRoutes, { prefix: '/api', database })
@@ -251,6 +288,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secureCookie: config.publicUrl.startsWith('https:'),
   })
   await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
+  await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
+  await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
+  await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

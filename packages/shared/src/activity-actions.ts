@@ -64,6 +64,15 @@ export const SERVER_ACTIONS = [
   'SSO_CONNECTION_SAVED',
   'SSO_CONNECTION_REMOVED',
   'SSO_DOMAINS_UPDATED',
+  // Second factors added, removed or reset by an admin; recovery codes used or regenerated; the
+  // rules that require a factor; sessions a user or an admin ended.
+  'MFA_FACTOR_ADDED',
+  'MFA_FACTOR_REMOVED',
+  'MFA_FACTORS_RESET',
+  'MFA_RECOVERY_CODE_USED',
+  'MFA_RECOVERY_CODES_REGENERATED',
+  'MFA_RULES_UPDATED',
+  'SESSION_ENDED',
 ] as const
 
 export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const

@@ -38,3 +38,5 @@ export * from './schemas/charts'
 export * from './schemas/learners'
 // ---- Single sign-on per company ----
 export * from './schemas/sso'
+// ---- Second factors, recovery codes, rules, sessions ----
+export * from './schemas/mfa'

@@ -7,7 +7,7 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 /**
  * A company's single sign-on connection (one per company). `protocol` says which settings
  * apply: OIDC's are typed columns here; SAML's will be its own columns (or the validated
- * `saml_settings` JSON) when SAML is built. Secrets are stored encrypted (modules/sso/secret-box.ts).
+ * `saml_settings` JSON) when SAML is built. Secrets are stored encrypted (lib/secret-box.ts).
  */
 export const ssoConnection = pgTable(
   'sso_connection',

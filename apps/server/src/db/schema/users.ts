@@ -93,6 +93,8 @@ export const authSession = pgTable(
     revokedReason: text('revoked_reason'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /** The session's last sign-in or token refresh (at most every 15 minutes while in use). */
+    lastUsedAt: tz('last_used_at'),
   },
   (t) => [index('auth_session_user_id_idx').on(t.userId)],
 )

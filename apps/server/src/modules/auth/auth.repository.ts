@@ -9,7 +9,10 @@ export function createAuthRepository(db: DbOrTx) {
       values: { userId: string; expiresAt: Date; ipAddress: string; userAgent: string | null },
       tx: DbOrTx = db,
     ): Promise<string> {
-      const [row] = await tx.insert(authSession).values(values).returning({ id: authSession.id })
+      const [row] = await tx
+        .insert(authSession)
+        .values({ ...values, lastUsedAt: new Date() })
+        .returning({ id: authSession.id })
       return row!.id
     },
     async insertRefreshToken(
@@ -57,6 +60,10 @@ export function createAuthRepository(db: DbOrTx) {
         .update(authSession)
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(and(eq(authSession.id, sessionId), isNull(authSession.revokedAt)))
+    },
+    /** "Last used" of the sessions list: a refresh is the session in use (every 15 minutes or so). */
+    async touchSession(sessionId: string, tx: DbOrTx = db) {
+      await tx.update(authSession).set({ lastUsedAt: new Date() }).where(eq(authSession.id, sessionId))
     },
     async touchLastLogin(userId: string, tx: DbOrTx = db) {
       await tx

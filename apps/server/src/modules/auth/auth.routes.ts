@@ -6,6 +6,7 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SessionResponseSchema,
+  SignInResponseSchema,
   UserOptionListSchema,
   UserSchema,
 } from '@portal/shared'
@@ -33,7 +34,13 @@ const authRoutes: FastifyPluginAsyncTypebox<{
     '/login',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: LoginBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+      schema: {
+        tags: ['auth'],
+        description:
+          'A session, or (`secondStep`) the single-purpose token for the second factor or a required enrolment.',
+        body: LoginBodySchema,
+        response: { 200: SignInResponseSchema, ...errors },
+      },
     },
     async (request) => auth.login(request.body.email, request.body.password, clientOf(request)),
   )

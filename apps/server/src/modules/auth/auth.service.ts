@@ -1,4 +1,4 @@
-import type { SessionResponse, User } from '@portal/shared'
+import type { SecondStepResponse, SessionResponse, SignInResponse, User } from '@portal/shared'
 import type { Db, Tx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords'
@@ -30,6 +30,21 @@ export function createAuthService(deps: {
    * single sign-on), or null. Checked after the password, so it reveals nothing to a guesser.
    */
   passwordRule?: (user: { id: string; role: string; companyId: string | null }) => Promise<string | null>
+  /**
+   * After the first factor: a second step the user must pass (or a required enrolment) before
+   * any session exists, or null. Details are the sign-in's, kept for its LOGIN_SUCCESS.
+   */
+  secondStep?: (
+    user: { id: string; role: string; companyId: string | null },
+    details: Record<string, unknown>,
+  ) => Promise<SecondStepResponse | null>
+  /** Runs in every new session's transaction (the mail about a sign-in from a new browser). */
+  onSessionIssued?: (
+    user: { id: string; email: string },
+    sessionId: string,
+    client: ClientInfo,
+    tx: Tx,
+  ) => Promise<void>
 }) {
   const { db, signer, throttle, activity } = deps
   const { auth, users } = deps.repositories
@@ -61,6 +76,7 @@ export function createAuthService(deps: {
       await auth.insertRefreshToken({ sessionId, tokenHash: hashToken(refresh), expiresAt }, tx)
       await auth.touchLastLogin(user.id, tx)
       await within?.(sessionId, tx)
+      await deps.onSessionIssued?.(user, sessionId, client, tx)
       await activity.record(
         {
           action: 'LOGIN_SUCCESS',
@@ -76,8 +92,22 @@ export function createAuthService(deps: {
     return { ...tokens, user: await loadUser(user.id) }
   }
 
+  /**
+   * What every sign-in method calls once the user is known: the session, or first the second
+   * step the rules ask for (the session is then issued by the second step's routes).
+   */
+  async function signIn(
+    user: Parameters<typeof issueSession>[0] & { role: string; companyId: string | null },
+    client: ClientInfo,
+    details: Record<string, unknown>,
+    within?: (sessionId: string, tx: Tx) => Promise<void>,
+  ): Promise<SignInResponse> {
+    const step = await deps.secondStep?.(user, details)
+    return step ?? issueSession(user, client, details, within)
+  }
+
   return {
-    async login(email: string, password: string, client: ClientInfo): Promise<SessionResponse> {
+    async login(email: string, password: string, client: ClientInfo): Promise<SignInResponse> {
       const wait = await throttle.retryAfter(email, client.ip)
       if (wait > 0) {
         throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts. Please try again later.', {
@@ -109,11 +139,15 @@ export function createAuthService(deps: {
         })
         throw new AppError('UNAUTHENTICATED', refusal)
       }
-      await throttle.recordSuccess(email)
-      return issueSession(found, client, { message: 'User signed in', method: 'password' })
+      const result = await signIn(found, client, { message: 'User signed in', method: 'password' })
+      // With a second step to come, failures keep counting: a right password must not reset the
+      // count of wrong codes (the second step clears it when it succeeds).
+      if (!('secondStep' in result)) await throttle.recordSuccess(email)
+      return result
     },
 
     issueSession,
+    signIn,
 
     /** Single use and rotated (RFC 9700 §4.14): a reused token revokes its whole family. */
     async refresh(token: string, client: ClientInfo): Promise<SessionResponse> {
@@ -163,6 +197,7 @@ export function createAuthService(deps: {
           throw error
         })
       if (!spent) throw await reuse()
+      await auth.touchSession(stored.sessionId)
       const access = await signer.signAccess({ sub: stored.userId, sid: stored.sessionId, ver: stored.tokenVersion })
       return { accessToken: access, refreshToken: refresh, user: await loadUser(stored.userId) }
     },

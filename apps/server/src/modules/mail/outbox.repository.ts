@@ -9,7 +9,7 @@ import { rowsOf } from '../../db/statement'
 
 export interface NewMail {
   idempotencyKey: string
-  kind: 'alert' | 'digest' | 'report'
+  kind: 'alert' | 'digest' | 'report' | 'security'
   userId: string | null
   to: string
   subject: string

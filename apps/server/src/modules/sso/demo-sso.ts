@@ -1,6 +1,6 @@
 import { generatedSsoKey, type AppConfig } from '../../config'
 import { startOidcProvider, type RunningProvider } from './oidc-provider'
-import { createSecretBox } from './secret-box'
+import { createSecretBox } from '../../lib/secret-box'
 import type { SsoRepository } from './sso.repository'
 import type { SsoDemoInfo } from './sso.service'
 

@@ -4,7 +4,7 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SaveSsoConnectionBodySchema,
-  SessionResponseSchema,
+  SignInResponseSchema,
   SsoDemoSchema,
   SsoDomainsBodySchema,
   SsoExchangeBodySchema,
@@ -171,7 +171,8 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
     '/exchange',
     {
       config: { public: true },
-      schema: { tags: ['sso'], body: SsoExchangeBodySchema, response: { 200: SessionResponseSchema, ...errors } },
+      // A session, or the second step the user's factor (or a required enrolment) asks first.
+      schema: { tags: ['sso'], body: SsoExchangeBodySchema, response: { 200: SignInResponseSchema, ...errors } },
     },
     async (request) => sso.exchange(request.body.code, clientOf(request)),
   )

@@ -10,7 +10,7 @@ import {
   SSO_DOMAINS_MAX,
   SSO_MESSAGES as M,
   type SaveSsoConnectionBody,
-  type SessionResponse,
+  type SignInResponse,
   type SsoDemo,
   type SsoErrorCode,
   type SsoLogoutResponse,
@@ -29,7 +29,7 @@ import type { ActivityEntry } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
 import { authorizationUrl, discover, endSessionUrl, finishFlow, refusalOf } from './oidc'
-import { createSecretBox, type SecretBox } from './secret-box'
+import { createSecretBox, type SecretBox } from '../../lib/secret-box'
 import type { SsoConnectionRow, SsoRepository } from './sso.repository'
 
 /** A started sign-in may take this long at the provider (typing a password, an MFA prompt). */
@@ -429,7 +429,7 @@ export function createSsoService(deps: {
     },
 
     /** The sign-in page's one-time code for the portal's own tokens (as a password sign-in gets). */
-    async exchange(code: string, client: ClientInfo): Promise<SessionResponse> {
+    async exchange(code: string, client: ClientInfo): Promise<SignInResponse> {
       const handoff = await sso.consumeHandoff(hash(code), new Date())
       const expired = new AppError('UNAUTHENTICATED', 'This sign-in link has expired. Please sign in again.')
       if (!handoff) throw expired
@@ -437,10 +437,17 @@ export function createSsoService(deps: {
       const user = row && (await users.findCredentialsByEmail(row.email))
       if (!user || user.status !== 'active') throw expired
       const connection = await sso.findConnectionById(handoff.connectionId)
-      return auth.issueSession(
+      // The second factor hook: a user with a factor (or required to enrol) gets the second
+      // step first; the connection id lets that step link the session to the connection.
+      return auth.signIn(
         user,
         client,
-        { message: 'User signed in', method: 'oidc', companyId: connection?.companyId ?? null },
+        {
+          message: 'User signed in',
+          method: 'oidc',
+          companyId: connection?.companyId ?? null,
+          ssoConnectionId: handoff.connectionId,
+        },
         (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
       )
     },

@@ -64,6 +64,24 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     publicStatus: [401],
     payload: () => ({ id: 'reg', dispatchId: 'sec-dispatch-a' }),
   },
+  // The second step of a sign-in: public for access tokens, each takes the single-purpose token
+  // of the sign-in answer in its body; a made-up one is never a session.
+  'POST /api/auth/mfa/totp': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ token: 'made-up', code: '123456' }),
+  },
+  'POST /api/auth/mfa/recovery': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ token: 'made-up', code: 'AAAA-BBBB-CCCC' }),
+  },
+  'POST /api/auth/mfa/enrol/totp': { allow: 'public', publicStatus: [401], payload: () => ({ token: 'made-up' }) },
+  'POST /api/auth/mfa/enrol/totp/confirm': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ token: 'made-up', factorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
+  },
   'GET /api/auth/me': { allow: ALL },
   'GET /api/auth/users': { allow: ADMIN },
 
@@ -202,6 +220,26 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   },
   'POST /api/admin/companies/:id/sso/test': { allow: ADMIN, id: 'company', ok: [200, 404] },
   'GET /api/admin/outbox': { allow: ADMIN },
+  // Second factors, recovery codes and sessions: the caller's own (every role). The matrix's
+  // path keeps the literal `:factorId`/`:sessionId`, which is not a UUID: past the permission
+  // check, validation refuses it.
+  'GET /api/profile/security': { allow: ALL },
+  'POST /api/profile/mfa/totp': { allow: ALL },
+  'POST /api/profile/mfa/totp/:factorId/confirm': { allow: ALL, ok: [400], payload: () => ({ code: '123456' }) },
+  'DELETE /api/profile/mfa/factors/:factorId': { allow: ALL, ok: [400] },
+  'POST /api/profile/mfa/recovery-codes': { allow: ALL, ok: [409] },
+  'GET /api/profile/sessions': { allow: ALL },
+  'DELETE /api/profile/sessions/:sessionId': { allow: ALL, ok: [400] },
+  // Ends the caller's other sessions: the caller's own (the matrix's) stays.
+  'POST /api/profile/sessions/end-others': { allow: ALL },
+  // A user's factors and sessions in User Management, the rules: admin only.
+  'GET /api/users/:id/mfa': { allow: ADMIN, id: 'user' },
+  'DELETE /api/users/:id/mfa': { allow: ADMIN, id: 'user' },
+  'DELETE /api/users/:id/sessions': { allow: ADMIN, id: 'user' },
+  'GET /api/admin/mfa/rules': { allow: ADMIN },
+  'PUT /api/admin/mfa/rules': { allow: ADMIN, payload: () => ({ rules: [{ role: 'sales', required: false }] }) },
+  'GET /api/admin/companies/:id/mfa': { allow: ADMIN, id: 'company' },
+  'PUT /api/admin/companies/:id/mfa': { allow: ADMIN, id: 'company', payload: () => ({ required: false }) },
   'GET /api/profile/preferences': { allow: ALL },
   'PUT /api/profile/preferences': {
     allow: ALL,

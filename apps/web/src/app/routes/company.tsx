@@ -4,6 +4,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { CompanyDetailView } from '@/features/companies/components/company-detail'
 import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
+import { CompanyMfaRule } from '@/features/auth/components/admin-security'
 import { can } from '@portal/shared'
 
 /** docs/product-rules.md §2 /admin/companies/{id}. */
@@ -13,6 +14,12 @@ export default function CompanyRoute() {
   return (
     <Authorization permission="company.read" forbidden={<AccessDenied />}>
       <CompanyDetailView key={id} id={id} role={user.role} />
+      {/* "Second factor required" for the company's client users (admin). */}
+      {can(user.role, 'company.update') && (
+        <div className="mx-auto mt-6 w-full max-w-7xl">
+          <CompanyMfaRule key={id} companyId={id} />
+        </div>
+      )}
       {/* The company's alert thresholds (admin), below the tabs. */}
       {can(user.role, 'alertSettings.manage') && (
         <div className="mx-auto mt-6 w-full max-w-7xl">

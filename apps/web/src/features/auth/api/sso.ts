@@ -1,9 +1,9 @@
 import type { SsoDemo, SsoLogoutResponse, SsoLookup } from '@portal/shared'
 import { useQuery } from '@tanstack/react-query'
-import { api, parseSession } from '@/lib/api-client'
+import { api } from '@/lib/api-client'
+import { readSignInAnswer, type SignInAnswer } from './mfa-api'
 import { storage } from '@/lib/storage'
 import { tokenStorage } from '@/lib/token-storage'
-import type { SessionResponse } from '@/types/api'
 
 /** Set while the stored session came from single sign-on: sign-out then ends the provider's too. */
 export const SSO_SESSION_KEY = 'portal.ssoSession'
@@ -26,12 +26,15 @@ export function useSsoLookup(email: string) {
   })
 }
 
-/** The one-time code from the callback, exchanged for the portal's tokens (stored as a login's are). */
-export async function exchangeSsoCode(code: string): Promise<SessionResponse> {
-  const session = parseSession(await api.post<unknown>('/api/auth/sso/exchange', { code }, { public: true }))
-  tokenStorage.setSession(session)
+/**
+ * The one-time code from the callback, exchanged for the portal's tokens (stored as a login's
+ * are), or for the second step an account with a factor must pass first.
+ */
+export async function exchangeSsoCode(code: string): Promise<SignInAnswer> {
+  const answer = readSignInAnswer(await api.post<unknown>('/api/auth/sso/exchange', { code }, { public: true }))
+  if (answer.session) tokenStorage.setSession(answer.session)
   storage.set(SSO_SESSION_KEY, '1')
-  return session
+  return answer
 }
 
 /** Ends the portal session; the provider's end-session address when it offers one. */

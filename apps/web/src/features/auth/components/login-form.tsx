@@ -1,3 +1,4 @@
+import type { SecondStep } from '@portal/shared'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -11,11 +12,18 @@ import { ssoStartUrl, useSsoLookup } from '../api/sso'
  * domain signs in through its company's provider, the screen offers that instead and the
  * password is not needed (it stays for named accounts that keep one).
  */
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+export function LoginForm({
+  onSuccess,
+  onSecondStep,
+}: {
+  onSuccess: () => void
+  /** A right password for an account with a second factor (or one it must set up). */
+  onSecondStep?: (step: SecondStep) => void
+}) {
   const [email, setEmail] = useState('')
   const [typed, setTyped] = useState('')
   const [password, setPassword] = useState('')
-  const login = useLogin({ onSuccess })
+  const login = useLogin({ onSuccess, onSecondStep })
   // Asked once typing pauses, not at every key.
   useEffect(() => {
     const timer = setTimeout(() => setTyped(email.trim()), 300)

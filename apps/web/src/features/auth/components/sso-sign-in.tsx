@@ -1,4 +1,4 @@
-import { SSO_ERRORS, type SsoErrorCode } from '@portal/shared'
+import { SSO_ERRORS, type SecondStep, type SsoErrorCode } from '@portal/shared'
 import { useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Banner } from '@/components/ui/banner'
@@ -11,7 +11,7 @@ import { exchangeSsoCode, ssoStartUrl, useSsoDemo } from '../api/sso'
  * (the client's intranet link), the callback's one-time code in the address fragment is
  * exchanged for the session, and a refusal's code is shown as its message.
  */
-export function SsoSignIn() {
+export function SsoSignIn({ onSecondStep }: { onSecondStep?: (step: SecondStep) => void } = {}) {
   const [params] = useSearchParams()
   const company = params.get('company')
   const errorCode = params.get('sso_error')
@@ -25,11 +25,13 @@ export function SsoSignIn() {
     if (code) {
       // The code leaves the address at once: it is not kept in the history.
       window.history.replaceState(null, '', window.location.pathname)
-      exchangeSsoCode(code).catch((error: unknown) => setFailure(errorMessage(error, SSO_ERRORS.failed)))
+      exchangeSsoCode(code)
+        .then((answer) => answer.secondStep && onSecondStep?.(answer.secondStep))
+        .catch((error: unknown) => setFailure(errorMessage(error, SSO_ERRORS.failed)))
     } else if (company) {
       window.location.assign(ssoStartUrl(company))
     }
-  }, [code, company])
+  }, [code, company, onSecondStep])
 
   const message = failure ?? (errorCode && errorCode in SSO_ERRORS ? SSO_ERRORS[errorCode as SsoErrorCode] : null)
   return (

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const VERSION = 'v1'
 
 /**
- * Encrypts single sign-on secrets at rest with AES-256-GCM (node:crypto). The 256-bit key is
+ * Encrypts secrets at rest (single sign-on client secrets, authenticator-app keys) with AES-256-GCM (node:crypto). The 256-bit key is
  * the SHA-256 of the configured key text (SSO_SECRET_KEY or the file made in DATA_DIR), so any
  * text of 32 characters or more serves. Each value has its own random 96-bit IV; the GCM tag
  * makes a tampered value fail to open instead of giving garbage. The associated data binds a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../config'
+import { loadConfig } from '../config'
 import { createSecretBox } from './secret-box'
 
 describe('the single sign-on secret box (AES-256-GCM)', () => {
