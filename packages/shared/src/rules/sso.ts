@@ -5,11 +5,15 @@ export const SSO_MESSAGES = {
   issuerInvalid: 'The issuer must be an https:// URL (http:// only for localhost).',
   notConfigured: 'This company has no single sign-on connection.',
   noConnection: 'Single sign-on is not set up for this company. Sign in with your e-mail and password.',
+  samlMetadataMissing: 'Paste the identity provider’s metadata XML or give its metadata URL.',
+  samlMetadataUrlInvalid: 'The metadata URL must be an https:// URL (http:// only for localhost).',
   ssoRequired: (company: string) =>
     `${company} signs in with single sign-on. Enter your e-mail address and choose "Continue with ${company} sign-in".`,
 } as const
 
 export const SSO_DOMAINS_MAX = 20
+/** An identity provider's metadata document, pasted or fetched, is at most this long. */
+export const SAML_METADATA_MAX_CHARS = 200_000
 export const SSO_DEFAULT_SCOPES = 'openid email profile'
 
 /** A domain as stored: trimmed, lower case, without a leading @. */

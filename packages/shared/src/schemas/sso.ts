@@ -1,13 +1,10 @@
 import { Type, type Static } from 'typebox'
-import { SSO_DOMAINS_MAX } from '../rules/sso'
+import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
 import { Nullable, OneOf } from './common'
 
 export * from '../rules/sso'
 
-/**
- * The protocols a connection may use. SAML is part of the model (the column accepts it) but
- * only OIDC can be saved until SAML's settings and flow exist.
- */
+/** The protocols a connection may use. */
 export const SSO_PROTOCOLS = ['oidc', 'saml'] as const
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number]
 
@@ -22,12 +19,32 @@ export const OidcSettingsSchema = Type.Object({
 })
 export type OidcSettings = Static<typeof OidcSettingsSchema>
 
+/** An identity provider's signing certificate as the screens show it. */
+export const SamlCertificateSchema = Type.Object({
+  subject: Type.String(),
+  notAfter: Type.String({ description: 'ISO date the certificate expires' }),
+})
+export type SamlCertificate = Static<typeof SamlCertificateSchema>
+
+/** SAML settings as the API returns them: what was read from the identity provider's metadata. */
+export const SamlSettingsSchema = Type.Object({
+  metadataUrl: Nullable(Type.String()),
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  certificates: Type.Array(SamlCertificateSchema),
+  allowUnsolicited: Type.Boolean(),
+  emailAttribute: Type.String(),
+  nameAttribute: Type.String(),
+})
+export type SamlSettings = Static<typeof SamlSettingsSchema>
+
 export const SsoConnectionSchema = Type.Object({
   protocol: OneOf(SSO_PROTOCOLS),
   enabled: Type.Boolean(),
   ssoRequired: Type.Boolean(),
   createUsers: Type.Boolean(),
   oidc: Nullable(OidcSettingsSchema),
+  saml: Nullable(SamlSettingsSchema),
   updatedAt: Type.String(),
 })
 export type SsoConnection = Static<typeof SsoConnectionSchema>
@@ -37,14 +54,16 @@ export const SsoSettingsSchema = Type.Object({
   connection: Nullable(SsoConnectionSchema),
   domains: Type.Array(Type.String()),
   redirectUri: Type.String(),
+  /** This portal as a SAML service provider, for the identity provider's administrator. */
+  saml: Type.Object({ entityId: Type.String(), acsUrl: Type.String(), metadataUrl: Type.String() }),
 })
 export type SsoSettings = Static<typeof SsoSettingsSchema>
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength })
 
-/** PUT /api/admin/companies/{id}/sso. A client secret left out keeps the stored one. */
-export const SaveSsoConnectionBodySchema = Type.Object({
-  protocol: OneOf(['oidc'] as const),
+/** PUT /api/admin/companies/{id}/sso with OIDC. A client secret left out keeps the stored one. */
+export const SaveOidcConnectionBodySchema = Type.Object({
+  protocol: Type.Literal('oidc'),
   enabled: Type.Optional(Type.Boolean()),
   ssoRequired: Type.Boolean(),
   createUsers: Type.Boolean(),
@@ -55,6 +74,26 @@ export const SaveSsoConnectionBodySchema = Type.Object({
   emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
   nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
 })
+export type SaveOidcConnectionBody = Static<typeof SaveOidcConnectionBodySchema>
+
+/**
+ * PUT /api/admin/companies/{id}/sso with SAML: the identity provider's metadata, pasted or at a
+ * URL the server fetches on save; neither keeps the stored metadata (to change the rules only).
+ */
+export const SaveSamlConnectionBodySchema = Type.Object({
+  protocol: Type.Literal('saml'),
+  enabled: Type.Optional(Type.Boolean()),
+  ssoRequired: Type.Boolean(),
+  createUsers: Type.Boolean(),
+  metadataXml: Type.Optional(Type.String({ maxLength: SAML_METADATA_MAX_CHARS })),
+  metadataUrl: Type.Optional(Type.String({ maxLength: 500 })),
+  allowUnsolicited: Type.Optional(Type.Boolean()),
+  emailAttribute: Type.Optional(Type.String({ maxLength: 200 })),
+  nameAttribute: Type.Optional(Type.String({ maxLength: 200 })),
+})
+export type SaveSamlConnectionBody = Static<typeof SaveSamlConnectionBodySchema>
+
+export const SaveSsoConnectionBodySchema = Type.Union([SaveOidcConnectionBodySchema, SaveSamlConnectionBodySchema])
 export type SaveSsoConnectionBody = Static<typeof SaveSsoConnectionBodySchema>
 
 /** PUT /api/admin/companies/{id}/sso/domains: the company's whole list of domains. */
@@ -75,6 +114,9 @@ export const SsoTestResultSchema = Type.Object({
   endSessionEndpoint: Type.Optional(Type.String()),
   scopesSupported: Type.Optional(Type.Array(Type.String())),
   signingAlgorithms: Type.Optional(Type.Array(Type.String())),
+  idpEntityId: Type.Optional(Type.String()),
+  ssoUrl: Type.Optional(Type.String()),
+  certificates: Type.Optional(Type.Array(SamlCertificateSchema)),
 })
 export type SsoTestResult = Static<typeof SsoTestResultSchema>
 

@@ -1,13 +1,24 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { appUser, authSession, company } from './users'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /**
  * A company's single sign-on connection (one per company). `protocol` says which settings
- * apply: OIDC's are typed columns here; SAML's will be its own columns (or the validated
- * `saml_settings` JSON) when SAML is built. Secrets are stored encrypted (modules/sso/secret-box.ts).
+ * apply: OIDC's are typed columns here; SAML's are the validated `saml_settings` JSON (public
+ * metadata only, nothing secret). Secrets are stored encrypted (modules/sso/secret-box.ts).
  */
 export const ssoConnection = pgTable(
   'sso_connection',
@@ -29,7 +40,7 @@ export const ssoConnection = pgTable(
     oidcScopes: text('oidc_scopes'),
     oidcEmailClaim: text('oidc_email_claim'),
     oidcNameClaim: text('oidc_name_claim'),
-    /** Reserved for SAML's settings (IdP metadata, certificates), validated by the service. */
+    /** SAML's settings (the IdP's metadata, entity id, SSO URL, certificates), validated by the service. */
     samlSettings: jsonb('saml_settings'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
@@ -71,7 +82,7 @@ export const ssoFlow = pgTable(
     expiresAt: tz('expires_at').notNull(),
     consumedAt: tz('consumed_at'),
   },
-  (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt)],
+  (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt), index('sso_flow_state_idx').on(t.state)],
 )
 
 /**
@@ -99,3 +110,20 @@ export const ssoSession = pgTable('sso_session', {
     .notNull()
     .references(() => ssoConnection.id, { onDelete: 'cascade' }),
 })
+
+/**
+ * A SAML assertion id already accepted from an identity provider, kept until the assertion's
+ * own expiry: any server process refuses the same assertion a second time.
+ */
+export const ssoAssertion = pgTable(
+  'sso_assertion',
+  {
+    issuer: text('issuer').notNull(),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: tz('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'sso_assertion_pkey', columns: [t.issuer, t.assertionId] }),
+    index('sso_assertion_expires_at_idx').on(t.expiresAt),
+  ],
+)

@@ -62,6 +62,7 @@ export async function seedDemoSso(
     oidcScopes: 'openid email profile',
     oidcEmailClaim: 'email',
     oidcNameClaim: 'name',
+    samlSettings: null,
   })
   const box = createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))
   await repository.setClientSecret(

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
-import { company, ssoConnection, ssoDomain, ssoFlow, ssoHandoff, ssoSession } from '../../db/schema'
+import { company, ssoAssertion, ssoConnection, ssoDomain, ssoFlow, ssoHandoff, ssoSession } from '../../db/schema'
 
 export type SsoConnectionRow = typeof ssoConnection.$inferSelect
 
@@ -17,6 +17,8 @@ export interface ConnectionValues {
   oidcScopes: string | null
   oidcEmailClaim: string | null
   oidcNameClaim: string | null
+  /** SAML's settings as `saml.ts` stores them (validated by the service); null for OIDC. */
+  samlSettings: unknown
 }
 
 /** All of single sign-on's SQL. Every method takes an optional transaction. */
@@ -127,6 +129,25 @@ export function createSsoRepository(db: DbOrTx) {
       return row!.id
     },
 
+    /** A SAML sign-in's flow, by the AuthnRequest id the identity provider answers to. */
+    async findFlowByState(state: string, tx: DbOrTx = db) {
+      const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.state, state)).limit(1)
+      return row ?? null
+    },
+
+    /**
+     * Records an accepted assertion id; false when it was seen already (a replay). The primary
+     * key decides, so two server processes receiving the same assertion cannot both accept it.
+     */
+    async rememberAssertion(issuer: string, assertionId: string, expiresAt: Date, tx: DbOrTx = db) {
+      const rows = await tx
+        .insert(ssoAssertion)
+        .values({ issuer, assertionId, expiresAt })
+        .onConflictDoNothing()
+        .returning({ id: ssoAssertion.assertionId })
+      return rows.length === 1
+    },
+
     async findFlow(id: string, tx: DbOrTx = db) {
       const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.id, id)).limit(1)
       return row ?? null
@@ -196,6 +217,7 @@ export function createSsoRepository(db: DbOrTx) {
     async deleteExpired(before: Date, tx: DbOrTx = db): Promise<void> {
       await tx.delete(ssoFlow).where(lt(ssoFlow.expiresAt, before))
       await tx.delete(ssoHandoff).where(lt(ssoHandoff.expiresAt, before))
+      await tx.delete(ssoAssertion).where(lt(ssoAssertion.expiresAt, before))
     },
   }
 }

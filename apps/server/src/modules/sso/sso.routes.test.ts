@@ -91,6 +91,11 @@ describe('access', () => {
       connection: null,
       domains: [],
       redirectUri: CALLBACK,
+      saml: {
+        entityId: 'http://portal.example.test/api/auth/sso/saml/co-other',
+        acsUrl: 'http://portal.example.test/api/auth/sso/saml/co-other/acs',
+        metadataUrl: 'http://portal.example.test/api/auth/sso/saml/co-other/metadata',
+      },
     })
     expect(await t.database.db.select().from(ssoDomain)).toEqual([])
   })

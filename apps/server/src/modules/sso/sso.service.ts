@@ -8,7 +8,10 @@ import {
   type Role,
   SSO_DEFAULT_SCOPES,
   SSO_DOMAINS_MAX,
+  SAML_METADATA_MAX_CHARS,
   SSO_MESSAGES as M,
+  type SaveOidcConnectionBody,
+  type SaveSamlConnectionBody,
   type SaveSsoConnectionBody,
   type SessionResponse,
   type SsoDemo,
@@ -29,6 +32,18 @@ import type { ActivityEntry } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
 import { authorizationUrl, discover, endSessionUrl, finishFlow, refusalOf } from './oidc'
+import {
+  authnRequestUrl,
+  certificateInfo,
+  checkResponse,
+  fetchMetadata,
+  parseIdpMetadata,
+  SamlMetadataError,
+  SamlRefusal,
+  serviceProviderMetadata,
+  type ServiceProvider,
+  type StoredSamlSettings,
+} from './saml'
 import { createSecretBox, type SecretBox } from './secret-box'
 import type { SsoConnectionRow, SsoRepository } from './sso.repository'
 
@@ -58,6 +73,13 @@ class SsoRefusal extends Error {
   ) {
     super(reason)
   }
+}
+
+/** Who the provider says signed in, from an ID token's claims or an assertion's attributes. */
+interface Identity {
+  email: unknown
+  name: unknown
+  emailVerified?: unknown
 }
 
 const hash = (value: string) => createHash('sha256').update(value).digest('base64url')
@@ -95,6 +117,20 @@ export function createSsoService(deps: {
   const redirectUri = `${deps.config.publicUrl}/api/auth/sso/callback`
   const discovered = new Map<string, { at: number; config: Promise<Configuration> }>()
 
+  /**
+   * This portal as a SAML service provider for one company: its entity id is the address of its
+   * metadata's parent, so each company's identity provider sees a distinct audience.
+   */
+  function spOf(companyId: string): ServiceProvider {
+    const entityId = `${deps.config.publicUrl}/api/auth/sso/saml/${encodeURIComponent(companyId)}`
+    return { entityId, acsUrl: `${entityId}/acs` }
+  }
+
+  function samlSettingsOf(row: SsoConnectionRow): StoredSamlSettings | null {
+    const value = row.samlSettings as StoredSamlSettings | null
+    return value && typeof value.entityId === 'string' && Array.isArray(value.certificates) ? value : null
+  }
+
   async function requireCompany(companyId: string) {
     const company = await sso.findCompany(companyId)
     if (!company) throw new AppError('NOT_FOUND', 'Company not found')
@@ -120,7 +156,9 @@ export function createSsoService(deps: {
     return config
   }
 
-  function toSettings(row: SsoConnectionRow | null, domains: string[]): SsoSettings {
+  function toSettings(row: SsoConnectionRow | null, domains: string[], companyId: string): SsoSettings {
+    const sp = spOf(companyId)
+    const saml = row?.protocol === 'saml' ? samlSettingsOf(row) : null
     return {
       connection: row && {
         protocol: row.protocol as 'oidc' | 'saml',
@@ -138,35 +176,69 @@ export function createSsoService(deps: {
                 nameClaim: row.oidcNameClaim ?? 'name',
               }
             : null,
+        saml: saml && {
+          metadataUrl: saml.metadataUrl,
+          idpEntityId: saml.entityId,
+          ssoUrl: saml.ssoUrl,
+          certificates: saml.certificates.map(certificateInfo),
+          allowUnsolicited: saml.allowUnsolicited,
+          emailAttribute: saml.emailAttribute,
+          nameAttribute: saml.nameAttribute,
+        },
         updatedAt: row.updatedAt.toISOString(),
       },
       domains,
       redirectUri,
+      saml: { entityId: sp.entityId, acsUrl: sp.acsUrl, metadataUrl: `${sp.entityId}/metadata` },
     }
   }
 
   const invalid = (field: string, message: string) =>
     new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
 
-  /** Records a refused sign-in; the reason names the check, never a token or claim value. */
-  async function refuse(refusal: SsoRefusal, client: ClientInfo, companyId: string | null) {
+  /**
+   * Records a refused sign-in; the reason names the check, never a token, claim, assertion or
+   * attribute value.
+   */
+  async function refuse(
+    refusal: SsoRefusal,
+    client: ClientInfo,
+    companyId: string | null,
+    method: 'oidc' | 'saml' = 'oidc',
+  ) {
     await activity.record(db, {
       action: 'LOGIN_FAILED',
       actor: null,
-      details: { method: 'oidc', reason: refusal.reason, companyId, ...refusal.extra },
+      details: { method, reason: refusal.reason, companyId, ...refusal.extra },
       ipAddress: client.ip,
     })
     return `/login?sso_error=${refusal.code}`
   }
 
-  /** The portal user the provider's claims stand for, created when the company allows it. */
-  async function userFor(connection: SsoConnectionRow, claims: Record<string, unknown>) {
-    const emailClaim = claims[connection.oidcEmailClaim ?? 'email']
-    const nameClaim = claims[connection.oidcNameClaim ?? 'name']
+  const oidcIdentity = (connection: SsoConnectionRow, claims: Record<string, unknown>): Identity => ({
+    email: claims[connection.oidcEmailClaim ?? 'email'],
+    name: claims[connection.oidcNameClaim ?? 'name'],
+    emailVerified: claims.email_verified,
+  })
+
+  /** An assertion's e-mail: the configured attribute, else the usual ones, else an e-mail NameID. */
+  function samlIdentity(settings: StoredSamlSettings, attributes: Record<string, unknown>): Identity {
+    const one = (value: unknown) => (Array.isArray(value) ? value[0] : value)
+    const nameId = typeof attributes.nameID === 'string' && attributes.nameID.includes('@') ? attributes.nameID : null
+    return {
+      email: one(attributes[settings.emailAttribute]) ?? one(attributes.email) ?? nameId,
+      name: one(attributes[settings.nameAttribute]) ?? one(attributes.displayName),
+    }
+  }
+
+  /** The portal user the provider's identity stands for, created when the company allows it. */
+  async function userFor(connection: SsoConnectionRow, identity: Identity) {
+    const emailClaim = identity.email
+    const nameClaim = identity.name
     const email = typeof emailClaim === 'string' ? emailClaim.trim().toLowerCase() : ''
     const domain = emailDomain(email)
     if (!domain || email.length > 254) throw new SsoRefusal('no_email', 'no usable e-mail claim')
-    if (claims.email_verified === false) throw new SsoRefusal('no_email', 'e-mail not verified by the provider')
+    if (identity.emailVerified === false) throw new SsoRefusal('no_email', 'e-mail not verified by the provider')
     const owner = await sso.ownerOfDomain(domain)
     if (owner && owner.companyId !== connection.companyId) {
       throw new SsoRefusal('other_company', 'e-mail domain of another company', { email })
@@ -203,63 +275,181 @@ export function createSsoService(deps: {
     return { user: found, created: false }
   }
 
+  /** OIDC: the issuer, client and claims; the secret is kept when left out. */
+  async function saveOidc(companyId: string, body: SaveOidcConnectionBody, ctx: AdminContext) {
+    const issuer = body.issuer.trim().replace(/\/+$/, '')
+    const issuerProblem = issuerError(issuer)
+    if (issuerProblem) throw invalid('issuer', issuerProblem)
+    const clientId = body.clientId.trim()
+    if (!clientId) throw invalid('clientId', 'Enter the client id the provider gave.')
+    const scopes = (body.scopes?.trim() || SSO_DEFAULT_SCOPES).split(/\s+/).filter(Boolean)
+    if (!scopes.includes('openid')) scopes.unshift('openid')
+    const claim = (value: string | undefined, fallback: string) => value?.trim() || fallback
+    const current = await sso.findConnection(companyId)
+    const row = await db.transaction(async (tx) => {
+      const saved = await sso.saveConnection(
+        companyId,
+        {
+          protocol: 'oidc',
+          enabled: body.enabled ?? true,
+          ssoRequired: body.ssoRequired,
+          createUsers: body.createUsers,
+          oidcIssuer: issuer,
+          oidcClientId: clientId,
+          // A new secret is sealed below, bound to the row's id.
+          oidcClientSecret: current?.protocol === 'oidc' ? current.oidcClientSecret : null,
+          oidcScopes: scopes.join(' '),
+          oidcEmailClaim: claim(body.emailClaim, 'email'),
+          oidcNameClaim: claim(body.nameClaim, 'name'),
+          samlSettings: null,
+        },
+        tx,
+      )
+      if (body.clientSecret !== undefined) {
+        const secret = body.clientSecret.trim()
+        saved.oidcClientSecret = secret ? box().seal(secret, secretContext(saved.id)) : null
+        await sso.setClientSecret(saved.id, saved.oidcClientSecret, tx)
+      }
+      const settings = toSettings(saved, [], companyId)
+      await activity.record(tx, {
+        action: 'SSO_CONNECTION_SAVED',
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        // The settings as the API shows them: whether a secret is set, never the secret.
+        details: {
+          companyId,
+          created: !current,
+          clientSecretChanged: body.clientSecret !== undefined,
+          after: settings.connection,
+        },
+      })
+      return saved
+    })
+    return toSettings(row, await sso.domains(companyId), companyId)
+  }
+
+  /**
+   * SAML: the identity provider's metadata, pasted or fetched now from its URL, is read and
+   * checked before anything is saved; saved without metadata, the stored one stays.
+   */
+  async function saveSaml(companyId: string, body: SaveSamlConnectionBody, ctx: AdminContext) {
+    const current = await sso.findConnection(companyId)
+    const stored = current?.protocol === 'saml' ? samlSettingsOf(current) : null
+    const metadataUrl = body.metadataUrl?.trim() || null
+    let metadataXml = body.metadataXml?.trim() || null
+    if (metadataUrl && issuerError(metadataUrl)) throw invalid('metadataUrl', M.samlMetadataUrlInvalid)
+    try {
+      if (!metadataXml && metadataUrl) metadataXml = await fetchMetadata(metadataUrl, SAML_METADATA_MAX_CHARS)
+    } catch (error) {
+      if (error instanceof SamlMetadataError) throw invalid('metadataUrl', error.message)
+      throw error
+    }
+    if (!metadataXml && !stored) throw invalid('metadataXml', M.samlMetadataMissing)
+    let settings: StoredSamlSettings
+    if (metadataXml) {
+      try {
+        const idp = parseIdpMetadata(metadataXml, (url) => issuerError(url) === null)
+        settings = {
+          ...idp,
+          metadataUrl: body.metadataXml?.trim() ? null : metadataUrl,
+          metadataXml,
+          allowUnsolicited: false,
+          emailAttribute: 'email',
+          nameAttribute: 'name',
+        }
+      } catch (error) {
+        if (error instanceof SamlMetadataError)
+          throw invalid(metadataUrl && !body.metadataXml ? 'metadataUrl' : 'metadataXml', error.message)
+        throw error
+      }
+    } else {
+      settings = { ...stored! }
+    }
+    settings.allowUnsolicited = body.allowUnsolicited ?? false
+    settings.emailAttribute = body.emailAttribute?.trim() || 'email'
+    settings.nameAttribute = body.nameAttribute?.trim() || 'name'
+    const row = await db.transaction(async (tx) => {
+      const saved = await sso.saveConnection(
+        companyId,
+        {
+          protocol: 'saml',
+          enabled: body.enabled ?? true,
+          ssoRequired: body.ssoRequired,
+          createUsers: body.createUsers,
+          oidcIssuer: null,
+          oidcClientId: null,
+          oidcClientSecret: null,
+          oidcScopes: null,
+          oidcEmailClaim: null,
+          oidcNameClaim: null,
+          samlSettings: settings,
+        },
+        tx,
+      )
+      await activity.record(tx, {
+        action: 'SSO_CONNECTION_SAVED',
+        actor: ctx.actor,
+        ipAddress: ctx.ip,
+        details: { companyId, created: !current, after: toSettings(saved, [], companyId).connection },
+      })
+      return saved
+    })
+    return toSettings(row, await sso.domains(companyId), companyId)
+  }
+
+  /**
+   * The signed-in user's one-time code for the sign-in page, in the address fragment: the
+   * browser never sends a fragment to a server, so no log or proxy sees it.
+   */
+  async function handOff(connection: SsoConnectionRow, identity: Identity): Promise<string> {
+    const { user, created } = await userFor(connection, identity)
+    const code = randomBytes(32).toString('base64url')
+    await sso.insertHandoff({
+      codeHash: hash(code),
+      userId: user.id,
+      connectionId: connection.id,
+      expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
+    })
+    if (created) log.info({ userId: user.id, companyId: connection.companyId }, 'user created on first single sign-on')
+    return `/login#sso_code=${code}${created ? '&created=1' : ''}`
+  }
+
+  /** SAML's test: the stored metadata read again (or fetched again from its URL), what it says. */
+  async function testSaml(row: SsoConnectionRow): Promise<SsoTestResult> {
+    const stored = samlSettingsOf(row)
+    try {
+      const xml = stored?.metadataUrl
+        ? await fetchMetadata(stored.metadataUrl, SAML_METADATA_MAX_CHARS)
+        : (stored?.metadataXml ?? '')
+      const idp = parseIdpMetadata(xml, (url) => issuerError(url) === null)
+      const certificates = idp.certificates.map(certificateInfo)
+      const expired = certificates.filter((c) => Date.parse(c.notAfter) <= Date.now())
+      return {
+        ok: expired.length === 0,
+        message:
+          expired.length === 0
+            ? 'The metadata is valid. The identity provider is described below.'
+            : 'The metadata is valid, but a signing certificate has expired.',
+        idpEntityId: idp.entityId,
+        ssoUrl: idp.ssoUrl,
+        certificates,
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.slice(0, 300) : 'unknown error'
+      return { ok: false, message: `The identity provider's metadata is not usable: ${reason}` }
+    }
+  }
+
   return {
     async settings(companyId: string): Promise<SsoSettings> {
       await requireCompany(companyId)
-      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId))
+      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId), companyId)
     },
 
-    /** Creates or replaces the company's connection; the secret is kept when left out. */
+    /** Creates or replaces the company's connection (OIDC or SAML). */
     async save(companyId: string, body: SaveSsoConnectionBody, ctx: AdminContext): Promise<SsoSettings> {
       await requireCompany(companyId)
-      const issuer = body.issuer.trim().replace(/\/+$/, '')
-      const issuerProblem = issuerError(issuer)
-      if (issuerProblem) throw invalid('issuer', issuerProblem)
-      const clientId = body.clientId.trim()
-      if (!clientId) throw invalid('clientId', 'Enter the client id the provider gave.')
-      const scopes = (body.scopes?.trim() || SSO_DEFAULT_SCOPES).split(/\s+/).filter(Boolean)
-      if (!scopes.includes('openid')) scopes.unshift('openid')
-      const claim = (value: string | undefined, fallback: string) => value?.trim() || fallback
-      const current = await sso.findConnection(companyId)
-      const row = await db.transaction(async (tx) => {
-        const saved = await sso.saveConnection(
-          companyId,
-          {
-            protocol: 'oidc',
-            enabled: body.enabled ?? true,
-            ssoRequired: body.ssoRequired,
-            createUsers: body.createUsers,
-            oidcIssuer: issuer,
-            oidcClientId: clientId,
-            // A new secret is sealed below, bound to the row's id.
-            oidcClientSecret: current?.protocol === 'oidc' ? current.oidcClientSecret : null,
-            oidcScopes: scopes.join(' '),
-            oidcEmailClaim: claim(body.emailClaim, 'email'),
-            oidcNameClaim: claim(body.nameClaim, 'name'),
-          },
-          tx,
-        )
-        if (body.clientSecret !== undefined) {
-          const secret = body.clientSecret.trim()
-          saved.oidcClientSecret = secret ? box().seal(secret, secretContext(saved.id)) : null
-          await sso.setClientSecret(saved.id, saved.oidcClientSecret, tx)
-        }
-        const settings = toSettings(saved, [])
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_SAVED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          // The settings as the API shows them: whether a secret is set, never the secret.
-          details: {
-            companyId,
-            created: !current,
-            clientSecretChanged: body.clientSecret !== undefined,
-            after: settings.connection,
-          },
-        })
-        return saved
-      })
-      return toSettings(row, await sso.domains(companyId))
+      return body.protocol === 'saml' ? saveSaml(companyId, body, ctx) : saveOidc(companyId, body, ctx)
     },
 
     async remove(companyId: string, ctx: AdminContext): Promise<void> {
@@ -279,8 +469,12 @@ export function createSsoService(deps: {
     async setDomains(companyId: string, input: string[], ctx: AdminContext): Promise<SsoSettings> {
       await requireCompany(companyId)
       const domains = [...new Set(input.map(normaliseDomain).filter(Boolean))].sort()
-      const bad = domains.find((d) => domainError(d))
-      if (bad !== undefined) throw invalid('domains', `${M.domainInvalid} "${bad.slice(0, 100)}" is not one.`)
+      const badAt = input.findIndex((d) => normaliseDomain(d) && domainError(d))
+      if (badAt >= 0) {
+        // Named by its place in the list sent, as every other field error names its item.
+        const bad = normaliseDomain(input[badAt]!)
+        throw invalid(`domains/${badAt}`, `${M.domainInvalid} "${bad.slice(0, 100)}" is not one.`)
+      }
       if (domains.length > SSO_DOMAINS_MAX) throw invalid('domains', M.tooManyDomains)
       const taken = await sso.domainsOfOthers(domains, companyId)
       const conflict = (domain: string, company: string) =>
@@ -311,7 +505,7 @@ export function createSsoService(deps: {
         if (e.code === '23505' || e.cause?.code === '23505') throw conflict(domains.join(', '), 'another company')
         throw error
       }
-      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId))
+      return toSettings(await sso.findConnection(companyId), await sso.domains(companyId), companyId)
     },
 
     /** Runs discovery and reports what the provider publishes. */
@@ -319,6 +513,7 @@ export function createSsoService(deps: {
       await requireCompany(companyId)
       const row = await sso.findConnection(companyId)
       if (!row) throw new AppError('NOT_FOUND', M.notConfigured)
+      if (row.protocol === 'saml') return testSaml(row)
       try {
         const meta = (
           await discover({ issuer: row.oidcIssuer!, clientId: row.oidcClientId!, clientSecret: null })
@@ -354,11 +549,27 @@ export function createSsoService(deps: {
     /** Starts a sign-in: the provider's address and the flow's id (kept in a cookie). */
     async start(companyId: string, client: ClientInfo): Promise<{ location: string; flowId: string | null }> {
       const connection = await sso.findConnection(companyId)
-      if (!connection?.enabled || connection.protocol !== 'oidc') {
+      const saml = connection?.protocol === 'saml' ? samlSettingsOf(connection) : null
+      if (!connection?.enabled || (connection.protocol !== 'oidc' && !saml)) {
         return {
           location: await refuse(new SsoRefusal('unavailable', 'no connection'), client, companyId.slice(0, 200)),
           flowId: null,
         }
+      }
+      if (saml) {
+        // The AuthnRequest's id is the flow's state: the identity provider's answer names it
+        // (InResponseTo), since its POST comes from another site without this site's cookies.
+        await sso.deleteExpired(new Date(Date.now() - 24 * 3_600_000))
+        const requestId = `_${randomBytes(20).toString('hex')}`
+        const location = await authnRequestUrl(saml, spOf(companyId), requestId)
+        const flowId = await sso.insertFlow({
+          connectionId: connection.id,
+          state: requestId,
+          nonce: '',
+          codeVerifier: '',
+          expiresAt: new Date(Date.now() + FLOW_MINUTES * 60_000),
+        })
+        return { location, flowId }
       }
       let config: Configuration
       try {
@@ -407,19 +618,54 @@ export function createSsoService(deps: {
         } catch (error) {
           throw new SsoRefusal('failed', `id token or code refused: ${refusalOf(error)}`)
         }
-        const { user, created } = await userFor(connection, claims)
-        const code = randomBytes(32).toString('base64url')
-        await sso.insertHandoff({
-          codeHash: hash(code),
-          userId: user.id,
-          connectionId: connection.id,
-          expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
-        })
-        if (created) log.info({ userId: user.id, companyId }, 'user created on first single sign-on')
-        // In the fragment: the browser never sends it to a server, so no log or proxy sees it.
-        return `/login#sso_code=${code}${created ? '&created=1' : ''}`
+        return await handOff(connection, oidcIdentity(connection, claims))
       } catch (error) {
         if (error instanceof SsoRefusal) return refuse(error, client, companyId)
+        throw error
+      }
+    },
+
+    /** This portal's SAML service-provider metadata for one company (null: no such company). */
+    async samlMetadata(companyId: string): Promise<string | null> {
+      if (!(await sso.findCompany(companyId))) return null
+      return serviceProviderMetadata(spOf(companyId))
+    },
+
+    /**
+     * The identity provider's POST to the company's ACS. The response is checked (see
+     * `checkResponse`), its assertion id accepted once, and it must answer a flow this portal
+     * started for this connection, unless the connection accepts unsolicited responses. Every
+     * refusal is logged with its reason and sends the browser back to the sign-in page.
+     */
+    async samlAcs(companyId: string, samlResponse: string, client: ClientInfo): Promise<string> {
+      const connection = await sso.findConnection(companyId)
+      const saml = connection?.protocol === 'saml' ? samlSettingsOf(connection) : null
+      const known = connection ? companyId : null
+      try {
+        if (!connection?.enabled || !saml) throw new SsoRefusal('unavailable', 'no SAML connection')
+        let checked
+        try {
+          checked = await checkResponse(samlResponse, saml, spOf(companyId))
+        } catch (error) {
+          if (error instanceof SamlRefusal) throw new SsoRefusal('failed', error.message)
+          throw error
+        }
+        if (!(await sso.rememberAssertion(checked.issuer, checked.assertionId, checked.expiresAt))) {
+          throw new SsoRefusal('expired', 'assertion replayed')
+        }
+        if (checked.inResponseTo) {
+          const flow = await sso.findFlowByState(checked.inResponseTo)
+          if (!flow || flow.connectionId !== connection.id) {
+            throw new SsoRefusal('failed', 'InResponseTo of no started flow')
+          }
+          if (!(await sso.consumeFlow(flow.id))) throw new SsoRefusal('expired', 'flow already used')
+          if (flow.expiresAt <= new Date()) throw new SsoRefusal('expired', 'flow expired')
+        } else if (!saml.allowUnsolicited) {
+          throw new SsoRefusal('failed', 'unsolicited response not enabled')
+        }
+        return await handOff(connection, samlIdentity(saml, checked.attributes))
+      } catch (error) {
+        if (error instanceof SsoRefusal) return refuse(error, client, known, 'saml')
         throw error
       }
     },
@@ -436,7 +682,11 @@ export function createSsoService(deps: {
       return auth.issueSession(
         user,
         client,
-        { message: 'User signed in', method: 'oidc', companyId: connection?.companyId ?? null },
+        {
+          message: 'User signed in',
+          method: connection?.protocol === 'saml' ? 'saml' : 'oidc',
+          companyId: connection?.companyId ?? null,
+        },
         (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
       )
     },

@@ -133,8 +133,13 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
   // A new dispatch needs a pair the provider knows (the fixture's companies are the mirror's only).
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined
-  // Issue #16: a learner is addressed by e-mail.
-  return { pathValues: { id, email: 'learner@example.test' }, body: payload(), headers, payload }
+  // Issue #16: a learner is addressed by e-mail; single sign-on's public routes by company.
+  return {
+    pathValues: { id, email: 'learner@example.test', companyId: fx.company.own },
+    body: payload(),
+    headers,
+    payload,
+  }
 }
 
 /**

@@ -58,6 +58,14 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/auth/sso/callback': { allow: 'public', publicStatus: [302] },
   'POST /api/auth/sso/exchange': { allow: 'public', publicStatus: [401], payload: () => ({ code: 'made-up' }) },
   'POST /api/auth/sso/logout': { allow: 'public', publicStatus: [200], payload: () => ({ refreshToken: 'x.y.z' }) },
+  // SAML: the SP metadata of an unknown company is 404; a response posted to a company without
+  // a SAML connection is refused back to the sign-in page (303).
+  'GET /api/auth/sso/saml/:companyId/metadata': { allow: 'public', publicStatus: [404] },
+  'POST /api/auth/sso/saml/:companyId/acs': {
+    allow: 'public',
+    publicStatus: [303],
+    payload: () => ({ SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64') }),
+  },
   // The postback webhook has its own Basic credentials; an access token is not one.
   'POST /api/webhooks/scorm-cloud/registrations': {
     allow: 'public',

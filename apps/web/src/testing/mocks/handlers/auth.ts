@@ -19,7 +19,16 @@ export const authHandlers = [
   http.get('/api/auth/sso/demo', () =>
     HttpResponse.json({ companyId: null, companyName: null, accounts: [], password: null }),
   ),
-  http.get('/api/admin/companies/:id/sso', () =>
-    HttpResponse.json({ connection: null, domains: [], redirectUri: 'http://portal.test/api/auth/sso/callback' }),
+  http.get('/api/admin/companies/:id/sso', ({ params }) =>
+    HttpResponse.json({
+      connection: null,
+      domains: [],
+      redirectUri: 'http://portal.test/api/auth/sso/callback',
+      saml: {
+        entityId: `http://portal.test/api/auth/sso/saml/${String(params.id)}`,
+        acsUrl: `http://portal.test/api/auth/sso/saml/${String(params.id)}/acs`,
+        metadataUrl: `http://portal.test/api/auth/sso/saml/${String(params.id)}/metadata`,
+      },
+    }),
   ),
 ]
