@@ -82,7 +82,7 @@ import { createUsersRepository } from './modules/users/users.repository'
 import { recordActivity } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
-import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
+import { ssoAdminRoutes, ssoAuthRoutes, ssoStaffAdminRoutes } from './modules/sso/sso.routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -223,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secureCookie: config.publicUrl.startsWith('https:'),
   })
   await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
+  await app.register(ssoStaffAdminRoutes, { prefix: '/api/admin/sso/staff', sso })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

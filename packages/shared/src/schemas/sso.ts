@@ -124,8 +124,12 @@ export type SsoTestResult = Static<typeof SsoTestResultSchema>
 export const SsoLookupQuerySchema = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) })
 export const SsoLookupSchema = Type.Object({
   sso: Type.Boolean(),
+  /** Null for the vendor's staff domains (and when there is no single sign-on). */
   companyId: Nullable(Type.String()),
+  /** The company's, or the staff connection's, name for "Continue with <name> sign-in". */
   companyName: Nullable(Type.String()),
+  /** Where the browser starts the sign-in. */
+  startPath: Nullable(Type.String()),
 })
 export type SsoLookup = Static<typeof SsoLookupSchema>
 
@@ -145,5 +149,59 @@ export const SsoDemoSchema = Type.Object({
   companyName: Nullable(Type.String()),
   accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String() })),
   password: Nullable(Type.String()),
+  /** The demo's staff connection and its account(s), each with the role its group maps to. */
+  staff: Nullable(
+    Type.Object({
+      name: Type.String(),
+      startPath: Type.String(),
+      accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String(), role: Type.String() })),
+    }),
+  ),
 })
 export type SsoDemo = Static<typeof SsoDemoSchema>
+
+/** The roles a staff connection can give (never client: clients sign in through their company). */
+export const STAFF_SSO_ROLES = ['admin', 'internal', 'sales'] as const
+
+export const StaffRoleMappingSchema = Type.Object({
+  claimValue: Type.String({ minLength: 1, maxLength: 200 }),
+  role: OneOf(STAFF_SSO_ROLES),
+})
+export type StaffRoleMapping = Static<typeof StaffRoleMappingSchema>
+
+/** GET /api/admin/sso/staff: the vendor's staff connection (OIDC), its domains and role mapping. */
+export const StaffSsoSettingsSchema = Type.Object({
+  connection: Nullable(
+    Type.Object({
+      enabled: Type.Boolean(),
+      displayName: Type.String(),
+      oidc: OidcSettingsSchema,
+      roleClaim: Type.String(),
+      updatedAt: Type.String(),
+    }),
+  ),
+  domains: Type.Array(Type.String()),
+  roles: Type.Array(StaffRoleMappingSchema),
+  redirectUri: Type.String(),
+})
+export type StaffSsoSettings = Static<typeof StaffSsoSettingsSchema>
+
+/** PUT /api/admin/sso/staff. A client secret left out keeps the stored one. */
+export const SaveStaffSsoBodySchema = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  displayName: Text(100),
+  issuer: Text(500),
+  clientId: Text(500),
+  clientSecret: Type.Optional(Type.String({ maxLength: 2000 })),
+  scopes: Type.Optional(Type.String({ maxLength: 500 })),
+  emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  roleClaim: Type.Optional(Type.String({ maxLength: 100 })),
+})
+export type SaveStaffSsoBody = Static<typeof SaveStaffSsoBodySchema>
+
+/** PUT /api/admin/sso/staff/roles: the whole mapping of claim values to roles. */
+export const StaffRolesBodySchema = Type.Object({
+  roles: Type.Array(StaffRoleMappingSchema, { maxItems: 50 }),
+})
+export type StaffRolesBody = Static<typeof StaffRolesBodySchema>

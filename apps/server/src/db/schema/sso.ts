@@ -24,9 +24,11 @@ export const ssoConnection = pgTable(
   'sso_connection',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => company.id, { onDelete: 'cascade' }),
+    /** Null for the vendor's staff connection (`staff`), the one connection of no company. */
+    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
+    staff: boolean('staff').notNull().default(false),
+    /** The staff connection's name on the sign-in screen ("Continue with <name> sign-in"). */
+    displayName: text('display_name'),
     protocol: text('protocol').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     /** Password sign-in is refused for the company's client users. */
@@ -40,6 +42,8 @@ export const ssoConnection = pgTable(
     oidcScopes: text('oidc_scopes'),
     oidcEmailClaim: text('oidc_email_claim'),
     oidcNameClaim: text('oidc_name_claim'),
+    /** The staff connection's group or role claim, mapped to a role through `sso_staff_role`. */
+    oidcRoleClaim: text('oidc_role_claim'),
     /** SAML's settings (the IdP's metadata, entity id, SSO URL, certificates), validated by the service. */
     samlSettings: jsonb('saml_settings'),
     createdAt: tz('created_at').notNull().defaultNow(),
@@ -48,17 +52,19 @@ export const ssoConnection = pgTable(
   (t) => [
     uniqueIndex('sso_connection_company_id_key').on(t.companyId),
     check('sso_connection_protocol_check', sql`${t.protocol} in ('oidc','saml')`),
+    check('sso_connection_owner_check', sql`${t.staff} = (${t.companyId} is null)`),
+    uniqueIndex('sso_connection_staff_key')
+      .on(t.staff)
+      .where(sql`${t.staff}`),
   ],
 )
 
-/** An e-mail domain and the one company whose users sign in with it. */
+/** An e-mail domain and the one company whose users sign in with it (none: the vendor's staff). */
 export const ssoDomain = pgTable(
   'sso_domain',
   {
     domain: text('domain').primaryKey(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => company.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
     createdAt: tz('created_at').notNull().defaultNow(),
   },
   (t) => [index('sso_domain_company_id_idx').on(t.companyId)],
@@ -126,4 +132,15 @@ export const ssoAssertion = pgTable(
     primaryKey({ name: 'sso_assertion_pkey', columns: [t.issuer, t.assertionId] }),
     index('sso_assertion_expires_at_idx').on(t.expiresAt),
   ],
+)
+
+/** A value of the staff connection's group or role claim and the portal role it gives. */
+export const ssoStaffRole = pgTable(
+  'sso_staff_role',
+  {
+    claimValue: text('claim_value').primaryKey(),
+    role: text('role').notNull(),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('sso_staff_role_role_check', sql`${t.role} in ('admin','internal','sales')`)],
 )

@@ -4,6 +4,9 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SaveSsoConnectionBodySchema,
+  SaveStaffSsoBodySchema,
+  StaffRolesBodySchema,
+  StaffSsoSettingsSchema,
   SessionResponseSchema,
   SsoDemoSchema,
   SsoDomainsBodySchema,
@@ -109,6 +112,62 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
   )
 }
 
+/** /api/admin/sso/staff: the vendor's staff connection, its domains and role mapping (admin). */
+export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+  const errors = errorResponses(400, 401, 403, 404, 409)
+  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+  const settings = { 200: StaffSsoSettingsSchema, ...errors }
+
+  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
+    sso.staffSettings(),
+  )
+
+  app.put(
+    '',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings },
+    },
+    async (request) => sso.saveStaff(request.body, ctx(request)),
+  )
+
+  app.delete(
+    '',
+    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
+    async (request) => {
+      await sso.removeStaff(ctx(request))
+      return { message: 'Staff sign-in connection removed' }
+    },
+  )
+
+  app.put(
+    '/domains',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: SsoDomainsBodySchema, response: settings },
+    },
+    async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
+  )
+
+  app.put(
+    '/roles',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: StaffRolesBodySchema, response: settings },
+    },
+    async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
+  )
+
+  app.post(
+    '/test',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } },
+    },
+    async () => sso.testStaff(),
+  )
+}
+
 /** /api/auth/sso: the public side of single sign-on (the browser's flow, the sign-in page's calls). */
 export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
   app,
@@ -145,6 +204,23 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
     },
     async (request, reply) => {
       const { location, flowId } = await sso.start(request.params.companyId, clientOf(request))
+      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
+      return reply.redirect(location, 302)
+    },
+  )
+
+  app.get(
+    '/staff/start',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sso'],
+        description: "Starts the vendor's staff sign-in through the staff connection.",
+        response: { ...redirect, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { location, flowId } = await sso.start(null, clientOf(request))
       if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
       return reply.redirect(location, 302)
     },

@@ -6,6 +6,7 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
 import { UserManagement } from '@/features/users/components/user-management'
 import { GlobalAlertSettings } from '@/features/alerts/components/alert-settings-section'
+import { StaffSignInSettings } from '@/features/sso/components/staff-sign-in-settings'
 import type { UiAction } from '@portal/shared'
 
 const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
@@ -21,6 +22,9 @@ export default function SettingsRoute() {
         {/* Issue #17: below User Management, its own section. */}
         <div className="mt-8">
           <GlobalAlertSettings />
+        </div>
+        <div className="mt-8">
+          <StaffSignInSettings />
         </div>
       </ContentLayout>
     </Authorization>
