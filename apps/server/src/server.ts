@@ -6,7 +6,7 @@ import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 import { runStartupSync } from './modules/sync/sync.scheduler'
-import { DEMO_SSO, seedDemoSso, startDemoSso } from './modules/sso/demo-sso'
+import { DEMO_SSO, DEMO_STAFF_SSO, seedDemoSso, seedDemoStaffSso, startDemoSso } from './modules/sso/demo-sso'
 import { createSsoRepository } from './modules/sso/sso.repository'
 
 /** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
@@ -48,7 +48,10 @@ try {
   else void runStartupSync(sync, app.log)
   if (config.demoMode) {
     const clientCompany = await ensureDemoAccounts(database.db)
-    if (demoSso) await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
+    if (demoSso) {
+      await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
+      await seedDemoStaffSso(createSsoRepository(database.db), config, demoSso)
+    }
   }
 } catch (error) {
   console.error((error as Error).message)
@@ -82,6 +85,9 @@ if (config.demoMode) {
   if (demoSso) {
     lines.push(`  Single sign-on demo: the built-in OIDC provider at ${demoSso.provider.issuer} signs in`)
     lines.push(`    ${DEMO_SSO.accounts.map((a) => a.email).join(', ')} (any password on its page)`)
+    lines.push(
+      `    and, as ${DEMO_STAFF_SSO.name} staff (${DEMO_STAFF_SSO.role}), ${DEMO_STAFF_SSO.accounts.map((a) => a.email).join(', ')}`,
+    )
   }
 }
 console.log(lines.join('\n') + '\n')

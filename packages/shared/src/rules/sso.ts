@@ -4,12 +4,17 @@ export const SSO_MESSAGES = {
   tooManyDomains: 'A company can have at most 20 e-mail domains.',
   issuerInvalid: 'The issuer must be an https:// URL (http:// only for localhost).',
   notConfigured: 'This company has no single sign-on connection.',
+  staffNotConfigured: 'There is no staff sign-in connection.',
   noConnection: 'Single sign-on is not set up for this company. Sign in with your e-mail and password.',
+  samlMetadataMissing: 'Paste the identity provider’s metadata XML or give its metadata URL.',
+  samlMetadataUrlInvalid: 'The metadata URL must be an https:// URL (http:// only for localhost).',
   ssoRequired: (company: string) =>
     `${company} signs in with single sign-on. Enter your e-mail address and choose "Continue with ${company} sign-in".`,
 } as const
 
 export const SSO_DOMAINS_MAX = 20
+/** An identity provider's metadata document, pasted or fetched, is at most this long. */
+export const SAML_METADATA_MAX_CHARS = 200_000
 export const SSO_DEFAULT_SCOPES = 'openid email profile'
 
 /** A domain as stored: trimmed, lower case, without a leading @. */
@@ -55,5 +60,6 @@ export const SSO_ERRORS = {
   unknown_user: 'There is no portal account for this e-mail address. Ask your administrator for access.',
   suspended: 'Your account is suspended. Contact your administrator.',
   not_member: 'This account cannot sign in through this company’s sign-in service.',
+  no_role: 'Your account has no portal role at your sign-in service. Ask your administrator for access.',
 } as const
 export type SsoErrorCode = keyof typeof SSO_ERRORS

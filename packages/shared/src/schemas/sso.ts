@@ -1,13 +1,10 @@
 import { Type, type Static } from 'typebox'
-import { SSO_DOMAINS_MAX } from '../rules/sso'
+import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
 import { Nullable, OneOf } from './common'
 
 export * from '../rules/sso'
 
-/**
- * The protocols a connection may use. SAML is part of the model (the column accepts it) but
- * only OIDC can be saved until SAML's settings and flow exist.
- */
+/** The protocols a connection may use. */
 export const SSO_PROTOCOLS = ['oidc', 'saml'] as const
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number]
 
@@ -22,12 +19,32 @@ export const OidcSettingsSchema = Type.Object({
 })
 export type OidcSettings = Static<typeof OidcSettingsSchema>
 
+/** An identity provider's signing certificate as the screens show it. */
+export const SamlCertificateSchema = Type.Object({
+  subject: Type.String(),
+  notAfter: Type.String({ description: 'ISO date the certificate expires' }),
+})
+export type SamlCertificate = Static<typeof SamlCertificateSchema>
+
+/** SAML settings as the API returns them: what was read from the identity provider's metadata. */
+export const SamlSettingsSchema = Type.Object({
+  metadataUrl: Nullable(Type.String()),
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  certificates: Type.Array(SamlCertificateSchema),
+  allowUnsolicited: Type.Boolean(),
+  emailAttribute: Type.String(),
+  nameAttribute: Type.String(),
+})
+export type SamlSettings = Static<typeof SamlSettingsSchema>
+
 export const SsoConnectionSchema = Type.Object({
   protocol: OneOf(SSO_PROTOCOLS),
   enabled: Type.Boolean(),
   ssoRequired: Type.Boolean(),
   createUsers: Type.Boolean(),
   oidc: Nullable(OidcSettingsSchema),
+  saml: Nullable(SamlSettingsSchema),
   updatedAt: Type.String(),
 })
 export type SsoConnection = Static<typeof SsoConnectionSchema>
@@ -37,14 +54,16 @@ export const SsoSettingsSchema = Type.Object({
   connection: Nullable(SsoConnectionSchema),
   domains: Type.Array(Type.String()),
   redirectUri: Type.String(),
+  /** This portal as a SAML service provider, for the identity provider's administrator. */
+  saml: Type.Object({ entityId: Type.String(), acsUrl: Type.String(), metadataUrl: Type.String() }),
 })
 export type SsoSettings = Static<typeof SsoSettingsSchema>
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength })
 
-/** PUT /api/admin/companies/{id}/sso. A client secret left out keeps the stored one. */
-export const SaveSsoConnectionBodySchema = Type.Object({
-  protocol: OneOf(['oidc'] as const),
+/** PUT /api/admin/companies/{id}/sso with OIDC. A client secret left out keeps the stored one. */
+export const SaveOidcConnectionBodySchema = Type.Object({
+  protocol: Type.Literal('oidc'),
   enabled: Type.Optional(Type.Boolean()),
   ssoRequired: Type.Boolean(),
   createUsers: Type.Boolean(),
@@ -55,6 +74,26 @@ export const SaveSsoConnectionBodySchema = Type.Object({
   emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
   nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
 })
+export type SaveOidcConnectionBody = Static<typeof SaveOidcConnectionBodySchema>
+
+/**
+ * PUT /api/admin/companies/{id}/sso with SAML: the identity provider's metadata, pasted or at a
+ * URL the server fetches on save; neither keeps the stored metadata (to change the rules only).
+ */
+export const SaveSamlConnectionBodySchema = Type.Object({
+  protocol: Type.Literal('saml'),
+  enabled: Type.Optional(Type.Boolean()),
+  ssoRequired: Type.Boolean(),
+  createUsers: Type.Boolean(),
+  metadataXml: Type.Optional(Type.String({ maxLength: SAML_METADATA_MAX_CHARS })),
+  metadataUrl: Type.Optional(Type.String({ maxLength: 500 })),
+  allowUnsolicited: Type.Optional(Type.Boolean()),
+  emailAttribute: Type.Optional(Type.String({ maxLength: 200 })),
+  nameAttribute: Type.Optional(Type.String({ maxLength: 200 })),
+})
+export type SaveSamlConnectionBody = Static<typeof SaveSamlConnectionBodySchema>
+
+export const SaveSsoConnectionBodySchema = Type.Union([SaveOidcConnectionBodySchema, SaveSamlConnectionBodySchema])
 export type SaveSsoConnectionBody = Static<typeof SaveSsoConnectionBodySchema>
 
 /** PUT /api/admin/companies/{id}/sso/domains: the company's whole list of domains. */
@@ -75,6 +114,9 @@ export const SsoTestResultSchema = Type.Object({
   endSessionEndpoint: Type.Optional(Type.String()),
   scopesSupported: Type.Optional(Type.Array(Type.String())),
   signingAlgorithms: Type.Optional(Type.Array(Type.String())),
+  idpEntityId: Type.Optional(Type.String()),
+  ssoUrl: Type.Optional(Type.String()),
+  certificates: Type.Optional(Type.Array(SamlCertificateSchema)),
 })
 export type SsoTestResult = Static<typeof SsoTestResultSchema>
 
@@ -82,8 +124,12 @@ export type SsoTestResult = Static<typeof SsoTestResultSchema>
 export const SsoLookupQuerySchema = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) })
 export const SsoLookupSchema = Type.Object({
   sso: Type.Boolean(),
+  /** Null for the vendor's staff domains (and when there is no single sign-on). */
   companyId: Nullable(Type.String()),
+  /** The company's, or the staff connection's, name for "Continue with <name> sign-in". */
   companyName: Nullable(Type.String()),
+  /** Where the browser starts the sign-in. */
+  startPath: Nullable(Type.String()),
 })
 export type SsoLookup = Static<typeof SsoLookupSchema>
 
@@ -103,5 +149,59 @@ export const SsoDemoSchema = Type.Object({
   companyName: Nullable(Type.String()),
   accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String() })),
   password: Nullable(Type.String()),
+  /** The demo's staff connection and its account(s), each with the role its group maps to. */
+  staff: Nullable(
+    Type.Object({
+      name: Type.String(),
+      startPath: Type.String(),
+      accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String(), role: Type.String() })),
+    }),
+  ),
 })
 export type SsoDemo = Static<typeof SsoDemoSchema>
+
+/** The roles a staff connection can give (never client: clients sign in through their company). */
+export const STAFF_SSO_ROLES = ['admin', 'internal', 'sales'] as const
+
+export const StaffRoleMappingSchema = Type.Object({
+  claimValue: Type.String({ minLength: 1, maxLength: 200 }),
+  role: OneOf(STAFF_SSO_ROLES),
+})
+export type StaffRoleMapping = Static<typeof StaffRoleMappingSchema>
+
+/** GET /api/admin/sso/staff: the vendor's staff connection (OIDC), its domains and role mapping. */
+export const StaffSsoSettingsSchema = Type.Object({
+  connection: Nullable(
+    Type.Object({
+      enabled: Type.Boolean(),
+      displayName: Type.String(),
+      oidc: OidcSettingsSchema,
+      roleClaim: Type.String(),
+      updatedAt: Type.String(),
+    }),
+  ),
+  domains: Type.Array(Type.String()),
+  roles: Type.Array(StaffRoleMappingSchema),
+  redirectUri: Type.String(),
+})
+export type StaffSsoSettings = Static<typeof StaffSsoSettingsSchema>
+
+/** PUT /api/admin/sso/staff. A client secret left out keeps the stored one. */
+export const SaveStaffSsoBodySchema = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  displayName: Text(100),
+  issuer: Text(500),
+  clientId: Text(500),
+  clientSecret: Type.Optional(Type.String({ maxLength: 2000 })),
+  scopes: Type.Optional(Type.String({ maxLength: 500 })),
+  emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  roleClaim: Type.Optional(Type.String({ maxLength: 100 })),
+})
+export type SaveStaffSsoBody = Static<typeof SaveStaffSsoBodySchema>
+
+/** PUT /api/admin/sso/staff/roles: the whole mapping of claim values to roles. */
+export const StaffRolesBodySchema = Type.Object({
+  roles: Type.Array(StaffRoleMappingSchema, { maxItems: 50 }),
+})
+export type StaffRolesBody = Static<typeof StaffRolesBodySchema>

@@ -1,21 +1,34 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { appUser, authSession, company } from './users'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /**
  * A company's single sign-on connection (one per company). `protocol` says which settings
- * apply: OIDC's are typed columns here; SAML's will be its own columns (or the validated
- * `saml_settings` JSON) when SAML is built. Secrets are stored encrypted (lib/secret-box.ts).
+ * apply: OIDC's are typed columns here; SAML's are the validated `saml_settings` JSON (public
+ * metadata only, nothing secret). Secrets are stored encrypted (lib/secret-box.ts).
  */
 export const ssoConnection = pgTable(
   'sso_connection',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => company.id, { onDelete: 'cascade' }),
+    /** Null for the vendor's staff connection (`staff`), the one connection of no company. */
+    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
+    staff: boolean('staff').notNull().default(false),
+    /** The staff connection's name on the sign-in screen ("Continue with <name> sign-in"). */
+    displayName: text('display_name'),
     protocol: text('protocol').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     /** Password sign-in is refused for the company's client users. */
@@ -29,7 +42,9 @@ export const ssoConnection = pgTable(
     oidcScopes: text('oidc_scopes'),
     oidcEmailClaim: text('oidc_email_claim'),
     oidcNameClaim: text('oidc_name_claim'),
-    /** Reserved for SAML's settings (IdP metadata, certificates), validated by the service. */
+    /** The staff connection's group or role claim, mapped to a role through `sso_staff_role`. */
+    oidcRoleClaim: text('oidc_role_claim'),
+    /** SAML's settings (the IdP's metadata, entity id, SSO URL, certificates), validated by the service. */
     samlSettings: jsonb('saml_settings'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
@@ -37,17 +52,19 @@ export const ssoConnection = pgTable(
   (t) => [
     uniqueIndex('sso_connection_company_id_key').on(t.companyId),
     check('sso_connection_protocol_check', sql`${t.protocol} in ('oidc','saml')`),
+    check('sso_connection_owner_check', sql`${t.staff} = (${t.companyId} is null)`),
+    uniqueIndex('sso_connection_staff_key')
+      .on(t.staff)
+      .where(sql`${t.staff}`),
   ],
 )
 
-/** An e-mail domain and the one company whose users sign in with it. */
+/** An e-mail domain and the one company whose users sign in with it (none: the vendor's staff). */
 export const ssoDomain = pgTable(
   'sso_domain',
   {
     domain: text('domain').primaryKey(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => company.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
     createdAt: tz('created_at').notNull().defaultNow(),
   },
   (t) => [index('sso_domain_company_id_idx').on(t.companyId)],
@@ -71,7 +88,7 @@ export const ssoFlow = pgTable(
     expiresAt: tz('expires_at').notNull(),
     consumedAt: tz('consumed_at'),
   },
-  (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt)],
+  (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt), index('sso_flow_state_idx').on(t.state)],
 )
 
 /**
@@ -99,3 +116,31 @@ export const ssoSession = pgTable('sso_session', {
     .notNull()
     .references(() => ssoConnection.id, { onDelete: 'cascade' }),
 })
+
+/**
+ * A SAML assertion id already accepted from an identity provider, kept until the assertion's
+ * own expiry: any server process refuses the same assertion a second time.
+ */
+export const ssoAssertion = pgTable(
+  'sso_assertion',
+  {
+    issuer: text('issuer').notNull(),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: tz('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'sso_assertion_pkey', columns: [t.issuer, t.assertionId] }),
+    index('sso_assertion_expires_at_idx').on(t.expiresAt),
+  ],
+)
+
+/** A value of the staff connection's group or role claim and the portal role it gives. */
+export const ssoStaffRole = pgTable(
+  'sso_staff_role',
+  {
+    claimValue: text('claim_value').primaryKey(),
+    role: text('role').notNull(),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('sso_staff_role_role_check', sql`${t.role} in ('admin','internal','sales')`)],
+)

@@ -15,6 +15,16 @@ export const DEMO_SSO = {
   ],
 } as const
 
+/** Demo mode's staff connection: the vendor's own provider (the same built-in one, another client). */
+export const DEMO_STAFF_SSO = {
+  name: 'Demo Vendor',
+  domain: 'staff-demo.local',
+  clientId: 'dispatch-portal-staff',
+  group: 'portal-internal',
+  role: 'internal',
+  accounts: [{ email: 'sam@staff-demo.local', name: 'Sam Staff' }],
+} as const
+
 /**
  * Demo mode: a real OIDC provider on loopback (DEMO_OIDC_PORT, any free port by default) whose
  * one client is this portal. Its client secret is made at each start and never leaves this process.
@@ -30,10 +40,20 @@ export async function startDemoSso(config: AppConfig) {
         redirectUris: [`${config.publicUrl}/api/auth/sso/callback`],
         postLogoutRedirectUris: [`${config.publicUrl}/login`],
       },
+      {
+        clientId: DEMO_STAFF_SSO.clientId,
+        clientSecret,
+        redirectUris: [`${config.publicUrl}/api/auth/sso/callback`],
+        postLogoutRedirectUris: [`${config.publicUrl}/login`],
+      },
     ],
-    accounts: [...DEMO_SSO.accounts],
+    accounts: [...DEMO_SSO.accounts, ...DEMO_STAFF_SSO.accounts.map((a) => ({ ...a, groups: [DEMO_STAFF_SSO.group] }))],
   })
-  const info: SsoDemoInfo = { domain: DEMO_SSO.domain, accounts: [...DEMO_SSO.accounts] }
+  const info: SsoDemoInfo = {
+    domain: DEMO_SSO.domain,
+    accounts: [...DEMO_SSO.accounts],
+    staffAccounts: DEMO_STAFF_SSO.accounts.map((a) => ({ ...a, role: DEMO_STAFF_SSO.role })),
+  }
   return { provider, clientSecret, info }
 }
 
@@ -62,6 +82,7 @@ export async function seedDemoSso(
     oidcScopes: 'openid email profile',
     oidcEmailClaim: 'email',
     oidcNameClaim: 'name',
+    samlSettings: null,
   })
   const box = createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))
   await repository.setClientSecret(
@@ -69,4 +90,44 @@ export async function seedDemoSso(
     box.seal(demo.clientSecret, `sso_connection:${saved.id}:oidc_client_secret`),
   )
   if (!owner) await repository.replaceDomains(companyId, [DEMO_SSO.domain])
+}
+
+/**
+ * The demo staff connection, pointed at this start's provider, with its domain and the mapping
+ * of the demo group to internal. A staff connection an admin set up to another provider is left
+ * alone (as are mappings once any exist).
+ */
+export async function seedDemoStaffSso(
+  repository: SsoRepository,
+  config: AppConfig,
+  demo: { provider: RunningProvider; clientSecret: string },
+): Promise<void> {
+  const existing = await repository.findStaffConnection()
+  if (existing && existing.oidcClientId !== DEMO_STAFF_SSO.clientId) return
+  const saved = await repository.saveStaffConnection({
+    protocol: 'oidc',
+    enabled: true,
+    ssoRequired: false,
+    createUsers: true,
+    oidcIssuer: demo.provider.issuer,
+    oidcClientId: DEMO_STAFF_SSO.clientId,
+    oidcClientSecret: null,
+    oidcScopes: 'openid email profile groups',
+    oidcEmailClaim: 'email',
+    oidcNameClaim: 'name',
+    samlSettings: null,
+    displayName: existing?.displayName ?? DEMO_STAFF_SSO.name,
+    oidcRoleClaim: 'groups',
+  })
+  const box = createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))
+  await repository.setClientSecret(
+    saved.id,
+    box.seal(demo.clientSecret, `sso_connection:${saved.id}:oidc_client_secret`),
+  )
+  if ((await repository.ownerOfDomain(DEMO_STAFF_SSO.domain)) === null) {
+    await repository.replaceDomains(null, [...(await repository.domains(null)), DEMO_STAFF_SSO.domain])
+  }
+  if ((await repository.staffRoles()).length === 0) {
+    await repository.replaceStaffRoles([{ claimValue: DEMO_STAFF_SSO.group, role: DEMO_STAFF_SSO.role }])
+  }
 }

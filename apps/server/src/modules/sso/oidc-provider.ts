@@ -6,6 +6,8 @@ import { exportJWK, generateKeyPair } from 'jose'
 export interface ProviderAccount {
   email: string
   name: string
+  /** Sent as the `groups` claim (scope `groups`); read when the token is made, so a test may change it. */
+  groups?: string[]
 }
 
 export interface ProviderClient {
@@ -61,7 +63,7 @@ export async function startOidcProvider(options: {
     })),
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'demo-1' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     // The portal reads e-mail and name from the ID token.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
@@ -70,7 +72,13 @@ export async function startOidcProvider(options: {
       if (!account) return undefined
       return {
         accountId: account.email,
-        claims: async () => ({ sub: account.email, email: account.email, email_verified: true, name: account.name }),
+        claims: async () => ({
+          sub: account.email,
+          email: account.email,
+          email_verified: true,
+          name: account.name,
+          ...(account.groups ? { groups: account.groups } : {}),
+        }),
       }
     },
   })

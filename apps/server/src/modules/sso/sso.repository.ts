@@ -1,7 +1,16 @@
-import { and, asc, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
-import { company, ssoConnection, ssoDomain, ssoFlow, ssoHandoff, ssoSession } from '../../db/schema'
+import {
+  company,
+  ssoAssertion,
+  ssoConnection,
+  ssoDomain,
+  ssoFlow,
+  ssoHandoff,
+  ssoSession,
+  ssoStaffRole,
+} from '../../db/schema'
 
 export type SsoConnectionRow = typeof ssoConnection.$inferSelect
 
@@ -17,7 +26,22 @@ export interface ConnectionValues {
   oidcScopes: string | null
   oidcEmailClaim: string | null
   oidcNameClaim: string | null
+  /** SAML's settings as `saml.ts` stores them (validated by the service); null for OIDC. */
+  samlSettings: unknown
 }
+
+/** The staff connection's own settings on top of a company connection's. */
+export interface StaffConnectionValues extends ConnectionValues {
+  displayName: string
+  oidcRoleClaim: string
+}
+
+/** Whose domains: a company's, or (null) the vendor's staff. */
+const domainOwner = (companyId: string | null) =>
+  companyId === null ? isNull(ssoDomain.companyId) : eq(ssoDomain.companyId, companyId)
+
+/** How another owner of a domain is named in a conflict. */
+export const STAFF_DOMAIN_OWNER = 'the staff sign-in'
 
 /** All of single sign-on's SQL. Every method takes an optional transaction. */
 export function createSsoRepository(db: DbOrTx) {
@@ -65,33 +89,39 @@ export function createSsoRepository(db: DbOrTx) {
       return rows.length > 0
     },
 
-    async domains(companyId: string, tx: DbOrTx = db): Promise<string[]> {
+    async domains(companyId: string | null, tx: DbOrTx = db): Promise<string[]> {
       const rows = await tx
         .select({ domain: ssoDomain.domain })
         .from(ssoDomain)
-        .where(eq(ssoDomain.companyId, companyId))
+        .where(domainOwner(companyId))
         .orderBy(asc(ssoDomain.domain))
       return rows.map((r) => r.domain)
     },
 
     /** Which of these domains another company already has. */
-    async domainsOfOthers(domains: string[], companyId: string, tx: DbOrTx = db) {
+    async domainsOfOthers(domains: string[], companyId: string | null, tx: DbOrTx = db) {
       if (domains.length === 0) return []
-      return tx
-        .select({ domain: ssoDomain.domain, companyName: companyShownName })
-        .from(ssoDomain)
-        .innerJoin(company, eq(company.id, ssoDomain.companyId))
-        .where(and(inArray(ssoDomain.domain, domains), sql`${ssoDomain.companyId} <> ${companyId}`))
+      return (
+        tx
+          .select({
+            domain: ssoDomain.domain,
+            companyName: sql<string>`coalesce(${companyShownName}, ${STAFF_DOMAIN_OWNER})`,
+          })
+          .from(ssoDomain)
+          .leftJoin(company, eq(company.id, ssoDomain.companyId))
+          // `is distinct from`: a staff domain (no company) is another owner's too.
+          .where(and(inArray(ssoDomain.domain, domains), sql`${ssoDomain.companyId} is distinct from ${companyId}`))
+      )
     },
 
     /** The company's domains become exactly `domains` (the primary key keeps one company per domain). */
-    async replaceDomains(companyId: string, domains: string[], tx: DbOrTx = db): Promise<void> {
+    async replaceDomains(companyId: string | null, domains: string[], tx: DbOrTx = db): Promise<void> {
       await tx
         .delete(ssoDomain)
         .where(
           domains.length > 0
-            ? and(eq(ssoDomain.companyId, companyId), notInArray(ssoDomain.domain, domains))
-            : eq(ssoDomain.companyId, companyId),
+            ? and(domainOwner(companyId), notInArray(ssoDomain.domain, domains))
+            : domainOwner(companyId),
         )
       if (domains.length > 0) {
         await tx
@@ -101,22 +131,72 @@ export function createSsoRepository(db: DbOrTx) {
       }
     },
 
-    /** The company a domain belongs to (present or not), and its enabled connection if any. */
+    /**
+     * The company a domain belongs to (present or not; companyId null: the vendor's staff), and
+     * its enabled connection if any.
+     */
     async ownerOfDomain(domain: string, tx: DbOrTx = db) {
       const [row] = await tx
         .select({
           companyId: ssoDomain.companyId,
-          companyName: companyShownName,
+          companyName: sql<string | null>`${companyShownName}`,
           removedAt: company.removedAt,
           connectionId: ssoConnection.id,
           enabled: ssoConnection.enabled,
+          staffName: ssoConnection.displayName,
         })
         .from(ssoDomain)
-        .innerJoin(company, eq(company.id, ssoDomain.companyId))
-        .leftJoin(ssoConnection, eq(ssoConnection.companyId, ssoDomain.companyId))
+        .leftJoin(company, eq(company.id, ssoDomain.companyId))
+        .leftJoin(
+          ssoConnection,
+          or(
+            eq(ssoConnection.companyId, ssoDomain.companyId),
+            and(isNull(ssoDomain.companyId), eq(ssoConnection.staff, true)),
+          ),
+        )
         .where(eq(ssoDomain.domain, domain))
         .limit(1)
       return row ?? null
+    },
+
+    async findStaffConnection(tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
+      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.staff, true)).limit(1)
+      return row ?? null
+    },
+
+    /** The one staff connection: a save replaces it in place. */
+    async saveStaffConnection(values: StaffConnectionValues, tx: DbOrTx = db): Promise<SsoConnectionRow> {
+      const [updated] = await tx
+        .update(ssoConnection)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(ssoConnection.staff, true))
+        .returning()
+      if (updated) return updated
+      const [row] = await tx
+        .insert(ssoConnection)
+        .values({ ...values, staff: true, companyId: null })
+        .returning()
+      return row!
+    },
+
+    async deleteStaffConnection(tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
+        .delete(ssoConnection)
+        .where(eq(ssoConnection.staff, true))
+        .returning({ id: ssoConnection.id })
+      return rows.length > 0
+    },
+
+    async staffRoles(tx: DbOrTx = db) {
+      return tx
+        .select({ claimValue: ssoStaffRole.claimValue, role: ssoStaffRole.role })
+        .from(ssoStaffRole)
+        .orderBy(asc(ssoStaffRole.claimValue))
+    },
+
+    async replaceStaffRoles(mappings: { claimValue: string; role: string }[], tx: DbOrTx = db): Promise<void> {
+      await tx.delete(ssoStaffRole)
+      if (mappings.length > 0) await tx.insert(ssoStaffRole).values(mappings)
     },
 
     async insertFlow(
@@ -125,6 +205,25 @@ export function createSsoRepository(db: DbOrTx) {
     ): Promise<string> {
       const [row] = await tx.insert(ssoFlow).values(values).returning({ id: ssoFlow.id })
       return row!.id
+    },
+
+    /** A SAML sign-in's flow, by the AuthnRequest id the identity provider answers to. */
+    async findFlowByState(state: string, tx: DbOrTx = db) {
+      const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.state, state)).limit(1)
+      return row ?? null
+    },
+
+    /**
+     * Records an accepted assertion id; false when it was seen already (a replay). The primary
+     * key decides, so two server processes receiving the same assertion cannot both accept it.
+     */
+    async rememberAssertion(issuer: string, assertionId: string, expiresAt: Date, tx: DbOrTx = db) {
+      const rows = await tx
+        .insert(ssoAssertion)
+        .values({ issuer, assertionId, expiresAt })
+        .onConflictDoNothing()
+        .returning({ id: ssoAssertion.assertionId })
+      return rows.length === 1
     },
 
     async findFlow(id: string, tx: DbOrTx = db) {
@@ -196,6 +295,7 @@ export function createSsoRepository(db: DbOrTx) {
     async deleteExpired(before: Date, tx: DbOrTx = db): Promise<void> {
       await tx.delete(ssoFlow).where(lt(ssoFlow.expiresAt, before))
       await tx.delete(ssoHandoff).where(lt(ssoHandoff.expiresAt, before))
+      await tx.delete(ssoAssertion).where(lt(ssoAssertion.expiresAt, before))
     },
   }
 }

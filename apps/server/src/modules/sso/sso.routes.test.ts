@@ -91,6 +91,11 @@ describe('access', () => {
       connection: null,
       domains: [],
       redirectUri: CALLBACK,
+      saml: {
+        entityId: 'http://portal.example.test/api/auth/sso/saml/co-other',
+        acsUrl: 'http://portal.example.test/api/auth/sso/saml/co-other/acs',
+        metadataUrl: 'http://portal.example.test/api/auth/sso/saml/co-other/metadata',
+      },
     })
     expect(await t.database.db.select().from(ssoDomain)).toEqual([])
   })
@@ -100,6 +105,7 @@ describe('access', () => {
       sso: false,
       companyId: null,
       companyName: null,
+      startPath: null,
     })
     expect((await api('GET', '/api/auth/sso/demo', {})).json()).toMatchObject({ accounts: [] })
     const exchange = await api('POST', '/api/auth/sso/exchange', {}, { code: 'not-a-code' })
@@ -171,7 +177,12 @@ describe('connections and domains', () => {
 
   it('tells the sign-in screen only whether a domain signs in through its company', async () => {
     const res = await api('GET', '/api/auth/sso/lookup?email=someone@REAL.test', {})
-    expect(res.json()).toEqual({ sso: true, companyId: 'co-real', companyName: 'Real Provider Co' })
+    expect(res.json()).toEqual({
+      sso: true,
+      companyId: 'co-real',
+      companyName: 'Real Provider Co',
+      startPath: '/api/auth/sso/co-real/start',
+    })
     // A domain without a connection offers nothing.
     expect((await api('GET', '/api/auth/sso/lookup?email=x@other.test', {})).json().sso).toBe(false)
   })

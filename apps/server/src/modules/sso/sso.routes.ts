@@ -1,9 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   IdParamsSchema,
   OkResponseSchema,
   RefreshBodySchema,
   SaveSsoConnectionBodySchema,
+  SaveStaffSsoBodySchema,
+  StaffRolesBodySchema,
+  StaffSsoSettingsSchema,
   SignInResponseSchema,
   SsoDemoSchema,
   SsoDomainsBodySchema,
@@ -18,6 +21,7 @@ import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
+import { SAML_RESPONSE_MAX_CHARS } from './saml'
 import type { SsoService } from './sso.service'
 
 /** The browser that started a sign-in carries its flow's id back to the callback. */
@@ -38,6 +42,11 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
 }
 
 const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' }) }
+/**
+ * The ACS route reads at most this much: above it Fastify answers 413 unread; a SAMLResponse
+ * field over SAML_RESPONSE_MAX_CHARS within it is refused and logged like any bad response.
+ */
+const ACS_BODY_LIMIT = SAML_RESPONSE_MAX_CHARS + 64 * 1024
 
 /** /api/admin/companies/{id}/sso: a company's connection, domains and rules (admin). */
 export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
@@ -103,6 +112,62 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
   )
 }
 
+/** /api/admin/sso/staff: the vendor's staff connection, its domains and role mapping (admin). */
+export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+  const errors = errorResponses(400, 401, 403, 404, 409)
+  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+  const settings = { 200: StaffSsoSettingsSchema, ...errors }
+
+  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
+    sso.staffSettings(),
+  )
+
+  app.put(
+    '',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings },
+    },
+    async (request) => sso.saveStaff(request.body, ctx(request)),
+  )
+
+  app.delete(
+    '',
+    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
+    async (request) => {
+      await sso.removeStaff(ctx(request))
+      return { message: 'Staff sign-in connection removed' }
+    },
+  )
+
+  app.put(
+    '/domains',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: SsoDomainsBodySchema, response: settings },
+    },
+    async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
+  )
+
+  app.put(
+    '/roles',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], body: StaffRolesBodySchema, response: settings },
+    },
+    async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
+  )
+
+  app.post(
+    '/test',
+    {
+      config: { permission: 'sso.manage' },
+      schema: { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } },
+    },
+    async () => sso.testStaff(),
+  )
+}
+
 /** /api/auth/sso: the public side of single sign-on (the browser's flow, the sign-in page's calls). */
 export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
   app,
@@ -145,6 +210,23 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
   )
 
   app.get(
+    '/staff/start',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sso'],
+        description: "Starts the vendor's staff sign-in through the staff connection.",
+        response: { ...redirect, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { location, flowId } = await sso.start(null, clientOf(request))
+      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
+      return reply.redirect(location, 302)
+    },
+  )
+
+  app.get(
     '/callback',
     {
       config: { public: true },
@@ -166,6 +248,69 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
       return reply.redirect(location, 302)
     },
   )
+
+  app.get(
+    '/saml/:companyId/metadata',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sso'],
+        description:
+          "This portal's SAML service-provider metadata for the company (entity id, ACS URL), for the identity provider's administrator.",
+        params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        produces: ['application/samlmetadata+xml'],
+        response: { 200: Type.String({ description: 'SAML metadata XML' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const xml = await sso.samlMetadata(request.params.companyId)
+      if (xml === null) return reply.code(404).send({ code: 'NOT_FOUND', message: 'Company not found' })
+      const name = request.params.companyId.replace(/[^\w.-]+/g, '_').slice(0, 80)
+      return reply
+        .type('application/samlmetadata+xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="sp-metadata-${name}.xml"`)
+        .send(xml)
+    },
+  )
+
+  // The identity provider's form POST (HTTP-POST binding), read as a form in this scope only.
+  await app.register(async (scope) => {
+    const acs = scope.withTypeProvider<TypeBoxTypeProvider>()
+    acs.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT },
+      (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+        done(null, Object.fromEntries(new URLSearchParams(body.toString())))
+      },
+    )
+    acs.post(
+      '/saml/:companyId/acs',
+      {
+        config: { public: true },
+        bodyLimit: ACS_BODY_LIMIT,
+        schema: {
+          tags: ['sso'],
+          description:
+            'Assertion consumer service: the identity provider posts its signed response here; the browser is sent on to the sign-in page with a one-time code or a refusal code.',
+          // Identity providers post a form; JSON is read the same way (and goes through the same checks).
+          consumes: ['application/x-www-form-urlencoded', 'application/json'],
+          params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
+          body: Type.Object({
+            // Longer than SAML_RESPONSE_MAX_CHARS, so an oversized response within the body
+            // limit is refused by the service, which logs the refusal.
+            SAMLResponse: Type.String({ minLength: 1, maxLength: ACS_BODY_LIMIT }),
+            RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
+          }),
+          response: { 303: Type.Null({ description: 'A redirect (Location header)' }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const location = await sso.samlAcs(request.params.companyId, request.body.SAMLResponse, clientOf(request))
+        // 303: the browser follows with a GET, never re-posting the response.
+        return reply.redirect(location, 303)
+      },
+    )
+  })
 
   app.post(
     '/exchange',

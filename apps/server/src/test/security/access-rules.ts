@@ -56,8 +56,17 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/auth/sso/demo': { allow: 'public', publicStatus: [200] },
   'GET /api/auth/sso/:companyId/start': { allow: 'public', publicStatus: [302] },
   'GET /api/auth/sso/callback': { allow: 'public', publicStatus: [302] },
+  'GET /api/auth/sso/staff/start': { allow: 'public', publicStatus: [302] },
   'POST /api/auth/sso/exchange': { allow: 'public', publicStatus: [401], payload: () => ({ code: 'made-up' }) },
   'POST /api/auth/sso/logout': { allow: 'public', publicStatus: [200], payload: () => ({ refreshToken: 'x.y.z' }) },
+  // SAML: the SP metadata of an unknown company is 404; a response posted to a company without
+  // a SAML connection is refused back to the sign-in page (303).
+  'GET /api/auth/sso/saml/:companyId/metadata': { allow: 'public', publicStatus: [404] },
+  'POST /api/auth/sso/saml/:companyId/acs': {
+    allow: 'public',
+    publicStatus: [303],
+    payload: () => ({ SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64') }),
+  },
   // The postback webhook has its own Basic credentials; an access token is not one.
   'POST /api/webhooks/scorm-cloud/registrations': {
     allow: 'public',
@@ -219,6 +228,19 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: (kind) => ({ domains: [`matrix-${kind}-${next()}.test`] }),
   },
   'POST /api/admin/companies/:id/sso/test': { allow: ADMIN, id: 'company', ok: [200, 404] },
+  // The vendor's staff connection: admin only. Without one, removing or testing it is a 404.
+  'GET /api/admin/sso/staff': { allow: ADMIN },
+  'PUT /api/admin/sso/staff': {
+    allow: ADMIN,
+    payload: () => ({ displayName: 'Vendor', issuer: 'https://idp.example.test', clientId: 'matrix-staff' }),
+  },
+  'DELETE /api/admin/sso/staff': { allow: ADMIN, ok: [200, 404] },
+  'PUT /api/admin/sso/staff/domains': { allow: ADMIN, payload: () => ({ domains: [`staff-${next()}.test`] }) },
+  'PUT /api/admin/sso/staff/roles': {
+    allow: ADMIN,
+    payload: () => ({ roles: [{ claimValue: `matrix-${next()}`, role: 'sales' }] }),
+  },
+  'POST /api/admin/sso/staff/test': { allow: ADMIN, ok: [200, 404] },
   'GET /api/admin/outbox': { allow: ADMIN },
   // Second factors, recovery codes and sessions: the caller's own (every role). The matrix's
   // path keeps the literal `:factorId`/`:sessionId`, which is not a UUID: past the permission

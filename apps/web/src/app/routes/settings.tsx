@@ -7,6 +7,7 @@ import { Authorization } from '@/features/auth/components/authorization'
 import { UserManagement } from '@/features/users/components/user-management'
 import { GlobalAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { MfaRoleRulesSection } from '@/features/auth/components/admin-security'
+import { StaffSignInSettings } from '@/features/sso/components/staff-sign-in-settings'
 import type { UiAction } from '@portal/shared'
 
 const recordUiEvent = (action: UiAction, details?: Record<string, unknown>) => void logAction(action, details)
@@ -25,6 +26,7 @@ export default function SettingsRoute() {
         </div>
         <div className="mt-8">
           <MfaRoleRulesSection />
+          <StaffSignInSettings />
         </div>
       </ContentLayout>
     </Authorization>

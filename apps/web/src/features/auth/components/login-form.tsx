@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { errorMessage } from '@/lib/api-error'
 import { useLogin } from '../api/login'
-import { ssoStartUrl, useSsoLookup } from '../api/sso'
+import { useSsoLookup } from '../api/sso'
 
 /**
  * docs/product-rules.md §2 login screen: texts, fields and states exactly as specified. When the typed e-mail's
@@ -30,11 +30,13 @@ export function LoginForm({
     return () => clearTimeout(timer)
   }, [email])
   const sso = useSsoLookup(typed).data
-  const ssoCompany = sso?.sso && sso.companyId ? { id: sso.companyId, name: sso.companyName ?? 'your company' } : null
+  // A company's sign-in, or the vendor's staff sign-in for a staff domain.
+  const ssoCompany =
+    sso?.sso && sso.startPath ? { startPath: sso.startPath, name: sso.companyName ?? 'your company' } : null
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (ssoCompany && !password) return window.location.assign(ssoStartUrl(ssoCompany.id))
+    if (ssoCompany && !password) return window.location.assign(ssoCompany.startPath)
     login.mutate({ email: email.trim(), password })
   }
 
@@ -67,7 +69,7 @@ export function LoginForm({
         />
         {ssoCompany && (
           <a
-            href={ssoStartUrl(ssoCompany.id)}
+            href={ssoCompany.startPath}
             className="flex h-11 w-full items-center justify-center rounded-md border border-blue-700 bg-white px-4 text-sm font-semibold text-blue-800 hover:bg-blue-50"
           >
             Continue with {ssoCompany.name} sign-in

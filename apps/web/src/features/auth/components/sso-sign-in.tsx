@@ -73,6 +73,28 @@ export function SsoDemoAccounts() {
           </li>
         ))}
       </ul>
+      {data.staff && (
+        <>
+          <h3 className="mt-3 font-semibold">Staff sign-in ({data.staff.name})</h3>
+          <p className="mt-1">
+            The vendor&rsquo;s own staff sign in through{' '}
+            <a className="font-medium underline" href={data.staff.startPath}>
+              the {data.staff.name} provider
+            </a>
+            ; the provider&rsquo;s group gives the role.
+          </p>
+          <ul className="mt-2 space-y-1">
+            {data.staff.accounts.map((account) => (
+              <li key={account.email} className="flex flex-wrap justify-between gap-x-3">
+                <span className="font-mono break-all">{account.email}</span>
+                <span>
+                  {account.name} ({account.role})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   )
 }
