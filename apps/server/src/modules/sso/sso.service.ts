@@ -347,14 +347,7 @@ export function createSsoService(deps: {
 
   /** OIDC: the issuer, client and claims; the secret is kept when left out. */
   async function saveOidc(companyId: string, body: SaveOidcConnectionBody, ctx: AdminContext) {
-    const issuer = body.issuer.trim().replace(/\/+$/, '')
-    const issuerProblem = issuerError(issuer)
-    if (issuerProblem) throw invalid('issuer', issuerProblem)
-    const clientId = body.clientId.trim()
-    if (!clientId) throw invalid('clientId', 'Enter the client id the provider gave.')
-    const scopes = (body.scopes?.trim() || SSO_DEFAULT_SCOPES).split(/\s+/).filter(Boolean)
-    if (!scopes.includes('openid')) scopes.unshift('openid')
-    const claim = (value: string | undefined, fallback: string) => value?.trim() || fallback
+    const values = oidcValues(body)
     const current = await sso.findConnection(companyId)
     const row = await db.transaction(async (tx) => {
       const saved = await sso.saveConnection(
@@ -364,13 +357,9 @@ export function createSsoService(deps: {
           enabled: body.enabled ?? true,
           ssoRequired: body.ssoRequired,
           createUsers: body.createUsers,
-          oidcIssuer: issuer,
-          oidcClientId: clientId,
+          ...values,
           // A new secret is sealed below, bound to the row's id.
           oidcClientSecret: current?.protocol === 'oidc' ? current.oidcClientSecret : null,
-          oidcScopes: scopes.join(' '),
-          oidcEmailClaim: claim(body.emailClaim, 'email'),
-          oidcNameClaim: claim(body.nameClaim, 'name'),
           samlSettings: null,
         },
         tx,
