@@ -253,11 +253,11 @@ test('dates read yyyy-MM-dd everywhere; exports are named for what they hold; Es
 }) => {
   test.setTimeout(90_000)
   const client = await pageAs(browser, 'client')
-  const list = await apiGet<{ dispatches: { id: string; courseTitle: string; destinationName: string }[] }>(
-    client,
-    '/api/dispatches?pageSize=10',
-  )
-  const dispatch = list.dispatches[0]!
+  const list = await apiGet<{
+    dispatches: { id: string; courseTitle: string; destinationName: string; registrationCount: number }[]
+  }>(client, '/api/dispatches?pageSize=100')
+  // A dispatch with learners, so the report has rows (earlier tests add dispatches without any).
+  const dispatch = [...list.dispatches].sort((a, b) => b.registrationCount - a.registrationCount)[0]!
   await client.goto(`/dispatches/${dispatch.id}`)
   const created = client.locator('dt', { hasText: /^Created$/ }).locator('xpath=following-sibling::dd')
   await expect(created).toHaveText(DAY_TIME)
