@@ -40,10 +40,6 @@ const NOT_YET_MOVED = [
   'apps/server/src/modules/mail/scheduled-mails.ts',
   'apps/server/src/modules/profile/preferences.service.ts',
   'apps/server/src/modules/reports/report-export.ts',
-  'apps/server/src/modules/sync/sync-counters.ts',
-  'apps/server/src/modules/sync/sync-kind-run.ts',
-  'apps/server/src/modules/sync/sync-learners.ts',
-  'apps/server/src/modules/sync/sync-reconcile.ts',
   'apps/server/src/plugins/app/auth.ts',
 ]
 
@@ -53,7 +49,6 @@ const IMPORTS_NOT_YET_MOVED = [
   'apps/server/src/modules/alerts/notifications.service.ts',
   'apps/server/src/modules/demo/bootstrap.ts',
   'apps/server/src/modules/reports/report-export.ts',
-  'apps/server/src/modules/sync/sync-admin.service.ts',
 ]
 
 const noSqlOutsideRepositories = {

@@ -55,7 +55,9 @@ import { createDispatchesService } from './modules/dispatches/dispatches.service
 import { createDispatchesRepository } from './modules/dispatches/dispatches.repository'
 import { createDispatchPairRepository } from './modules/dispatches/dispatch-pair.repository'
 import type { DispatchMirror } from './modules/dispatches/dispatch-mirror.service'
-import { syncRepository } from './modules/sync/sync.repository'
+import { createSyncRepository } from './modules/sync/sync.repository'
+import { createSyncRunRepository } from './modules/sync/sync-run.repository'
+import { createSyncProgressRepository } from './modules/sync/sync-progress.repository'
 import { createRequestFulfilRepository } from './modules/course-requests/request-fulfil.repository'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
@@ -258,7 +260,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The SCORM Cloud client and the mirror sync; without credentials both are null and the sync
   // routes answer 503. Alerts are evaluated after every sync run and postback batch (both wired
   // below as listeners); due mails go through the outbox worker.
-  const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
+  const syncRepository = createSyncRepository(db)
+  const { client, sync, admin } = createSyncParts(
+    config,
+    database,
+    {
+      mirror: syncRepository,
+      runs: createSyncRunRepository(db),
+      progress: createSyncProgressRepository(db),
+      activity,
+    },
+    options.scormCloudTransport ?? {},
+    app.log,
+  )
   const mail = createMailParts(config, db, app.log, options.alerts)
   const alerts = createAlertsService({
     db,
@@ -319,7 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dispatches = createDispatchesService(db, dispatchesRepository, { cache: config.readCache })
   const pairs = createDispatchPairRepository(db)
   // A dispatch read back from SCORM Cloud after an edit is written with the sync's own upsert.
-  const mirror: DispatchMirror = { upsertDispatches: (rows, tx = db) => syncRepository.upsertDispatches(tx, rows) }
+  const mirror: DispatchMirror = syncRepository
   const providerDeps = { db, dispatches, activity, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',
