@@ -47,6 +47,11 @@ import { createAlertSettingsService, createNotificationsService } from './module
 import type { OutboxWorker } from './modules/mail/outbox.worker'
 import outboxRoutes from './modules/mail/outbox.routes'
 import { createOutboxService } from './modules/mail/outbox.service'
+import { createOutboxRepository } from './modules/mail/outbox.repository'
+import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.repository'
+import { createAlertsRepository } from './modules/alerts/alerts.repository'
+import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
+import { createNotificationsRepository } from './modules/alerts/notifications.repository'
 import { createMailParts, OUTBOX_POLL_MS, startScheduledMails, type MailPartsOptions } from './modules/mail/mail.parts'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
@@ -273,9 +278,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.scormCloudTransport ?? {},
     app.log,
   )
-  const mail = createMailParts(config, db, app.log, options.alerts)
+  const outboxRepository = createOutboxRepository(db)
+  const mail = createMailParts(
+    config,
+    { db, outbox: outboxRepository, scheduled: createScheduledMailsRepository(db) },
+    app.log,
+    options.alerts,
+  )
   const alerts = createAlertsService({
     db,
+    repository: createAlertsRepository(db),
+    outbox: outboxRepository,
     publicUrl: config.publicUrl,
     log: app.log,
     onMailQueued: () => mail.worker?.nudge(),
@@ -312,11 +325,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
-  const notifications = createNotificationsService(db)
+  const notifications = createNotificationsService(createNotificationsRepository(db))
   await app.register(notificationsRoutes, { prefix: '/api/notifications', notifications })
-  const settings = createAlertSettingsService(db, alerts)
+  const settings = createAlertSettingsService({
+    db,
+    settings: createAlertSettingsRepository(db),
+    activity,
+    alerts,
+  })
   await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
-  const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
+  const outbox = createOutboxService(outboxRepository, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
   await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
   const webhooks = createWebhooksService({ db, mirror: syncRepository })
