@@ -30,31 +30,25 @@ const noRoleLiterals = ['left', 'right'].map((side) => ({
 
 /** Server files that still run SQL outside a repository; each leaves this list when it moves. */
 const NOT_YET_MOVED = [
-  'apps/server/src/modules/alerts/alerts.service.ts',
   'apps/server/src/modules/demo/bootstrap.ts',
   'apps/server/src/modules/demo/demo-catalogue.ts',
   'apps/server/src/modules/dispatches/dispatches.page.ts',
   'apps/server/src/modules/dispatches/dispatches.scope.ts',
   'apps/server/src/modules/dispatches/dispatches.summary.ts',
   'apps/server/src/modules/learners/learners.search.ts',
-  'apps/server/src/modules/mail/scheduled-mails.ts',
   'apps/server/src/modules/profile/preferences.service.ts',
   'apps/server/src/modules/reports/report-export.ts',
-  'apps/server/src/modules/sync/sync-counters.ts',
-  'apps/server/src/modules/sync/sync-kind-run.ts',
-  'apps/server/src/modules/sync/sync-learners.ts',
-  'apps/server/src/modules/sync/sync-reconcile.ts',
   'apps/server/src/plugins/app/auth.ts',
 ]
 
 /** Server files that still import another module's repository; each leaves this list when it moves. */
 const IMPORTS_NOT_YET_MOVED = [
-  'apps/server/src/modules/alerts/alerts.service.ts',
-  'apps/server/src/modules/alerts/notifications.service.ts',
   'apps/server/src/modules/demo/bootstrap.ts',
   'apps/server/src/modules/reports/report-export.ts',
-  'apps/server/src/modules/sync/sync-admin.service.ts',
 ]
+
+/** One config object for these files, or none when there are none. */
+const onlyIfAny = (files, config) => (files.length > 0 ? [config(files)] : [])
 
 const noSqlOutsideRepositories = {
   group: ['drizzle-orm', 'drizzle-orm/*', '**/db/schema', '**/db/schema/*'],
@@ -192,12 +186,16 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: IMPORTS_NOT_YET_MOVED.filter((file) => !NOT_YET_MOVED.includes(file)),
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSqlOutsideRepositories] }],
-    },
-  },
+  // (A config object with an empty `files` list is refused by ESLint: left out once its list is empty.)
+  ...onlyIfAny(
+    IMPORTS_NOT_YET_MOVED.filter((file) => !NOT_YET_MOVED.includes(file)),
+    (files) => ({
+      files,
+      rules: {
+        '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSqlOutsideRepositories] }],
+      },
+    }),
+  ),
   {
     files: ['apps/server/src/**/*.sql.ts', ...NOT_YET_MOVED.filter((file) => !IMPORTS_NOT_YET_MOVED.includes(file))],
     rules: {

@@ -47,6 +47,11 @@ import { createAlertSettingsService, createNotificationsService } from './module
 import type { OutboxWorker } from './modules/mail/outbox.worker'
 import outboxRoutes from './modules/mail/outbox.routes'
 import { createOutboxService } from './modules/mail/outbox.service'
+import { createOutboxRepository } from './modules/mail/outbox.repository'
+import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.repository'
+import { createAlertsRepository } from './modules/alerts/alerts.repository'
+import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
+import { createNotificationsRepository } from './modules/alerts/notifications.repository'
 import { createMailParts, OUTBOX_POLL_MS, startScheduledMails, type MailPartsOptions } from './modules/mail/mail.parts'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
@@ -55,7 +60,9 @@ import { createDispatchesService } from './modules/dispatches/dispatches.service
 import { createDispatchesRepository } from './modules/dispatches/dispatches.repository'
 import { createDispatchPairRepository } from './modules/dispatches/dispatch-pair.repository'
 import type { DispatchMirror } from './modules/dispatches/dispatch-mirror.service'
-import { syncRepository } from './modules/sync/sync.repository'
+import { createSyncRepository } from './modules/sync/sync.repository'
+import { createSyncRunRepository } from './modules/sync/sync-run.repository'
+import { createSyncProgressRepository } from './modules/sync/sync-progress.repository'
 import { createRequestFulfilRepository } from './modules/course-requests/request-fulfil.repository'
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
@@ -300,10 +307,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The SCORM Cloud client and the mirror sync; without credentials both are null and the sync
   // routes answer 503. Alerts are evaluated after every sync run and postback batch (both wired
   // below as listeners); due mails go through the outbox worker.
-  const { client, sync, admin } = createSyncParts(config, database, options.scormCloudTransport ?? {}, app.log)
-  const mail = createMailParts(config, db, app.log, options.alerts)
+  const syncRepository = createSyncRepository(db)
+  const { client, sync, admin } = createSyncParts(
+    config,
+    database,
+    {
+      mirror: syncRepository,
+      runs: createSyncRunRepository(db),
+      progress: createSyncProgressRepository(db),
+      activity,
+    },
+    options.scormCloudTransport ?? {},
+    app.log,
+  )
+  const outboxRepository = createOutboxRepository(db)
+  const mail = createMailParts(
+    config,
+    { db, outbox: outboxRepository, scheduled: createScheduledMailsRepository(db) },
+    app.log,
+    options.alerts,
+  )
   const alerts = createAlertsService({
     db,
+    repository: createAlertsRepository(db),
+    outbox: outboxRepository,
     publicUrl: config.publicUrl,
     log: app.log,
     onMailQueued: () => mail.worker?.nudge(),
@@ -340,11 +367,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
-  const notifications = createNotificationsService(db)
+  const notifications = createNotificationsService(createNotificationsRepository(db))
   await app.register(notificationsRoutes, { prefix: '/api/notifications', notifications })
-  const settings = createAlertSettingsService(db, alerts)
+  const settings = createAlertSettingsService({
+    db,
+    settings: createAlertSettingsRepository(db),
+    activity,
+    alerts,
+  })
   await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
-  const outbox = createOutboxService(db, { smtpConfigured: config.smtpUrl !== null })
+  const outbox = createOutboxService(outboxRepository, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
   await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
   const webhooks = createWebhooksService({ db, mirror: syncRepository })
@@ -361,7 +393,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dispatches = createDispatchesService(db, dispatchesRepository, { cache: config.readCache })
   const pairs = createDispatchPairRepository(db)
   // A dispatch read back from SCORM Cloud after an edit is written with the sync's own upsert.
-  const mirror: DispatchMirror = { upsertDispatches: (rows, tx = db) => syncRepository.upsertDispatches(tx, rows) }
+  const mirror: DispatchMirror = syncRepository
   const providerDeps = { db, dispatches, activity, client: () => client }
   await app.register(dispatchesRoutes, {
     prefix: '/api/dispatches',

@@ -5,7 +5,7 @@ import { appUser, company, mailOutbox } from '../../db/schema'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { createSmtpTransport } from '../mail/mail-transport'
 import { createOutboxWorker } from '../mail/outbox.worker'
-import { outboxRepository, UNCERTAIN_MESSAGE } from '../mail/outbox.repository'
+import { createOutboxRepository, UNCERTAIN_MESSAGE } from '../mail/outbox.repository'
 import { mailText, rows, setDispatch, startSmtpReceiver, type SmtpReceiver } from './alerts.test-support'
 import { appParts } from '../../app'
 
@@ -22,7 +22,7 @@ let users: Record<string, TestUser>
 
 const worker = (now = () => new Date()) =>
   createOutboxWorker({
-    db: t.database.db,
+    outbox: createOutboxRepository(t.database.db),
     transport: createSmtpTransport(smtp.url, FROM),
     log: silent,
     now,
@@ -31,7 +31,7 @@ const worker = (now = () => new Date()) =>
 
 /** One alert mail queued straight in the outbox (subject S, body T). */
 const queueMail = (idempotencyKey: string, to: string, more: { html?: string } = {}) =>
-  outboxRepository.enqueue(t.database.db, [
+  createOutboxRepository(t.database.db).enqueue([
     { idempotencyKey, kind: 'alert', userId: null, to, subject: 'S', text: 'T', html: 'T', ...more },
   ])
 
@@ -178,8 +178,7 @@ describe('alert mails over real SMTP', () => {
   })
 
   it('two workers draining one outbox together never send a mail twice', async () => {
-    await outboxRepository.enqueue(
-      t.database.db,
+    await createOutboxRepository(t.database.db).enqueue(
       Array.from({ length: 30 }, (_, i) => ({
         idempotencyKey: `pair-${i}`,
         kind: 'alert' as const,
@@ -196,7 +195,7 @@ describe('alert mails over real SMTP', () => {
     expect(new Set(recipientsOf()).size).toBe(30)
     // The same idempotency key queued again is not a second mail.
     expect(
-      await outboxRepository.enqueue(t.database.db, [
+      await createOutboxRepository(t.database.db).enqueue([
         {
           idempotencyKey: 'pair-0',
           kind: 'alert',
@@ -216,9 +215,9 @@ describe('alert mails over real SMTP', () => {
     // The lease runs out on the fake clock, not in a real sleep.
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
-      const claimed = await outboxRepository.claim(t.database.db, { now: new Date(), limit: 10, leaseMs: 1 })
+      const claimed = await createOutboxRepository(t.database.db).claim({ now: new Date(), limit: 10, leaseMs: 1 })
       expect(claimed).toHaveLength(1)
-      expect(await outboxRepository.startHandover(t.database.db, claimed[0]!, new Date(), 1)).toBe(1)
+      expect(await createOutboxRepository(t.database.db).startHandover(claimed[0]!, new Date(), 1)).toBe(1)
       vi.advanceTimersByTime(5)
       expect(await worker().runOnce()).toBe(0)
     } finally {

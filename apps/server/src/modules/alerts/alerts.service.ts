@@ -1,9 +1,7 @@
-import { sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../db/client'
+import type { Db } from '../../db/client'
 import { renderAlertMail } from '../mail/mail-render'
-import { outboxRepository, type NewMail } from '../mail/outbox.repository'
-import { evaluateAlerts, type RaisedAlert } from './alerts-evaluate.sql'
-import { rowsOf } from '../../db/statement'
+import type { NewMail, OutboxRepository } from '../mail/outbox.repository'
+import type { AlertsRepository, RaisedAlert } from './alerts.repository'
 
 interface Log {
   info(obj: object, msg?: string): void
@@ -15,31 +13,12 @@ export const POSTBACK_DEBOUNCE_MS = 2_000
 /** Past this many pending dispatch ids, one evaluation of everything is cheaper. */
 const MAX_PENDING_IDS = 5_000
 
-/**
- * Who is mailed an alert: the company's account manager and the admins (staff), and the
- * company's client users who opted in; active users whose alert mails are on (staff by default,
- * clients only when they turned them on). One SQL over all the new alerts.
- */
-async function recipients(tx: Tx, alertIds: number[]) {
-  const rows = rowsOf(
-    await tx.execute(sql`
-    select a.id::text as alert_id, u.id as user_id, u.email
-    from alert a
-    left join company co on co.id = a.company_id
-    join app_user u on u.status = 'active' and (
-      u.role = 'admin'
-      or u.id = co.account_manager_id
-      or (u.role = 'client' and u.company_id = a.company_id))
-    left join user_preference p on p.user_id = u.id
-    where a.id in (select jsonb_array_elements_text(${JSON.stringify(alertIds)}::jsonb)::bigint)
-      and coalesce(p.alert_mails, u.role <> 'client')
-    order by a.id, u.id`),
-  )
-  return rows.map((r) => ({ alertId: Number(r.alert_id), userId: String(r.user_id), email: String(r.email) }))
-}
-
 export interface AlertsServiceOptions {
   db: Db
+  /** The evaluation's SQL and the recipients of its alerts. */
+  repository: AlertsRepository
+  /** The mail module's outbox: alert mails are queued in the evaluation's transaction. */
+  outbox: OutboxRepository
   publicUrl: string
   log: Log
   now?: () => Date
@@ -54,6 +33,8 @@ export interface AlertsServiceOptions {
  */
 export function createAlertsService({
   db,
+  repository,
+  outbox,
   publicUrl,
   log,
   now = () => new Date(),
@@ -68,10 +49,10 @@ export function createAlertsService({
   /** One evaluation and its mails, in one transaction: the mail rows commit with their alerts. */
   async function evaluate(dispatchIds: readonly string[] | null = null): Promise<RaisedAlert[]> {
     const { raised, queued } = await db.transaction(async (tx) => {
-      const raised = await evaluateAlerts(tx, { now: now(), dispatchIds })
+      const raised = await repository.evaluate({ now: now(), dispatchIds }, tx)
       if (raised.length === 0) return { raised, queued: 0 }
       const byId = new Map(raised.map((a) => [a.id, a]))
-      const mails: NewMail[] = (await recipients(tx, [...byId.keys()])).map((r) => {
+      const mails: NewMail[] = (await repository.recipients([...byId.keys()], tx)).map((r) => {
         const mail = renderAlertMail(byId.get(r.alertId)!, publicUrl)
         return {
           idempotencyKey: `alert:${r.alertId}:${r.userId}`,
@@ -83,7 +64,7 @@ export function createAlertsService({
           html: mail.html,
         }
       })
-      return { raised, queued: await outboxRepository.enqueue(tx, mails) }
+      return { raised, queued: await outbox.enqueue(mails, tx) }
     })
     if (raised.length > 0) log.info({ alerts: raised.length, mails: queued }, 'alerts raised')
     if (queued > 0) onMailQueued?.()

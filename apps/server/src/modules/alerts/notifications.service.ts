@@ -1,33 +1,33 @@
 import type { AlertSettings } from '@portal/shared'
 import type { Db, DbOrTx } from '../../db/client'
 import type { Actor } from '../../lib/actor'
-import { recordActivity } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { notFound } from '../../lib/app-error'
-import { alertSettingsRepository as settings } from './alert-settings.repository'
+import type { AlertSettingsRepository } from './alert-settings.repository'
 import type { AlertsService } from './alerts.service'
-import { notificationsRepository as notifications, type Viewer } from './notifications.repository'
+import type { NotificationsRepository, Viewer } from './notifications.repository'
 
 const NO_ALERT = 'Notification not found.'
 const NO_COMPANY = 'Company not found'
 
 /** The bell's notifications, a client's scoped to its company in the SQL. */
-export function createNotificationsService(db: Db) {
-  const unread = async (viewer: Viewer) => ({ unreadCount: await notifications.unreadCount(db, viewer) })
+export function createNotificationsService(notifications: NotificationsRepository) {
+  const unread = async (viewer: Viewer) => ({ unreadCount: await notifications.unreadCount(viewer) })
   return {
     async list(viewer: Viewer, query: { limit: number; before?: number }) {
-      const page = await notifications.list(db, viewer, query)
+      const page = await notifications.list(viewer, query)
       return { ...page, ...(await unread(viewer)) }
     },
     async markRead(viewer: Viewer, alertId: number) {
       // Another company's alert is answered exactly as a missing one.
-      if (!(await notifications.markRead(db, viewer, alertId))) throw notFound(NO_ALERT)
+      if (!(await notifications.markRead(viewer, alertId))) throw notFound(NO_ALERT)
       return unread(viewer)
     },
     async markAllRead(viewer: Viewer) {
-      await notifications.markAllRead(db, viewer)
+      await notifications.markAllRead(viewer)
       return unread(viewer)
     },
-    flags: (viewer: Viewer, ids: string[]) => notifications.flags(db, viewer, ids),
+    flags: (viewer: Viewer, ids: string[]) => notifications.flags(viewer, ids),
   }
 }
 export type NotificationsService = ReturnType<typeof createNotificationsService>
@@ -43,15 +43,21 @@ const levels = (s: AlertSettings) => ({ usageThresholds: s.usageThresholds, expi
  * Thresholds, global and per company; a change is evaluated at once. Every change
  * and its ALERT_SETTINGS_UPDATED row (before and after) commit together, as other admin changes.
  */
-export function createAlertSettingsService(db: Db, alerts: Pick<AlertsService, 'requestAll'>) {
+export function createAlertSettingsService(deps: {
+  db: Db
+  settings: AlertSettingsRepository
+  activity: ActivityRepository
+  alerts: Pick<AlertsService, 'requestAll'>
+}) {
+  const { db, settings, activity, alerts } = deps
   const audit = (tx: DbOrTx, ctx: SettingsContext, details: Record<string, unknown>) =>
-    recordActivity(tx, { action: 'ALERT_SETTINGS_UPDATED', actor: ctx.actor, ipAddress: ctx.ip, details })
+    activity.record({ action: 'ALERT_SETTINGS_UPDATED', actor: ctx.actor, ipAddress: ctx.ip, details }, tx)
   return {
-    global: () => settings.global(db),
+    global: () => settings.global(),
     async setGlobal(values: AlertSettings, ctx: SettingsContext) {
       const saved = await db.transaction(async (tx) => {
         const before = await settings.global(tx)
-        const after = await settings.setGlobal(tx, values)
+        const after = await settings.setGlobal(values, tx)
         await audit(tx, ctx, { scope: 'global', before, after })
         return after
       })
@@ -59,13 +65,13 @@ export function createAlertSettingsService(db: Db, alerts: Pick<AlertsService, '
       return saved
     },
     async forCompany(companyId: string) {
-      return (await settings.forCompany(db, companyId)) ?? Promise.reject(notFound(NO_COMPANY))
+      return (await settings.forCompany(companyId)) ?? Promise.reject(notFound(NO_COMPANY))
     },
     async setCompany(companyId: string, values: AlertSettings, ctx: SettingsContext) {
       const saved = await db.transaction(async (tx) => {
-        const before = await settings.forCompany(tx, companyId)
+        const before = await settings.forCompany(companyId, tx)
         if (!before) return null
-        const after = await settings.setCompany(tx, companyId, values)
+        const after = await settings.setCompany(companyId, values, tx)
         await audit(tx, ctx, {
           scope: 'company',
           companyId,
@@ -81,17 +87,17 @@ export function createAlertSettingsService(db: Db, alerts: Pick<AlertsService, '
     /** "Use the global thresholds": the override goes; nothing is written when there was none. */
     async useGlobal(companyId: string, ctx: SettingsContext) {
       const found = await db.transaction(async (tx) => {
-        const before = await settings.forCompany(tx, companyId)
+        const before = await settings.forCompany(companyId, tx)
         if (!before) return false
         if (before.overridden) {
-          await settings.clearCompany(tx, companyId)
+          await settings.clearCompany(companyId, tx)
           await audit(tx, ctx, { scope: 'company', companyId, before: levels(before), after: 'global' })
         }
         return true
       })
       if (!found) throw notFound(NO_COMPANY)
       alerts.requestAll()
-      return (await settings.forCompany(db, companyId))!
+      return (await settings.forCompany(companyId))!
     },
   }
 }

@@ -4,7 +4,7 @@ import type { Company, CompanyDetail } from '@portal/shared'
 import { activityLog, appUser, company, courseRequest, syncRun } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertCompany, insertDispatches } from '../dispatches/dispatches.test-data'
-import { syncRepository } from '../sync/sync.repository'
+import { createSyncRepository } from '../sync/sync.repository'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -195,7 +195,7 @@ describe('PUT /api/admin/companies/:id', () => {
       details: { companyId: 'co-bravo', before: { name: 'bravo Training' }, after: { name: 'Bravo Academy' } },
     })
     // The sync overwrites the provider's column only.
-    await syncRepository.upsertCompanies(t.database.db, [
+    await createSyncRepository(t.database.db).upsertCompanies([
       { id: 'co-bravo', name: 'Bravo Provider Name', providerCreated: null, providerUpdated: new Date() },
     ])
     expect(await stored('co-bravo')).toMatchObject({ name: 'Bravo Provider Name', displayName: 'Bravo Academy' })

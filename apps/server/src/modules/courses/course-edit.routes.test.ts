@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DESCRIPTION_MAX_BYTES, type CourseDetails } from '@portal/shared'
 import { course } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { syncRepository } from '../sync/sync.repository'
+import { createSyncRepository } from '../sync/sync.repository'
 import { activityOf, courseRow, insertCourses } from './courses.test-data'
 
 type Headers = { 'x-auth-token': string }
@@ -82,19 +82,22 @@ describe('PUT /api/courses/{id}/details', () => {
   it('keeps the admin title when a sync refreshes the provider title; empty restores the provider title', async () => {
     await put('/api/courses/c-1/details', { title: 'Admin Title' })
     await t.database.db.transaction((tx) =>
-      syncRepository.upsertCourses(tx, [
-        {
-          id: 'c-1',
-          title: 'Renamed Upstream',
-          version: 4,
-          providerCreated: null,
-          providerUpdated: new Date(),
-          registrationCount: 0,
-          appSource: null,
-          tags: [],
-          learningStandard: null,
-        },
-      ]),
+      createSyncRepository(t.database.db).upsertCourses(
+        [
+          {
+            id: 'c-1',
+            title: 'Renamed Upstream',
+            version: 4,
+            providerCreated: null,
+            providerUpdated: new Date(),
+            registrationCount: 0,
+            appSource: null,
+            tags: [],
+            learningStandard: null,
+          },
+        ],
+        tx,
+      ),
     )
     expect(await courseRow(t.database.db, 'c-1')).toMatchObject({
       title: 'Renamed Upstream',

@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppConfig } from '../../config'
 import type { Db } from '../../db/client'
 import { createSmtpTransport, type MailTransport } from './mail-transport'
+import type { OutboxRepository } from './outbox.repository'
 import { createOutboxWorker, type OutboxWorker } from './outbox.worker'
 import { defaultReportAttachment, type ReportAttachmentBuilder } from './report-attachment'
 import { queueScheduledMails } from './scheduled-mails'
+import type { ScheduledMailsRepository } from './scheduled-mails.repository'
 
 export interface MailPartsOptions {
   /** Tests: a transport of their own instead of SMTP_URL's. */
@@ -36,16 +38,16 @@ export const SCHEDULE_POLL_MS = 60_000
  */
 export function createMailParts(
   config: AppConfig,
-  db: Db,
+  deps: { db: Db; outbox: OutboxRepository; scheduled: ScheduledMailsRepository },
   log: FastifyBaseLogger,
   options: MailPartsOptions = {},
 ): MailParts {
   const transport =
     options.mailTransport ?? (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : null)
   const domain = new URL(config.publicUrl).hostname || 'localhost'
-  const worker = transport ? createOutboxWorker({ db, transport, log, domain }) : null
+  const worker = transport ? createOutboxWorker({ outbox: deps.outbox, transport, log, domain }) : null
   const scheduled = {
-    db,
+    ...deps,
     publicUrl: config.publicUrl,
     attachments: options.reportAttachments ?? defaultReportAttachment,
   }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { createTestDatabase } from '../../test/test-database'
 import type { MailTransport, OutgoingMail } from './mail-transport'
-import { outboxRepository as outbox, UNCERTAIN_MESSAGE } from './outbox.repository'
+import { createOutboxRepository, UNCERTAIN_MESSAGE } from './outbox.repository'
 import { createOutboxWorker } from './outbox.worker'
 
 /**
@@ -27,7 +27,7 @@ const transport: MailTransport = {
 }
 const worker = (clock: Date) =>
   createOutboxWorker({
-    db: database.db,
+    outbox: createOutboxRepository(database.db),
     transport,
     log: silent,
     now: () => clock,
@@ -44,8 +44,7 @@ const outboxRows = async () =>
   ).rows
 
 async function queue(n: number) {
-  await outbox.enqueue(
-    database.db,
+  await createOutboxRepository(database.db).enqueue(
     Array.from({ length: n }, (_, i) => ({
       idempotencyKey: `alert:recovery-${i}:user`,
       kind: 'alert' as const,
@@ -74,9 +73,9 @@ describe('outbox recovery after a process stopped mid-batch', () => {
   it('sends again every claimed mail whose handover never began; only the one handed over is uncertain', async () => {
     await queue(5)
     // The process that died: it claimed all five, began handing over the third, and stopped.
-    const claimed = await outbox.claim(database.db, { now: T0, limit: 5, leaseMs: LEASE_MS })
+    const claimed = await createOutboxRepository(database.db).claim({ now: T0, limit: 5, leaseMs: LEASE_MS })
     expect(claimed.map((m) => m.to)).toEqual([0, 1, 2, 3, 4].map((i) => `r${i}@example.test`))
-    expect(await outbox.startHandover(database.db, claimed[2]!, at(1_000), LEASE_MS)).toBe(1)
+    expect(await createOutboxRepository(database.db).startHandover(claimed[2]!, at(1_000), LEASE_MS)).toBe(1)
 
     // Within the lease nothing is touched: the claim may still belong to a live process.
     expect(await worker(at(LEASE_MS - 1)).runOnce()).toBe(0)
@@ -99,27 +98,27 @@ describe('outbox recovery after a process stopped mid-batch', () => {
 
   it('a handover gets a whole lease of its own: a live send late in a long batch is not declared uncertain', async () => {
     await queue(2)
-    const claimed = await outbox.claim(database.db, { now: T0, limit: 2, leaseMs: LEASE_MS })
+    const claimed = await createOutboxRepository(database.db).claim({ now: T0, limit: 2, leaseMs: LEASE_MS })
     // The batch's first mail took most of the lease; the second's handover begins just before it ends.
-    expect(await outbox.startHandover(database.db, claimed[0]!, at(1_000), LEASE_MS)).toBe(1)
-    await outbox.markSent(database.db, claimed[0]!, at(LEASE_MS - 2_000))
-    expect(await outbox.startHandover(database.db, claimed[1]!, at(LEASE_MS - 1_000), LEASE_MS)).toBe(1)
+    expect(await createOutboxRepository(database.db).startHandover(claimed[0]!, at(1_000), LEASE_MS)).toBe(1)
+    await createOutboxRepository(database.db).markSent(claimed[0]!, at(LEASE_MS - 2_000))
+    expect(await createOutboxRepository(database.db).startHandover(claimed[1]!, at(LEASE_MS - 1_000), LEASE_MS)).toBe(1)
 
     // Another process passing after the claim's lease, inside the handover's: the row is left alone.
     expect(await worker(at(LEASE_MS + 1_000)).runOnce()).toBe(0)
     expect((await outboxRows()).map((r) => r.status)).toEqual(['sent', 'sending'])
-    await outbox.markSent(database.db, claimed[1]!, at(LEASE_MS + 2_000))
+    await createOutboxRepository(database.db).markSent(claimed[1]!, at(LEASE_MS + 2_000))
     expect((await outboxRows()).map((r) => r.status)).toEqual(['sent', 'sent'])
     expect(delivered).toEqual([])
   })
 
   it('a claim taken back after its lease ran out cannot begin a handover: the mail is sent once, by the new claim', async () => {
     await queue(1)
-    const [stale] = await outbox.claim(database.db, { now: T0, limit: 1, leaseMs: LEASE_MS })
+    const [stale] = await createOutboxRepository(database.db).claim({ now: T0, limit: 1, leaseMs: LEASE_MS })
     // The first process stalled past its lease; another took the row back and sent it.
     expect(await worker(at(LEASE_MS + 1)).runOnce()).toBe(1)
     // The stalled process wakes up: its claim is no longer its own, so it sends nothing.
-    expect(await outbox.startHandover(database.db, stale!, at(LEASE_MS + 2), LEASE_MS)).toBeNull()
+    expect(await createOutboxRepository(database.db).startHandover(stale!, at(LEASE_MS + 2), LEASE_MS)).toBeNull()
     expect(delivered).toEqual(['r0@example.test'])
     expect(await outboxRows()).toEqual([
       { to_address: 'r0@example.test', status: 'sent', attempts: 1, last_error: null },
@@ -129,9 +128,11 @@ describe('outbox recovery after a process stopped mid-batch', () => {
   it('a claim abandoned twice is still counted only by the attempts actually made', async () => {
     await queue(1)
     for (const start of [0, 2 * LEASE_MS]) {
-      expect(await outbox.claim(database.db, { now: at(start), limit: 1, leaseMs: LEASE_MS })).toHaveLength(1)
+      expect(
+        await createOutboxRepository(database.db).claim({ now: at(start), limit: 1, leaseMs: LEASE_MS }),
+      ).toHaveLength(1)
       // Past the lease, the next pass takes it back; no handover began, so no attempt was made.
-      await outbox.sweep(database.db, at(start + LEASE_MS + 1))
+      await createOutboxRepository(database.db).sweep(at(start + LEASE_MS + 1))
       expect(await outboxRows()).toEqual([
         { to_address: 'r0@example.test', status: 'pending', attempts: 0, last_error: null },
       ])

@@ -1,13 +1,12 @@
 import type { OutboxQuery } from '@portal/shared'
-import type { Db } from '../../db/client'
 import { toPagination } from '../../lib/pagination'
-import { outboxRepository } from './outbox.repository'
+import type { OutboxRepository } from './outbox.repository'
 
 /** The admin's view of the outbox, newest first, paged. */
-export function createOutboxService(db: Db, options: { smtpConfigured: boolean }) {
+export function createOutboxService(outbox: OutboxRepository, options: { smtpConfigured: boolean }) {
   return {
     async page(query: OutboxQuery) {
-      const { items, totalItems } = await outboxRepository.page(db, query)
+      const { items, totalItems } = await outbox.page(query)
       return { items, ...toPagination(totalItems, query.page, query.limit), smtpConfigured: options.smtpConfigured }
     },
   }

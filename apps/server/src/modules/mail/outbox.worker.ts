@@ -1,6 +1,5 @@
-import type { Db } from '../../db/client'
 import { MailSendError, type MailTransport } from './mail-transport'
-import { outboxRepository as outbox } from './outbox.repository'
+import type { OutboxRepository } from './outbox.repository'
 
 interface Log {
   info(obj: object, msg?: string): void
@@ -9,7 +8,7 @@ interface Log {
 }
 
 export interface OutboxWorkerOptions {
-  db: Db
+  outbox: OutboxRepository
   transport: MailTransport
   log: Log
   now?: () => Date
@@ -43,7 +42,7 @@ export function retryDelayMs(attempts: number, baseMs: number): number {
  */
 export function createOutboxWorker(options: OutboxWorkerOptions) {
   const {
-    db,
+    outbox,
     transport,
     log,
     now = () => new Date(),
@@ -58,13 +57,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
   let stopped = false
 
   async function pass(): Promise<number> {
-    await outbox.sweep(db, now())
+    await outbox.sweep(now())
     let sent = 0
     for (;;) {
-      const mails = await outbox.claim(db, { now: now(), limit: batch, leaseMs })
+      const mails = await outbox.claim({ now: now(), limit: batch, leaseMs })
       if (mails.length === 0) return sent
       for (const mail of mails) {
-        const attempts = await outbox.startHandover(db, mail, now(), leaseMs)
+        const attempts = await outbox.startHandover(mail, now(), leaseMs)
         if (attempts === null) {
           log.warn({ mailId: mail.id }, 'mail claim lost before sending (its lease ran out); not sent by this pass')
           continue
@@ -79,7 +78,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
         // a retry. If marking it sent fails, the pass stops and the row, handed over, becomes
         // uncertain when its lease runs out.
         if (failure === null) {
-          await outbox.markSent(db, mail, now())
+          await outbox.markSent(mail, now())
           sent += 1
           continue
         }
@@ -88,7 +87,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
         const permanent = error instanceof MailSendError && error.permanent
         const retryAt =
           permanent || attempts >= maxAttempts ? null : new Date(now().getTime() + retryDelayMs(attempts, baseDelayMs))
-        await outbox.markFailed(db, mail, message, retryAt)
+        await outbox.markFailed(mail, message, retryAt)
         log.warn({ mailId: mail.id, attempts, error: message, retry: retryAt !== null }, 'mail not sent')
       }
       if (stopped || mails.length < batch) return sent

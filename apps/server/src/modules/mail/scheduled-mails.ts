@@ -1,11 +1,9 @@
-import { sql } from 'drizzle-orm'
 import { alertMessage, can, ownCompanyOnly, usagePercent, type Role } from '@portal/shared'
 import type { Db, Tx } from '../../db/client'
-import { visibleTo } from '../../db/alert-visibility'
 import { renderDigestMail, renderReportMail } from './mail-render'
-import { outboxRepository, type NewMail } from './outbox.repository'
+import type { NewMail, OutboxRepository } from './outbox.repository'
+import type { ScheduledMailsRepository } from './scheduled-mails.repository'
 import { COMPLETION_SUMMARY, type ReportAttachmentBuilder, type ReportTable } from './report-attachment'
-import { rowsOf } from '../../db/statement'
 
 /**
  * The weekly digest and the weekly or monthly report, sent at the user's chosen hour
@@ -13,9 +11,6 @@ import { rowsOf } from '../../db/statement'
  * row of scheduled_mail is inserted in the transaction that queues the mail, and a second process
  * finds it taken. A period missed while no server ran is sent when one next runs within it.
  */
-
-const PER_PASS = 50
-const MAX_REPORT_ROWS = 50_000
 
 interface Due {
   userId: string
@@ -27,32 +22,8 @@ interface Due {
 }
 
 /** Who is due now: local time past the period's start plus the chosen hour, and not yet sent. */
-async function dueMails(db: Db, now: Date): Promise<Due[]> {
-  const at = now.toISOString()
-  const rows = rowsOf(
-    await db.execute(sql`
-    with p as (
-      select p.user_id, u.email, u.role, u.company_id, p.weekly_digest, p.report_frequency, p.report_hour,
-        (${at}::timestamptz at time zone p.time_zone) as local
-      from user_preference p join app_user u on u.id = p.user_id
-      where u.status = 'active' and (p.weekly_digest or p.report_frequency <> 'off')
-    ), wanted as (
-      select user_id, email, role, company_id, 'digest' as kind, to_char(local, 'IYYY-"W"IW') as period,
-        date_trunc('week', local) + report_hour * interval '1 hour' as due_at, local
-      from p where weekly_digest
-      union all
-      select user_id, email, role, company_id, 'report',
-        case report_frequency when 'weekly' then to_char(local, 'IYYY-"W"IW') else to_char(local, 'YYYY-MM') end,
-        date_trunc(case report_frequency when 'weekly' then 'week' else 'month' end, local) + report_hour * interval '1 hour',
-        local
-      from p where report_frequency <> 'off'
-    )
-    select w.user_id, w.email, w.role, w.company_id, w.kind, w.period from wanted w
-    where w.local >= w.due_at
-      and not exists (select 1 from scheduled_mail s where s.user_id = w.user_id and s.kind = w.kind and s.period = w.period)
-    order by w.user_id, w.kind
-    limit ${PER_PASS}`),
-  )
+async function dueMails(scheduled: ScheduledMailsRepository, now: Date): Promise<Due[]> {
+  const rows = await scheduled.dueRows(now)
   return rows.map((r) => ({
     userId: String(r.user_id),
     email: String(r.email),
@@ -63,15 +34,16 @@ async function dueMails(db: Db, now: Date): Promise<Due[]> {
   }))
 }
 
-async function digestMail(tx: Tx, due: Due, now: Date, publicUrl: string): Promise<NewMail> {
+async function digestMail(
+  scheduled: ScheduledMailsRepository,
+  tx: Tx,
+  due: Due,
+  now: Date,
+  publicUrl: string,
+): Promise<NewMail> {
   const viewer = { id: due.userId, role: due.role, companyId: due.companyId }
   const since = new Date(now.getTime() - 7 * 24 * 60 * 60_000).toISOString()
-  const rows = rowsOf(
-    await tx.execute(sql`
-    select a.kind, a.level, a.dispatch_id, a.course_title, a.company_name, a.registration_count, a.registration_cap, a.created_at
-    from alert a where ${visibleTo(viewer)} and a.created_at >= ${since}::timestamptz
-    order by a.id desc limit 200`),
-  )
+  const rows = await scheduled.recentAlerts(viewer, since, tx)
   const lines = rows.map((r) => ({
     message: alertMessage({
       kind: r.kind as 'usage',
@@ -95,17 +67,13 @@ async function digestMail(tx: Tx, due: Due, now: Date, publicUrl: string): Promi
 }
 
 /** A client: its company's completion summary. Staff: license usage of the companies they manage (sales) or all. */
-async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: ReportTable; summary: string[] }> {
+async function reportTable(
+  scheduled: ScheduledMailsRepository,
+  tx: Tx,
+  due: Due,
+): Promise<{ title: string; table: ReportTable; summary: string[] }> {
   if (ownCompanyOnly(due.role)) {
-    const rows = rowsOf(
-      await tx.execute(sql`
-      select d.course_title, d.enabled, d.registration_count, d.registration_cap,
-        coalesce(s.completed, 0) as completed, coalesce(s.incomplete, 0) as incomplete,
-        coalesce(s.not_attempted, 0) as not_attempted, coalesce(s.learners, 0) as learners
-      from dispatch d left join dispatch_stat s on s.dispatch_id = d.id
-      where d.removed_at is null and d.destination_id = ${due.companyId ?? ''}
-      order by lower(d.course_title), d.id limit ${MAX_REPORT_ROWS}`),
-    )
+    const rows = await scheduled.companySummary(due.companyId ?? '', tx)
     const completed = rows.reduce((n, r) => n + Number(r.completed), 0)
     const total = rows.reduce((n, r) => n + Number(r.completed) + Number(r.incomplete) + Number(r.not_attempted), 0)
     return {
@@ -127,17 +95,8 @@ async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: Re
       },
     }
   }
-  const managed = can(due.role, 'company.readManagedOnly')
-    ? sql`co.account_manager_id = ${due.userId}::uuid`
-    : sql`true`
-  const rows = rowsOf(
-    await tx.execute(sql`
-    select coalesce(co.display_name, co.name, d.destination_name) as company, d.course_title, d.enabled,
-      d.registration_count, d.registration_cap, d.expiration_date
-    from dispatch d join company co on co.id = d.destination_id
-    where d.removed_at is null and ${managed}
-    order by lower(coalesce(co.display_name, co.name)), lower(d.course_title), d.id limit ${MAX_REPORT_ROWS}`),
-  )
+  const managerId = can(due.role, 'company.readManagedOnly') ? due.userId : null
+  const rows = await scheduled.licenseUsage(managerId, tx)
   const capped = rows.filter((r) => Number(r.registration_cap) > 0)
   const used = capped.reduce((n, r) => n + Math.min(Number(r.registration_count), Number(r.registration_cap)), 0)
   const capacity = capped.reduce((n, r) => n + Number(r.registration_cap), 0)
@@ -166,38 +125,39 @@ async function reportTable(tx: Tx, due: Due): Promise<{ title: string; table: Re
 
 export interface ScheduledMailsOptions {
   db: Db
+  scheduled: ScheduledMailsRepository
+  outbox: OutboxRepository
   publicUrl: string
   attachments: ReportAttachmentBuilder
 }
 
 /** One pass: queues every due digest and report (each in its own transaction); returns how many. */
 export async function queueScheduledMails(
-  { db, publicUrl, attachments }: ScheduledMailsOptions,
+  { db, scheduled, outbox, publicUrl, attachments }: ScheduledMailsOptions,
   now: Date,
 ): Promise<number> {
   let queued = 0
-  for (const due of await dueMails(db, now)) {
+  for (const due of await dueMails(scheduled, now)) {
     queued += await db.transaction(async (tx) => {
-      const claimed = rowsOf(
-        await tx.execute(sql`
-        insert into scheduled_mail (user_id, kind, period) values (${due.userId}::uuid, ${due.kind}, ${due.period})
-        on conflict do nothing returning user_id`),
-      )
-      if (claimed.length === 0) return 0
-      if (due.kind === 'digest') return outboxRepository.enqueue(tx, [await digestMail(tx, due, now, publicUrl)])
-      const { title, table, summary } = await reportTable(tx, due)
+      const claimed = await scheduled.claimPeriod(due, tx)
+      if (!claimed) return 0
+      if (due.kind === 'digest') return outbox.enqueue([await digestMail(scheduled, tx, due, now, publicUrl)], tx)
+      const { title, table, summary } = await reportTable(scheduled, tx, due)
       const file = await attachments.build(table)
       const mail = renderReportMail(title, summary, file.filename, publicUrl)
-      return outboxRepository.enqueue(tx, [
-        {
-          idempotencyKey: `report:${due.userId}:${due.period}`,
-          kind: 'report',
-          userId: due.userId,
-          to: due.email,
-          ...mail,
-          attachments: [file],
-        },
-      ])
+      return outbox.enqueue(
+        [
+          {
+            idempotencyKey: `report:${due.userId}:${due.period}`,
+            kind: 'report',
+            userId: due.userId,
+            to: due.email,
+            ...mail,
+            attachments: [file],
+          },
+        ],
+        tx,
+      )
     })
   }
   return queued

@@ -1,6 +1,5 @@
 import type { ActivityAction, CompanySyncResponse, CourseSyncResponse } from '@portal/shared'
-import type { Db } from '../../db/client'
-import { recordActivity, type Actor } from '../activity-logs/activity.repository'
+import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import { failureOf, type KindResult, type SyncService } from './sync.service'
 
 export interface AdminContext {
@@ -13,7 +12,7 @@ export interface AdminContext {
  * shape, and an activity row for success and failure alike (docs/product-decisions.md D14: syncs are written by
  * the server when they happen).
  */
-export function createSyncAdminService(db: Db, sync: SyncService) {
+export function createSyncAdminService(activity: ActivityRepository, sync: SyncService) {
   async function audited<T>(
     actions: { ok: ActivityAction; failed: ActivityAction },
     ctx: AdminContext,
@@ -21,7 +20,7 @@ export function createSyncAdminService(db: Db, sync: SyncService) {
     answer: (result: KindResult) => Promise<{ body: T; details: Record<string, unknown> }>,
   ): Promise<T> {
     const fail = async (error: unknown): Promise<never> => {
-      await recordActivity(db, {
+      await activity.record({
         action: actions.failed,
         actor: ctx.actor,
         ipAddress: ctx.ip,
@@ -37,7 +36,7 @@ export function createSyncAdminService(db: Db, sync: SyncService) {
     }
     if (result.status === 'failed') return fail(failureOf(result))
     const { body, details } = await answer(result)
-    await recordActivity(db, { action: actions.ok, actor: ctx.actor, ipAddress: ctx.ip, details })
+    await activity.record({ action: actions.ok, actor: ctx.actor, ipAddress: ctx.ip, details })
     return body
   }
 

@@ -1,12 +1,7 @@
-import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { eachLimit } from './each-limit'
-import { withPageRetries, type PageRetry } from './page-retry'
-import { KIND_HANDLERS } from './sync.kinds'
-import { syncProgressRepository as progress } from './sync-progress.repository'
-import { syncRepository } from './sync.repository'
+import { withPageRetries } from './page-retry'
+import type { KindRunDeps } from './sync-kind-run'
 
 const CONCURRENCY = 4
 
@@ -27,14 +22,13 @@ export interface CounterOutcome {
  * and written like any page. About one small call per such company per run.
  */
 export async function refreshCounters(
-  db: Db,
-  client: ScormCloudClient,
-  retry: PageRetry,
-  stopped: () => boolean,
+  deps: Pick<KindRunDeps, 'db' | 'client' | 'retry' | 'stopped' | 'repositories' | 'handlers'>,
 ): Promise<CounterOutcome> {
-  const sums = await syncRepository.counterSums(db)
+  const { db, client, retry, stopped } = deps
+  const { mirror, progress } = deps.repositories
+  const sums = await mirror.counterSums()
   const outcome: CounterOutcome = { checked: 0, relisted: 0, updated: 0 }
-  const handler = KIND_HANDLERS.dispatches
+  const handler = deps.handlers.dispatches
   await eachLimit([...sums], CONCURRENCY, async ([destinationId, mirrored]) => {
     if (stopped()) return
     let upstream: number
@@ -62,9 +56,9 @@ export async function refreshCounters(
         stopped,
       )
       const written = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local synchronous_commit = off`)
+        await mirror.commitWithoutWaiting(tx)
         const result = await handler.write(tx, page.items, client)
-        await progress.clearMissing(tx, 'dispatches', result.ids)
+        await progress.clearMissing('dispatches', result.ids, tx)
         return result
       })
       outcome.updated += written.updated

@@ -1,17 +1,17 @@
 import type { SyncCounts, SyncKind, SyncTrigger } from '@portal/shared'
-import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { withPageRetries, type PageRetry } from './page-retry'
 import { prefetch } from './prefetch'
 import { refreshCounters } from './sync-counters'
-import { KIND_HANDLERS, type PageResult } from './sync.kinds'
-import { syncProgressRepository as progress, type Checkpoint, type RemovableKind } from './sync-progress.repository'
-import { buildDeferredLearners, DEFER_LEARNERS_SQL } from './sync-learners'
+import type { KindHandlers, PageResult } from './sync.kinds'
+import type { Checkpoint, RemovableKind, SyncProgressRepository } from './sync-progress.repository'
+import { buildDeferredLearners } from './sync-learners'
 import { reconcileRemovals, type ReconcileOutcome } from './sync-reconcile'
 import { settleUnseen } from './sync-removal'
-import { syncRunRepository as runs } from './sync-run.repository'
+import type { SyncRunRepository } from './sync-run.repository'
+import type { SyncRepository } from './sync.repository'
 
 /** Re-read this much before the cursor: clock skew and the provider's asynchronous rollup. */
 export const CURSOR_OVERLAP_MS = 5 * 60_000
@@ -26,8 +26,18 @@ export interface KindResult extends SyncCounts {
   full?: boolean
 }
 
+/** The sync's three repositories, built in app.ts: the mirror writes, the run rows and cursors, the progress. */
+export interface SyncRepositories {
+  mirror: SyncRepository
+  runs: SyncRunRepository
+  progress: SyncProgressRepository
+}
+
 export interface KindRunDeps {
   db: Db
+  repositories: SyncRepositories
+  /** How each kind is listed and written (sync.kinds.ts), over the mirror repository. */
+  handlers: KindHandlers
   client: ScormCloudClient
   retry: PageRetry
   now: () => Date
@@ -77,9 +87,10 @@ export async function runKind(
   runStart: Date,
 ): Promise<KindResult> {
   const { db, client } = deps
-  const handler = KIND_HANDLERS[kind]
+  const { mirror, runs, progress } = deps.repositories
+  const handler = deps.handlers[kind]
   const removable = handler.fetchOne ? (kind as RemovableKind) : null
-  const runId = await runs.start(db, kind, trigger, deps.now())
+  const runId = await runs.start(kind, trigger, deps.now())
   const counts = zero()
   const notes: string[] = []
   let orphans = 0
@@ -87,7 +98,7 @@ export async function runKind(
   let full = since === null
   try {
     deps.check()
-    let checkpoint = await progress.getCheckpoint(db, kind)
+    let checkpoint = await progress.getCheckpoint(kind)
     // A full run was asked for: an incremental listing under way is a subset of it, dropped.
     if (checkpoint && full && checkpoint.since !== null) checkpoint = null
     const fresh = (): Checkpoint => ({ kind, since, listingStartedAt: runStart, nextPage: null, pages: 0 })
@@ -99,7 +110,7 @@ export async function runKind(
         resumedFrom ? `Resumed at page ${checkpoint.pages + 1}.` : 'Resumed: every page was written, the end was left.',
       )
     } else {
-      await progress.clearListing(db, kind)
+      await progress.clearListing(kind)
       checkpoint = fresh()
     }
 
@@ -131,16 +142,16 @@ export async function runKind(
             // every page before it; a crash before that loses the pages and their checkpoints
             // together, and the next run reads them again.
             const result = await db.transaction(async (tx) => {
-              await tx.execute(sql`set local synchronous_commit = off`)
+              await mirror.commitWithoutWaiting(tx)
               // A full registration listing: the learner aggregate of a company without one is built at the end.
-              if (kind === 'registrations' && full) await tx.execute(DEFER_LEARNERS_SQL)
+              if (kind === 'registrations' && full) await mirror.deferLearners(tx)
               const r = await handler.write(tx, page.items, client)
               if (removable) {
-                if (full) await progress.addSeen(tx, removable, r.ids)
-                await progress.clearMissing(tx, removable, r.ids)
+                if (full) await progress.addSeen(removable, r.ids, tx)
+                await progress.clearMissing(removable, r.ids, tx)
               }
               cp = { ...cp, nextPage: page.more, pages: cp.pages + 1 }
-              await progress.saveCheckpoint(tx, cp)
+              await progress.saveCheckpoint(cp, tx)
               return r
             })
             written += 1
@@ -153,7 +164,7 @@ export async function runKind(
         } catch (error) {
           if (!(start && written === 0 && refusedToken(error))) throw error
           notes.push('The provider refused the saved page token: the listing started again.')
-          await progress.clearListing(db, kind)
+          await progress.clearListing(kind)
           cp = fresh()
           full = since === null
           start = null
@@ -164,15 +175,15 @@ export async function runKind(
 
     if (kind === 'registrations') {
       // Full or not: a build left by a run that stopped (a crash mid-build) is done by the next one.
-      await buildDeferredLearners(db, deps.stopped)
+      await buildDeferredLearners(mirror, deps.stopped)
     }
     await keepStatistics(deps, kind)
     deps.check()
     if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
     if (renamed > 0) notes.push(`${renamed} dispatch name(s) followed a rename.`)
-    const settle = removable && full ? await settleUnseen(db, client, removable, handler, deps.stopped) : null
+    const settle = removable && full ? await settleUnseen(progress, client, removable, handler, deps.stopped) : null
     if (kind === 'dispatches' && !full) {
-      const counters = await refreshCounters(db, client, deps.retry, deps.stopped)
+      const counters = await refreshCounters(deps)
       if (counters.updated > 0) notes.push(`${counters.updated} registration counter(s) refreshed.`)
     }
     const reconciled = removable && !full ? await checkDeletions(deps, removable, checkpoint, notes) : null
@@ -200,16 +211,16 @@ export async function runKind(
       }
       const message = lines.join(' ') || null
       // The cursor moves only once every page of the listing has committed.
-      await runs.setCursor(tx, kind, done.listingStartedAt)
-      await progress.clearListing(tx, kind)
-      await runs.finish(tx, runId, 'succeeded', total, message)
+      await runs.setCursor(kind, done.listingStartedAt, tx)
+      await progress.clearListing(kind, tx)
+      await runs.finish(runId, 'succeeded', total, message, tx)
       return { ...total, message }
     })
     return { kind, status: 'succeeded', ...final, full }
   } catch (error) {
     const message = messageOf(error)
     if (!(error instanceof ScormCloudError)) deps.logError(error, kind)
-    await closeFailed(db, runId, counts, message, deps.logError, kind)
+    await closeFailed(runs, runId, counts, message, deps.logError, kind)
     return { kind, status: 'failed', ...counts, message, error, full }
   }
 }
@@ -228,7 +239,7 @@ async function checkDeletions(
   if (deps.stopped()) return null
   const until = new Date(checkpoint.listingStartedAt.getTime() - CURSOR_OVERLAP_MS)
   try {
-    const outcome = await reconcileRemovals(deps, kind, KIND_HANDLERS[kind], until)
+    const outcome = await reconcileRemovals(deps, kind, deps.handlers[kind], until)
     if (outcome.removed > 0) notes.push(`${outcome.removed} marked removed upstream.`)
     if (outcome.unfinished) notes.push('The check for items deleted upstream did not finish: the next run goes on.')
     return outcome
@@ -259,7 +270,7 @@ async function keepStatistics(deps: KindRunDeps, kind: SyncKind) {
  * next run's failAbandoned closes it).
  */
 async function closeFailed(
-  db: Db,
+  runs: SyncRunRepository,
   runId: number,
   counts: SyncCounts,
   message: string,
@@ -268,7 +279,7 @@ async function closeFailed(
 ) {
   for (let attempt = 1; ; attempt++) {
     try {
-      await runs.finish(db, runId, 'failed', counts, message)
+      await runs.finish(runId, 'failed', counts, message)
       return
     } catch (error) {
       if (attempt >= 4) {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client'
 import { companyLearner, companyLearnerFacet, companyLearnerStat, registration } from '../../db/schema'
 import { createTestDatabase } from '../../test/test-database'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { DEFER_LEARNERS_SQL } from './sync-learners'
+import { DEFER_LEARNERS_SQL } from './sync.repository'
 import { useSyncFixture } from './sync.test-support'
 
 /** The learner aggregate as the lists read it: rows, facet counts, and each company's count and flag. */

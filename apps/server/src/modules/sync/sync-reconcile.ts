@@ -1,12 +1,11 @@
 import type { SyncCounts } from '@portal/shared'
-import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import type { ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import type { ListWindow } from '../scorm-cloud/scorm-cloud.client'
 import { eachLimit } from './each-limit'
-import { withPageRetries, type PageRetry } from './page-retry'
+import { withPageRetries } from './page-retry'
 import { CONFIRM_BUDGET } from './sync-removal'
 import type { KindHandler, PageResult } from './sync.kinds'
-import { syncProgressRepository as progress, type CreatedWindow, type RemovableKind } from './sync-progress.repository'
+import type { KindRunDeps } from './sync-kind-run'
+import type { CreatedWindow, RemovableKind } from './sync-progress.repository'
 
 /** Count calls (one list request each) a kind's check may make in one run, the first included. */
 export const RECONCILE_COUNT_BUDGET = 32
@@ -41,12 +40,13 @@ const listWindow = (w: CreatedWindow): ListWindow => ({ since: w.since, until: w
  * not mirrored yet, never counts as a difference.
  */
 export async function reconcileRemovals(
-  deps: { db: Db; client: ScormCloudClient; retry: PageRetry; stopped: () => boolean },
+  deps: Pick<KindRunDeps, 'db' | 'client' | 'retry' | 'stopped' | 'repositories'>,
   kind: RemovableKind,
   handler: KindHandler,
   until: Date,
 ): Promise<ReconcileOutcome> {
   const { db, client, retry, stopped } = deps
+  const { mirror, progress } = deps.repositories
   const outcome: ReconcileOutcome = {
     created: 0,
     updated: 0,
@@ -76,11 +76,10 @@ export async function reconcileRemovals(
   const leaves: CreatedWindow[] = []
   while (open.length > 0) {
     const { w, upstream } = open.pop()!
-    const mirrored = await progress.createdCount(db, kind, w)
+    const mirrored = await progress.createdCount(kind, w)
     if (mirrored === upstream) continue
     // The last row of the left half; ties at that instant all go left.
-    const mid =
-      mirrored > RECONCILE_LEAF_ROWS ? await progress.createdAt(db, kind, w, Math.floor(mirrored / 2) - 1) : null
+    const mid = mirrored > RECONCILE_LEAF_ROWS ? await progress.createdAt(kind, w, Math.floor(mirrored / 2) - 1) : null
     if (!mid || mid.getTime() >= w.until.getTime()) {
       leaves.push(w)
       continue
@@ -108,16 +107,16 @@ export async function reconcileRemovals(
     do {
       const page = await call(() => handler.page(client, listWindow(w), more))
       const written = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local synchronous_commit = off`)
+        await mirror.commitWithoutWaiting(tx)
         const result = await handler.write(tx, page.items, client)
-        await progress.clearMissing(tx, kind, result.ids)
+        await progress.clearMissing(kind, result.ids, tx)
         return result
       })
       add(written)
       for (const id of written.ids) listed.add(id)
       more = page.more
     } while (more)
-    for (const id of await progress.createdIds(db, kind, w)) if (!listed.has(id)) candidates.push(id)
+    for (const id of await progress.createdIds(kind, w)) if (!listed.has(id)) candidates.push(id)
   }
 
   // 3. Only the provider's 404 on the item itself removes it.
@@ -142,7 +141,7 @@ export async function reconcileRemovals(
   if (gone.length > 0 || alive.length > 0) {
     await db.transaction(async (tx) => {
       if (alive.length > 0) add(await handler.write(tx, alive, client))
-      outcome.removed = await progress.markRemoved(tx, kind, gone)
+      outcome.removed = await progress.markRemoved(kind, gone, tx)
     })
   }
   return outcome

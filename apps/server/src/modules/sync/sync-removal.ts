@@ -1,8 +1,8 @@
-import type { Db, Tx } from '../../db/client'
+import type { Tx } from '../../db/client'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { eachLimit } from './each-limit'
 import type { KindHandler, PageResult } from './sync.kinds'
-import { syncProgressRepository as progress, type RemovableKind } from './sync-progress.repository'
+import type { RemovableKind, SyncProgressRepository } from './sync-progress.repository'
 
 /** Own GETs per kind and run for items a full listing did not return; the rest wait for the next full run. */
 export const CONFIRM_BUDGET = 200
@@ -26,14 +26,14 @@ export interface RemovalOutcome {
  * consecutive complete full listings missed it (GETs that failed, or past CONFIRM_BUDGET).
  */
 export async function settleUnseen(
-  db: Db,
+  progress: SyncProgressRepository,
   client: ScormCloudClient,
   kind: RemovableKind,
   handler: KindHandler,
   stopped: () => boolean,
 ): Promise<(tx: Tx) => Promise<RemovalOutcome>> {
-  const candidates = await progress.unseen(db, kind)
-  const missedBefore = await progress.missed(db, kind)
+  const candidates = await progress.unseen(kind)
+  const missedBefore = await progress.missed(kind)
   // Items missed for the first time first: without an answer they cannot be removed this run.
   const ordered = [
     ...candidates.filter((id) => !missedBefore.has(id)),
@@ -59,8 +59,8 @@ export async function settleUnseen(
   // committed on its own, a crash before that end would let the resumed run count `once` twice.
   return async (tx) => {
     const kept = alive.length > 0 ? await handler.write(tx, alive, client) : null
-    const removed = await progress.markRemoved(tx, kind, [...gone, ...twice])
-    await progress.setMissing(tx, kind, once)
+    const removed = await progress.markRemoved(kind, [...gone, ...twice], tx)
+    await progress.setMissing(kind, once, tx)
     return { removed, kept, pending: once.length }
   }
 }

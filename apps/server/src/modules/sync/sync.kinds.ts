@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client'
 import type { ListPage, ListWindow, ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { mapCourses, mapDestinations, mapDispatches, mapRegistrations } from './sync.mapper'
-import { syncRepository as repo, type UpsertCounts } from './sync.repository'
+import type { SyncRepository, UpsertCounts } from './sync.repository'
 
 export interface PageResult extends UpsertCounts {
   errors: number
@@ -45,104 +45,108 @@ const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
     return typeof id === 'string' && id ? [id] : []
   })
 
-const courses: KindHandler = {
-  page: (client, window, more) => client.coursePage(window, more),
-  fetchOne: (client, id) => orNotFound(client.getCourse(id)),
-  total: (client, window) => client.courseTotal(window),
-  async write(tx, items, client) {
-    const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
-    const counts = await repo.upsertCourses(tx, mapped.rows)
-    const renamed = await repo.refreshDispatchCourseTitles(
-      tx,
-      mapped.rows.map((r) => r.id),
-    )
-    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
-  },
-}
+/** The four kinds' handlers, writing through the sync's repository. */
+export function createKindHandlers(repo: SyncRepository): Record<SyncKind, KindHandler> {
+  const courses: KindHandler = {
+    page: (client, window, more) => client.coursePage(window, more),
+    fetchOne: (client, id) => orNotFound(client.getCourse(id)),
+    total: (client, window) => client.courseTotal(window),
+    async write(tx, items, client) {
+      const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
+      const counts = await repo.upsertCourses(mapped.rows, tx)
+      const renamed = await repo.refreshDispatchCourseTitles(
+        mapped.rows.map((r) => r.id),
+        tx,
+      )
+      return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
+    },
+  }
 
-const destinations: KindHandler = {
-  page: (client, window, more) => client.destinationPage(window, more),
-  fetchOne: async (client, id) => {
-    const data = await orNotFound(client.getDestination(id))
-    return data && { id, data }
-  },
-  total: (client, window) => client.destinationTotal(window),
-  async write(tx, items) {
-    const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
-    const counts = await repo.upsertCompanies(tx, mapped.rows)
-    const renamed = await repo.refreshDispatchDestinationNames(
-      tx,
-      mapped.rows.map((r) => r.id),
-    )
-    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
-  },
-}
+  const destinations: KindHandler = {
+    page: (client, window, more) => client.destinationPage(window, more),
+    fetchOne: async (client, id) => {
+      const data = await orNotFound(client.getDestination(id))
+      return data && { id, data }
+    },
+    total: (client, window) => client.destinationTotal(window),
+    async write(tx, items) {
+      const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
+      const counts = await repo.upsertCompanies(mapped.rows, tx)
+      const renamed = await repo.refreshDispatchDestinationNames(
+        mapped.rows.map((r) => r.id),
+        tx,
+      )
+      return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
+    },
+  }
 
-const dispatches: KindHandler = {
-  page: (client, window, more) => client.dispatchPage(window, more),
-  fetchOne: async (client, id) => {
-    const data = await orNotFound(client.getDispatch(id))
-    return data && { id, data }
-  },
-  total: (client, window) => client.dispatchTotal(window),
-  async write(tx, items) {
-    const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])
-    // Reference mapping fallbacks: course title → course mirror → id; destination name →
-    // company mirror → id. The mirror stands in for a per-item provider call.
-    const titles = await repo.courseTitles(
-      tx,
-      mapped.rows.filter((r) => !r.courseTitle).map((r) => r.courseId),
-    )
-    const names = await repo.companyNames(
-      tx,
-      mapped.rows.filter((r) => !r.destinationName).map((r) => r.destinationId),
-    )
-    const rows = mapped.rows.map((r) => ({
-      ...r,
-      courseTitle: r.courseTitle ?? titles.get(r.courseId) ?? r.courseId,
-      destinationName: r.destinationName ?? names.get(r.destinationId) ?? r.destinationId,
-    }))
-    // Foreign keys must hold even when the course or destination is not mirrored yet.
-    await repo.ensureCourseStubs(
-      tx,
-      rows.map((r) => ({ id: r.courseId, title: r.courseTitle })),
-    )
-    await repo.ensureCompanyStubs(
-      tx,
-      rows.map((r) => ({ id: r.destinationId, name: r.destinationName })),
-    )
-    const counts = await repo.upsertDispatches(tx, rows)
-    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
-  },
-}
+  const dispatches: KindHandler = {
+    page: (client, window, more) => client.dispatchPage(window, more),
+    fetchOne: async (client, id) => {
+      const data = await orNotFound(client.getDispatch(id))
+      return data && { id, data }
+    },
+    total: (client, window) => client.dispatchTotal(window),
+    async write(tx, items) {
+      const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])
+      // Reference mapping fallbacks: course title → course mirror → id; destination name →
+      // company mirror → id. The mirror stands in for a per-item provider call.
+      const titles = await repo.courseTitles(
+        mapped.rows.filter((r) => !r.courseTitle).map((r) => r.courseId),
+        tx,
+      )
+      const names = await repo.companyNames(
+        mapped.rows.filter((r) => !r.destinationName).map((r) => r.destinationId),
+        tx,
+      )
+      const rows = mapped.rows.map((r) => ({
+        ...r,
+        courseTitle: r.courseTitle ?? titles.get(r.courseId) ?? r.courseId,
+        destinationName: r.destinationName ?? names.get(r.destinationId) ?? r.destinationId,
+      }))
+      // Foreign keys must hold even when the course or destination is not mirrored yet.
+      await repo.ensureCourseStubs(
+        rows.map((r) => ({ id: r.courseId, title: r.courseTitle })),
+        tx,
+      )
+      await repo.ensureCompanyStubs(
+        rows.map((r) => ({ id: r.destinationId, name: r.destinationName })),
+        tx,
+      )
+      const counts = await repo.upsertDispatches(rows, tx)
+      return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0 }
+    },
+  }
 
-const registrations: KindHandler = {
-  page: (client, window, more) => client.registrationPage(window, more),
-  // Not removal-checked: the check needs every registration id of the account in memory at
-  // once (a million and more), and a registration is a learner's history, which the
-  // completion report keeps even when its dispatch goes away upstream.
-  async write(tx, items) {
-    const mapped = mapRegistrations(items as Parameters<typeof mapRegistrations>[0])
-    const known = await repo.dispatchCourses(
-      tx,
-      mapped.rows.map((r) => r.dispatchId),
-    )
-    const rows = mapped.rows.flatMap((r) => {
-      const courseId = known.get(r.dispatchId)
-      return courseId === undefined ? [] : [{ ...r, courseId: r.courseId ?? courseId }]
-    })
-    const orphans = mapped.rows.length - rows.length
-    const counts = await repo.upsertRegistrations(tx, rows)
-    return {
-      ...counts,
-      // Without a dispatchId (not the portal's) or with an unknown dispatch: deliberately skipped.
-      skipped: counts.skipped + mapped.ignored + orphans,
-      errors: mapped.errors,
-      ids: [],
-      orphans,
-    }
-  },
-}
+  const registrations: KindHandler = {
+    page: (client, window, more) => client.registrationPage(window, more),
+    // Not removal-checked: the check needs every registration id of the account in memory at
+    // once (a million and more), and a registration is a learner's history, which the
+    // completion report keeps even when its dispatch goes away upstream.
+    async write(tx, items) {
+      const mapped = mapRegistrations(items as Parameters<typeof mapRegistrations>[0])
+      const known = await repo.dispatchCourses(
+        mapped.rows.map((r) => r.dispatchId),
+        tx,
+      )
+      const rows = mapped.rows.flatMap((r) => {
+        const courseId = known.get(r.dispatchId)
+        return courseId === undefined ? [] : [{ ...r, courseId: r.courseId ?? courseId }]
+      })
+      const orphans = mapped.rows.length - rows.length
+      const counts = await repo.upsertRegistrations(rows, tx)
+      return {
+        ...counts,
+        // Without a dispatchId (not the portal's) or with an unknown dispatch: deliberately skipped.
+        skipped: counts.skipped + mapped.ignored + orphans,
+        errors: mapped.errors,
+        ids: [],
+        orphans,
+      }
+    },
+  }
 
-/** Run order of a full sync: a dispatch needs its course and destination, a registration its dispatch. */
-export const KIND_HANDLERS: Record<SyncKind, KindHandler> = { courses, destinations, dispatches, registrations }
+  // Run order of a full sync: a dispatch needs its course and destination, a registration its dispatch.
+  return { courses, destinations, dispatches, registrations }
+}
+export type KindHandlers = ReturnType<typeof createKindHandlers>

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppConfig } from '../../config'
 import type { Database } from '../../db/client'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { TransportOptions } from '../scorm-cloud/http-transport'
 import { createScormCloudClient, type ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { createSyncAdminService, type SyncAdminService } from './sync-admin.service'
-import { createSyncService, type SyncService } from './sync.service'
+import { createSyncService, type SyncRepositories, type SyncService } from './sync.service'
 
 /** objects, built by the composition root (app.ts), which also starts and stops them. */
 export interface SyncParts {
@@ -23,6 +24,7 @@ export interface SyncParts {
 export function createSyncParts(
   config: AppConfig,
   database: Database,
+  repositories: SyncRepositories & { activity: ActivityRepository },
   /** Test-only overrides of the client's timeouts, backoff and breaker (reliability suite). */
   transport: Partial<TransportOptions>,
   log: FastifyBaseLogger,
@@ -38,6 +40,6 @@ export function createSyncParts(
     : null
   // Tests that shorten the client's backoff shorten the wait between a page's retries too.
   const pageRetry = transport.backoffCapMs === undefined ? {} : { delayMs: transport.backoffCapMs }
-  const sync = client ? createSyncService({ database, client, log, pageRetry }) : null
-  return { client, sync, admin: sync ? createSyncAdminService(database.db, sync) : null }
+  const sync = client ? createSyncService({ database, repositories, client, log, pageRetry }) : null
+  return { client, sync, admin: sync ? createSyncAdminService(repositories.activity, sync) : null }
 }

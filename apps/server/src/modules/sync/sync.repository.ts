@@ -1,6 +1,6 @@
-import { inArray, isNull, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
-import { company, course, dispatch, registration } from '../../db/schema'
+import { asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { Db, DbOrTx } from '../../db/client'
+import { company, companyLearnerStat, course, dispatch, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
 import { recordsetUpsert, uniqueById } from './sync.sql'
 
@@ -87,110 +87,153 @@ const updatedMs = (r: RegistrationRow) => r.providerUpdated?.getTime() ?? Number
 const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instance || updatedMs(a) - updatedMs(b)
 
 /**
+ * A full registration listing defers the learner aggregate of companies that have none yet
+ * (migration 0021): each page's transaction sets this, and company_learner_refresh then marks
+ * such a company `building` instead of upserting its learners page by page.
+ */
+export const DEFER_LEARNERS_SQL = sql`select set_config('portal.learners_deferred', 'on', true)`
+
+/** A build of the largest company reads all its registrations: more than a request's 30 s may be needed. */
+const BUILD_TIMEOUT = '15min'
+
+/**
  * Mirror writes by provider id. Each method takes the page's transaction; a row seen again
  * clears `removed_at` (the item came back upstream). Portal-owned course columns are never
  * in an INSERT column list or a SET: they keep their defaults or the admin's values.
  */
-export const syncRepository = {
-  upsertCourses: (tx: DbOrTx, rows: CourseRow[]) => writeCourses(tx, uniqueById(rows)),
+export function createSyncRepository(db: Db) {
+  return {
+    upsertCourses: (rows: CourseRow[], tx: DbOrTx = db) => writeCourses(tx, uniqueById(rows)),
 
-  upsertCompanies: (tx: DbOrTx, rows: CompanyRow[]) => writeCompanies(tx, uniqueById(rows)),
+    upsertCompanies: (rows: CompanyRow[], tx: DbOrTx = db) => writeCompanies(tx, uniqueById(rows)),
 
-  /** Rows must carry their final course title and destination name (see the service's fallbacks). */
-  upsertDispatches: (tx: DbOrTx, rows: (DispatchRow & { courseTitle: string; destinationName: string })[]) =>
-    writeDispatches(tx, uniqueById(rows)),
+    /** Rows must carry their final course title and destination name (see the service's fallbacks). */
+    upsertDispatches: (rows: (DispatchRow & { courseTitle: string; destinationName: string })[], tx: DbOrTx = db) =>
+      writeDispatches(tx, uniqueById(rows)),
 
-  /**
-   * Keeps the newest state per registration (docs/architecture.md "Postback webhook"): the stored
-   * row is replaced only when the incoming (instance, updated) is newer or equal AND some
-   * content differs, so a repeated or older copy (sync or postback) changes nothing.
-   */
-  upsertRegistrations: (tx: DbOrTx, rows: (RegistrationRow & { courseId: string })[]) =>
-    writeRegistrations(
-      tx,
-      uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
-    ),
+    /**
+     * Keeps the newest state per registration (docs/architecture.md "Postback webhook"): the stored
+     * row is replaced only when the incoming (instance, updated) is newer or equal AND some
+     * content differs, so a repeated or older copy (sync or postback) changes nothing.
+     */
+    upsertRegistrations: (rows: (RegistrationRow & { courseId: string })[], tx: DbOrTx = db) =>
+      writeRegistrations(
+        tx,
+        uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
+      ),
 
-  /**
-   * Placeholder rows so a dispatch's foreign keys hold before its course or destination is
-   * mirrored; the next course or destination sync fills them in. Existing rows are untouched.
-   */
-  async ensureCourseStubs(tx: DbOrTx, stubs: { id: string; title: string }[]): Promise<void> {
-    if (stubs.length === 0) return
-    await tx.insert(course).values(uniqueById(stubs)).onConflictDoNothing({ target: course.id })
-  },
+    /**
+     * Placeholder rows so a dispatch's foreign keys hold before its course or destination is
+     * mirrored; the next course or destination sync fills them in. Existing rows are untouched.
+     */
+    async ensureCourseStubs(stubs: { id: string; title: string }[], tx: DbOrTx = db): Promise<void> {
+      if (stubs.length === 0) return
+      await tx.insert(course).values(uniqueById(stubs)).onConflictDoNothing({ target: course.id })
+    },
 
-  async ensureCompanyStubs(tx: DbOrTx, stubs: { id: string; name: string }[]): Promise<void> {
-    if (stubs.length === 0) return
-    await tx.insert(company).values(uniqueById(stubs)).onConflictDoNothing({ target: company.id })
-  },
+    async ensureCompanyStubs(stubs: { id: string; name: string }[], tx: DbOrTx = db): Promise<void> {
+      if (stubs.length === 0) return
+      await tx.insert(company).values(uniqueById(stubs)).onConflictDoNothing({ target: company.id })
+    },
 
-  async courseTitles(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map()
-    const rows = await tx.select({ id: course.id, title: course.title }).from(course).where(inArray(course.id, ids))
-    return new Map(rows.map((r) => [r.id, r.title]))
-  },
+    async courseTitles(ids: string[], tx: DbOrTx = db): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map()
+      const rows = await tx.select({ id: course.id, title: course.title }).from(course).where(inArray(course.id, ids))
+      return new Map(rows.map((r) => [r.id, r.title]))
+    },
 
-  async companyNames(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map()
-    const rows = await tx.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids))
-    return new Map(rows.map((r) => [r.id, r.name]))
-  },
+    async companyNames(ids: string[], tx: DbOrTx = db): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map()
+      const rows = await tx.select({ id: company.id, name: company.name }).from(company).where(inArray(company.id, ids))
+      return new Map(rows.map((r) => [r.id, r.name]))
+    },
 
-  /** Course id of each mirrored dispatch among `ids` (removed ones included: their history stays). */
-  async dispatchCourses(tx: DbOrTx, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map()
-    const rows = await tx
-      .select({ id: dispatch.id, courseId: dispatch.courseId })
-      .from(dispatch)
-      .where(inArray(dispatch.id, [...new Set(ids)]))
-    return new Map(rows.map((r) => [r.id, r.courseId]))
-  },
+    /** Course id of each mirrored dispatch among `ids` (removed ones included: their history stays). */
+    async dispatchCourses(ids: string[], tx: DbOrTx = db): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map()
+      const rows = await tx
+        .select({ id: dispatch.id, courseId: dispatch.courseId })
+        .from(dispatch)
+        .where(inArray(dispatch.id, [...new Set(ids)]))
+      return new Map(rows.map((r) => [r.id, r.courseId]))
+    },
 
-  /**
-   * A course renamed upstream gets its new title on every dispatch of it in the same
-   * transaction. The dispatch's own `updated` does not move on a rename, so an incremental
-   * dispatch listing would not bring it; the list sorts and searches on dispatch.course_title.
-   */
-  async refreshDispatchCourseTitles(tx: DbOrTx, courseIds: string[]): Promise<number> {
-    if (courseIds.length === 0) return 0
-    const rows = (await tx.execute(sql`
+    /**
+     * A course renamed upstream gets its new title on every dispatch of it in the same
+     * transaction. The dispatch's own `updated` does not move on a rename, so an incremental
+     * dispatch listing would not bring it; the list sorts and searches on dispatch.course_title.
+     */
+    async refreshDispatchCourseTitles(courseIds: string[], tx: DbOrTx = db): Promise<number> {
+      if (courseIds.length === 0) return 0
+      const rows = (await tx.execute(sql`
       update ${dispatch} d set course_title = c.title from ${course} c
       where c.id = d.course_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(courseIds)}::jsonb))
         and d.course_title is distinct from c.title
       returning d.id`)) as unknown as { rows: unknown[] }
-    return rows.rows.length
-  },
+      return rows.rows.length
+    },
 
-  /** The same for a destination (company) renamed upstream: dispatch.destination_name follows. */
-  async refreshDispatchDestinationNames(tx: DbOrTx, companyIds: string[]): Promise<number> {
-    if (companyIds.length === 0) return 0
-    const rows = (await tx.execute(sql`
+    /** The same for a destination (company) renamed upstream: dispatch.destination_name follows. */
+    async refreshDispatchDestinationNames(companyIds: string[], tx: DbOrTx = db): Promise<number> {
+      if (companyIds.length === 0) return 0
+      const rows = (await tx.execute(sql`
       update ${dispatch} d set destination_name = c.name from ${company} c
       where c.id = d.destination_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(companyIds)}::jsonb))
         and d.destination_name is distinct from c.name
       returning d.id`)) as unknown as { rows: unknown[] }
-    return rows.rows.length
-  },
+      return rows.rows.length
+    },
 
-  /** Per company with a live capped dispatch: the sum of its live dispatches' registration counters. */
-  async counterSums(db: DbOrTx): Promise<Map<string, number>> {
-    const rows = await db
-      .select({ id: dispatch.destinationId, sum: sql<number>`sum(${dispatch.registrationCount})::int` })
-      .from(dispatch)
-      .where(isNull(dispatch.removedAt))
-      .groupBy(dispatch.destinationId)
-      .having(sql`bool_or(${dispatch.registrationCap} > 0)`)
-    return new Map(rows.map((r) => [r.id, Number(r.sum)]))
-  },
+    /** Per company with a live capped dispatch: the sum of its live dispatches' registration counters. */
+    async counterSums(tx: DbOrTx = db): Promise<Map<string, number>> {
+      const rows = await tx
+        .select({ id: dispatch.destinationId, sum: sql<number>`sum(${dispatch.registrationCount})::int` })
+        .from(dispatch)
+        .where(isNull(dispatch.removedAt))
+        .groupBy(dispatch.destinationId)
+        .having(sql`bool_or(${dispatch.registrationCap} > 0)`)
+      return new Map(rows.map((r) => [r.id, Number(r.sum)]))
+    },
 
-  /** docs/product-rules.md §7 courseCount: courses in the mirror, visible or not, not removed upstream. */
-  async countCourses(db: DbOrTx): Promise<number> {
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(course)
-      .where(isNull(course.removedAt))
-    return row?.n ?? 0
-  },
+    /** docs/product-rules.md §7 courseCount: courses in the mirror, visible or not, not removed upstream. */
+    async countCourses(tx: DbOrTx = db): Promise<number> {
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(course)
+        .where(isNull(course.removedAt))
+      return row?.n ?? 0
+    },
+
+    /**
+     * A page's commit need not wait for the disk: the kind's last transaction commits
+     * synchronously, which flushes the WAL of every page before it (sync-kind-run.ts).
+     */
+    async commitWithoutWaiting(tx: DbOrTx): Promise<void> {
+      await tx.execute(sql`set local synchronous_commit = off`)
+    },
+
+    /** This page's transaction defers the learner aggregate of companies without one (DEFER_LEARNERS_SQL). */
+    async deferLearners(tx: DbOrTx): Promise<void> {
+      await tx.execute(DEFER_LEARNERS_SQL)
+    },
+
+    /** Companies whose learner aggregate is marked `building`, in id order. */
+    async companiesAwaitingLearners(tx: DbOrTx = db): Promise<string[]> {
+      const waiting = await tx
+        .select({ companyId: companyLearnerStat.companyId })
+        .from(companyLearnerStat)
+        .where(eq(companyLearnerStat.building, true))
+        .orderBy(asc(companyLearnerStat.companyId))
+      return waiting.map((r) => r.companyId)
+    },
+
+    /** Builds one company's learner aggregate (company_learner_build) in a transaction of its own. */
+    async buildCompanyLearners(companyId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${BUILD_TIMEOUT}, true)`)
+        await tx.execute(sql`select company_learner_build(${companyId})`)
+      })
+    },
+  }
 }
-export type SyncRepository = typeof syncRepository
+export type SyncRepository = ReturnType<typeof createSyncRepository>

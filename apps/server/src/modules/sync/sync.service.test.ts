@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, isNotNull } from 'drizzle-orm'
 import type { Simulator } from '@portal/scorm-cloud-sim'
 import { course, dispatch, registration, syncCursor } from '../../db/schema'
-import { KIND_HANDLERS } from './sync.kinds'
+import { createKindHandlers } from './sync.kinds'
+import { createSyncRepository } from './sync.repository'
 import { mirrorRows, startTestSimulator, syncFixture, syncRuns, type SyncFixture } from './sync.test-support'
 
 let sim: Simulator
@@ -209,7 +210,7 @@ describe('a full sync', () => {
     const [known] = sim.data.listDispatchIds().slice(1, 2)
     const base = sim.data.registrationAt(0)!
     const page = await f.database.db.transaction((tx) =>
-      KIND_HANDLERS.registrations.write(
+      createKindHandlers(createSyncRepository(f.database.db)).registrations.write(
         tx,
         [
           { ...base, id: '' }, // no id: an error

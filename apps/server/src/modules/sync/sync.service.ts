@@ -5,11 +5,11 @@ import { AppError } from '../../lib/app-error'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { PAGE_RETRY, type PageRetry } from './page-retry'
-import { runKind, type KindResult } from './sync-kind-run'
-import { syncRepository } from './sync.repository'
-import { FULL_RUN_CURSOR, syncRunRepository as runs } from './sync-run.repository'
+import { runKind, type KindResult, type SyncRepositories } from './sync-kind-run'
+import { createKindHandlers } from './sync.kinds'
+import { FULL_RUN_CURSOR } from './sync-run.repository'
 
-export { CURSOR_OVERLAP_MS, type KindResult } from './sync-kind-run'
+export { CURSOR_OVERLAP_MS, type KindResult, type SyncRepositories } from './sync-kind-run'
 
 /** Any fixed number, shared by every server process: one sync at a time across the cluster. */
 export const SYNC_LOCK_KEY = 7_210_002
@@ -40,6 +40,8 @@ const silent: Logger = { info() {}, warn() {}, error() {} }
 
 export interface SyncServiceOptions {
   database: Database
+  /** Built in app.ts (tests: syncRepositories in sync.test-support.ts). */
+  repositories: SyncRepositories
   client: ScormCloudClient
   log?: Logger
   now?: () => Date
@@ -58,6 +60,7 @@ const zero = () => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
  */
 export function createSyncService({
   database,
+  repositories,
   client,
   log = silent,
   now = () => new Date(),
@@ -65,6 +68,8 @@ export function createSyncService({
   analyzeStatistics = analyzeStaleTables,
 }: SyncServiceOptions) {
   const { db } = database
+  const { mirror, runs } = repositories
+  const handlers = createKindHandlers(mirror)
   const retry: PageRetry = { ...PAGE_RETRY, ...pageRetry }
   let current: { kinds: ReadonlySet<SyncKind>; full: boolean; promise: Promise<SyncOutcome> } | null = null
   let stopping = false
@@ -76,6 +81,8 @@ export function createSyncService({
   /** What a kind checks between pages: shutdown, and the lock's connection. */
   const depsFor = (lock: HeldLock) => ({
     db,
+    repositories,
+    handlers,
     client,
     retry,
     now,
@@ -95,7 +102,7 @@ export function createSyncService({
     if (!lock) throw new AppError('CONFLICT', SYNC_BUSY_MESSAGE)
     const deps = depsFor(lock)
     try {
-      await runs.failAbandoned(db)
+      await runs.failAbandoned()
       // Every kind's cursor is the run's start: anything changed after it is read next time.
       const runStart = now()
       const results: KindResult[] = []
@@ -103,13 +110,13 @@ export function createSyncService({
         const dispatchesFailed = results.some((r) => r.kind === 'dispatches' && r.status === 'failed')
         if (kind === 'registrations' && dispatchesFailed) {
           // Registrations of dispatches the mirror missed would be skipped and the cursor moved past them.
-          const runId = await runs.start(db, kind, request.trigger, now())
+          const runId = await runs.start(kind, request.trigger, now())
           const message = 'Not run: the dispatch sync failed.'
-          await runs.finish(db, runId, 'failed', zero(), message)
+          await runs.finish(runId, 'failed', zero(), message)
           results.push({ kind, status: 'failed', ...zero(), message })
           continue
         }
-        const since = request.full ? null : await runs.getCursor(db, kind)
+        const since = request.full ? null : await runs.getCursor(kind)
         const result = await runKind(deps, kind, request.trigger, since, runStart)
         if (result.status === 'succeeded') lastProviderError = null
         else if (result.error instanceof ScormCloudError) lastProviderError = result.message
@@ -118,7 +125,7 @@ export function createSyncService({
       const ok = results.every((r) => r.status === 'succeeded')
       const allFull = results.every((r) => r.full)
       if (ok && allFull && SYNC_KINDS.every((k) => kinds.includes(k))) {
-        await runs.setCursor(db, FULL_RUN_CURSOR, runStart)
+        await runs.setCursor(FULL_RUN_CURSOR, runStart)
       }
       log.info({ trigger: request.trigger, results: results.map(({ error: _e, ...r }) => r) }, 'sync finished')
       const outcome = { ok, results }
@@ -174,16 +181,16 @@ export function createSyncService({
 
     /** True when no complete full run started within the last 24 hours (shared by all processes). */
     async fullRunDue(): Promise<boolean> {
-      const last = await runs.getCursor(db, FULL_RUN_CURSOR)
+      const last = await runs.getCursor(FULL_RUN_CURSOR)
       return !last || now().getTime() - last.getTime() >= FULL_RUN_EVERY_MS
     },
 
-    courseCount: () => syncRepository.countCourses(db),
+    courseCount: () => mirror.countCourses(),
 
     /** For GET /api/admin/sync/status: never calls SCORM Cloud. */
     async status(): Promise<SyncStatusResponse> {
-      const last = await runs.lastRuns(db)
-      const lastOk = await runs.lastSuccessAt(db)
+      const last = await runs.lastRuns()
+      const lastOk = await runs.lastSuccessAt()
       const circuit = client.breaker.state
       return {
         runs: {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client'
 import { analyzeStaleTables } from '../../db/statistics'
 import { createSyncService } from './sync.service'
 import { STATISTICS_EVERY_PAGES } from './sync-kind-run'
-import { useSyncFixture } from './sync.test-support'
+import { syncRepositories, useSyncFixture } from './sync.test-support'
 
 const fixture = useSyncFixture()
 
@@ -12,6 +12,7 @@ function watchedSync(keeper: (db: Db) => Promise<unknown>) {
   const { f } = fixture
   return createSyncService({
     database: f.database,
+    repositories: syncRepositories(f.database.db),
     client: f.client,
     pageRetry: { delayMs: 5 },
     analyzeStatistics: keeper,

@@ -6,7 +6,17 @@ import { company, course, dispatch, registration, syncRun } from '../../db/schem
 import { createTestDatabase } from '../../test/test-database'
 import { createScormCloudClient, type ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import type { TransportOptions } from '../scorm-cloud/http-transport'
-import { createSyncService, type SyncService } from './sync.service'
+import { createSyncService, type SyncRepositories, type SyncService } from './sync.service'
+import { createSyncRepository } from './sync.repository'
+import { createSyncRunRepository } from './sync-run.repository'
+import { createSyncProgressRepository } from './sync-progress.repository'
+
+/** The sync's repositories over one database, as app.ts builds them. */
+export const syncRepositories = (db: Database['db']): SyncRepositories => ({
+  mirror: createSyncRepository(db),
+  runs: createSyncRunRepository(db),
+  progress: createSyncProgressRepository(db),
+})
 
 /** Small sizes and a page of 7, so every list needs several pages (test support, not a test). */
 export const SMALL_SIZES = {
@@ -49,7 +59,12 @@ export async function syncFixture(
 ): Promise<SyncFixture> {
   const database = await createTestDatabase()
   const client = testClient(sim, clientOverrides)
-  const sync = createSyncService({ database, client, pageRetry: { delayMs: 5 } })
+  const sync = createSyncService({
+    database,
+    repositories: syncRepositories(database.db),
+    client,
+    pageRetry: { delayMs: 5 },
+  })
   return {
     database,
     client,

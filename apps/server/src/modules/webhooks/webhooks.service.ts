@@ -48,13 +48,13 @@ export function createWebhooksService(deps: {
         return { message: `Ignored: registration ${body.id} has no dispatchId, so it is not a dispatch registration.` }
       }
       const answer = await db.transaction(async (tx: DbOrTx) => {
-        const courseId = (await mirror.dispatchCourses(tx, [row.dispatchId])).get(row.dispatchId)
+        const courseId = (await mirror.dispatchCourses([row.dispatchId], tx)).get(row.dispatchId)
         if (courseId === undefined) {
           // Answered 200 so SCORM Cloud stops retrying: the dispatch's next sync run also reads
           // this registration, which changed after that run's cursor.
           return { message: `Ignored: dispatch ${row.dispatchId} is not in the mirror yet; the next sync brings it.` }
         }
-        const counts = await mirror.upsertRegistrations(tx, [{ ...row, courseId: row.courseId ?? courseId }])
+        const counts = await mirror.upsertRegistrations([{ ...row, courseId: row.courseId ?? courseId }], tx)
         if (counts.created > 0) return { message: 'Registration stored.' }
         if (counts.updated > 0) return { message: 'Registration updated.' }
         return { message: 'Unchanged: this state or a newer one is already stored.' }

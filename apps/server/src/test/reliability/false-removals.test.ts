@@ -5,7 +5,7 @@ import type { Database } from '../../db/client'
 import { company, dispatch, syncMissing } from '../../db/schema'
 import type { ListWindow, ScormCloudClient } from '../../modules/scorm-cloud/scorm-cloud.client'
 import { createSyncService, type SyncService } from '../../modules/sync/sync.service'
-import { testClient } from '../../modules/sync/sync.test-support'
+import { syncRepositories, testClient } from '../../modules/sync/sync.test-support'
 import { createTestDatabase } from '../test-database'
 
 /**
@@ -47,7 +47,7 @@ beforeAll(async () => {
   }
   client.dispatchPage = counted('dispatches', client.dispatchPage as never) as typeof client.dispatchPage
   client.destinationPage = counted('destinations', client.destinationPage as never) as typeof client.destinationPage
-  sync = createSyncService({ database, client, pageRetry: { delayMs: 5 } })
+  sync = createSyncService({ database, repositories: syncRepositories(database.db), client, pageRetry: { delayMs: 5 } })
   expect((await sync.run({ trigger: 'startup' })).ok).toBe(true)
 })
 afterAll(async () => {

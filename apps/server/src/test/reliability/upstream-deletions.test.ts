@@ -7,7 +7,7 @@ import type { ListPage, ListWindow, ScormCloudClient } from '../../modules/scorm
 import type { DispatchIdSchema } from '../../modules/scorm-cloud/scorm-cloud.types'
 import { ScormCloudError } from '../../modules/scorm-cloud/scorm-cloud.errors'
 import { createSyncService, type SyncService } from '../../modules/sync/sync.service'
-import { testClient } from '../../modules/sync/sync.test-support'
+import { syncRepositories, testClient } from '../../modules/sync/sync.test-support'
 import { createTestDatabase } from '../test-database'
 
 /**
@@ -40,7 +40,7 @@ beforeAll(async () => {
     const page = await read(w, more)
     return w.datetimeFilter === 'created' && createdWindowPage ? createdWindowPage(page) : page
   }
-  sync = createSyncService({ database, client, pageRetry: { delayMs: 5 } })
+  sync = createSyncService({ database, repositories: syncRepositories(database.db), client, pageRetry: { delayMs: 5 } })
   expect((await sync.run({ trigger: 'startup' })).ok).toBe(true)
 })
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { SMTPServer } from 'smtp-server'
 import { expect } from 'vitest'
 import type { Db } from '../../../db/client'
-import { outboxRepository, UNCERTAIN_MESSAGE } from '../../../modules/mail/outbox.repository'
+import { createOutboxRepository, UNCERTAIN_MESSAGE } from '../../../modules/mail/outbox.repository'
 import { eventually, startServer, type ServerProcess } from './server-process'
 
 /**
@@ -93,8 +93,7 @@ const countBy = (rows: Row[], pick: (r: Row) => string) =>
 
 export async function runOutboxCrash(database: OutboxDatabase) {
   await database.use((db) =>
-    outboxRepository.enqueue(
-      db,
+    createOutboxRepository(db).enqueue(
       Array.from({ length: MAILS }, (_, i) => ({
         idempotencyKey: KEY(i),
         kind: 'alert' as const,
