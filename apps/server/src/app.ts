@@ -97,7 +97,6 @@ import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './mod
 import { ssoAdminRoutes, ssoAuthRoutes, ssoStaffAdminRoutes } from './modules/sso/sso.routes'
 import { generatedSsoKey } from './config'
 import { createSecretBox, type SecretBox } from './lib/secret-box'
-import { outboxRepository } from './modules/mail/outbox.repository'
 import { createMfaRepository } from './modules/mfa/mfa.repository'
 import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
 import { createSecurityNotices } from './modules/mfa/mfa.notices'
@@ -230,9 +229,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ssoRepository = createSsoRepository(db)
   const mfaRepository = createMfaRepository(db)
   const gate = createSecondStepGate(mfaRepository, { demoMode: config.demoMode })
+  const outboxRepository = createOutboxRepository(db)
   const notices = createSecurityNotices({
     repository: mfaRepository,
-    outbox: outboxRepository,
+    // The second-factor module still takes the handle first.
+    outbox: { enqueue: (tx, mails) => outboxRepository.enqueue(mails, tx) },
     publicUrl: config.publicUrl,
   })
   const auth = createAuthService({
@@ -320,7 +321,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.scormCloudTransport ?? {},
     app.log,
   )
-  const outboxRepository = createOutboxRepository(db)
   const mail = createMailParts(
     config,
     { db, outbox: outboxRepository, scheduled: createScheduledMailsRepository(db) },
