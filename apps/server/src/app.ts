@@ -228,7 +228,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const throttle = createLoginThrottle(authRepository, options.throttle)
   const ssoRepository = createSsoRepository(db)
   const mfaRepository = createMfaRepository(db)
-  const gate = createSecondStepGate(mfaRepository, { demoMode: config.demoMode })
+  const gate = createSecondStepGate(mfaRepository, {
+    demoMode: config.demoMode,
+    defaultRoles: config.mfaDefaultRoles,
+  })
   const outboxRepository = createOutboxRepository(db)
   const notices = createSecurityNotices({
     repository: mfaRepository,

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSy
 import path from 'node:path'
 import { Type, type StaticDecode } from 'typebox'
 import { Value } from 'typebox/value'
+import { MFA_STAFF_ROLES, type Role } from '@portal/shared'
 
 export interface ScormCloudConfig {
   appId: string
@@ -24,6 +25,11 @@ export interface AppConfig {
   adminPassword: string | null
   /** No SCORM Cloud credentials: the built-in simulator and the demo accounts. */
   demoMode: boolean
+  /**
+   * Staff roles that must have a second factor while an admin has set no rule for them; null:
+   * admins outside demo mode, none in demo mode (docs/decisions.md "Second factors").
+   */
+  mfaDefaultRoles: Role[] | null
   supportEmail: string
   logLevel: string
   corsOrigins: string[]
@@ -149,6 +155,13 @@ export const EnvSchema = Type.Object({
   ADMIN_EMAIL: Type.Optional(emailAddress),
   ADMIN_PASSWORD: Type.Optional(text),
   SUPPORT_EMAIL: Type.Optional(emailAddress),
+  MFA_DEFAULT_ROLES: Type.Optional(
+    Type.Refine(
+      text,
+      (v) => v === 'none' || v.split(',').every((role) => MFA_STAFF_ROLES.includes(role.trim() as Role)),
+      () => `must be none or a comma-separated list of ${MFA_STAFF_ROLES.join(', ')}`,
+    ),
+  ),
   LOG_LEVEL: Type.Optional(
     Type.Refine(
       text,
@@ -274,6 +287,12 @@ export function loadConfig(processEnv: Env = process.env): AppConfig {
     adminEmail: env.ADMIN_EMAIL ?? null,
     adminPassword: env.ADMIN_PASSWORD ?? null,
     demoMode: !appId,
+    mfaDefaultRoles:
+      env.MFA_DEFAULT_ROLES === undefined
+        ? null
+        : env.MFA_DEFAULT_ROLES === 'none'
+          ? []
+          : env.MFA_DEFAULT_ROLES.split(',').map((role) => role.trim() as Role),
     supportEmail: env.SUPPORT_EMAIL ?? 'support@example.com',
     logLevel: env.LOG_LEVEL ?? 'info',
     corsOrigins: env.CORS_ORIGINS ?? [],

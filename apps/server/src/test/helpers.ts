@@ -24,6 +24,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     adminEmail: null,
     adminPassword: null,
     demoMode: true,
+    mfaDefaultRoles: null,
     supportEmail: 'support@example.com',
     logLevel: 'silent',
     corsOrigins: [],

@@ -161,8 +161,16 @@ export const MFA_STAFF_ROLES: readonly Role[] = ROLES.filter((role) => !ownCompa
 /** Whether a user must hold a second factor under the rules. */
 export function mfaRequiredFor(
   user: { role: Role; companyId: string | null },
-  rules: { roles: Partial<Record<Role, boolean>>; companyRequired: boolean; demoMode: boolean },
+  rules: {
+    roles: Partial<Record<Role, boolean>>
+    companyRequired: boolean
+    demoMode: boolean
+    /** The deployment's own default (MFA_DEFAULT_ROLES); absent: MFA_REQUIRED_BY_DEFAULT. */
+    defaultRoles?: readonly Role[]
+  },
 ): boolean {
   if (ownCompanyOnly(user.role)) return Boolean(user.companyId) && rules.companyRequired
-  return rules.roles[user.role] ?? (!rules.demoMode && MFA_REQUIRED_BY_DEFAULT.includes(user.role))
+  return (
+    rules.roles[user.role] ?? (!rules.demoMode && (rules.defaultRoles ?? MFA_REQUIRED_BY_DEFAULT).includes(user.role))
+  )
 }

@@ -84,14 +84,17 @@ interface RuleInput {
  * (the auth service is made before this module's service): after a right password, either no
  * second step, or a single-purpose token for the factor, or for a required enrolment.
  */
-export function createSecondStepGate(repository: MfaRepository, config: { demoMode: boolean }) {
+export function createSecondStepGate(
+  repository: MfaRepository,
+  config: { demoMode: boolean; defaultRoles?: readonly Role[] | null },
+) {
   async function required(user: RuleInput, tx?: DbOrTx): Promise<boolean> {
     const rows = await repository.roleRules(tx)
     const roles = Object.fromEntries(rows.map((r) => [r.role, r.required])) as Partial<Record<Role, boolean>>
     const companyRequired = user.companyId ? await repository.companyRule(user.companyId, tx) : false
     return mfaRequiredFor(
       { role: user.role as Role, companyId: user.companyId },
-      { roles, companyRequired, demoMode: config.demoMode },
+      { roles, companyRequired, demoMode: config.demoMode, defaultRoles: config.defaultRoles ?? undefined },
     )
   }
 

@@ -19,6 +19,8 @@ beforeAll(async () => {
     config: testConfig({
       scormCloud: { baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey },
       demoMode: false,
+      // The admin signs in with a password alone here (no second factor by default).
+      mfaDefaultRoles: [],
     }),
   })
   admin = await t.loginAs('admin')

@@ -40,6 +40,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: process.env.RELIABILITY_LOG_LEVEL ?? 'warn',
+      // These servers are not in demo mode; their admins sign in with a password alone.
+      MFA_DEFAULT_ROLES: 'none',
       JWT_SECRET,
       POSTBACK_PASSWORD: 'reliability-postback-secret',
       ADMIN_EMAIL: ADMIN.email,
