@@ -6,7 +6,8 @@ import { preloadRoutes, recordRequests, renderApp, requestsTo, signInAs } from '
 
 beforeAll(preloadRoutes)
 
-const form = () => within(screen.getByRole('form'))
+// The user form among the other forms of Settings (staff sign-in, second-factor rules).
+const form = () => within(screen.getByRole('form', { name: /^(Create New User|Edit User)$/ }))
 const openCreate = async () => {
   signInAs('admin', { id: 'user-admin' })
   const view = renderApp('/settings')
@@ -83,7 +84,9 @@ describe('Create New User', () => {
     await user.selectOptions(form().getByRole('combobox', { name: 'Client' }), 'company-2')
     const listLoads = requestsTo(log, '/api/users').filter((r) => r.method === 'GET').length
     await user.click(form().getByRole('button', { name: 'Create User' }))
-    await waitFor(() => expect(screen.queryByRole('form')).not.toBeInTheDocument())
+    await waitFor(() =>
+      expect(screen.queryByRole('form', { name: /^(Create New User|Edit User)$/ })).not.toBeInTheDocument(),
+    )
     expect(posts(log)[0]!.body).toEqual({
       email: 'new@example.com',
       username: null,
@@ -154,7 +157,9 @@ describe('Edit User', () => {
     expect(within(edit).getByRole('combobox', { name: 'Client' })).toHaveValue('company-1')
     await user.type(within(edit).getByLabelText('Username'), 'cleo.c')
     await user.click(within(edit).getByRole('button', { name: 'Update User' }))
-    await waitFor(() => expect(screen.queryByRole('form')).not.toBeInTheDocument())
+    await waitFor(() =>
+      expect(screen.queryByRole('form', { name: /^(Create New User|Edit User)$/ })).not.toBeInTheDocument(),
+    )
     const put = requestsTo(log, '/api/users/user-client').find((r) => r.method === 'PUT')!
     expect(put.body).toEqual({
       email: 'cleo@acme.test',
@@ -173,6 +178,6 @@ describe('Edit User', () => {
     expect(screen.getByRole('form', { name: 'Edit User' })).toBeInTheDocument()
     expect(form().queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument()
     await user.click(form().getByRole('button', { name: 'Cancel' }))
-    expect(screen.queryByRole('form')).not.toBeInTheDocument()
+    expect(screen.queryByRole('form', { name: /^(Create New User|Edit User)$/ })).not.toBeInTheDocument()
   })
 })
