@@ -1,13 +1,4 @@
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import Fastify, {
-  LogController,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
 import type { Database } from './db/client'
@@ -16,8 +7,7 @@ import { authPlugin } from './plugins/app/auth'
 import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
 import { inputGuardPlugin } from './plugins/app/input-guard'
-import { jsonBoundsKeywords } from './lib/json-bounds'
-import { buildValidator } from './lib/validators'
+import { DEFAULT_WEB_DIST, serverOptions } from './server-options'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
@@ -132,45 +122,6 @@ export function appParts(app: FastifyInstance): AppParts {
   const parts = partsOfApp.get(app)
   if (!parts) throw new Error('appParts: not an app made by buildApp')
   return parts
-}
-
-export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
-
-/** Tokens and passwords never reach the request log. */
-export const REDACT = ['req.headers["x-auth-token"]', 'req.headers.authorization', 'req.headers.cookie']
-
-/** One set of Fastify options for the server and for the tests (docs/architecture.md §3, fastify/demo). */
-export function serverOptions(config: AppConfig, logger: FastifyServerOptions['logger'] = undefined) {
-  return {
-    logger: logger ?? { level: config.logLevel, redact: REDACT },
-    trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    requestIdHeader: false as const,
-    // One line per request (the onResponse hook in buildApp) instead of Fastify's two: logging is a
-    // fair share of a cheap request's CPU.
-    logController: new LogController({ disableRequestLogging: true }),
-    // The router's own refusals (a path that is not percent-encoded UTF-8, a path
-    // parameter over 100 characters) in the shape of every other error, with the field named.
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      const message = tooLong ? 'must not be longer than 100 characters' : 'must be valid percent-encoded UTF-8'
-      void reply
-        .code(tooLong ? 414 : 400)
-        .send({ code: 'VALIDATION_FAILED', message: `The path ${message}.`, details: [{ field: 'path', message }] })
-    },
-    ajv: {
-      customOptions: {
-        removeAdditional: 'all' as const,
-        coerceTypes: 'array' as const,
-        useDefaults: true,
-        allErrors: false,
-      },
-      // maxDepth and maxJsonLength: the bounds of free-form JSON fields.
-      plugins: [jsonBoundsKeywords],
-    },
-    // Bodies refuse an array where a scalar is declared; query strings keep it (lib/validators.ts).
-    schemaController: { compilersFactory: { buildValidator: buildValidator() } },
-  } satisfies FastifyServerOptions
 }
 
 export interface AppOptions {

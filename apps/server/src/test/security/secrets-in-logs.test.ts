@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REDACT } from '../../app'
+import { REDACT } from '../../server-options'
 import { buildTestApp, TEST_PASSWORD, type TestContext } from '../helpers'
 
 /**
