@@ -52,6 +52,8 @@ export async function startServer(
     SYNC_INTERVAL_MINUTES: '0',
     LOG_LEVEL: settings.serverLogLevel,
     NODE_ENV: 'production',
+    // The bench's accounts sign in with a password alone, as its load measures reads, not second factors.
+    MFA_DEFAULT_ROLES: 'none',
     ...extraEnv,
   }
   if ('databaseUrl' in target) {
