@@ -249,7 +249,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sso,
     secureCookie: config.publicUrl.startsWith('https:'),
   })
-  await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
+  await app.register(ssoAdminRoutes, {
+    prefix: '/api/admin/companies',
+    sso,
+    secureCookie: config.publicUrl.startsWith('https:'),
+  })
   await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
   await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
