@@ -1,4 +1,5 @@
 import {
+  ownCompanyOnly,
   SAML_METADATA_MAX_CHARS,
   SSO_DEFAULT_SCOPES,
   type CompanyUser,
@@ -50,7 +51,7 @@ export function CompanySignIn({
       {data.connection && (
         <PasswordUsersForm
           companyId={companyId}
-          users={users.filter((u) => u.role === 'client')}
+          users={users.filter((u) => ownCompanyOnly(u.role))}
           allowed={data.passwordUsers}
           ssoRequired={data.connection.ssoRequired}
         />
