@@ -35,7 +35,10 @@ test('a client user signs in through the demo provider’s own page and lands on
   expect(page.url()).not.toContain('sso_code')
 })
 
-test('an SSO-required company’s user is refused a password sign-in, told how to sign in', async ({ page, request }) => {
+test('an SSO-required company’s user is refused a password sign-in, told how to sign in; a named contractor is not', async ({
+  page,
+  request,
+}) => {
   const headers = await adminHeaders(request)
   const demo = await demoCompany(request)
   const base = `/api/admin/companies/${encodeURIComponent(demo.companyId)}/sso`
@@ -57,6 +60,20 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     data: { email, password: 'Correct-Horse-Battery-9', role: 'client', companyId: demo.companyId, name: 'Pat' },
   })
   expect(created.status()).toBe(201)
+  const contractor = `cody-${Date.now()}@contractor.test`
+  const kept = await request.post('/api/users', {
+    headers,
+    data: {
+      email: contractor,
+      password: 'Correct-Horse-Battery-9',
+      role: 'client',
+      companyId: demo.companyId,
+      name: 'Cody',
+    },
+  })
+  expect(kept.status()).toBe(201)
+  const allowed = await request.put(`${base}/password-users`, { headers, data: { userIds: [(await kept.json()).id] } })
+  expect(allowed.status()).toBe(200)
   expect((await save(true)).status()).toBe(200)
   try {
     await page.goto('/login')
@@ -65,6 +82,11 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert')).toHaveText(SSO_MESSAGES.ssoRequired(demo.companyName))
     await expect(page).toHaveURL(/\/login/)
+    // The contractor the admin named keeps the password.
+    await page.getByLabel('Email').fill(contractor)
+    await page.getByLabel('Password').fill('Correct-Horse-Battery-9')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(/\/dashboard$/)
   } finally {
     await save(false)
   }

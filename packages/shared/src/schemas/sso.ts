@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
-import { Nullable, OneOf } from './common'
+import { Nullable, OneOf, UuidSchema } from './common'
 
 export * from '../rules/sso'
 
@@ -114,7 +114,7 @@ export type SsoDomainsBody = Static<typeof SsoDomainsBodySchema>
 
 /** PUT /api/admin/companies/{id}/sso/password-users: the whole list of users allowed a password. */
 export const SsoPasswordUsersBodySchema = Type.Object({
-  userIds: Type.Array(Type.String({ minLength: 1, maxLength: 36 }), { maxItems: 500 }),
+  userIds: Type.Array(UuidSchema, { maxItems: 500 }),
 })
 export type SsoPasswordUsersBody = Static<typeof SsoPasswordUsersBodySchema>
 

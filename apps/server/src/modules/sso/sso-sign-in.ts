@@ -9,7 +9,7 @@ import {
 import { AppError } from '../../lib/app-error'
 import type { ClientInfo } from '../auth/auth.service'
 import { authorizationUrl, endSessionUrl, finishFlow, refusalOf } from './oidc'
-import { authnRequestUrl, checkResponse, SamlRefusal, serviceProviderMetadata } from './saml'
+import { authnRequestUrl, checkResponse, SamlRefusal, serviceProviderMetadata, unverifiedInResponseTo } from './saml'
 import { EXPIRED_GRACE_MS, FLOW_MINUTES, hash, type Identity, type SsoContext, SsoRefusal } from './sso-context'
 import { createSsoUsers, oidcIdentity, samlIdentity } from './sso-users'
 import type { SsoConnectionRow } from './sso.repository'
@@ -93,6 +93,13 @@ export function createSsoSignIn(
       testedBy,
     })
     return { location: flow.url.toString(), flowId }
+  }
+
+  /** The admin's open test flow of this connection a SAML response names, used up here; else null. */
+  async function testFlowOf(connection: SsoConnectionRow, requestId: string | null) {
+    const flow = requestId ? await sso.findFlowByState(requestId) : null
+    if (!flow?.testedBy || flow.connectionId !== connection.id || flow.expiresAt <= new Date()) return null
+    return (await sso.consumeFlow(flow.id)) ? flow : null
   }
 
   /** Public: only whether an e-mail's domain signs in through a connection, and the company's name. */
@@ -198,8 +205,14 @@ export function createSsoSignIn(
         try {
           checked = await checkResponse(samlResponse, saml, ctx.spOf(companyId))
         } catch (error) {
-          if (error instanceof SamlRefusal) throw new SsoRefusal('failed', error.message)
-          throw error
+          if (!(error instanceof SamlRefusal)) throw error
+          // An admin's test sign-in shows the refusal on the company's page (and is logged as well).
+          const test = await testFlowOf(connection, unverifiedInResponseTo(samlResponse))
+          if (test) {
+            await ctx.refuse(new SsoRefusal('failed', error.message), client, known, 'saml')
+            return await testFinished(test, connection, { refusal: error.message })
+          }
+          throw new SsoRefusal('failed', error.message)
         }
         if (!(await sso.rememberAssertion(checked.issuer, checked.assertionId, checked.expiresAt))) {
           throw new SsoRefusal('expired', 'assertion replayed')
