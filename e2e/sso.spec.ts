@@ -15,7 +15,7 @@ async function demoCompany(request: APIRequestContext) {
   return demo as { companyId: string; companyName: string; accounts: { email: string }[] }
 }
 
-test('a client user signs in through the demo provider’s own page and lands on the dashboard', async ({
+test('a client user signs in through the demo provider’s own page, lands on the dashboard, and signs out of both', async ({
   page,
   request,
 }) => {
@@ -33,6 +33,11 @@ test('a client user signs in through the demo provider’s own page and lands on
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
   // The one-time code never stays in the address.
   expect(page.url()).not.toContain('sso_code')
+  // Signing out ends the provider's session too: its end-session page, then back to sign-in.
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/session\/end/)
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
 })
 
 test('an SSO-required company’s user is refused a password sign-in, told how to sign in; a named contractor is not', async ({
