@@ -17,8 +17,11 @@ const FLOW_CLAIMS = new Set(['nonce', 'at_hash', 'c_hash', 's_hash'])
 export function createSsoTestFlow(ctx: SsoContext) {
   const { sso } = ctx
 
-  const resultPath = (companyId: string, flowId: string) =>
-    `/admin/companies/${encodeURIComponent(companyId)}?sso_test=${encodeURIComponent(flowId)}`
+  /** Where the admin sees the outcome: the company's page, or Settings for the staff connection. */
+  const resultPath = (companyId: string | null, flowId: string) =>
+    companyId === null
+      ? `/settings?sso_test=${encodeURIComponent(flowId)}`
+      : `/admin/companies/${encodeURIComponent(companyId)}?sso_test=${encodeURIComponent(flowId)}`
 
   return {
     /** The provider answered a test flow (or was refused): keeps the outcome, sends the admin back. */
@@ -59,14 +62,14 @@ export function createSsoTestFlow(ctx: SsoContext) {
         }
       }
       await sso.saveTestResult(flow.id, result)
-      return resultPath(connection.companyId ?? '', flow.id)
+      return resultPath(connection.companyId, flow.id)
     },
 
-    /** Starts the admin's test sign-in at the company's provider. */
-    async start(signIn: Pick<SsoSignIn, 'startFlow'>, companyId: string, actor: Actor | null) {
-      await ctx.requireCompany(companyId)
-      const connection = await sso.findConnection(companyId)
-      if (!connection) throw new AppError('NOT_FOUND', M.notConfigured)
+    /** Starts the admin's test sign-in at the company's (null: the staff connection's) provider. */
+    async start(signIn: Pick<SsoSignIn, 'startFlow'>, companyId: string | null, actor: Actor | null) {
+      if (companyId !== null) await ctx.requireCompany(companyId)
+      const connection = companyId === null ? await sso.findStaffConnection() : await sso.findConnection(companyId)
+      if (!connection) throw new AppError('NOT_FOUND', companyId === null ? M.staffNotConfigured : M.notConfigured)
       if (!actor?.id) throw new AppError('UNAUTHENTICATED')
       try {
         return await signIn.startFlow(connection, actor.id)
@@ -76,7 +79,7 @@ export function createSsoTestFlow(ctx: SsoContext) {
     },
 
     /** A finished test's outcome, for the admin who ran it. */
-    async result(companyId: string, flowId: string, actor: Actor | null): Promise<SsoFlowTestResult> {
+    async result(companyId: string | null, flowId: string, actor: Actor | null): Promise<SsoFlowTestResult> {
       const missing = new AppError('NOT_FOUND', 'There is no finished test with this id. Run the test again.')
       if (!actor?.id || !/^[0-9a-f-]{36}$/i.test(flowId)) throw missing
       const row = await sso.findTestResult(flowId, companyId, actor.id)

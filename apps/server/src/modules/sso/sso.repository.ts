@@ -255,13 +255,19 @@ export function createSsoRepository(db: DbOrTx) {
       await tx.update(ssoFlow).set({ testResult: result }).where(eq(ssoFlow.id, flowId))
     },
 
-    /** A finished test of the company's connection, for the admin who started it. */
-    async findTestResult(flowId: string, companyId: string, testedBy: string, tx: DbOrTx = db) {
+    /** A finished test of the company's (null: the staff) connection, for the admin who started it. */
+    async findTestResult(flowId: string, companyId: string | null, testedBy: string, tx: DbOrTx = db) {
       const [row] = await tx
         .select({ result: ssoFlow.testResult, createdAt: ssoFlow.createdAt })
         .from(ssoFlow)
         .innerJoin(ssoConnection, eq(ssoConnection.id, ssoFlow.connectionId))
-        .where(and(eq(ssoFlow.id, flowId), eq(ssoConnection.companyId, companyId), eq(ssoFlow.testedBy, testedBy)))
+        .where(
+          and(
+            eq(ssoFlow.id, flowId),
+            companyId === null ? eq(ssoConnection.staff, true) : eq(ssoConnection.companyId, companyId),
+            eq(ssoFlow.testedBy, testedBy),
+          ),
+        )
         .limit(1)
       return row ?? null
     },

@@ -4,9 +4,6 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SaveSsoConnectionBodySchema,
-  SaveStaffSsoBodySchema,
-  StaffRolesBodySchema,
-  StaffSsoSettingsSchema,
   SignInResponseSchema,
   SsoDemoSchema,
   SsoDomainsBodySchema,
@@ -45,7 +42,7 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
 }
 
 /** The flow cookie: the browser that started a sign-in (or an admin's test) carries it to the callback. */
-const flowCookie = (value: string, maxAge: number, secure: boolean) =>
+export const flowCookie = (value: string, maxAge: number, secure: boolean) =>
   `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 
 const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' }) }
@@ -169,62 +166,6 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
       },
     },
     async (request) => sso.testResult(request.params.id, request.params.flowId, actorOf(request)),
-  )
-}
-
-/** /api/admin/sso/staff: the vendor's staff connection, its domains and role mapping (admin). */
-export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
-  const errors = errorResponses(400, 401, 403, 404, 409)
-  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
-  const settings = { 200: StaffSsoSettingsSchema, ...errors }
-
-  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
-    sso.staffSettings(),
-  )
-
-  app.put(
-    '',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings },
-    },
-    async (request) => sso.saveStaff(request.body, ctx(request)),
-  )
-
-  app.delete(
-    '',
-    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
-    async (request) => {
-      await sso.removeStaff(ctx(request))
-      return { message: 'Staff sign-in connection removed' }
-    },
-  )
-
-  app.put(
-    '/domains',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SsoDomainsBodySchema, response: settings },
-    },
-    async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
-  )
-
-  app.put(
-    '/roles',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: StaffRolesBodySchema, response: settings },
-    },
-    async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
-  )
-
-  app.post(
-    '/test',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } },
-    },
-    async () => sso.testStaff(),
   )
 }
 

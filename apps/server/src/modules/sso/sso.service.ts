@@ -45,7 +45,10 @@ export function createSsoService(deps: SsoDeps) {
 
     /** An admin's test sign-in at the company's provider: where to send the admin's browser. */
     startTest: (companyId: string, actor: Actor | null) => testFlow.start({ startFlow }, companyId, actor),
-    testResult: testFlow.result,
+    testResult: (companyId: string, flowId: string, actor: Actor | null) => testFlow.result(companyId, flowId, actor),
+    /** The same for the vendor's staff connection (the outcome shows its group claim). */
+    startStaffTest: (actor: Actor | null) => testFlow.start({ startFlow }, null, actor),
+    staffTestResult: (flowId: string, actor: Actor | null) => testFlow.result(null, flowId, actor),
 
     async demo(): Promise<SsoDemo> {
       const demo = deps.demo

@@ -250,6 +250,8 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: () => ({ roles: [{ claimValue: `matrix-${next()}`, role: 'sales' }] }),
   },
   'POST /api/admin/sso/staff/test': { allow: ADMIN, ok: [200, 404] },
+  'POST /api/admin/sso/staff/test/start': { allow: ADMIN, ok: [200, 404, 502] },
+  'GET /api/admin/sso/staff/test/:flowId': { allow: ADMIN, ok: [404] },
   'GET /api/admin/outbox': { allow: ADMIN },
   // Second factors, recovery codes and sessions: the caller's own (every role). The matrix's
   // path keeps the literal `:factorId`/`:sessionId`, which is not a UUID: past the permission
