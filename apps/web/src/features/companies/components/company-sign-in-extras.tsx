@@ -2,6 +2,7 @@ import type { CompanyUser, SsoPasswordUser } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { SignInTestResult } from '@/components/ui/sign-in-test-result'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useSavePasswordUsers, useSsoTestResult, useStartSsoTest } from '../api/sso-settings'
@@ -98,36 +99,5 @@ export function TestSignInResult({ companyId, flowId }: { companyId: string; flo
   if (isPending) return <Spinner label="Loading the test sign-in..." />
   if (error || !data)
     return <Banner variant="error">{errorMessage(error, 'The test sign-in could not be loaded.')}</Banner>
-  const claims = Object.entries(data.claims)
-  return (
-    <section
-      aria-labelledby="sso-test-result-title"
-      className="max-w-2xl space-y-2 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm"
-    >
-      <h2 id="sso-test-result-title" className="text-base font-semibold text-slate-900">
-        Test sign-in ({data.protocol === 'saml' ? 'SAML' : 'OpenID Connect'})
-      </h2>
-      <p role="status" className={data.ok ? 'font-medium text-green-800' : 'font-medium text-red-800'}>
-        {data.message}
-      </p>
-      {(data.email || data.name) && (
-        <p className="text-slate-700">
-          The portal reads: e-mail <span className="font-mono">{data.email ?? 'none'}</span>, name{' '}
-          <span className="font-mono">{data.name ?? 'none'}</span>
-        </p>
-      )}
-      {claims.length > 0 && (
-        <dl aria-label="What the provider sent" className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-          {claims.map(([name, value]) => (
-            <div key={name} className="contents">
-              <dt className="font-mono text-slate-600">{name}</dt>
-              <dd className="font-mono break-all text-slate-900">
-                {typeof value === 'string' ? value : JSON.stringify(value)}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </section>
-  )
+  return <SignInTestResult result={data} />
 }
