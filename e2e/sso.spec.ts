@@ -15,7 +15,7 @@ async function demoCompany(request: APIRequestContext) {
   return demo as { companyId: string; companyName: string; accounts: { email: string }[] }
 }
 
-test('a client user signs in through the demo provider’s own page and lands on the dashboard', async ({
+test('a client user signs in through the demo provider’s own page, lands on the dashboard, and signs out of both', async ({
   page,
   request,
 }) => {
@@ -33,9 +33,17 @@ test('a client user signs in through the demo provider’s own page and lands on
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
   // The one-time code never stays in the address.
   expect(page.url()).not.toContain('sso_code')
+  // Signing out ends the provider's session too: its end-session page, then back to sign-in.
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/session\/end/)
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
 })
 
-test('an SSO-required company’s user is refused a password sign-in, told how to sign in', async ({ page, request }) => {
+test('an SSO-required company’s user is refused a password sign-in, told how to sign in; a named contractor is not', async ({
+  page,
+  request,
+}) => {
   const headers = await adminHeaders(request)
   const demo = await demoCompany(request)
   const base = `/api/admin/companies/${encodeURIComponent(demo.companyId)}/sso`
@@ -57,6 +65,20 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     data: { email, password: 'Correct-Horse-Battery-9', role: 'client', companyId: demo.companyId, name: 'Pat' },
   })
   expect(created.status()).toBe(201)
+  const contractor = `cody-${Date.now()}@contractor.test`
+  const kept = await request.post('/api/users', {
+    headers,
+    data: {
+      email: contractor,
+      password: 'Correct-Horse-Battery-9',
+      role: 'client',
+      companyId: demo.companyId,
+      name: 'Cody',
+    },
+  })
+  expect(kept.status()).toBe(201)
+  const allowed = await request.put(`${base}/password-users`, { headers, data: { userIds: [(await kept.json()).id] } })
+  expect(allowed.status()).toBe(200)
   expect((await save(true)).status()).toBe(200)
   try {
     await page.goto('/login')
@@ -65,6 +87,11 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert')).toHaveText(SSO_MESSAGES.ssoRequired(demo.companyName))
     await expect(page).toHaveURL(/\/login/)
+    // The contractor the admin named keeps the password.
+    await page.getByLabel('Email').fill(contractor)
+    await page.getByLabel('Password').fill('Correct-Horse-Battery-9')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(/\/dashboard$/)
   } finally {
     await save(false)
   }

@@ -84,7 +84,8 @@ import { createUsersRepository } from './modules/users/users.repository'
 import { createActivityRepository } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
 import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
-import { ssoAdminRoutes, ssoAuthRoutes, ssoStaffAdminRoutes } from './modules/sso/sso.routes'
+import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
+import { ssoStaffAdminRoutes } from './modules/sso/sso-staff.routes'
 import { generatedSsoKey } from './config'
 import { createSecretBox, type SecretBox } from './lib/secret-box'
 import { createMfaRepository } from './modules/mfa/mfa.repository'
@@ -249,12 +250,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sso,
     secureCookie: config.publicUrl.startsWith('https:'),
   })
-  await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
+  await app.register(ssoAdminRoutes, {
+    prefix: '/api/admin/companies',
+    sso,
+    secureCookie: config.publicUrl.startsWith('https:'),
+  })
   await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
   await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
   await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })
-  await app.register(ssoStaffAdminRoutes, { prefix: '/api/admin/sso/staff', sso })
+  await app.register(ssoStaffAdminRoutes, {
+    prefix: '/api/admin/sso/staff',
+    sso,
+    secureCookie: config.publicUrl.startsWith('https:'),
+  })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

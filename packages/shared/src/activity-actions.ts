@@ -64,6 +64,8 @@ export const SERVER_ACTIONS = [
   'SSO_CONNECTION_SAVED',
   'SSO_CONNECTION_REMOVED',
   'SSO_DOMAINS_UPDATED',
+  // The company's users allowed a password although it requires single sign-on.
+  'SSO_PASSWORD_USERS_UPDATED',
   // Second factors added, removed or reset by an admin; recovery codes used or regenerated; the
   // rules that require a factor; sessions a user or an admin ended.
   'MFA_FACTOR_ADDED',

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
-import { Nullable, OneOf } from './common'
+import { Nullable, OneOf, UuidSchema } from './common'
 
 export * from '../rules/sso'
 
@@ -49,10 +49,20 @@ export const SsoConnectionSchema = Type.Object({
 })
 export type SsoConnection = Static<typeof SsoConnectionSchema>
 
+/** A client user allowed a password although the company requires single sign-on. */
+export const SsoPasswordUserSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Nullable(Type.String()),
+})
+export type SsoPasswordUser = Static<typeof SsoPasswordUserSchema>
+
 /** GET /api/admin/companies/{id}/sso: the connection (or none), the domains, the URL to register. */
 export const SsoSettingsSchema = Type.Object({
   connection: Nullable(SsoConnectionSchema),
   domains: Type.Array(Type.String()),
+  /** Named client users who keep their password when "single sign-on required" is on. */
+  passwordUsers: Type.Array(SsoPasswordUserSchema),
   redirectUri: Type.String(),
   /** This portal as a SAML service provider, for the identity provider's administrator. */
   saml: Type.Object({ entityId: Type.String(), acsUrl: Type.String(), metadataUrl: Type.String() }),
@@ -101,6 +111,30 @@ export const SsoDomainsBodySchema = Type.Object({
   domains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: SSO_DOMAINS_MAX * 2 }),
 })
 export type SsoDomainsBody = Static<typeof SsoDomainsBodySchema>
+
+/** PUT /api/admin/companies/{id}/sso/password-users: the whole list of users allowed a password. */
+export const SsoPasswordUsersBodySchema = Type.Object({
+  userIds: Type.Array(UuidSchema, { maxItems: 500 }),
+})
+export type SsoPasswordUsersBody = Static<typeof SsoPasswordUsersBodySchema>
+
+/** POST /api/admin/companies/{id}/sso/test/start: the provider's address to send the admin's browser to. */
+export const SsoTestStartSchema = Type.Object({ location: Type.String() })
+export type SsoTestStart = Static<typeof SsoTestStartSchema>
+
+/** GET /api/admin/companies/{id}/sso/test/{flowId}: what the provider sent in the admin's test sign-in. */
+export const SsoFlowTestResultSchema = Type.Object({
+  ok: Type.Boolean(),
+  message: Type.String(),
+  protocol: OneOf(SSO_PROTOCOLS),
+  /** The ID token's claims (OIDC) or the assertion's attributes (SAML); never a token. */
+  claims: Type.Record(Type.String(), Type.Unknown()),
+  /** The e-mail and name the portal reads from them through the connection's settings. */
+  email: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  testedAt: Type.String(),
+})
+export type SsoFlowTestResult = Static<typeof SsoFlowTestResultSchema>
 
 /** POST /api/admin/companies/{id}/sso/test: what the provider publishes (discovery). */
 export const SsoTestResultSchema = Type.Object({

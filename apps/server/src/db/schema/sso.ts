@@ -87,6 +87,10 @@ export const ssoFlow = pgTable(
     createdAt: tz('created_at').notNull().defaultNow(),
     expiresAt: tz('expires_at').notNull(),
     consumedAt: tz('consumed_at'),
+    /** An admin's "Test connection": signs nobody in; what the provider sent is kept for that admin. */
+    testedBy: uuid('tested_by').references(() => appUser.id, { onDelete: 'cascade' }),
+    /** The test's outcome: the claims or attributes received (never a token), or the refusal. */
+    testResult: jsonb('test_result'),
   },
   (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt), index('sso_flow_state_idx').on(t.state)],
 )
@@ -143,4 +147,26 @@ export const ssoStaffRole = pgTable(
     createdAt: tz('created_at').notNull().defaultNow(),
   },
   (t) => [check('sso_staff_role_role_check', sql`${t.role} in ('admin','internal','sales')`)],
+)
+
+/**
+ * A company's client user who may keep signing in with a password although the company requires
+ * single sign-on (a contractor without an account at the company's provider). Bound to the
+ * company: moved to another company, the user follows that company's rule.
+ */
+export const ssoPasswordUser = pgTable(
+  'sso_password_user',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => appUser.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => company.id, { onDelete: 'cascade' }),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'sso_password_user_pkey', columns: [t.userId, t.companyId] }),
+    index('sso_password_user_company_id_idx').on(t.companyId),
+  ],
 )

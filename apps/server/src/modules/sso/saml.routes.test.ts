@@ -172,6 +172,51 @@ describe('signing in through the test identity provider', () => {
   })
 })
 
+describe('testing the connection by signing in at the identity provider', () => {
+  it('shows the admin the attributes the identity provider sent, signing nobody in', async () => {
+    const start = await api('POST', '/api/admin/companies/co-saml/sso/test/start')
+    expect(start.statusCode).toBe(200)
+    const location = start.json().location as string
+    expect(location.startsWith(`${idp.entityId}/sso?SAMLRequest=`)).toBe(true)
+    idp.signInAs({ email: 'tina@saml.test', name: 'Tina Test' }, SP)
+    const page = await (await fetch(location)).text()
+    const beforeUsers = await userCount()
+    const done = await postAcs(/name="SAMLResponse" value="([^"]+)"/.exec(page)![1]!)
+    expect(done.statusCode).toBe(303)
+    const id = /^\/admin\/companies\/co-saml\?sso_test=([0-9a-f-]{36})$/.exec(done.headers.location as string)?.[1]
+    expect(id).toBeTruthy()
+    const result = await api('GET', `/api/admin/companies/co-saml/sso/test/${id}`)
+    expect(result.json()).toMatchObject({
+      ok: true,
+      protocol: 'saml',
+      email: 'tina@saml.test',
+      name: 'Tina Test',
+      claims: { email: 'tina@saml.test', nameID: 'tina@saml.test' },
+    })
+    expect(result.body).not.toMatch(/Signature|PHNhbWxw/)
+    expect(await userCount()).toBe(beforeUsers)
+    expect(await t.database.db.select().from(appUser).where(eq(appUser.email, 'tina@saml.test'))).toEqual([])
+  })
+  it('shows the admin a refused test response with its reason, logging the refusal', async () => {
+    expect((await api('POST', '/api/admin/companies/co-saml/sso/test/start')).statusCode).toBe(200)
+    const [flow] = await t.database.db.select().from(ssoFlow).orderBy(desc(ssoFlow.createdAt)).limit(1)
+    const bad = idp.makeResponse({
+      email: 'tina@saml.test',
+      inResponseTo: flow!.state,
+      acsUrl: ACS,
+      audience: SP,
+      signature: 'other',
+    })
+    const done = await postAcs(bad)
+    const id = /sso_test=([0-9a-f-]{36})$/.exec(done.headers.location as string)?.[1]
+    expect(id).toBe(flow!.id)
+    expect(await lastLog()).toMatchObject({ action: 'LOGIN_FAILED', details: { method: 'saml' } })
+    const result = (await api('GET', `/api/admin/companies/co-saml/sso/test/${id}`)).json()
+    expect(result).toMatchObject({ ok: false, claims: {}, email: null })
+    expect(result.message).toMatch(/^The provider's answer was refused: Invalid signature/)
+  })
+})
+
 describe('refusals: each logged with its reason, none signs anyone in or creates anyone', () => {
   beforeAll(async () => {
     await t.createUser('client', { companyId: 'co-saml', email: 'carl@saml.test' })

@@ -180,6 +180,30 @@ export interface CheckedAssertion {
   expiresAt: Date
 }
 
+/**
+ * The InResponseTo of a response that failed its checks, unverified: only to find an admin's
+ * test flow and show the refusal there (a flow id decides nothing else). Null when unreadable.
+ */
+export function unverifiedInResponseTo(samlResponse: string): string | null {
+  if (samlResponse.length > SAML_RESPONSE_MAX_CHARS) return null
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
+  if (hasDoctype(xml)) return null
+  try {
+    const root = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      removeNSPrefix: true,
+      processEntities: false,
+    }).parse(xml) as {
+      Response?: Record<string, unknown>
+    }
+    const value = root.Response?.['@InResponseTo']
+    return typeof value === 'string' && value.length <= 100 ? value : null
+  } catch {
+    return null
+  }
+}
+
 /** A refused response: the reason names the failed check, never the assertion's contents. */
 export class SamlRefusal extends Error {}
 

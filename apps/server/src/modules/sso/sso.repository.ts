@@ -2,12 +2,14 @@ import { and, asc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'driz
 import type { DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
 import {
+  appUser,
   company,
   ssoAssertion,
   ssoConnection,
   ssoDomain,
   ssoFlow,
   ssoHandoff,
+  ssoPasswordUser,
   ssoSession,
   ssoStaffRole,
 } from '../../db/schema'
@@ -200,7 +202,14 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async insertFlow(
-      values: { connectionId: string; state: string; nonce: string; codeVerifier: string; expiresAt: Date },
+      values: {
+        connectionId: string
+        state: string
+        nonce: string
+        codeVerifier: string
+        expiresAt: Date
+        testedBy?: string | null
+      },
       tx: DbOrTx = db,
     ): Promise<string> {
       const [row] = await tx.insert(ssoFlow).values(values).returning({ id: ssoFlow.id })
@@ -239,6 +248,73 @@ export function createSsoRepository(db: DbOrTx) {
         .where(and(eq(ssoFlow.id, id), isNull(ssoFlow.consumedAt)))
         .returning({ id: ssoFlow.id })
       return rows.length === 1
+    },
+
+    /** Keeps an admin's test outcome on its flow (the flow is used already). */
+    async saveTestResult(flowId: string, result: unknown, tx: DbOrTx = db): Promise<void> {
+      await tx.update(ssoFlow).set({ testResult: result }).where(eq(ssoFlow.id, flowId))
+    },
+
+    /** A finished test of the company's (null: the staff) connection, for the admin who started it. */
+    async findTestResult(flowId: string, companyId: string | null, testedBy: string, tx: DbOrTx = db) {
+      const [row] = await tx
+        .select({ result: ssoFlow.testResult, createdAt: ssoFlow.createdAt })
+        .from(ssoFlow)
+        .innerJoin(ssoConnection, eq(ssoConnection.id, ssoFlow.connectionId))
+        .where(
+          and(
+            eq(ssoFlow.id, flowId),
+            companyId === null ? eq(ssoConnection.staff, true) : eq(ssoConnection.companyId, companyId),
+            eq(ssoFlow.testedBy, testedBy),
+          ),
+        )
+        .limit(1)
+      return row ?? null
+    },
+
+    /** The company's client users allowed a password although it requires single sign-on. */
+    async passwordUsers(companyId: string, tx: DbOrTx = db) {
+      return tx
+        .select({ id: appUser.id, email: appUser.email, name: appUser.name })
+        .from(ssoPasswordUser)
+        .innerJoin(appUser, eq(appUser.id, ssoPasswordUser.userId))
+        .where(and(eq(ssoPasswordUser.companyId, companyId), eq(appUser.companyId, companyId)))
+        .orderBy(asc(appUser.email))
+    },
+
+    /** Of these ids, the users of the company with one of `roles` (the ones a company's rule governs). */
+    async companyUsersAmong(companyId: string, ids: string[], roles: string[], tx: DbOrTx = db) {
+      if (ids.length === 0) return []
+      const rows = await tx
+        .select({ id: appUser.id })
+        .from(appUser)
+        .where(and(inArray(appUser.id, ids), eq(appUser.companyId, companyId), inArray(appUser.role, roles)))
+      return rows.map((r) => r.id)
+    },
+
+    async replacePasswordUsers(companyId: string, userIds: string[], tx: DbOrTx = db): Promise<void> {
+      await tx
+        .delete(ssoPasswordUser)
+        .where(
+          userIds.length > 0
+            ? and(eq(ssoPasswordUser.companyId, companyId), notInArray(ssoPasswordUser.userId, userIds))
+            : eq(ssoPasswordUser.companyId, companyId),
+        )
+      if (userIds.length > 0) {
+        await tx
+          .insert(ssoPasswordUser)
+          .values(userIds.map((userId) => ({ userId, companyId })))
+          .onConflictDoNothing()
+      }
+    },
+
+    async hasPasswordException(userId: string, companyId: string, tx: DbOrTx = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ userId: ssoPasswordUser.userId })
+        .from(ssoPasswordUser)
+        .where(and(eq(ssoPasswordUser.userId, userId), eq(ssoPasswordUser.companyId, companyId)))
+        .limit(1)
+      return Boolean(row)
     },
 
     async insertHandoff(

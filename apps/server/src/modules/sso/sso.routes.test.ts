@@ -76,6 +76,9 @@ describe('access', () => {
       ['DELETE', '/sso'],
       ['PUT', '/sso/domains'],
       ['POST', '/sso/test'],
+      ['PUT', '/sso/password-users'],
+      ['POST', '/sso/test/start'],
+      ['GET', '/sso/test/00000000-0000-4000-8000-000000000000'],
     ] as const
     for (const role of ['sales', 'internal', 'client'] as const) {
       const { headers } = await t.loginAs(role, { companyId: role === 'client' ? 'co-other' : null })
@@ -90,6 +93,7 @@ describe('access', () => {
     expect((await api('GET', '/api/admin/companies/co-other/sso')).json()).toEqual({
       connection: null,
       domains: [],
+      passwordUsers: [],
       redirectUri: CALLBACK,
       saml: {
         entityId: 'http://portal.example.test/api/auth/sso/saml/co-other',

@@ -4,13 +4,13 @@ import {
   OkResponseSchema,
   RefreshBodySchema,
   SaveSsoConnectionBodySchema,
-  SaveStaffSsoBodySchema,
-  StaffRolesBodySchema,
-  StaffSsoSettingsSchema,
   SignInResponseSchema,
   SsoDemoSchema,
   SsoDomainsBodySchema,
   SsoExchangeBodySchema,
+  SsoFlowTestResultSchema,
+  SsoPasswordUsersBodySchema,
+  SsoTestStartSchema,
   SsoLogoutResponseSchema,
   SsoLookupQuerySchema,
   SsoLookupSchema,
@@ -41,6 +41,10 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
   return null
 }
 
+/** The flow cookie: the browser that started a sign-in (or an admin's test) carries it to the callback. */
+export const flowCookie = (value: string, maxAge: number, secure: boolean) =>
+  `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+
 const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' }) }
 /**
  * The ACS route reads at most this much: above it Fastify answers 413 unread; a SAMLResponse
@@ -49,7 +53,10 @@ const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' 
 const ACS_BODY_LIMIT = SAML_RESPONSE_MAX_CHARS + 64 * 1024
 
 /** /api/admin/companies/{id}/sso: a company's connection, domains and rules (admin). */
-export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
+  app,
+  { sso, secureCookie },
+) => {
   const errors = errorResponses(400, 401, 403, 404, 409)
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
 
@@ -110,61 +117,55 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
     },
     async (request) => sso.test(request.params.id),
   )
-}
-
-/** /api/admin/sso/staff: the vendor's staff connection, its domains and role mapping (admin). */
-export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
-  const errors = errorResponses(400, 401, 403, 404, 409)
-  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
-  const settings = { 200: StaffSsoSettingsSchema, ...errors }
-
-  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
-    sso.staffSettings(),
-  )
 
   app.put(
-    '',
+    '/:id/sso/password-users',
     {
       config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings },
+      schema: {
+        tags: ['sso'],
+        description:
+          'The company’s users who may keep signing in with a password although the company requires single sign-on (the whole list).',
+        params: IdParamsSchema,
+        body: SsoPasswordUsersBodySchema,
+        response: { 200: SsoSettingsSchema, ...errors },
+      },
     },
-    async (request) => sso.saveStaff(request.body, ctx(request)),
-  )
-
-  app.delete(
-    '',
-    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
-    async (request) => {
-      await sso.removeStaff(ctx(request))
-      return { message: 'Staff sign-in connection removed' }
-    },
-  )
-
-  app.put(
-    '/domains',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SsoDomainsBodySchema, response: settings },
-    },
-    async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
-  )
-
-  app.put(
-    '/roles',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: StaffRolesBodySchema, response: settings },
-    },
-    async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
+    async (request) => sso.setPasswordUsers(request.params.id, request.body.userIds, ctx(request)),
   )
 
   app.post(
-    '/test',
+    '/:id/sso/test/start',
     {
       config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } },
+      schema: {
+        tags: ['sso'],
+        description:
+          'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
+        params: IdParamsSchema,
+        response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
+      },
     },
-    async () => sso.testStaff(),
+    async (request, reply) => {
+      const { location, flowId } = await sso.startTest(request.params.id, actorOf(request))
+      void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
+      return { location }
+    },
+  )
+
+  app.get(
+    '/:id/sso/test/:flowId',
+    {
+      config: { permission: 'sso.manage' },
+      schema: {
+        tags: ['sso'],
+        description:
+          'What the provider sent in the admin’s own test sign-in: the ID token’s claims or the assertion’s attributes (never a token).',
+        params: Type.Object({ id: IdParamsSchema.properties.id, flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
+        response: { 200: SsoFlowTestResultSchema, ...errors },
+      },
+    },
+    async (request) => sso.testResult(request.params.id, request.params.flowId, actorOf(request)),
   )
 }
 
@@ -174,8 +175,7 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
   { sso, secureCookie },
 ) => {
   const errors = errorResponses(400, 401, 429)
-  const cookie = (value: string, maxAge: number) =>
-    `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`
+  const cookie = (value: string, maxAge: number) => flowCookie(value, maxAge, secureCookie)
 
   app.get(
     '/lookup',

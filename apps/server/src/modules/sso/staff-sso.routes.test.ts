@@ -144,6 +144,33 @@ describe('the staff connection’s settings', () => {
   it('tests the connection by discovery', async () => {
     expect((await api('POST', '/api/admin/sso/staff/test')).json()).toMatchObject({ ok: true, issuer: provider.issuer })
   })
+
+  it('runs a test sign-in that shows the admin the group claim, signing nobody in or creating anyone', async () => {
+    const start = await api('POST', '/api/admin/sso/staff/test/start')
+    expect(start.statusCode).toBe(200)
+    const cookie = String(start.headers['set-cookie']).split(';')[0]!
+    const beforeUsers = await userCount()
+    const back = await signInAtProvider(start.json().location, nobody.email, CALLBACK)
+    const done = await api('GET', `/api/auth/sso/callback?${new URL(back).search.slice(1)}`, { cookie })
+    const id = /^\/settings\?sso_test=([0-9a-f-]{36})$/.exec(done.headers.location as string)?.[1]
+    expect(id, String(done.headers.location)).toBeTruthy()
+    const result = await api('GET', `/api/admin/sso/staff/test/${id}`)
+    expect(result.json()).toMatchObject({
+      ok: true,
+      protocol: 'oidc',
+      email: nobody.email,
+      claims: { email: nobody.email, groups: ['marketing'] },
+    })
+    expect(result.body).not.toMatch(/eyJ/)
+    expect(await userCount()).toBe(beforeUsers)
+    // The admin's own: another admin gets 404, a company's test address does not reach it.
+    const other = (await t.loginAs('admin')).headers
+    expect((await api('GET', `/api/admin/sso/staff/test/${id}`, other)).statusCode).toBe(404)
+    expect((await api('GET', `/api/admin/companies/co-client/sso/test/${id}`)).statusCode).toBe(404)
+    const sales = (await t.loginAs('sales')).headers
+    expect((await api('POST', '/api/admin/sso/staff/test/start', sales)).statusCode).toBe(403)
+    expect((await api('GET', `/api/admin/sso/staff/test/${id}`, {})).statusCode).toBe(401)
+  })
 })
 
 describe('staff sign-in through the provider', () => {

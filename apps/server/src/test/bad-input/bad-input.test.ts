@@ -134,11 +134,18 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
   // A new dispatch needs a pair the provider knows (the fixture's companies are the mirror's only).
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined
-  // A learner is addressed by e-mail; single sign-on's public routes by company. A factor or session of the caller's own: none exists under
-  // this UUID, so a valid request is a 404 and a bad one a 400 naming the field.
+  // A learner is addressed by e-mail; single sign-on's public routes by company. A factor or session of the caller's own
+  // (or a single sign-on test): none exists under this UUID, so a valid request is a 404 and a bad one a 400 naming the field.
   const none = '00000000-0000-4000-8000-000000000000'
   return {
-    pathValues: { id, companyId: fx.company.own, email: 'learner@example.test', factorId: none, sessionId: none },
+    pathValues: {
+      id,
+      companyId: fx.company.own,
+      email: 'learner@example.test',
+      factorId: none,
+      sessionId: none,
+      flowId: none,
+    },
     body: payload(),
     headers,
     payload,

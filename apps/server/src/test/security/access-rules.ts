@@ -228,6 +228,15 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: (kind) => ({ domains: [`matrix-${kind}-${next()}.test`] }),
   },
   'POST /api/admin/companies/:id/sso/test': { allow: ADMIN, id: 'company', ok: [200, 404] },
+  'PUT /api/admin/companies/:id/sso/password-users': {
+    allow: ADMIN,
+    id: 'company',
+    payload: () => ({ userIds: [] }),
+  },
+  // A test sign-in: the matrix's issuer is unreachable (502) or the company has no connection (404);
+  // a test's outcome is the admin's own, so a made-up test id is a 404.
+  'POST /api/admin/companies/:id/sso/test/start': { allow: ADMIN, id: 'company', ok: [200, 404, 502] },
+  'GET /api/admin/companies/:id/sso/test/:flowId': { allow: ADMIN, id: 'company', ok: [404] },
   // The vendor's staff connection: admin only. Without one, removing or testing it is a 404.
   'GET /api/admin/sso/staff': { allow: ADMIN },
   'PUT /api/admin/sso/staff': {
@@ -241,6 +250,8 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: () => ({ roles: [{ claimValue: `matrix-${next()}`, role: 'sales' }] }),
   },
   'POST /api/admin/sso/staff/test': { allow: ADMIN, ok: [200, 404] },
+  'POST /api/admin/sso/staff/test/start': { allow: ADMIN, ok: [200, 404, 502] },
+  'GET /api/admin/sso/staff/test/:flowId': { allow: ADMIN, ok: [404] },
   'GET /api/admin/outbox': { allow: ADMIN },
   // Second factors, recovery codes and sessions: the caller's own (every role). The matrix's
   // path keeps the literal `:factorId`/`:sessionId`, which is not a UUID: past the permission

@@ -1,4 +1,4 @@
-import type { SaveSsoConnectionBody, SsoSettings, SsoTestResult } from '@portal/shared'
+import type { SaveSsoConnectionBody, SsoFlowTestResult, SsoSettings, SsoTestResult, SsoTestStart } from '@portal/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { companyKeys } from './query-keys'
@@ -37,4 +37,28 @@ export function useRemoveSsoConnection(id: string) {
 
 export function useTestSsoConnection(id: string) {
   return useMutation({ mutationFn: () => api.post<SsoTestResult>(`${base(id)}/test`) })
+}
+
+/** PUT …/sso/password-users: the company's users who keep their password under "single sign-on required". */
+export function useSavePasswordUsers(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.put<SsoSettings>(`${base(id)}/password-users`, { userIds }),
+    onSuccess: (settings) => queryClient.setQueryData(key(id), settings),
+  })
+}
+
+/** POST …/sso/test/start: the provider's address for the admin's own test sign-in (the flow cookie comes along). */
+export function useStartSsoTest(id: string) {
+  return useMutation({ mutationFn: () => api.post<SsoTestStart>(`${base(id)}/test/start`) })
+}
+
+/** GET …/sso/test/{flowId}: what the provider sent in the admin's test sign-in. */
+export function useSsoTestResult(id: string, flowId: string | null) {
+  return useQuery({
+    queryKey: [...key(id), 'test', flowId] as const,
+    queryFn: () => api.get<SsoFlowTestResult>(`${base(id)}/test/${encodeURIComponent(flowId ?? '')}`),
+    enabled: Boolean(flowId),
+    retry: false,
+  })
 }

@@ -1,6 +1,7 @@
 import { can, formatDate, formatDateTime, formatRegistrations, type CompanyDetail, type Role } from '@portal/shared'
 import { TriangleAlert } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
+import { useSearchParams } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Link } from '@/components/ui/link'
@@ -117,7 +118,9 @@ function DispatchesPanel({ company }: { company: CompanyDetail }) {
 
 /** docs/product-rules.md §2 Company detail tabs: Users, Course Requests, SCORM Dispatches. */
 export function CompanyDetailTabs({ company, role }: { company: CompanyDetail; role: Role }) {
-  const [tab, setTab] = useState('users')
+  // A test sign-in comes back here with its id: the Sign-in tab shows what the provider sent.
+  const testFlowId = useSearchParams()[0].get('sso_test')
+  const [tab, setTab] = useState(testFlowId && can(role, 'sso.manage') ? 'sign-in' : 'users')
   return (
     <Tabs
       label="Company details"
@@ -142,7 +145,13 @@ export function CompanyDetailTabs({ company, role }: { company: CompanyDetail; r
         },
         // Single sign-on is the admin's (sso.manage).
         ...(can(role, 'sso.manage')
-          ? [{ id: 'sign-in', label: 'Sign-in', panel: <CompanySignIn companyId={company.id} /> }]
+          ? [
+              {
+                id: 'sign-in',
+                label: 'Sign-in',
+                panel: <CompanySignIn companyId={company.id} users={company.users} testFlowId={testFlowId} />,
+              },
+            ]
           : []),
       ]}
     />

@@ -1,4 +1,11 @@
-import { SAML_METADATA_MAX_CHARS, SSO_DEFAULT_SCOPES, type SsoProtocol, type SsoSettings } from '@portal/shared'
+import {
+  ownCompanyOnly,
+  SAML_METADATA_MAX_CHARS,
+  SSO_DEFAULT_SCOPES,
+  type CompanyUser,
+  type SsoProtocol,
+  type SsoSettings,
+} from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -15,9 +22,21 @@ import {
   useSsoSettings,
   useTestSsoConnection,
 } from '../api/sso-settings'
+import { PasswordUsersForm, TestSignInButton, TestSignInResult } from './company-sign-in-extras'
 
-/** The company's "Sign-in" tab (admin): its OIDC or SAML connection, rules, e-mail domains and a test. */
-export function CompanySignIn({ companyId }: { companyId: string }) {
+/**
+ * The company's "Sign-in" tab (admin): its OIDC or SAML connection, rules, e-mail domains, the
+ * users who keep a password, and tests (`testFlowId`: a test sign-in the provider sent back).
+ */
+export function CompanySignIn({
+  companyId,
+  users = [],
+  testFlowId = null,
+}: {
+  companyId: string
+  users?: CompanyUser[]
+  testFlowId?: string | null
+}) {
   const { data, error, isPending } = useSsoSettings(companyId)
   // Held here: the form below starts afresh from each saved version, the save's outcome stays.
   const save = useSaveSsoConnection(companyId)
@@ -26,8 +45,17 @@ export function CompanySignIn({ companyId }: { companyId: string }) {
     return <Banner variant="error">{errorMessage(error, 'Could not load the sign-in settings.')}</Banner>
   return (
     <div className="space-y-8">
+      {testFlowId && <TestSignInResult companyId={companyId} flowId={testFlowId} />}
       <ConnectionForm key={data.connection?.updatedAt ?? 'new'} companyId={companyId} settings={data} save={save} />
       <DomainsForm key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
+      {data.connection && (
+        <PasswordUsersForm
+          companyId={companyId}
+          users={users.filter((u) => ownCompanyOnly(u.role))}
+          allowed={data.passwordUsers}
+          ssoRequired={data.connection.ssoRequired}
+        />
+      )}
     </div>
   )
 }
@@ -203,6 +231,7 @@ function ConnectionForm({
               <Button variant="secondary" onClick={() => test.mutate()} disabled={test.isPending}>
                 {test.isPending ? 'Testing...' : 'Test connection'}
               </Button>
+              <TestSignInButton companyId={companyId} />
               <Button variant="ghost" onClick={() => remove.mutate()} disabled={remove.isPending}>
                 Remove connection
               </Button>

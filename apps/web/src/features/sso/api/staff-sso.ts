@@ -1,4 +1,11 @@
-import type { SaveStaffSsoBody, StaffRoleMapping, StaffSsoSettings, SsoTestResult } from '@portal/shared'
+import type {
+  SaveStaffSsoBody,
+  SsoFlowTestResult,
+  SsoTestResult,
+  SsoTestStart,
+  StaffRoleMapping,
+  StaffSsoSettings,
+} from '@portal/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 
@@ -23,4 +30,18 @@ export const useSaveStaffRoles = () =>
 
 export function useTestStaffSso() {
   return useMutation({ mutationFn: () => api.post<SsoTestResult>(`${base}/test`) })
+}
+
+/** POST …/staff/test/start: the staff provider's address for the admin's own test sign-in. */
+export function useStartStaffSsoTest() {
+  return useMutation({ mutationFn: () => api.post<SsoTestStart>(`${base}/test/start`) })
+}
+
+/** GET …/staff/test/{flowId}: what the staff provider sent in the admin's test sign-in. */
+export function useStaffSsoTestResult(flowId: string) {
+  return useQuery({
+    queryKey: [...key, 'test', flowId] as const,
+    queryFn: () => api.get<SsoFlowTestResult>(`${base}/test/${encodeURIComponent(flowId)}`),
+    retry: false,
+  })
 }

@@ -1,5 +1,6 @@
 import { SSO_DEFAULT_SCOPES, STAFF_SSO_ROLES, type StaffRoleMapping, type StaffSsoSettings } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
+import { useSearchParams } from 'react-router'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -7,6 +8,7 @@ import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useSaveStaffDomains, useSaveStaffRoles, useSaveStaffSso, useStaffSso, useTestStaffSso } from '../api/staff-sso'
+import { StaffTestSignInButton, StaffTestSignInResult } from './staff-test-sign-in'
 
 const ROLE_OPTIONS = STAFF_SSO_ROLES.map((role) => ({ value: role, label: role[0]!.toUpperCase() + role.slice(1) }))
 
@@ -18,6 +20,8 @@ export function StaffSignInSettings() {
   const { data, error, isPending } = useStaffSso()
   // Held here so the outcome survives the forms' reset to each saved version.
   const save = useSaveStaffSso()
+  // A test sign-in comes back to Settings with its id: what the provider sent is shown here.
+  const testFlowId = useSearchParams()[0].get('sso_test')
   if (isPending) return <Spinner label="Loading staff sign-in..." />
   if (error || !data) return <Banner variant="error">{errorMessage(error, 'Could not load the staff sign-in.')}</Banner>
   return (
@@ -25,6 +29,7 @@ export function StaffSignInSettings() {
       <h2 id="staff-sso-title" className="text-lg font-semibold text-slate-900">
         Staff sign-in
       </h2>
+      {testFlowId && <StaffTestSignInResult flowId={testFlowId} />}
       <StaffConnectionForm key={data.connection?.updatedAt ?? 'new'} settings={data} save={save} />
       <StaffDomainsForm key={data.domains.join(',')} domains={data.domains} />
       <RoleMappingForm key={JSON.stringify(data.roles)} roles={data.roles} />
@@ -87,6 +92,7 @@ function StaffConnectionForm({
             {test.isPending ? 'Testing...' : 'Test connection'}
           </Button>
         )}
+        {c && <StaffTestSignInButton />}
       </div>
       {test.data && (
         <p role="status" className={test.data.ok ? 'text-sm text-green-800' : 'text-sm text-red-800'}>

@@ -33,6 +33,7 @@ export const authHandlers = [
     HttpResponse.json({
       connection: null,
       domains: [],
+      passwordUsers: [],
       redirectUri: 'http://portal.test/api/auth/sso/callback',
       saml: {
         entityId: `http://portal.test/api/auth/sso/saml/${String(params.id)}`,
