@@ -11,6 +11,8 @@ import { DEFAULT_WEB_DIST, serverOptions } from './server-options'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
+import { createClusterRepository } from './modules/cluster/cluster.repository'
+import { databaseRateLimitStore } from './modules/cluster/rate-limit-store'
 import healthRoutes from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
@@ -166,7 +168,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const signer = createTokenSigner(config.jwtSecret)
   await app.register(errorHandlerPlugin)
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
-  await app.register(securityPlugin, { config })
+  await app.register(securityPlugin, {
+    config,
+    rateLimitStore: databaseRateLimitStore(createClusterRepository(database.db)),
+  })
   await app.register(inputGuardPlugin)
   await app.register(authPlugin, { signer, db: database.db })
   await app.register(docsPlugin)

@@ -8,6 +8,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 import { runStartupSync } from './modules/sync/sync.scheduler'
 import { DEMO_SSO, DEMO_STAFF_SSO, seedDemoSso, seedDemoStaffSso, startDemoSso } from './modules/sso/demo-sso'
 import { createSsoRepository } from './modules/sso/sso.repository'
+import { createClusterRepository } from './modules/cluster/cluster.repository'
+import { checkSharedSecrets, SecretMismatchError } from './modules/cluster/shared-secrets'
 
 /** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
 function orExit<T>(read: () => T): T {
@@ -35,6 +37,16 @@ const database = await createDatabase({
   dataDir: pgliteDir,
   poolSize: config.databasePoolSize,
 })
+// A node whose JWT_SECRET (or postback password, SSO key) differs from its peers' stops here.
+try {
+  await checkSharedSecrets(createClusterRepository(database.db), config)
+} catch (error) {
+  if (!(error instanceof SecretMismatchError)) throw error
+  console.error(error.message)
+  await database.close()
+  await simulator?.close()
+  process.exit(1)
+}
 // Demo mode: a built-in OIDC provider on loopback, so a newcomer can try single sign-on.
 const demoSso = config.demoMode ? await startDemoSso(config) : null
 const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
