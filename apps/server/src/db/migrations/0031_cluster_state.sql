@@ -16,3 +16,11 @@ CREATE TABLE "secret_fingerprint" (
   "fingerprint" text NOT NULL,
   "created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
+-- The last SCORM Cloud error a sync met (cleared by a sync that succeeds), for the sync status
+-- screen: any node may have run the sync, and every node reports the same.
+CREATE TABLE "sync_provider_state" (
+  "id" boolean PRIMARY KEY DEFAULT true NOT NULL CHECK ("id"),
+  "last_error" text,
+  "updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
