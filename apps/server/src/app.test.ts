@@ -21,13 +21,18 @@ afterAll(async () => t.close())
 describe('operations', () => {
   it('GET /api/health answers without any dependency', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' })
-    expect(res.json()).toEqual({ status: 'ok' })
+    expect(res.json()).toEqual({
+      status: 'ok',
+      role: 'all',
+      database: 'pglite',
+      jobs: { state: 'running', working: true },
+    })
   })
 
   it('GET /api/ready checks the database', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/ready' })
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ status: 'ready' })
+    expect(res.json()).toMatchObject({ status: 'ready', role: 'all', jobs: { state: 'running', working: true } })
   })
 
   it('serves the OpenAPI document generated from the route schemas, and its page', async () => {
