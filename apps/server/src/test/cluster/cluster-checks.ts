@@ -159,5 +159,26 @@ export async function checkCluster({ db, nodes, smtp, record, timeline, log }: C
     overlapping.length === 0,
     `sync runs: ${runs.map((r) => `${r.kind} ${r.status} ${r.n}`).join(', ')}; overlapping runs of one kind: ${overlapping.length}`,
   )
+
+  // Jobs (pg-boss): none failed; how many were retried, and how long each queue's jobs waited to start.
+  if ((await rows<{ t: string | null }>(`select to_regclass('pgboss.job')::text as t`))[0]!.t) {
+    const jobs = await rows<{ name: string; state: string; n: number; retried: number; p50: number; max: number }>(
+      `select name, state::text as state, count(*)::int as n, count(*) filter (where retry_count > 0)::int as retried,
+              coalesce(percentile_cont(0.5) within group (order by extract(epoch from started_on - created_on) * 1000), 0)::int as p50,
+              coalesce(max(extract(epoch from started_on - created_on) * 1000), 0)::int as max
+         from pgboss.job group by 1, 2 order by 1, 2`,
+    )
+    const failedJobs = jobs.filter((j) => j.state === 'failed')
+    check(
+      failedJobs.length === 0,
+      `jobs: ${jobs.map((j) => `${j.name} ${j.state} ${j.n}${j.retried ? ` (${j.retried} retried)` : ''}`).join(', ')}`,
+    )
+    log(
+      `     job latency from enqueue to start, p50/max ms: ${jobs
+        .filter((j) => j.state === 'completed')
+        .map((j) => `${j.name} ${j.p50}/${j.max}`)
+        .join(', ')}`,
+    )
+  }
   return ok
 }
