@@ -20,6 +20,8 @@ export interface Node {
   /** Everything the current process wrote. */
   output(): string
   alive(): boolean
+  /** The current process's id, while it runs (the bench reads its CPU time). */
+  pid(): number | null
   start(): Promise<void>
   kill(signal: NodeJS.Signals): Promise<void>
   stop(): Promise<void>
@@ -52,6 +54,7 @@ export function createNode(name: string, role: Role, port: number, env: Record<s
     url,
     output: () => out,
     alive: () => child !== null && child.exitCode === null && child.signalCode === null,
+    pid: () => (node.alive() ? (child!.pid ?? null) : null),
     async start() {
       out = ''
       const proc = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
@@ -119,10 +122,12 @@ export async function startBalancer(port: number, statsPort: number, nodes: Node
     PORTAL_BALANCER_BIND: `127.0.0.1:${port}`,
     PORTAL_STATS_BIND: `127.0.0.1:${statsPort}`,
   }
-  nodes.forEach((node, i) => {
-    env[`PORTAL_NODE${i + 1}`] = `127.0.0.1:${node.port}`
-    env[`PORTAL_NODE${i + 1}_FLAGS`] = node.role === 'worker' ? 'disabled' : ''
-  })
+  // The file names three servers: a node that serves no HTTP, or is not there, is `disabled`.
+  for (let i = 0; i < 3; i++) {
+    const node = nodes[i]
+    env[`PORTAL_NODE${i + 1}`] = `127.0.0.1:${node?.port ?? 9}`
+    env[`PORTAL_NODE${i + 1}_FLAGS`] = !node || node.role === 'worker' ? 'disabled' : ''
+  }
   const proc = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
@@ -148,10 +153,9 @@ export async function startBalancer(port: number, statsPort: number, nodes: Node
       await exited
     },
   }
-  const wanted = nodes.filter((n) => n.role !== 'worker').map((_, i) => i)
   const ready = await eventually(async () => {
     const states = await balancer.states()
-    return nodes.every((n, i) => n.role === 'worker' || states[`node${i + 1}`] === 'UP') && wanted.length > 0
+    return nodes.every((n, i) => n.role === 'worker' || states[`node${i + 1}`] === 'UP')
   }, 20_000)
   if (!ready) throw new Error(`HAProxy did not see the nodes up:\n${out}`)
   return balancer
