@@ -12,7 +12,8 @@
  * dropped), HAProxy (scripts/install-haproxy.sh) and the built server (`npm run build -w
  * @portal/server`). Writes bench/results/cluster-latest.md.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { startSimulator } from '@portal/scorm-cloud-sim'
@@ -77,6 +78,7 @@ function lockSampler(client: pg.Client, database: string) {
 const sim = await startSimulator({ sizes: SIZES, pageSize: 100, port: basePort + 5 })
 const pgdb = await createPgDatabase('portal_bench_cluster')
 const admin = new pg.Client({ connectionString: pgdb.url })
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-cluster-'))
 const env: Record<string, string> = {
   DATABASE_URL: pgdb.url,
   HOST: '127.0.0.1',
@@ -91,7 +93,7 @@ const env: Record<string, string> = {
   ADMIN_PASSWORD: BENCH_PASSWORD,
   SYNC_INTERVAL_MINUTES: '0',
   WEB_DIST_DIR: '/nonexistent',
-  DATA_DIR: path.join(RESULTS_DIR, '.cluster-data'),
+  DATA_DIR: dataDir,
   SCORM_CLOUD_APP_ID: sim.appId,
   SCORM_CLOUD_SECRET_KEY: sim.secretKey,
   SCORM_CLOUD_BASE_URL: sim.url,
@@ -190,4 +192,5 @@ try {
   await admin.end().catch(() => undefined)
   await pgdb.drop()
   await sim.close()
+  rmSync(dataDir, { recursive: true, force: true })
 }
