@@ -21,8 +21,11 @@ const email = 'cluster-admin@example.test'
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  ;[a, b] = await Promise.all([0, 1].map(() => buildApp({ config: testConfig(), logger: false, database })))
-  await Promise.all([a.ready(), b.ready()])
+  a = await buildApp({ config: testConfig(), logger: false, jobs: { background: false }, database })
+  b = await buildApp({ config: testConfig(), logger: false, jobs: { background: false }, database })
+  // One after the other: the first node's start creates the job engine's tables, as on PostgreSQL.
+  await a.ready()
+  await b.ready()
   await createUsersRepository(database.db).insert({
     email,
     username: 'cluster-admin',

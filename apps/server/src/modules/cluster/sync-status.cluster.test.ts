@@ -29,8 +29,11 @@ beforeAll(async () => {
     demoMode: false,
     mfaDefaultRoles: [],
   })
-  ;[a, b] = await Promise.all([0, 1].map(() => buildApp({ config, logger: false, database })))
-  await Promise.all([a.ready(), b.ready()])
+  a = await buildApp({ config, logger: false, jobs: { background: false }, database })
+  b = await buildApp({ config, logger: false, jobs: { background: false }, database })
+  // One after the other: the first node's start creates the job engine's tables, as on PostgreSQL.
+  await a.ready()
+  await b.ready()
   const email = 'sync-status-admin@example.test'
   await createUsersRepository(database.db).insert({
     email,
