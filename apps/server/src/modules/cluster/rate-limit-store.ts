@@ -26,9 +26,19 @@ export function databaseRateLimitStore(repository: ClusterRepository): FastifyRa
       },
       // Route limits (a route's `config.rateLimit`, `app.rateLimit(...)`) count apart from each other.
       child(routeOptions) {
-        const info = (routeOptions as { routeInfo?: { method?: unknown; url?: string } }).routeInfo
-        const group = (routeOptions as { groupId?: string }).groupId
-        const name = group ?? (info?.url ? `${String(info.method)}${info.url}` : 'handler')
+        const options = routeOptions as {
+          routeInfo?: { method?: unknown; url?: string }
+          groupId?: string
+          max?: unknown
+          timeWindow?: unknown
+        }
+        const info = options.routeInfo
+        // A limit made with `app.rateLimit(...)` has no route: its limits name it.
+        const name =
+          options.groupId ??
+          (info?.url
+            ? `${String(info.method)}${info.url}`
+            : `handler-${String(options.max)}-${String(options.timeWindow)}`)
         return store(`${namespace}${name}:`)
       },
     }
