@@ -46,8 +46,7 @@ export const JobsOverviewSchema = Type.Object({
 export type JobsOverview = Static<typeof JobsOverviewSchema>
 
 export const JobParamsSchema = Type.Object({
-  queue: Type.String({ minLength: 1, maxLength: 100 }),
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
 })
 export type JobParams = Static<typeof JobParamsSchema>
 
