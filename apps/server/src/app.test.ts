@@ -25,7 +25,7 @@ describe('operations', () => {
     expect(res.json()).toEqual({
       status: 'ok',
       role: 'all',
-      database: 'pglite',
+      database: usingPostgres() ? 'postgres' : 'pglite',
       jobs: { state: 'running', working: true },
     })
   })
