@@ -263,7 +263,12 @@ export function createJobEngine(options: JobEngineOptions) {
       const workers = await startWorkers(b, 0.5)
       try {
         const until = Date.now() + timeoutMs
-        while ((await pending(b)) > 0) {
+        // A check that fails (the database restarting) is tried again until the timeout.
+        const left = () =>
+          pending(b).catch(() =>
+            Date.now() > until ? Promise.reject(new Error('runDue: the database did not answer')) : 1,
+          )
+        while ((await left()) > 0) {
           if (Date.now() > until) throw new Error('runDue: jobs still pending after the timeout')
           for (const { id } of workers) b.notifyWorker(id)
           await new Promise((resolve) => setTimeout(resolve, 50))
