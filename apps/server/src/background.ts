@@ -6,7 +6,7 @@ import { alertJobs, type AlertsService } from './modules/alerts/alerts.service'
 import type { AlertsRepository } from './modules/alerts/alerts.repository'
 import type { Database } from './db/client'
 import { createJobEngine, type JobEngine } from './modules/jobs/job-engine'
-import { mailJobs, type MailParts } from './modules/mail/mail.parts'
+import { MAIL_OUTBOX_JOB, mailJobs, type MailParts } from './modules/mail/mail.parts'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import { SYNC_JOB, syncJob, syncSchedule } from './modules/sync/sync.scheduler'
 import type { SyncService } from './modules/sync/sync.service'
@@ -64,7 +64,11 @@ export function defineBackgroundWork(
   }
   app.addHook('onReady', async () => {
     await jobs.start()
-    if (config.role !== 'web') await jobs.send(LOG_PARTITIONS_JOB, {})
+    if (config.role === 'web') return
+    await jobs.send(LOG_PARTITIONS_JOB, {})
+    // Mails a previous process left queued (or claimed, once their lease ends) go now, not at the
+    // next minute.
+    await jobs.send(MAIL_OUTBOX_JOB, {})
   })
   app.addHook('onClose', async () => {
     await sync?.close()

@@ -27,11 +27,12 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   name: string
   payload: S
   /**
-   * `stately`: at most one job waiting and one running (per singleton key): for a sweep that
-   * covers everything due, a second request while one waits adds nothing. `standard`: every send
-   * is a job.
+   * `short`: at most one job waiting (per singleton key): for a sweep that covers everything
+   * due, a second request while one waits adds nothing. Several may run at once (on several
+   * nodes, or while a dead node's job waits for its expiry): each job's own guard (row claims,
+   * advisory locks, idempotency keys) keeps them apart. `standard`: every send is a job.
    */
-  policy?: 'standard' | 'stately'
+  policy?: 'standard' | 'short'
   /** Attempts after the first, with a doubling delay from retryDelaySeconds (with jitter). */
   retryLimit?: number
   retryDelaySeconds?: number
@@ -64,7 +65,7 @@ export interface JobEngineStatus {
 export interface SendOptions {
   /** The portal transaction that writes what the job acts on: the job commits with it. */
   tx?: DbOrTx
-  /** With a `stately` queue: one waiting job per key (a postback burst for one dispatch, one job). */
+  /** With a `short` queue: one waiting job per key (a postback burst for one dispatch, one job). */
   key?: string
 }
 
@@ -241,7 +242,7 @@ export function createJobEngine(options: JobEngineOptions) {
 
     /**
      * Sends a job; with `tx`, inside that transaction (never outside it: on PGlite a statement
-     * outside the open transaction would wait for it forever). Null when a `stately` queue already
+     * outside the open transaction would wait for it forever). Null when a `short` queue already
      * has one waiting.
      */
     async send(name: string, data: object, opts: SendOptions = {}): Promise<string | null> {
