@@ -31,7 +31,8 @@ export function jobEngineFor(
  * Background work, all of it, as jobs of the one engine (docs/architecture.md, "Background
  * work"): the log's month partitions, the scheduled sync (and the start-up sync server.ts sends),
  * the alert evaluations, the outbox and the scheduled mails. The engine starts when the app is
- * ready; on close, the sync in flight is told to stop, the jobs running here finish (up to 20 s),
+ * ready; on close, the sync in flight is told to stop, the jobs running here finish (up to 8 s;
+ * a job cut short is handed out again after its expiry),
  * then the client and the mail transport are closed.
  */
 export function defineBackgroundWork(

@@ -224,13 +224,13 @@ export function createJobEngine(options: JobEngineOptions) {
       }
     },
 
-    /** Waits (up to 20 s) for the jobs running on this node, then closes the engine's connections. */
+    /** Waits (up to 8 s, inside the server's 10 s shutdown grace) for the jobs running on this node, then closes the engine's connections. */
     async stop(): Promise<void> {
       const b = boss
       if (!b) return
       state = 'stopping'
       boss = null
-      await b.stop({ graceful: true, close: true, timeout: 20_000 }).catch((err: unknown) => {
+      await b.stop({ graceful: true, close: true, timeout: 8_000 }).catch((err: unknown) => {
         log.warn({ err }, 'job engine did not stop cleanly')
       })
       state = 'stopped'
