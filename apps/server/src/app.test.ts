@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, brotliCompressSync } from 'node:zlib'
 import { buildTestApp, testConfig, type TestContext } from './test/helpers'
+import { usingPostgres } from './test/test-database'
 
 let t: TestContext
 let dist: string
@@ -24,7 +25,7 @@ describe('operations', () => {
     expect(res.json()).toEqual({
       status: 'ok',
       role: 'all',
-      database: 'pglite',
+      database: usingPostgres() ? 'postgres' : 'pglite',
       jobs: { state: 'running', working: true },
     })
   })

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppConfig } from './config'
 import type { Database } from './db/client'
 import { createTokenSigner } from './lib/tokens'
-import { AppError } from './lib/app-error'
 import { authPlugin } from './plugins/app/auth'
 import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
@@ -14,7 +13,7 @@ import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
 import { createClusterRepository } from './modules/cluster/cluster.repository'
 import { databaseRateLimitStore } from './modules/cluster/rate-limit-store'
-import healthRoutes from './modules/health/health.routes'
+import healthRoutes, { serveHealthOnly } from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
 import { createAuthRepository } from './modules/auth/auth.repository'
@@ -25,16 +24,14 @@ import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
 import { createLogsService } from './modules/activity-logs/logs.service'
 import { createLogsRepository } from './modules/activity-logs/logs.repository'
-import { LOG_PARTITIONS_JOB, logPartitionsJob } from './modules/activity-logs/log-partitions'
 import { createSyncParts } from './modules/sync/sync.parts'
 import syncRoutes from './modules/sync/sync.routes'
-import { SYNC_JOB, syncJob, syncSchedule } from './modules/sync/sync.scheduler'
 import type { SyncService } from './modules/sync/sync.service'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import type { TransportOptions } from './modules/scorm-cloud/http-transport'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
-import { alertJobs, createAlertsService, type AlertsService } from './modules/alerts/alerts.service'
+import { createAlertsService, type AlertsService } from './modules/alerts/alerts.service'
 import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
 import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
 import outboxRoutes from './modules/mail/outbox.routes'
@@ -44,8 +41,9 @@ import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.r
 import { createAlertsRepository } from './modules/alerts/alerts.repository'
 import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
 import { createNotificationsRepository } from './modules/alerts/notifications.repository'
-import { createMailOutbox, createMailParts, mailJobs, type MailPartsOptions } from './modules/mail/mail.parts'
-import { createJobEngine, type JobEngine } from './modules/jobs/job-engine'
+import { createMailOutbox, createMailParts, type MailPartsOptions } from './modules/mail/mail.parts'
+import { defineBackgroundWork, jobEngineFor } from './background'
+import type { JobEngine } from './modules/jobs/job-engine'
 import jobsRoutes from './modules/jobs/jobs.routes'
 import { createJobsService } from './modules/jobs/jobs.service'
 import preferencesRoutes from './modules/profile/preferences.routes'
@@ -176,16 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const signer = createTokenSigner(config.jwtSecret)
   await app.register(errorHandlerPlugin)
   // A worker node serves its health only: everything else is another node's.
-  if (config.role === 'worker') {
-    app.addHook('onRequest', async (request) => {
-      if (!/^\/api\/(health|ready)(\/|\?|$)/.test(request.url)) {
-        throw new AppError(
-          'NOT_FOUND',
-          'This node runs background jobs only (PORTAL_ROLE=worker); it serves /api/health.',
-        )
-      }
-    })
-  }
+  if (config.role === 'worker') serveHealthOnly(app)
 
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
   await app.register(securityPlugin, {
@@ -208,15 +197,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     demoMode: config.demoMode,
     defaultRoles: config.mfaDefaultRoles,
   })
-  // The job engine: every background task of the portal is one of its jobs (defined below,
-  // started when the app is ready). PORTAL_ROLE web sends jobs but runs none.
-  const jobs = createJobEngine({
-    target: database.jobTarget,
-    log: app.log,
-    working: config.role !== 'web',
-    background: options.jobs?.background ?? options.alerts?.timers !== false,
-    instanceName: config.role,
-  })
+  // Every background task is a job of this engine (background.ts); web nodes run none.
+  const jobs = jobEngineFor(app, config, database, options.jobs?.background ?? options.alerts?.timers !== false)
   const outboxRepository = createOutboxRepository(db)
   // Mail is queued with the job that sends it, in the caller's transaction.
   const mails = createMailOutbox(outboxRepository, jobs)
@@ -326,37 +308,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
   })
-  // A sync run commits in many transactions; its alert evaluation is sent once it has finished.
-  sync?.onFinished(() => {
-    alerts.requestAll().catch((err: unknown) => app.log.error({ err }, 'could not send the alert evaluation job'))
-  })
   partsOfApp.set(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
-
-  // Background work, all of it, as jobs: the log's month partitions, the scheduled sync (and the
-  // start-up sync server.ts sends), the alert evaluations, the outbox and the scheduled mails.
-  const partitions = logPartitionsJob(logsRepository)
-  const mailWork = mailJobs(mail)
-  jobs.define(partitions.job, ...alertJobs(alerts, alertsRepository), ...mailWork.jobs)
-  jobs.schedule(partitions.schedule)
-  for (const s of mailWork.schedules) jobs.schedule(s)
-  if (sync) {
-    jobs.define(syncJob(sync, app.log))
-    const every = syncSchedule(config.syncIntervalMinutes)
-    if (every) jobs.schedule({ name: SYNC_JOB, cron: every })
-  }
-  // Started when the app is ready; on close, the jobs running here finish (up to 20 s) before the
-  // sync, the client and the mail transport are closed.
-  app.addHook('onReady', async () => {
-    await jobs.start()
-    if (config.role !== 'web') await jobs.send(LOG_PARTITIONS_JOB, {})
-  })
-  app.addHook('onClose', async () => {
-    await sync?.close()
-    await jobs.stop()
-    await client?.close()
-    await mail.worker?.stop()
-    mail.transport?.close()
-  })
+  defineBackgroundWork(app, config, { jobs, sync, client, alerts, alertsRepository, mail, logs: logsRepository })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
   const notifications = createNotificationsService(createNotificationsRepository(db))

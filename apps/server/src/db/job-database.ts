@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { fromDrizzle, fromPglite, type ConstructorOptions, type Db as JobDb } from 'pg-boss'
+import { fromDrizzle, fromPglite, PgBoss, type ConstructorOptions, type Db as JobDb } from 'pg-boss'
 import type { DbOrTx, JobTarget } from './client'
 
 /** The job engine's tables live in their own schema, next to the portal's. */
@@ -30,4 +30,15 @@ export function jobConnection(
 /** A transaction of the portal as pg-boss's `db` option: the job commits or rolls back with it. */
 export function jobTransaction(tx: DbOrTx): JobDb {
   return fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql)
+}
+
+/**
+ * Creates (or brings up to date) the job engine's schema; the engine also does this when it
+ * starts. Test templates call it once, so each copied test database starts with it in place.
+ */
+export async function installJobSchema(target: JobTarget): Promise<void> {
+  const boss = new PgBoss({ ...jobConnection(target), supervise: false, schedule: false, migrate: true })
+  boss.on('error', () => {})
+  await boss.start()
+  await boss.stop({ graceful: false, close: true })
 }

@@ -13,7 +13,7 @@ const Counts = Type.Object(
 
 export const JobQueueSchema = Type.Object({
   name: Type.String(),
-  /** Jobs kept in each state (completed jobs are kept for a week, failed ones for two). */
+  /** Jobs kept in each state (ended jobs are kept for a week). */
   counts: Counts,
   /** Its recurring schedules (cron expressions or recurrence rules, UTC). */
   schedules: Type.Array(Type.String()),
@@ -46,8 +46,7 @@ export const JobsOverviewSchema = Type.Object({
 export type JobsOverview = Static<typeof JobsOverviewSchema>
 
 export const JobParamsSchema = Type.Object({
-  queue: Type.String({ minLength: 1, maxLength: 100 }),
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
 })
 export type JobParams = Static<typeof JobParamsSchema>
 

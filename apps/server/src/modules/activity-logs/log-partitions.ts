@@ -30,7 +30,7 @@ export function logPartitionsJob(logs: Partitions) {
     job: defineJob({
       name: LOG_PARTITIONS_JOB,
       payload: Type.Object({}),
-      policy: 'stately',
+      policy: 'short',
       async run() {
         return { created: await ensureLogPartitions(logs) }
       },

@@ -91,7 +91,7 @@ export function alertJobs(
   const all = defineJob({
     name: ALERTS_ALL_JOB,
     payload: Type.Object({}),
-    policy: 'stately',
+    policy: 'short',
     async run() {
       return { alerts: (await alerts.evaluate(null)).length }
     },
@@ -99,7 +99,7 @@ export function alertJobs(
   const postbacks = defineJob({
     name: ALERTS_POSTBACK_JOB,
     payload: Type.Object({ dispatchId: Type.String({ minLength: 1 }) }),
-    policy: 'stately',
+    policy: 'short',
     batchSize: POSTBACK_BATCH,
     async run(payloads) {
       const ids = [...new Set(payloads.map((p) => p.dispatchId))]

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
+import { AppError } from '../../lib/app-error'
 import type { PortalRole } from '../../config'
 import type { Database } from '../../db/client'
 import type { JobEngineStatus } from '../jobs/job-engine'
@@ -49,6 +51,18 @@ const healthRoutes: FastifyPluginAsyncTypebox<{
       return node('ready')
     })
   }
+}
+
+/** PORTAL_ROLE=worker: every request but the health checks is another node's (404). */
+export function serveHealthOnly(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (!/^\/api\/(health|ready)(\/|\?|$)/.test(request.url)) {
+      throw new AppError(
+        'NOT_FOUND',
+        'This node runs background jobs only (PORTAL_ROLE=worker); it serves /api/health.',
+      )
+    }
+  })
 }
 
 export default healthRoutes

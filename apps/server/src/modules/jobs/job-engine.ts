@@ -27,11 +27,12 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   name: string
   payload: S
   /**
-   * `stately`: at most one job waiting and one running (per singleton key): for a sweep that
-   * covers everything due, a second request while one waits adds nothing. `standard`: every send
-   * is a job.
+   * `short`: at most one job waiting (per singleton key): for a sweep that covers everything
+   * due, a second request while one waits adds nothing. Several may run at once (on several
+   * nodes, or while a dead node's job waits for its expiry): each job's own guard (row claims,
+   * advisory locks, idempotency keys) keeps them apart. `standard`: every send is a job.
    */
-  policy?: 'standard' | 'stately'
+  policy?: 'standard' | 'short'
   /** Attempts after the first, with a doubling delay from retryDelaySeconds (with jitter). */
   retryLimit?: number
   retryDelaySeconds?: number
@@ -64,7 +65,7 @@ export interface JobEngineStatus {
 export interface SendOptions {
   /** The portal transaction that writes what the job acts on: the job commits with it. */
   tx?: DbOrTx
-  /** With a `stately` queue: one waiting job per key (a postback burst for one dispatch, one job). */
+  /** With a `short` queue: one waiting job per key (a postback burst for one dispatch, one job). */
   key?: string
 }
 
@@ -223,13 +224,13 @@ export function createJobEngine(options: JobEngineOptions) {
       }
     },
 
-    /** Waits (up to 20 s) for the jobs running on this node, then closes the engine's connections. */
+    /** Waits (up to 8 s, inside the server's 10 s shutdown grace) for the jobs running on this node, then closes the engine's connections. */
     async stop(): Promise<void> {
       const b = boss
       if (!b) return
       state = 'stopping'
       boss = null
-      await b.stop({ graceful: true, close: true, timeout: 20_000 }).catch((err: unknown) => {
+      await b.stop({ graceful: true, close: true, timeout: 8_000 }).catch((err: unknown) => {
         log.warn({ err }, 'job engine did not stop cleanly')
       })
       state = 'stopped'
@@ -241,7 +242,7 @@ export function createJobEngine(options: JobEngineOptions) {
 
     /**
      * Sends a job; with `tx`, inside that transaction (never outside it: on PGlite a statement
-     * outside the open transaction would wait for it forever). Null when a `stately` queue already
+     * outside the open transaction would wait for it forever). Null when a `short` queue already
      * has one waiting.
      */
     async send(name: string, data: object, opts: SendOptions = {}): Promise<string | null> {
@@ -263,7 +264,12 @@ export function createJobEngine(options: JobEngineOptions) {
       const workers = await startWorkers(b, 0.5)
       try {
         const until = Date.now() + timeoutMs
-        while ((await pending(b)) > 0) {
+        // A check that fails (the database restarting) is tried again until the timeout.
+        const left = () =>
+          pending(b).catch(() =>
+            Date.now() > until ? Promise.reject(new Error('runDue: the database did not answer')) : 1,
+          )
+        while ((await left()) > 0) {
           if (Date.now() > until) throw new Error('runDue: jobs still pending after the timeout')
           for (const { id } of workers) b.notifyWorker(id)
           await new Promise((resolve) => setTimeout(resolve, 50))

@@ -24,8 +24,8 @@ const jobsRoutes: FastifyPluginAsyncTypebox<{ jobs: JobsService }> = async (app,
       response: { 200: JobActionResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
   } as const
-  app.post('/:queue/:id/retry', action, async (request) => jobs.retry(request.params.queue, request.params.id))
-  app.post('/:queue/:id/cancel', action, async (request) => jobs.cancel(request.params.queue, request.params.id))
+  app.post('/:id/retry', action, async (request) => jobs.retry(request.params.id))
+  app.post('/:id/cancel', action, async (request) => jobs.cancel(request.params.id))
 }
 
 export default jobsRoutes

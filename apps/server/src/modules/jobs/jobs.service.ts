@@ -29,8 +29,15 @@ function reasonOf(output: unknown): { error: string; rejected: boolean } {
 export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'status'>) {
   const sqlOf = () => jobs.boss().getDb()
 
-  function known(queue: string) {
-    if (!jobs.names().includes(queue)) throw new AppError('NOT_FOUND', `No job queue is named ${queue}.`)
+  /** The queue of one of the portal's jobs; 404 for an id no queue of the portal holds. */
+  async function queueOf(id: string): Promise<string> {
+    const { rows } = await sqlOf().executeSql(
+      `select name from ${SCHEMA_TABLE} where id = $1::uuid and name = any($2::text[])`,
+      [id, jobs.names()],
+    )
+    const name = (rows[0] as { name?: string } | undefined)?.name
+    if (!name) throw new AppError('NOT_FOUND', 'No such job: it never existed or was removed after its retention.')
+    return name
   }
 
   return {
@@ -73,8 +80,8 @@ export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'stat
     },
 
     /** A failed (or cancelled) job runs again. */
-    async retry(queue: string, id: string): Promise<{ message: string }> {
-      known(queue)
+    async retry(id: string): Promise<{ message: string }> {
+      const queue = await queueOf(id)
       const result = await jobs.boss().retry(queue, id)
       if (affected(result) === 0) {
         throw new AppError(
@@ -82,12 +89,14 @@ export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'stat
           'Only a failed or cancelled job can be retried; this one is not (or no longer exists).',
         )
       }
+      // pg-boss puts a retried job after its backoff; an admin's retry means now.
+      await jobs.boss().update(queue, undefined, { id, startAfter: new Date() })
       return { message: 'The job will run again.' }
     },
 
     /** A job that has not finished will not run (again). */
-    async cancel(queue: string, id: string): Promise<{ message: string }> {
-      known(queue)
+    async cancel(id: string): Promise<{ message: string }> {
+      const queue = await queueOf(id)
       const result = await jobs.boss().cancel(queue, id)
       if (affected(result) === 0) {
         throw new AppError(

@@ -17,7 +17,7 @@ export interface MailPartsOptions {
   reportAttachments?: ReportAttachmentBuilder
 }
 
-/** The outbox's send pass: one running, one waiting at most (a pass sends everything due). */
+/** The outbox's send pass: one waiting at most (a pass sends everything due; claims keep passes apart). */
 export const MAIL_OUTBOX_JOB = 'mail-outbox'
 /** The check for due digests and reports. */
 export const MAIL_SCHEDULED_JOB = 'mail-scheduled'
@@ -87,7 +87,7 @@ export function mailJobs(parts: MailParts) {
   const outbox = defineJob({
     name: MAIL_OUTBOX_JOB,
     payload: Type.Object({}),
-    policy: 'stately',
+    policy: 'short',
     async run() {
       // Without SMTP_URL mails stay in the outbox (/admin/outbox) until one is set.
       if (!parts.worker) return { sent: 0, message: 'SMTP_URL is not set: mails stay in the outbox.' }
@@ -97,7 +97,7 @@ export function mailJobs(parts: MailParts) {
   const scheduled = defineJob({
     name: MAIL_SCHEDULED_JOB,
     payload: Type.Object({}),
-    policy: 'stately',
+    policy: 'short',
     // The next minute's check covers a failed one.
     retryLimit: 0,
     async run() {

@@ -49,12 +49,12 @@ describe('sync job', () => {
     expect(log.error).not.toHaveBeenCalled()
   })
 
-  it('is one waiting and one running at most', () => {
+  it('is one waiting at most', () => {
     expect(
       syncJob(
         fakeSync(false, async () => ({ ok: true, results: [] })),
         log,
       ).policy,
-    ).toBe('stately')
+    ).toBe('short')
   })
 })

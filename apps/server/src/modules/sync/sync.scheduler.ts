@@ -44,7 +44,7 @@ export async function runStartupSync(sync: SyncService | null, log: Log): Promis
   return runAllKinds(sync, 'startup', log)
 }
 
-/** The sync's queue: one run at a time, one more waiting at most (a run covers everything due). */
+/** The sync's queue: one run waiting at most (a run covers everything due; the lock allows one at a time). */
 export const SYNC_JOB = 'sync'
 
 const SyncJobPayload = Type.Object({
@@ -61,7 +61,7 @@ export function syncJob(sync: SyncService, log: Log) {
   return defineJob({
     name: SYNC_JOB,
     payload: SyncJobPayload,
-    policy: 'stately',
+    policy: 'short',
     retryLimit: 2,
     retryDelaySeconds: 60,
     // A full run of a large tenant takes long; past this the node is taken as dead.
