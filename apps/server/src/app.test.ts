@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, brotliCompressSync } from 'node:zlib'
 import { buildTestApp, testConfig, type TestContext } from './test/helpers'
+import { usingPostgres } from './test/test-database'
 
 let t: TestContext
 let dist: string
@@ -21,13 +22,18 @@ afterAll(async () => t.close())
 describe('operations', () => {
   it('GET /api/health answers without any dependency', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' })
-    expect(res.json()).toEqual({ status: 'ok' })
+    expect(res.json()).toEqual({
+      status: 'ok',
+      role: 'all',
+      database: usingPostgres() ? 'postgres' : 'pglite',
+      jobs: { state: 'running', working: true },
+    })
   })
 
   it('GET /api/ready checks the database', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/ready' })
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ status: 'ready' })
+    expect(res.json()).toMatchObject({ status: 'ready', role: 'all', jobs: { state: 'running', working: true } })
   })
 
   it('serves the OpenAPI document generated from the route schemas, and its page', async () => {

@@ -11,7 +11,9 @@ import { DEFAULT_WEB_DIST, serverOptions } from './server-options'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
 import { spaPlugin } from './plugins/external/spa'
-import healthRoutes from './modules/health/health.routes'
+import { createClusterRepository } from './modules/cluster/cluster.repository'
+import { databaseRateLimitStore } from './modules/cluster/rate-limit-store'
+import healthRoutes, { serveHealthOnly } from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
 import { createAuthRepository } from './modules/auth/auth.repository'
@@ -22,10 +24,8 @@ import { createUsersService } from './modules/users/users.service'
 import activityRoutes from './modules/activity-logs/activity.routes'
 import { createLogsService } from './modules/activity-logs/logs.service'
 import { createLogsRepository } from './modules/activity-logs/logs.repository'
-import { scheduleLogPartitions } from './modules/activity-logs/log-partitions'
 import { createSyncParts } from './modules/sync/sync.parts'
 import syncRoutes from './modules/sync/sync.routes'
-import { startSyncScheduler } from './modules/sync/sync.scheduler'
 import type { SyncService } from './modules/sync/sync.service'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import type { TransportOptions } from './modules/scorm-cloud/http-transport'
@@ -34,7 +34,6 @@ import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createAlertsService, type AlertsService } from './modules/alerts/alerts.service'
 import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
 import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
-import type { OutboxWorker } from './modules/mail/outbox.worker'
 import outboxRoutes from './modules/mail/outbox.routes'
 import { createOutboxService } from './modules/mail/outbox.service'
 import { createOutboxRepository } from './modules/mail/outbox.repository'
@@ -42,7 +41,11 @@ import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.r
 import { createAlertsRepository } from './modules/alerts/alerts.repository'
 import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
 import { createNotificationsRepository } from './modules/alerts/notifications.repository'
-import { createMailParts, OUTBOX_POLL_MS, startScheduledMails, type MailPartsOptions } from './modules/mail/mail.parts'
+import { createMailOutbox, createMailParts, type MailPartsOptions } from './modules/mail/mail.parts'
+import { defineBackgroundWork, jobEngineFor } from './background'
+import type { JobEngine } from './modules/jobs/job-engine'
+import jobsRoutes from './modules/jobs/jobs.routes'
+import { createJobsService } from './modules/jobs/jobs.service'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
@@ -111,10 +114,10 @@ export interface AppParts {
   sync: SyncService | null
   /** The alert evaluation of this process. */
   alerts: AlertsService
-  /** The outbox worker; null without SMTP_URL (mails stay in the outbox). */
-  outboxWorker: OutboxWorker | null
-  /** Queues due digests and reports now (the minute tick; tests call it). */
+  /** Queues due digests and reports now (the mail-scheduled job; tests call it). */
   queueScheduledMails(now?: Date): Promise<number>
+  /** The job engine of this process (tests run due jobs with runDue; server.ts sends the start-up sync). */
+  jobs: JobEngine
 }
 
 const partsOfApp = new WeakMap<FastifyInstance, AppParts>()
@@ -132,11 +135,16 @@ export interface AppOptions {
   throttle?: typeof DEFAULT_THROTTLE
   /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period. */
   scormCloudTransport?: Partial<TransportOptions>
-  /** Alert and mail tests: their own mail transport, attachment builder, and no background timers. */
+  /** Alert and mail tests: their own mail transport, attachment builder, and no background workers. */
   alerts?: MailPartsOptions & {
-    /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
+    /** false: as jobs.background false (tests drive the jobs by hand). */
     timers?: boolean
   }
+  /**
+   * The job engine's workers and schedules run by themselves (default); tests turn this off and
+   * run due jobs with appParts(app).jobs.runDue().
+   */
+  jobs?: { background?: boolean }
   /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
   ssoDemo?: SsoDemoInfo | null
 }
@@ -166,8 +174,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const signer = createTokenSigner(config.jwtSecret)
   await app.register(errorHandlerPlugin)
+  // A worker node serves its health only: everything else is another node's.
+  if (config.role === 'worker') serveHealthOnly(app)
+
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
-  await app.register(securityPlugin, { config })
+  await app.register(securityPlugin, {
+    config,
+    rateLimitStore: databaseRateLimitStore(createClusterRepository(database.db)),
+  })
   await app.register(inputGuardPlugin)
   await app.register(authPlugin, { signer, db: database.db })
   await app.register(docsPlugin)
@@ -184,11 +198,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     demoMode: config.demoMode,
     defaultRoles: config.mfaDefaultRoles,
   })
+  // Every background task is a job of this engine (background.ts); web nodes run none.
+  const jobs = jobEngineFor(app, config, database, options.jobs?.background ?? options.alerts?.timers !== false)
   const outboxRepository = createOutboxRepository(db)
+  // Mail is queued with the job that sends it, in the caller's transaction.
+  const mails = createMailOutbox(outboxRepository, jobs)
   const notices = createSecurityNotices({
     repository: mfaRepository,
     // The second-factor module still takes the handle first.
-    outbox: { enqueue: (tx, mails) => outboxRepository.enqueue(mails, tx) },
+    outbox: { enqueue: (tx, list) => mails.enqueue(list, tx) },
     publicUrl: config.publicUrl,
   })
   const auth = createAuthService({
@@ -237,7 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : undefined,
   })
 
-  await app.register(healthRoutes, { prefix: '/api', database })
+  await app.register(healthRoutes, { prefix: '/api', database, role: config.role, jobs: () => jobs.status() })
   await app.register(authRoutes, {
     prefix: '/api/auth',
     auth,
@@ -269,8 +287,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityRoutes, { prefix: '/api/logs', logs })
 
   // The SCORM Cloud client and the mirror sync; without credentials both are null and the sync
-  // routes answer 503. Alerts are evaluated after every sync run and postback batch (both wired
-  // below as listeners); due mails go through the outbox worker.
+  // routes answer 503. Alerts are evaluated by jobs sent after every sync run and with every
+  // postback; due mails go through the outbox job.
   const syncRepository = createSyncRepository(db)
   const { client, sync, admin } = createSyncParts(
     config,
@@ -286,48 +304,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   )
   const mail = createMailParts(
     config,
-    { db, outbox: outboxRepository, scheduled: createScheduledMailsRepository(db) },
+    { db, outbox: outboxRepository, mails, scheduled: createScheduledMailsRepository(db) },
     app.log,
     options.alerts,
   )
+  const alertsRepository = createAlertsRepository(db)
   const alerts = createAlertsService({
     db,
-    repository: createAlertsRepository(db),
-    outbox: outboxRepository,
+    repository: alertsRepository,
+    outbox: mails,
+    jobs,
     publicUrl: config.publicUrl,
     log: app.log,
-    onMailQueued: () => mail.worker?.nudge(),
   })
-  sync?.onFinished(() => alerts.requestAll())
-  partsOfApp.set(app, {
-    scormCloud: client,
-    sync,
-    alerts,
-    outboxWorker: mail.worker,
-    queueScheduledMails: mail.queueScheduledMails,
-  })
-
-  // Background work, all of it: started when the app is ready (the log's month partitions made
-  // ahead, the sync scheduler, the outbox worker, the scheduled mails' minute tick; tests may turn
-  // the last two off), stopped on close, where the sync run and alert evaluation in flight finish
-  // before the client, the worker and the mail transport are closed.
-  let timers: { stop(): void }[] = []
-  app.addHook('onReady', async () => {
-    timers.push(scheduleLogPartitions(logsRepository, app.log))
-    if (sync) timers.push(startSyncScheduler(sync, config.syncIntervalMinutes, app.log))
-    if (options.alerts?.timers === false) return
-    mail.worker?.start(OUTBOX_POLL_MS)
-    timers.push(startScheduledMails(mail, app.log))
-  })
-  app.addHook('onClose', async () => {
-    for (const timer of timers) timer.stop()
-    timers = []
-    await sync?.close()
-    await client?.close()
-    await alerts.close()
-    await mail.worker?.stop()
-    mail.transport?.close()
-  })
+  partsOfApp.set(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
+  defineBackgroundWork(app, config, { jobs, sync, client, alerts, alertsRepository, mail, logs: logsRepository })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
   const notifications = createNotificationsService(createNotificationsRepository(db))
@@ -341,10 +332,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
   const outbox = createOutboxService(outboxRepository, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
+  await app.register(jobsRoutes, { prefix: '/api/admin/jobs', jobs: createJobsService(jobs) })
   await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
-  const webhooks = createWebhooksService({ db, mirror: syncRepository })
-  // Evaluated with the rest of the postback batch, after a debounce, off the request.
-  webhooks.onStored((dispatchId) => alerts.notePostback(dispatchId))
+  // A stored postback sends its dispatch's alert evaluation in its own transaction.
+  const webhooks = createWebhooksService({ db, mirror: syncRepository, alerts })
   await app.register(webhookRoutes, {
     prefix: '/api/webhooks/scorm-cloud',
     webhooks,

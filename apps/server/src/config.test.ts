@@ -23,7 +23,23 @@ describe('loadConfig', () => {
     expect(b.jwtSecret).toBe(a.jwtSecret)
   })
 
+  it('runs every role with PostgreSQL, all by default', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/portal'
+    expect(loadConfig({ DATA_DIR: dataDir() }).role).toBe('all')
+    for (const role of ['all', 'web', 'worker'] as const) {
+      expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: url, PORTAL_ROLE: role }).role).toBe(role)
+    }
+  })
+
+  it.each(['web', 'worker'])('refuses PORTAL_ROLE=%s on the embedded PGlite, which one process opens', (role) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORTAL_ROLE: role })).toThrow(
+      /Invalid configuration: PORTAL_ROLE must be all with the embedded PGlite database, which only one process can open: set DATABASE_URL/,
+    )
+    expect(loadConfig({ DATA_DIR: dataDir(), PORTAL_ROLE: 'all' }).role).toBe('all')
+  })
+
   it.each([
+    [{ PORTAL_ROLE: 'api' }, 'PORTAL_ROLE'],
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],

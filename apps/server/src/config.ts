@@ -59,7 +59,15 @@ export interface AppConfig {
   ssoSecretKey: string | null
   /** Demo mode's built-in OIDC provider's loopback port (0: any free port). */
   demoOidcPort: number
+  /**
+   * What this node does (PORTAL_ROLE): `all` serves HTTP and runs the background jobs, `web`
+   * serves HTTP only, `worker` runs the jobs and serves only its health. PGlite allows `all` only.
+   */
+  role: PortalRole
 }
+
+export const PORTAL_ROLES = ['all', 'web', 'worker'] as const
+export type PortalRole = (typeof PORTAL_ROLES)[number]
 
 export class ConfigError extends Error {
   constructor(
@@ -183,6 +191,13 @@ export const EnvSchema = Type.Object({
     ),
   ),
   DEMO_OIDC_PORT: Type.Optional(wholeNumber(0, 65535)),
+  PORTAL_ROLE: Type.Optional(
+    Type.Refine(
+      text,
+      (v) => (PORTAL_ROLES as readonly string[]).includes(v),
+      () => `must be one of ${PORTAL_ROLES.join(', ')}`,
+    ),
+  ),
 })
 
 /** Variables kept as written: a password may start or end with a space. */
@@ -262,6 +277,12 @@ function together(env: StaticDecode<typeof EnvSchema>): void {
     throw new ConfigError(env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'must be set together')
   }
   if (env.SMTP_URL && !env.MAIL_FROM) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is set')
+  if (env.PORTAL_ROLE && env.PORTAL_ROLE !== 'all' && !env.DATABASE_URL) {
+    throw new ConfigError(
+      'PORTAL_ROLE',
+      `must be all with the embedded PGlite database, which only one process can open: set DATABASE_URL to a PostgreSQL database to run ${env.PORTAL_ROLE} nodes`,
+    )
+  }
 }
 
 export function loadConfig(processEnv: Env = process.env): AppConfig {
@@ -310,5 +331,6 @@ export function loadConfig(processEnv: Env = process.env): AppConfig {
     ),
     ssoSecretKey: env.SSO_SECRET_KEY ?? null,
     demoOidcPort: env.DEMO_OIDC_PORT ?? 0,
+    role: (env.PORTAL_ROLE as PortalRole | undefined) ?? 'all',
   }
 }

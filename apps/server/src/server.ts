@@ -5,9 +5,11 @@ import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
-import { runStartupSync } from './modules/sync/sync.scheduler'
+import { SYNC_JOB } from './modules/sync/sync.scheduler'
 import { DEMO_SSO, DEMO_STAFF_SSO, seedDemoSso, seedDemoStaffSso, startDemoSso } from './modules/sso/demo-sso'
 import { createSsoRepository } from './modules/sso/sso.repository'
+import { createClusterRepository } from './modules/cluster/cluster.repository'
+import { checkSharedSecrets, SecretMismatchError } from './modules/cluster/shared-secrets'
 
 /** A configuration mistake ends start-up with its message and exit code 1, not a stack trace. */
 function orExit<T>(read: () => T): T {
@@ -35,17 +37,32 @@ const database = await createDatabase({
   dataDir: pgliteDir,
   poolSize: config.databasePoolSize,
 })
+// A node whose JWT_SECRET (or postback password, SSO key) differs from its peers' stops here.
+try {
+  await checkSharedSecrets(createClusterRepository(database.db), config)
+} catch (error) {
+  if (!(error instanceof SecretMismatchError)) throw error
+  console.error(error.message)
+  await database.close()
+  await simulator?.close()
+  process.exit(1)
+}
 // Demo mode: a built-in OIDC provider on loopback, so a newcomer can try single sign-on.
 const demoSso = config.demoMode ? await startDemoSso(config) : null
 const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 
 try {
+  // Ready first: the job engine starts with the app.
+  await app.ready()
   await ensureFirstAdmin(database.db, config, app.log)
-  // The start-up sync the tests run (modules/sync/sync.scheduler.ts): it never throws. The demo
-  // syncs once before it reports ready, so the screens have data.
-  const { sync } = appParts(app)
-  if (simulator) await runStartupSync(sync, app.log)
-  else void runStartupSync(sync, app.log)
+  // The start-up sync, a job like the scheduled one (modules/sync/sync.scheduler.ts): any node
+  // sends it, one node runs it (a second waits at most). The demo syncs once before it reports
+  // ready, so the screens have data.
+  const { sync, jobs } = appParts(app)
+  if (sync) {
+    const id = await jobs.send(SYNC_JOB, { trigger: 'startup' })
+    if (id && simulator && jobs.status().working) await jobs.waitFor(SYNC_JOB, id)
+  }
   if (config.demoMode) {
     const clientCompany = await ensureDemoAccounts(database.db)
     if (demoSso) {
@@ -77,6 +94,7 @@ const lines = [
   '',
   `  Dispatch Portal is running at ${url}`,
   `  Database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}`,
+  `  Role: ${config.role} (${config.role === 'web' ? 'serves HTTP, runs no jobs' : config.role === 'worker' ? 'runs the background jobs, serves /api/health only' : 'serves HTTP and runs the background jobs'})`,
 ]
 if (config.demoMode) {
   lines.push(`  Demo mode: no SCORM Cloud credentials, so the built-in simulator serves ${simulator?.url ?? ''}`)

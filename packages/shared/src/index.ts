@@ -31,6 +31,7 @@ export * from './schemas/dispatch-actions'
 export * from './rules/package-file-name'
 // ---- Alerts, notifications, outbox, preferences ----
 export * from './schemas/alerts'
+export * from './schemas/jobs'
 export * from './rules/alerts'
 // ---- Charts ----
 export * from './schemas/charts'

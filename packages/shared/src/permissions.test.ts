@@ -29,6 +29,7 @@ const TABLE: [Permission, Role[]][] = [
   ['notification.read', ['admin', 'internal', 'sales', 'client']],
   ['alertSettings.manage', ['admin']],
   ['outbox.read', ['admin']],
+  ['jobs.manage', ['admin']],
   ['profile.manage', ['admin', 'internal', 'sales', 'client']],
   // The role-gated affordances and the company scope
   ['company.readAll', ['admin', 'internal', 'sales']],

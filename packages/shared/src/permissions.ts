@@ -53,6 +53,8 @@ export const PERMISSIONS = {
   'notification.read': ['admin', 'internal', 'sales', 'client'],
   'alertSettings.manage': ['admin'],
   'outbox.read': ['admin'],
+  /** The background jobs: queues, counts, failures; retry and cancel. */
+  'jobs.manage': ['admin'],
   'profile.manage': ['admin', 'internal', 'sales', 'client'],
   /** A company's single sign-on connection, its e-mail domains and rules. */
   'sso.manage': ['admin'],

@@ -28,6 +28,11 @@ export interface Database {
   tryLock(key: number): Promise<HeldLock | null>
   /** Queries waiting for a connection now (backpressure); PGlite queues none. */
   waiting(): number
+  /**
+   * Where the job engine connects (db/job-database.ts): its own small pool on PostgreSQL, or this
+   * process's PGlite instance, which can have no second connection.
+   */
+  jobTarget: JobTarget
 }
 
 /** A session-level advisory lock held on a connection of its own. */
@@ -40,6 +45,8 @@ export interface HeldLock {
    */
   lost(): Error | null
 }
+
+export type JobTarget = { kind: 'postgres'; connectionString: string } | { kind: 'pglite'; client: PGlite }
 
 export interface DatabaseOptions {
   databaseUrl?: string | null
@@ -101,6 +108,7 @@ function createPostgres(connectionString: string, max: number, logger?: Logger):
     kind: 'postgres',
     db,
     pool,
+    jobTarget: { kind: 'postgres', connectionString },
     async ping() {
       await pool.query('select 1')
     },
@@ -249,6 +257,7 @@ async function createPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     db,
+    jobTarget: { kind: 'pglite', client },
     async ping() {
       await db.execute(sql`select 1`)
     },

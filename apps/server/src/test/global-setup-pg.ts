@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { createDatabase } from '../db/client'
+import { installJobSchema } from '../db/job-database'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +31,7 @@ export default async function setup(project: TestProject) {
   const target = new URL(url)
   target.pathname = `/${TEMPLATE_DB}`
   const database = await createDatabase({ databaseUrl: target.toString() })
+  await installJobSchema(database.jobTarget)
   await database.close()
 
   return async function teardown() {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Role } from '@portal/shared'
-import { buildApp, type AppOptions } from '../app'
+import { appParts, buildApp, type AppOptions } from '../app'
 import type { AppConfig } from '../config'
 import type { Database } from '../db/client'
 import { company } from '../db/schema'
@@ -39,8 +39,14 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     publicUrl: 'http://portal.example.test',
     ssoSecretKey: 'test-sso-key-that-is-at-least-32-characters',
     demoOidcPort: 0,
+    role: 'all',
     ...overrides,
   }
+}
+
+/** Runs every job that is due now, and those they send, as the background workers would. */
+export async function runDueJobs(app: FastifyInstance): Promise<void> {
+  await appParts(app).jobs.runDue()
 }
 
 let passwordHash: Promise<string> | null = null
@@ -72,7 +78,8 @@ let counter = 0
 
 export async function buildTestApp(options: Partial<Omit<AppOptions, 'database'>> = {}): Promise<TestContext> {
   const database = await createTestDatabase()
-  const app = await buildApp({ config: testConfig(), logger: false, ...options, database })
+  // Jobs run when a test says so (runDueJobs), never by themselves in the background.
+  const app = await buildApp({ config: testConfig(), logger: false, jobs: { background: false }, ...options, database })
   await app.ready()
   const users = createUsersRepository(database.db)
 

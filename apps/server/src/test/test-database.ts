@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { createDatabase, newPglite, type Database } from '../db/client'
+import { installJobSchema } from '../db/job-database'
 
 let pgliteTemplate: Promise<PGlite> | null = null
 
@@ -11,7 +12,7 @@ async function migratedPglite(): Promise<PGlite> {
   pgliteTemplate ??= (async () => {
     const template = newPglite()
     const database = await createDatabase({ pglite: template })
-    void database
+    await installJobSchema(database.jobTarget)
     return template
   })()
   return pgliteTemplate

@@ -23,6 +23,8 @@ export const paths = {
   // Profile and the admin's mail outbox.
   profile: { path: '/profile', getHref: () => '/profile' },
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
+  // The background jobs (admin).
+  jobs: { path: '/admin/jobs', getHref: () => '/admin/jobs' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const

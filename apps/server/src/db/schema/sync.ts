@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -22,6 +22,13 @@ export const syncRun = pgTable(
 )
 
 /** Where the next incremental sync of a kind starts; written only after its transaction commits. */
+/** One row: the last SCORM Cloud error a sync met, null once a sync succeeds; shared by every node. */
+export const syncProviderState = pgTable('sync_provider_state', {
+  id: boolean('id').primaryKey().default(true),
+  lastError: text('last_error'),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+})
+
 export const syncCursor = pgTable('sync_cursor', {
   kind: text('kind').primaryKey(),
   since: tz('since').notNull(),

@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify'
+import { Type } from 'typebox'
+import { defineJob } from '../jobs/job-engine'
 import type { LogsRepository } from './logs.repository'
 
-/** How far ahead month partitions of the log exist, and how often that is checked. */
+/** How far ahead month partitions of the log exist (checked daily, see logPartitionsJob). */
 const MONTHS_AHEAD = 2
-const CHECK_EVERY_MS = 24 * 60 * 60 * 1000
 
 type Partitions = Pick<LogsRepository, 'ensureMonthPartitions'>
 
@@ -19,12 +19,22 @@ export async function ensureLogPartitions(logs: Partitions, now = new Date()): P
   return logs.ensureMonthPartitions(day(-1), day(MONTHS_AHEAD))
 }
 
-/** At start and then daily; a failure is logged and tried again the next day. */
-export function scheduleLogPartitions(logs: Partitions, log: FastifyBaseLogger): { stop(): void } {
-  const run = () =>
-    ensureLogPartitions(logs).catch((err: unknown) => log.warn({ err }, 'could not create activity log partitions'))
-  void run()
-  const timer = setInterval(run, CHECK_EVERY_MS)
-  timer.unref()
-  return { stop: () => clearInterval(timer) }
+export const LOG_PARTITIONS_JOB = 'log-partitions'
+
+/**
+ * The partitions' upkeep as a job: sent when a node that runs jobs starts, and daily. Creating
+ * a partition that exists is a no-op, so a repeated run changes nothing.
+ */
+export function logPartitionsJob(logs: Partitions) {
+  return {
+    job: defineJob({
+      name: LOG_PARTITIONS_JOB,
+      payload: Type.Object({}),
+      policy: 'short',
+      async run() {
+        return { created: await ensureLogPartitions(logs) }
+      },
+    }),
+    schedule: { name: LOG_PARTITIONS_JOB, cron: '17 0 * * *' },
+  }
 }

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { buildTestApp, type TestContext } from '../../test/helpers'
+import { buildTestApp, runDueJobs, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { evaluateAlerts } from './alerts-evaluate.sql'
 import { rows, setDispatch } from './alerts.test-support'
-import { appParts } from '../../app'
 
 /** What the SQL evaluation raises, and when it re-arms. */
 let t: TestContext
@@ -88,7 +87,7 @@ describe('alert evaluation (SQL)', () => {
       payload: { id: 'reg-pb-1', dispatchId: 'u-over', updated: new Date().toISOString() },
     })
     expect(res.statusCode, res.body).toBe(200)
-    await appParts(t.app).alerts.idle()
+    await runDueJobs(t.app)
     const alerts = await rows(
       t.database.db,
       sql`select kind, level from alert where dispatch_id = 'u-over' order by id desc limit 1`,

@@ -34,6 +34,15 @@ export function createAlertsRepository(db: Db) {
     /** Raises the alerts due now (of these dispatches, or all); takes the evaluation's lock in `tx`. */
     evaluate: (options: { now: Date; dispatchIds: readonly string[] | null }, tx: Tx) => evaluateAlerts(tx, options),
     recipients: (alertIds: number[], tx: DbOrTx = db) => recipients(tx, alertIds),
+    /** Those of these dispatch ids the mirror still holds (a postback's dispatch may be gone since). */
+    async existingDispatches(ids: readonly string[], tx: DbOrTx = db): Promise<Set<string>> {
+      const rows = rowsOf(
+        await tx.execute(
+          sql`select id from dispatch where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+        ),
+      )
+      return new Set(rows.map((r) => String(r.id)))
+    },
   }
 }
 export type AlertsRepository = ReturnType<typeof createAlertsRepository>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { buildTestApp, type TestContext } from '../../test/helpers'
+import { buildTestApp, runDueJobs, type TestContext } from '../../test/helpers'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { setDispatch } from './alerts.test-support'
 import { appParts } from '../../app'
@@ -157,7 +157,7 @@ describe('alert settings (admin)', () => {
         })
       ).statusCode,
     ).toBe(403)
-    await appParts(t.app).alerts.idle()
+    await runDueJobs(t.app)
     const [state] = (
       (await t.database.db.execute(
         sql`select level from alert_state where dispatch_id = 'rb-1' and kind = 'usage'`,
@@ -237,7 +237,7 @@ describe('a lowered threshold and "Use the global thresholds"', () => {
       expiryDays: [],
     })
     expect(put.statusCode, put.body).toBe(200)
-    await appParts(t.app).alerts.idle()
+    await runDueJobs(t.app)
     const items = (await call('GET', '/api/notifications?limit=100', admin)).json().items as {
       dispatchId: string
       message: string

@@ -1,6 +1,8 @@
-import type { Db } from '../../db/client'
+import { Type } from 'typebox'
+import type { Db, DbOrTx, Tx } from '../../db/client'
 import { renderAlertMail } from '../mail/mail-render'
-import type { NewMail, OutboxRepository } from '../mail/outbox.repository'
+import type { NewMail } from '../mail/outbox.repository'
+import { defineJob, JobRejected, type JobEngine } from '../jobs/job-engine'
 import type { AlertsRepository, RaisedAlert } from './alerts.repository'
 
 interface Log {
@@ -8,44 +10,41 @@ interface Log {
   error(obj: object, msg?: string): void
 }
 
-/** A postback batch: evaluated this long after its first postback (many postbacks, one evaluation). */
-export const POSTBACK_DEBOUNCE_MS = 2_000
-/** Past this many pending dispatch ids, one evaluation of everything is cheaper. */
-const MAX_PENDING_IDS = 5_000
+/** Everything, after a sync run or a settings change: one waiting job at most. */
+export const ALERTS_ALL_JOB = 'alerts-evaluate'
+/** A stored postback's dispatch: one waiting job per dispatch, evaluated in batches. */
+export const ALERTS_POSTBACK_JOB = 'alerts-postback'
+/** Postback jobs evaluated together (a batch of postbacks, one evaluation). */
+const POSTBACK_BATCH = 500
 
 export interface AlertsServiceOptions {
   db: Db
   /** The evaluation's SQL and the recipients of its alerts. */
   repository: AlertsRepository
-  /** The mail module's outbox: alert mails are queued in the evaluation's transaction. */
-  outbox: OutboxRepository
+  /** The mail outbox: alert mails are queued (with their send job) in the evaluation's transaction. */
+  outbox: { enqueue(mails: NewMail[], tx: Tx): Promise<number> }
+  /** The job engine the evaluations are sent to. */
+  jobs: Pick<JobEngine, 'send'>
   publicUrl: string
   log: Log
   now?: () => Date
-  /** Called after a transaction queued mails (the process's outbox worker sends them soon). */
-  onMailQueued?: () => void
 }
 
 /**
- * Raises alerts after sync runs and postback batches. Requests are coalesced and run
- * one at a time in this process, off the request path (a route or the sync never waits for
- * them); across processes the evaluation's advisory lock makes them take turns.
+ * Raises alerts after sync runs and postback batches. Each trigger sends a job (in the trigger's
+ * own transaction where it has one); the engine runs them off the request path on the nodes that
+ * run jobs, deduplicated per queue and key, and the evaluation's advisory lock makes concurrent
+ * evaluations take turns.
  */
 export function createAlertsService({
   db,
   repository,
   outbox,
+  jobs,
   publicUrl,
   log,
   now = () => new Date(),
-  onMailQueued,
 }: AlertsServiceOptions) {
-  let pendingAll = false
-  const pendingIds = new Set<string>()
-  let timer: NodeJS.Timeout | null = null
-  let running: Promise<void> | null = null
-  let closed = false
-
   /** One evaluation and its mails, in one transaction: the mail rows commit with their alerts. */
   async function evaluate(dispatchIds: readonly string[] | null = null): Promise<RaisedAlert[]> {
     const { raised, queued } = await db.transaction(async (tx) => {
@@ -67,76 +66,56 @@ export function createAlertsService({
       return { raised, queued: await outbox.enqueue(mails, tx) }
     })
     if (raised.length > 0) log.info({ alerts: raised.length, mails: queued }, 'alerts raised')
-    if (queued > 0) onMailQueued?.()
     return raised
-  }
-
-  async function drain(): Promise<void> {
-    while ((pendingAll || pendingIds.size > 0) && !closed) {
-      const ids = pendingAll ? null : [...pendingIds]
-      pendingAll = false
-      pendingIds.clear()
-      try {
-        await evaluate(ids)
-      } catch (error) {
-        log.error({ err: error }, 'alert evaluation failed')
-      }
-    }
-  }
-
-  function run() {
-    running = drain().finally(() => {
-      running = null
-      if (pendingAll || pendingIds.size > 0) kick(0)
-    })
-  }
-
-  function kick(delayMs: number) {
-    if (closed || timer || running) return
-    timer = setTimeout(() => {
-      timer = null
-      run()
-    }, delayMs)
-    timer.unref()
   }
 
   return {
     evaluate,
-    /** After a sync run or a settings change: everything, soon. */
-    requestAll() {
-      pendingAll = true
-      kick(0)
+    /** After a sync run or a settings change: everything, soon (in `tx` when the change has one). */
+    async requestAll(tx?: DbOrTx): Promise<void> {
+      await jobs.send(ALERTS_ALL_JOB, {}, { tx })
     },
-    /** After a stored postback: its dispatch, with the others of the same batch. */
-    notePostback(dispatchId: string) {
-      if (pendingIds.size >= MAX_PENDING_IDS) pendingAll = true
-      else pendingIds.add(dispatchId)
-      kick(POSTBACK_DEBOUNCE_MS)
-    },
-    /** Tests: resolves when nothing is pending or running. */
-    async idle(): Promise<void> {
-      while (timer || running) {
-        if (running) await running
-        else await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-    },
-    /** Tests: runs what is pending now, without its debounce, and resolves when nothing runs. */
-    async flush(): Promise<void> {
-      while (timer || running) {
-        if (timer) {
-          clearTimeout(timer)
-          timer = null
-          run()
-        }
-        await running
-      }
-    },
-    async close(): Promise<void> {
-      closed = true
-      if (timer) clearTimeout(timer)
-      timer = null
-      await running
+    /** After a stored postback, in its transaction: its dispatch, with the others of the same batch. */
+    async notePostback(dispatchId: string, tx?: DbOrTx): Promise<void> {
+      await jobs.send(ALERTS_POSTBACK_JOB, { dispatchId }, { tx, key: dispatchId })
     },
   }
 }
 export type AlertsService = ReturnType<typeof createAlertsService>
+
+/** The alert evaluations as jobs (app.ts defines them on the engine). */
+export function alertJobs(
+  alerts: Pick<AlertsService, 'evaluate'>,
+  repository: Pick<AlertsRepository, 'existingDispatches'>,
+) {
+  const all = defineJob({
+    name: ALERTS_ALL_JOB,
+    payload: Type.Object({}),
+    policy: 'short',
+    async run() {
+      return { alerts: (await alerts.evaluate(null)).length }
+    },
+  })
+  const postbacks = defineJob({
+    name: ALERTS_POSTBACK_JOB,
+    payload: Type.Object({ dispatchId: Type.String({ minLength: 1 }) }),
+    policy: 'short',
+    batchSize: POSTBACK_BATCH,
+    async run(payloads) {
+      const ids = [...new Set(payloads.map((p) => p.dispatchId))]
+      const existing = await repository.existingDispatches(ids)
+      const gone = ids.filter((id) => !existing.has(id))
+      // A dispatch deleted since its postback: nothing of it to evaluate, and never will be.
+      if (existing.size === 0) {
+        throw new JobRejected(
+          `Dispatch ${gone.join(', ')} no longer exists in the mirror; there is nothing to evaluate.`,
+        )
+      }
+      const raised = await alerts.evaluate([...existing])
+      return gone.length > 0
+        ? { dispatches: existing.size, alerts: raised.length, gone }
+        : { dispatches: existing.size, alerts: raised.length }
+    },
+  })
+  return [all, postbacks]
+}

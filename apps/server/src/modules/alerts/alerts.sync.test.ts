@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { Simulator } from '@portal/scorm-cloud-sim'
-import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
+import { buildTestApp, runDueJobs, testConfig, type TestContext } from '../../test/helpers'
 import { startTestSimulator } from '../sync/sync.test-support'
 import { rows } from './alerts.test-support'
 import { appParts } from '../../app'
@@ -28,7 +28,7 @@ describe('alerts after a sync run', () => {
     await t.database.db.execute(sql`update alert_settings set usage_thresholds = '{1}', expiry_days = '{}'`)
     const outcome = await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     expect(outcome.ok).toBe(true)
-    await appParts(t.app).alerts.idle()
+    await runDueJobs(t.app)
     const [expected] = await rows(
       t.database.db,
       sql`select count(*)::int as n from dispatch where removed_at is null and registration_cap > 0 and registration_count > 0`,
@@ -38,7 +38,7 @@ describe('alerts after a sync run', () => {
     expect(raised!.n).toBe(expected!.n)
 
     await appParts(t.app).sync!.run({ trigger: 'manual' })
-    await appParts(t.app).alerts.idle()
+    await runDueJobs(t.app)
     const [again] = await rows(t.database.db, sql`select count(*)::int as n from alert where kind = 'usage'`)
     expect(again!.n).toBe(expected!.n)
   })

@@ -59,9 +59,9 @@ export function createAlertSettingsService(deps: {
         const before = await settings.global(tx)
         const after = await settings.setGlobal(values, tx)
         await audit(tx, ctx, { scope: 'global', before, after })
+        await alerts.requestAll(tx)
         return after
       })
-      alerts.requestAll()
       return saved
     },
     async forCompany(companyId: string) {
@@ -78,10 +78,10 @@ export function createAlertSettingsService(deps: {
           before: before.overridden ? levels(before) : 'global',
           after: levels(after!),
         })
+        await alerts.requestAll(tx)
         return after
       })
       if (!saved) throw notFound(NO_COMPANY)
-      alerts.requestAll()
       return saved
     },
     /** "Use the global thresholds": the override goes; nothing is written when there was none. */
@@ -92,11 +92,11 @@ export function createAlertSettingsService(deps: {
         if (before.overridden) {
           await settings.clearCompany(companyId, tx)
           await audit(tx, ctx, { scope: 'company', companyId, before: levels(before), after: 'global' })
+          await alerts.requestAll(tx)
         }
         return true
       })
       if (!found) throw notFound(NO_COMPANY)
-      alerts.requestAll()
       return (await settings.forCompany(companyId))!
     },
   }

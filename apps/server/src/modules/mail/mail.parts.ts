@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { Type } from 'typebox'
 import type { AppConfig } from '../../config'
-import type { Db } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
+import { defineJob, type JobEngine } from '../jobs/job-engine'
 import { createSmtpTransport, type MailTransport } from './mail-transport'
-import type { OutboxRepository } from './outbox.repository'
+import type { NewMail, OutboxRepository } from './outbox.repository'
 import { createOutboxWorker, type OutboxWorker } from './outbox.worker'
 import { defaultReportAttachment, type ReportAttachmentBuilder } from './report-attachment'
 import { queueScheduledMails } from './scheduled-mails'
@@ -15,30 +17,47 @@ export interface MailPartsOptions {
   reportAttachments?: ReportAttachmentBuilder
 }
 
+/** The outbox's send pass: one waiting at most (a pass sends everything due; claims keep passes apart). */
+export const MAIL_OUTBOX_JOB = 'mail-outbox'
+/** The check for due digests and reports. */
+export const MAIL_SCHEDULED_JOB = 'mail-scheduled'
+
 /**
- * mail objects, built by the composition root (app.ts), which also starts and stops
- * them; the alert evaluation (modules/alerts) queues its mails through the same outbox.
+ * The outbox as every module queues mail: the rows and the job that sends them are written in
+ * the caller's transaction, so a mail is sent soon after its change commits, and never for a
+ * change that rolled back.
+ */
+export interface MailOutbox {
+  enqueue(mails: NewMail[], tx?: DbOrTx): Promise<number>
+}
+
+export function createMailOutbox(outbox: Pick<OutboxRepository, 'enqueue'>, jobs: Pick<JobEngine, 'send'>): MailOutbox {
+  return {
+    async enqueue(mails, tx) {
+      const queued = await outbox.enqueue(mails, tx)
+      if (queued > 0) await jobs.send(MAIL_OUTBOX_JOB, {}, { tx })
+      return queued
+    },
+  }
+}
+
+/**
+ * mail objects, built by the composition root (app.ts); the alert evaluation (modules/alerts)
+ * queues its mails through the same outbox.
  */
 export interface MailParts {
   /** The mail transport (SMTP_URL's or a test's); null without one (mails stay in the outbox). */
   transport: MailTransport | null
   /** The outbox worker; null without a transport. */
   worker: OutboxWorker | null
-  /** Queues due digests and reports now, then nudges the worker (the minute tick; tests call it). */
+  /** Queues due digests and reports now (the mail-scheduled job; tests call it). */
   queueScheduledMails(now?: Date): Promise<number>
 }
 
-/** How often the outbox worker polls and the scheduled mails are checked (app.ts starts both). */
-export const OUTBOX_POLL_MS = 15_000
-export const SCHEDULE_POLL_MS = 60_000
-
-/**
- * The mail transport, the outbox worker and the scheduled mails' tick. Plain objects: nothing is
- * started here (app.ts does it).
- */
+/** The mail transport, the outbox worker and the scheduled mails' pass. Nothing is started here. */
 export function createMailParts(
   config: AppConfig,
-  deps: { db: Db; outbox: OutboxRepository; scheduled: ScheduledMailsRepository },
+  deps: { db: Db; outbox: OutboxRepository; mails: MailOutbox; scheduled: ScheduledMailsRepository },
   log: FastifyBaseLogger,
   options: MailPartsOptions = {},
 ): MailParts {
@@ -47,26 +66,49 @@ export function createMailParts(
   const domain = new URL(config.publicUrl).hostname || 'localhost'
   const worker = transport ? createOutboxWorker({ outbox: deps.outbox, transport, log, domain }) : null
   const scheduled = {
-    ...deps,
+    db: deps.db,
+    scheduled: deps.scheduled,
+    outbox: deps.mails,
     publicUrl: config.publicUrl,
     attachments: options.reportAttachments ?? defaultReportAttachment,
   }
   return {
     transport,
     worker,
-    async queueScheduledMails(now: Date = new Date()) {
-      const queued = await queueScheduledMails(scheduled, now)
-      if (queued > 0) worker?.nudge()
-      return queued
-    },
+    queueScheduledMails: (now: Date = new Date()) => queueScheduledMails(scheduled, now),
   }
 }
 
-/** Every SCHEDULE_POLL_MS a check for due mails; the timer never keeps the process alive. */
-export function startScheduledMails(parts: Pick<MailParts, 'queueScheduledMails'>, log: FastifyBaseLogger) {
-  const timer = setInterval(() => {
-    parts.queueScheduledMails().catch((err: unknown) => log.error({ err }, 'scheduled mails failed'))
-  }, SCHEDULE_POLL_MS)
-  timer.unref()
-  return { stop: () => clearInterval(timer) }
+/**
+ * The mail jobs and their schedules: the outbox pass every minute (mails whose retry came due;
+ * new mails send their own job), and the check for due digests and reports every minute.
+ */
+export function mailJobs(parts: MailParts) {
+  const outbox = defineJob({
+    name: MAIL_OUTBOX_JOB,
+    payload: Type.Object({}),
+    policy: 'short',
+    async run() {
+      // Without SMTP_URL mails stay in the outbox (/admin/outbox) until one is set.
+      if (!parts.worker) return { sent: 0, message: 'SMTP_URL is not set: mails stay in the outbox.' }
+      return { sent: await parts.worker.runOnce() }
+    },
+  })
+  const scheduled = defineJob({
+    name: MAIL_SCHEDULED_JOB,
+    payload: Type.Object({}),
+    policy: 'short',
+    // The next minute's check covers a failed one.
+    retryLimit: 0,
+    async run() {
+      return { queued: await parts.queueScheduledMails() }
+    },
+  })
+  return {
+    jobs: [outbox, scheduled],
+    schedules: [
+      { name: MAIL_OUTBOX_JOB, cron: '* * * * *' },
+      { name: MAIL_SCHEDULED_JOB, cron: '* * * * *' },
+    ],
+  }
 }

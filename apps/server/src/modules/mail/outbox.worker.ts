@@ -51,7 +51,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     maxAttempts = OUTBOX_MAX_ATTEMPTS,
     baseDelayMs = 30_000,
   } = options
-  let timer: NodeJS.Timeout | null = null
   let running: Promise<number> | null = null
   let again = false
   let stopped = false
@@ -117,19 +116,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
 
   return {
     runOnce,
-    /** A mail was queued in this process: send soon instead of at the next tick. */
-    nudge() {
-      if (!stopped) void runOnce()
-    },
-    start(intervalMs: number) {
-      if (intervalMs <= 0 || timer) return
-      timer = setInterval(() => void runOnce(), intervalMs)
-      timer.unref()
-    },
     async stop() {
       stopped = true
-      if (timer) clearInterval(timer)
-      timer = null
       await running
     },
   }

@@ -126,7 +126,7 @@ async function reportTable(
 export interface ScheduledMailsOptions {
   db: Db
   scheduled: ScheduledMailsRepository
-  outbox: OutboxRepository
+  outbox: Pick<OutboxRepository, 'enqueue'>
   publicUrl: string
   attachments: ReportAttachmentBuilder
 }

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import type { SyncCounts, SyncKind, SyncRun, SyncRunStatus, SyncTrigger } from '@portal/shared'
 import type { Db, DbOrTx } from '../../db/client'
-import { syncCursor, syncRun } from '../../db/schema'
+import { syncCursor, syncProviderState, syncRun } from '../../db/schema'
 
 /**
  * sync_cursor also holds one row that is not a kind: the start of the last complete full run,
@@ -56,6 +56,19 @@ export function createSyncRunRepository(db: Db) {
         .insert(syncCursor)
         .values({ kind, since })
         .onConflictDoUpdate({ target: syncCursor.kind, set: { since, updatedAt: sql`now()` } })
+    },
+
+    /** Records the SCORM Cloud error a sync met, or clears it (null) after a sync that succeeded. */
+    async setProviderError(message: string | null, tx: DbOrTx = db): Promise<void> {
+      await tx
+        .insert(syncProviderState)
+        .values({ id: true, lastError: message })
+        .onConflictDoUpdate({ target: syncProviderState.id, set: { lastError: message, updatedAt: sql`now()` } })
+    },
+
+    async providerError(tx: DbOrTx = db): Promise<string | null> {
+      const [row] = await tx.select({ lastError: syncProviderState.lastError }).from(syncProviderState)
+      return row?.lastError ?? null
     },
 
     /** The newest run of each kind. */

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppError } from '../../lib/app-error'
-import { startSyncScheduler } from './sync.scheduler'
+import { syncJob, syncSchedule } from './sync.scheduler'
 import type { SyncService } from './sync.service'
 
 const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
@@ -10,48 +10,51 @@ const fakeSync = (fullDue: boolean, run: SyncService['run']) =>
   }
 
 beforeEach(() => {
-  vi.useFakeTimers()
   vi.clearAllMocks()
 })
-afterEach(() => {
-  vi.useRealTimers()
+
+describe('sync schedule', () => {
+  it('recurs every SYNC_INTERVAL_MINUTES: cron when the interval divides an hour or a day, else a recurrence rule', () => {
+    expect(syncSchedule(10)).toBe('*/10 * * * *')
+    expect(syncSchedule(1)).toBe('*/1 * * * *')
+    expect(syncSchedule(120)).toBe('0 */2 * * *')
+    expect(syncSchedule(7)).toBe('FREQ=MINUTELY;INTERVAL=7')
+    expect(syncSchedule(90)).toBe('FREQ=MINUTELY;INTERVAL=90')
+  })
+
+  it('is off at 0 minutes', () => {
+    expect(syncSchedule(0)).toBeNull()
+  })
 })
 
-describe('sync scheduler', () => {
-  it('runs every kind each interval, full when a daily full run is due, until stopped', async () => {
-    const sync = fakeSync(true, async () => ({ ok: true, results: [] }))
-    const scheduler = startSyncScheduler(sync, 10, log)
-    await vi.advanceTimersByTimeAsync(10 * 60_000 - 1)
-    expect(sync.run).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(1)
-    expect(sync.run).toHaveBeenCalledWith({ trigger: 'schedule', full: true })
-    await vi.advanceTimersByTimeAsync(10 * 60_000)
-    expect(sync.run).toHaveBeenCalledTimes(2)
-    scheduler.stop()
-    await vi.advanceTimersByTimeAsync(60 * 60_000)
-    expect(sync.run).toHaveBeenCalledTimes(2)
+describe('sync job', () => {
+  it('runs every kind, full when a daily full run is due, else incremental', async () => {
+    const due = fakeSync(true, async () => ({ ok: true, results: [] }))
+    expect(await syncJob(due, log).run([{ trigger: 'schedule' }])).toEqual({ ran: true, ok: true, results: [] })
+    expect(due.run).toHaveBeenCalledWith({ trigger: 'schedule', full: true })
+    const notDue = fakeSync(false, async () => ({ ok: true, results: [] }))
+    await syncJob(notDue, log).run([{ trigger: 'startup' }])
+    expect(notDue.run).toHaveBeenCalledWith({ trigger: 'startup', full: false })
   })
 
-  it('is off at 0 minutes', async () => {
-    const sync = fakeSync(false, async () => ({ ok: true, results: [] }))
-    startSyncScheduler(sync, 0, log)
-    await vi.advanceTimersByTimeAsync(24 * 60 * 60_000)
-    expect(sync.run).not.toHaveBeenCalled()
-  })
-
-  it('does not stack a tick on a run still going, and logs a busy lock without failing', async () => {
-    let finish = () => {}
-    const sync = fakeSync(false, () => new Promise((resolve) => (finish = () => resolve({ ok: true, results: [] }))))
-    const scheduler = startSyncScheduler(sync, 1, log)
-    await vi.advanceTimersByTimeAsync(3 * 60_000)
-    expect(sync.run).toHaveBeenCalledTimes(1)
-    expect(sync.run).toHaveBeenCalledWith({ trigger: 'schedule', full: false })
-    finish()
-    sync.run.mockRejectedValueOnce(new AppError('CONFLICT', 'A sync is already running.'))
-    await vi.advanceTimersByTimeAsync(60_000)
-    expect(sync.run).toHaveBeenCalledTimes(2)
+  it('ends with what happened when another node holds the lock, and logs it without an error', async () => {
+    const sync = fakeSync(false, async () => {
+      throw new AppError('CONFLICT', 'A sync is already running.')
+    })
+    expect(await syncJob(sync, log).run([{ trigger: 'schedule' }])).toEqual({
+      ran: false,
+      message: expect.stringContaining('another node'),
+    })
     expect(log.info).toHaveBeenCalledWith({ trigger: 'schedule' }, expect.stringContaining('another server'))
     expect(log.error).not.toHaveBeenCalled()
-    scheduler.stop()
+  })
+
+  it('is one waiting at most', () => {
+    expect(
+      syncJob(
+        fakeSync(false, async () => ({ ok: true, results: [] })),
+        log,
+      ).policy,
+    ).toBe('short')
   })
 })

@@ -73,8 +73,6 @@ export function createSyncService({
   const retry: PageRetry = { ...PAGE_RETRY, ...pageRetry }
   let current: { kinds: ReadonlySet<SyncKind>; full: boolean; promise: Promise<SyncOutcome> } | null = null
   let stopping = false
-  /** The provider's message from this process's last sync, cleared by the next success. */
-  let lastProviderError: string | null = null
   /** Told when a run ends (the alert evaluation); never awaited, never allowed to throw. */
   const finishedListeners: ((outcome: SyncOutcome) => void)[] = []
 
@@ -118,8 +116,9 @@ export function createSyncService({
         }
         const since = request.full ? null : await runs.getCursor(kind)
         const result = await runKind(deps, kind, request.trigger, since, runStart)
-        if (result.status === 'succeeded') lastProviderError = null
-        else if (result.error instanceof ScormCloudError) lastProviderError = result.message
+        // In the database, so the status screen says the same on every node.
+        if (result.status === 'succeeded') await runs.setProviderError(null)
+        else if (result.error instanceof ScormCloudError) await runs.setProviderError(result.message)
         results.push(result)
       }
       const ok = results.every((r) => r.status === 'succeeded')
@@ -192,6 +191,7 @@ export function createSyncService({
       const last = await runs.lastRuns()
       const lastOk = await runs.lastSuccessAt()
       const circuit = client.breaker.state
+      const lastProviderError = await runs.providerError()
       return {
         runs: {
           courses: last.courses ?? null,

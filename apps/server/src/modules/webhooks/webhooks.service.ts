@@ -16,15 +16,11 @@ export function createWebhooksService(deps: {
   db: Db
   /** The sync's mirror writes: a postback is stored by the same rule as a sync run. */
   mirror: Pick<SyncRepository, 'dispatchCourses' | 'upsertRegistrations'>
+  /** The alert evaluation of the postback's dispatch, sent as a job in the postback's transaction. */
+  alerts: { notePostback(dispatchId: string, tx: DbOrTx): Promise<void> }
 }) {
-  const { db, mirror } = deps
-  const stored: ((dispatchId: string) => void)[] = []
+  const { db, mirror, alerts } = deps
   return {
-    /** A listener for every stored postback (app.ts: alerts evaluate the batch after a debounce). */
-    onStored(listener: (dispatchId: string) => void) {
-      stored.push(listener)
-    },
-
     async storeRegistration(body: PostbackRegistration): Promise<{ message: string }> {
       // The schema checked the shapes; a date we cannot read would silently become "none", and
       // one the mirror cannot store would fail the write as a 500 that SCORM Cloud retries
@@ -55,11 +51,11 @@ export function createWebhooksService(deps: {
           return { message: `Ignored: dispatch ${row.dispatchId} is not in the mirror yet; the next sync brings it.` }
         }
         const counts = await mirror.upsertRegistrations([{ ...row, courseId: row.courseId ?? courseId }], tx)
+        await alerts.notePostback(row.dispatchId, tx)
         if (counts.created > 0) return { message: 'Registration stored.' }
         if (counts.updated > 0) return { message: 'Registration updated.' }
         return { message: 'Unchanged: this state or a newer one is already stored.' }
       })
-      for (const listener of stored) listener(row.dispatchId)
       return answer
     },
   }

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import helmet from '@fastify/helmet'
 import cors from '@fastify/cors'
-import rateLimit from '@fastify/rate-limit'
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { AppConfig } from '../../config'
 
 /**
@@ -9,8 +9,8 @@ import type { AppConfig } from '../../config'
  * frame-ancestors 'none'), nosniff, Referrer-Policy, HSTS (browsers honour it only over TLS),
  * and CORS closed unless origins are configured.
  */
-export const securityPlugin = fp<{ config: AppConfig }>(
-  async (app, { config }) => {
+export const securityPlugin = fp<{ config: AppConfig; rateLimitStore: FastifyRateLimitStoreCtor }>(
+  async (app, { config, rateLimitStore }) => {
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -34,7 +34,8 @@ export const securityPlugin = fp<{ config: AppConfig }>(
     if (config.corsOrigins.length > 0) {
       await app.register(cors, { origin: config.corsOrigins, credentials: false })
     }
-    await app.register(rateLimit, { global: false })
+    // Counted in the database, so every node behind a balancer applies the same limit.
+    await app.register(rateLimit, { global: false, store: rateLimitStore })
     // API answers carry tokens (sign-in, refresh) or a signed-in user's data, which
     // neither the browser nor a shared cache may keep. The documentation and web app files may.
     app.addHook('onSend', async (request, reply) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from '@portal/scorm-cloud-sim'
 import { can, type Permission, type Role } from '@portal/shared'
 import { courseRequest } from '../../db/schema'
-import { buildTestApp, testConfig, type TestContext } from '../helpers'
+import { buildTestApp, runDueJobs, testConfig, type TestContext } from '../helpers'
 import { MISSING_ID, seedAccessFixture, type AccessFixture } from '../security/access-fixture'
 import { ROUTE_RULES, type IdResource } from '../security/access-rules'
 import { CLASSES, sample, variantsFor, type BadValue } from './bad-values'
@@ -257,7 +257,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
       await journal.since()
       const control = await t.app.inject(controlRequest(op, base))
       // A settings change evaluates alerts in the background: its writes belong to the control.
-      await appParts(t.app).alerts.flush()
+      await runDueJobs(t.app)
       const controlBody = safeJson(control.body)
       const expected401 = ROUTE_RULES[keyOf(op)]?.publicStatus?.includes(401) ?? false
       const unauthorised = control.statusCode === 401 && !expected401
@@ -277,7 +277,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
           if (!request) continue
           const label = `${keyOf(op)} ${field.part}:${fieldName(field)} = ${bad.cls}: ${bad.label}`
           const res = await t.app.inject(request)
-          await appParts(t.app).alerts.flush()
+          await runDueJobs(t.app)
           const writes = await journal.since()
           inputs += 1
           sent.add(`${keyOf(op)}|${field.part}:${fieldName(field)}|${bad.cls}`)

@@ -136,6 +136,8 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
     headers,
     users,
     alert: { own: String(alerts[0]!.id), foreign: String(alerts[1]!.id), missing: '999999999' },
+    // Jobs belong to no company: an admin reaches any id (an unknown one is 404), the others none.
+    job: { own: MISSING_UUID, foreign: MISSING_UUID, missing: MISSING_UUID },
     dispatch: { own: 'sec-dispatch-a', foreign: MARK.foreignDispatch, missing: MISSING_ID },
     company: { own: OWN_COMPANY, foreign: FOREIGN_COMPANY, missing: MISSING_ID },
     course: { own: 'sec-course-own', foreign: 'sec-course-foreign', missing: MISSING_ID, hidden: MARK.hiddenCourse },

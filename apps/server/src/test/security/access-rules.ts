@@ -4,7 +4,7 @@ import type { AccessFixture } from './access-fixture'
 
 export type Caller = Role | 'none'
 export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
-export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert'
+export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert' | 'job'
 
 export interface RouteRule {
   /** Roles that pass the permission check (docs/product-rules.md §6, docs/product-decisions.md D7), or a public route. */
@@ -34,6 +34,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // Operations and documentation: public by design (docs/product-decisions.md D7; the docs grant nothing).
   'GET /api/health': { allow: 'public', publicStatus: [200] },
   'GET /api/ready': { allow: 'public', publicStatus: [200] },
+  'GET /api/health/ready': { allow: 'public', publicStatus: [200] },
   'GET /api/docs': { allow: 'public', publicStatus: [200, 302] },
   'GET /api/docs/static/index.html': { allow: 'public', publicStatus: [302] },
   'GET /api/docs/static/*': { allow: 'public', publicStatus: [404] },
@@ -253,6 +254,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/sso/staff/test/start': { allow: ADMIN, ok: [200, 404, 502] },
   'GET /api/admin/sso/staff/test/:flowId': { allow: ADMIN, ok: [404] },
   'GET /api/admin/outbox': { allow: ADMIN },
+  // The background jobs (modules/jobs): an admin's retry or cancel of an unknown job is 404.
+  'GET /api/admin/jobs': { allow: ADMIN },
+  'POST /api/admin/jobs/:id/retry': { allow: ADMIN, id: 'job', ok: [404] },
+  'POST /api/admin/jobs/:id/cancel': { allow: ADMIN, id: 'job', ok: [404] },
   // Second factors, recovery codes and sessions: the caller's own (every role). The matrix's
   // path keeps the literal `:factorId`/`:sessionId`, which is not a UUID: past the permission
   // check, validation refuses it.

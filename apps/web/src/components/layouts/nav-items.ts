@@ -5,6 +5,7 @@ import {
   ClipboardList,
   GraduationCap,
   LayoutDashboard,
+  ListChecks,
   ScrollText,
   Settings,
   type LucideIcon,
@@ -29,5 +30,6 @@ export function navItemsFor(role: Role): NavItem[] {
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
   if (can(role, 'user.manage')) items.push({ name: 'Settings', to: paths.settings.getHref(), icon: Settings })
+  if (can(role, 'jobs.manage')) items.push({ name: 'Jobs', to: paths.jobs.getHref(), icon: ListChecks })
   return items
 }

@@ -71,7 +71,10 @@ describe('PostgreSQL stopped and started again', () => {
     await pgdb.terminateConnections()
 
     const ready = await call(server.url, 'GET', '/api/ready')
-    expect(ready).toEqual({ status: 503, body: { status: 'database unavailable' } })
+    expect(ready).toEqual({
+      status: 503,
+      body: expect.objectContaining({ status: 'database unavailable', role: 'all' }),
+    })
     for (const res of await calls()) {
       expect(res.status).toBe(503)
       expect(res.body).toEqual({ code: 'NOT_READY', message: 'The service is not ready. Please try again shortly.' })

@@ -9,7 +9,7 @@ import { server } from '@/testing/mocks/server'
 import { advance, navLinkNames, pollUntil, preloadRoutes, renderApp, signInAs } from '@/testing/test-utils'
 
 const EXPECTED_NAV: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'Settings'],
+  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'Settings', 'Jobs'],
   sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
   internal: ['Dashboard', 'Courses', 'Learners'],
   client: ['Dashboard', 'Courses', 'Course Requests', 'Learners'],

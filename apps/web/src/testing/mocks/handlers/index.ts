@@ -6,6 +6,7 @@ import { companyHandlers } from './companies'
 import { courseRequestHandlers } from './course-requests'
 import { courseHandlers } from './courses'
 import { dispatchHandlers } from './dispatches'
+import { jobHandlers } from './jobs'
 import { logHandlers } from './logs'
 import { reportHandlers } from './reports'
 import { userHandlers } from './users'
@@ -22,4 +23,5 @@ export const handlers = [
   ...logHandlers,
   ...alertHandlers,
   ...chartHandlers,
+  ...jobHandlers,
 ]

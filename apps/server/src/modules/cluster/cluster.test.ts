@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../app'
+import type { Database } from '../../db/client'
+import { hashPassword } from '../../lib/passwords'
+import { testConfig, TEST_PASSWORD } from '../../test/helpers'
+import { createTestDatabase } from '../../test/test-database'
+import { createUsersRepository } from '../users/users.repository'
+import { createClusterRepository } from './cluster.repository'
+import { checkSharedSecrets, secretFingerprint } from './shared-secrets'
+
+/**
+ * Two app instances on one database stand for two server nodes behind a balancer: what one
+ * counts (failed sign-ins, rate-limited requests) the other sees, and a node whose secrets differ
+ * from the first node's is refused. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
+ */
+let database: Database
+let a: FastifyInstance
+let b: FastifyInstance
+const email = 'cluster-admin@example.test'
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  a = await buildApp({ config: testConfig(), logger: false, jobs: { background: false }, database })
+  b = await buildApp({ config: testConfig(), logger: false, jobs: { background: false }, database })
+  // One after the other: the first node's start creates the job engine's tables, as on PostgreSQL.
+  await a.ready()
+  await b.ready()
+  await createUsersRepository(database.db).insert({
+    email,
+    username: 'cluster-admin',
+    name: null,
+    passwordHash: await hashPassword(TEST_PASSWORD),
+    role: 'admin',
+    companyId: null,
+  })
+})
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()])
+  await database?.close()
+})
+
+const signIn = (node: FastifyInstance, password: string, ip: string) =>
+  node.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip })
+
+describe('two nodes on one database', () => {
+  it('share the sign-in throttle: five failures through A and the sixth through B block the account on both', async () => {
+    for (let i = 0; i < 5; i += 1) expect((await signIn(a, 'wrong-password-1', '10.0.0.1')).statusCode).toBe(401)
+    // The sixth failure, counted through B, passes the allowed five and blocks the account.
+    expect((await signIn(b, 'wrong-password-1', '10.0.0.2')).statusCode).toBe(401)
+    const next = await signIn(b, 'wrong-password-1', '10.0.0.2')
+    expect(next.statusCode).toBe(429)
+    expect(next.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' })
+    // The right password is refused too while the account is blocked, through either node.
+    expect((await signIn(a, TEST_PASSWORD, '10.0.0.3')).statusCode).toBe(429)
+  })
+
+  it('share the API rate limit: requests through A and B count together', async () => {
+    const miss = (node: FastifyInstance) =>
+      node.inject({ method: 'GET', url: '/api/no-such-route', remoteAddress: '10.0.1.1' })
+    const answers: number[] = []
+    for (let i = 0; i < 300; i += 1) answers.push((await miss(i % 2 === 0 ? a : b)).statusCode)
+    expect(answers.every((status) => status === 404)).toBe(true)
+    const refused = await miss(b)
+    expect(refused.statusCode).toBe(429)
+    expect((await miss(a)).statusCode).toBe(429)
+    // Another client is not limited by the first one's requests.
+    const other = await b.inject({ method: 'GET', url: '/api/no-such-route', remoteAddress: '10.0.1.2' })
+    expect(other.statusCode).toBe(404)
+  })
+
+  it('refuse a node started with another JWT_SECRET or postback password, and accept the same ones', async () => {
+    const repository = createClusterRepository(database.db)
+    // buildApp does not check; the server's start does (server.ts). The first start records.
+    await expect(checkSharedSecrets(repository, testConfig())).resolves.toBeUndefined()
+    await expect(checkSharedSecrets(repository, testConfig())).resolves.toBeUndefined()
+    await expect(
+      checkSharedSecrets(repository, testConfig({ jwtSecret: 'another-secret-that-is-long-enough-for-hs256' })),
+    ).rejects.toThrow(/^JWT_SECRET differs from the value the other server nodes on this database were started with/)
+    await expect(
+      checkSharedSecrets(repository, testConfig({ postbackPassword: 'another-postback-secret' })),
+    ).rejects.toThrow(/^POSTBACK_PASSWORD differs/)
+    await expect(
+      checkSharedSecrets(repository, testConfig({ jwtSecret: 'x'.repeat(40), ssoSecretKey: 'y'.repeat(40) })),
+    ).rejects.toThrow(/^JWT_SECRET, SSO_SECRET_KEY differ/)
+  })
+
+  it('keeps a keyed fingerprint, never the secret', async () => {
+    const fingerprint = secretFingerprint(testConfig().jwtSecret)
+    expect(fingerprint).not.toContain(testConfig().jwtSecret)
+    expect(fingerprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(secretFingerprint('another')).not.toBe(fingerprint)
+  })
+})

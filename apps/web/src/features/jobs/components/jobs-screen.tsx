@@ -1,0 +1,165 @@
+import { JOB_STATES, type JobFailure, type JobState } from '@portal/shared'
+import { format } from 'date-fns'
+import { CheckCircle2 } from 'lucide-react'
+import { useState } from 'react'
+import { Badge } from '@/components/ui/badge'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { EmptyState } from '@/components/ui/empty-state'
+import { ErrorState } from '@/components/ui/error-state'
+import { Spinner } from '@/components/ui/spinner'
+import { errorMessage } from '@/lib/api-error'
+import { useJobAction, useJobsOverview } from '../api/jobs-api'
+
+const STATE_LABELS: Record<JobState, string> = {
+  created: 'Waiting',
+  retry: 'Retrying',
+  active: 'Running',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+}
+const when = (iso: string | null) => (iso ? format(new Date(iso), 'yyyy-MM-dd HH:mm:ss') : '-')
+
+/** What each queue does, in the words of the screen. */
+export const QUEUE_LABELS: Record<string, string> = {
+  sync: 'SCORM Cloud sync',
+  'alerts-evaluate': 'Alert evaluation (everything)',
+  'alerts-postback': 'Alert evaluation (postbacks)',
+  'mail-outbox': 'Mail sending',
+  'mail-scheduled': 'Digests and report mails',
+  'log-partitions': 'Activity log upkeep',
+}
+
+function FailureItem({ failure }: { failure: JobFailure }) {
+  const action = useJobAction()
+  const [message, setMessage] = useState<string | null>(null)
+  const run = (kind: 'retry' | 'cancel') => {
+    setMessage(null)
+    action.mutate(
+      { id: failure.id, action: kind },
+      {
+        onSuccess: (res) => setMessage(res.message),
+        onError: (error) => setMessage(errorMessage(error, 'The action failed')),
+      },
+    )
+  }
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone="red">{failure.rejected ? 'Refused' : 'Failed'}</Badge>
+        <span className="text-sm font-medium text-slate-900">{QUEUE_LABELS[failure.queue] ?? failure.queue}</span>
+        <span className="text-xs text-slate-600">
+          {failure.attempts} {failure.attempts === 1 ? 'attempt' : 'attempts'}, last {when(failure.failedAt)}
+        </span>
+      </div>
+      <p className="mt-2 text-sm text-red-800">Error: {failure.error}</p>
+      <details className="mt-2">
+        <summary className="cursor-pointer text-sm font-medium text-blue-700">Show payload</summary>
+        <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap text-slate-800">
+          {JSON.stringify(failure.data, null, 2)}
+        </pre>
+      </details>
+      <div className="mt-3 flex gap-2">
+        <Button size="sm" onClick={() => run('retry')} disabled={action.isPending}>
+          {action.isPending && action.variables?.action === 'retry' ? 'Retrying...' : 'Retry'}
+        </Button>
+        <Button size="sm" variant="secondary" onClick={() => run('cancel')} disabled={action.isPending}>
+          Cancel job
+        </Button>
+      </div>
+      {message && (
+        <p role="status" className="mt-2 text-sm text-slate-700">
+          {message}
+        </p>
+      )}
+    </li>
+  )
+}
+
+/**
+ * /admin/jobs: every queue of the background work with its jobs by state, and the last
+ * failures with their recorded error, each with Retry and Cancel.
+ */
+export function JobsScreen() {
+  const { data, error, isPending, refetch, isFetching } = useJobsOverview()
+  if (isPending) return <Spinner label="Loading jobs..." />
+  if (error || !data) {
+    return (
+      <ErrorState
+        message={errorMessage(error, 'Failed to load the jobs')}
+        onRefresh={() => void refetch()}
+        refreshing={isFetching}
+      />
+    )
+  }
+  return (
+    <div className="space-y-6">
+      {!data.engine.working && (
+        <Banner variant="info">
+          This node runs no jobs (PORTAL_ROLE=web): the worker nodes run them. The counts are the same everywhere.
+        </Banner>
+      )}
+      <section aria-labelledby="queues-title">
+        <h2 id="queues-title" className="mb-2 text-base font-semibold text-slate-900">
+          Queues
+        </h2>
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="min-w-full text-sm">
+            <caption className="sr-only">Jobs by queue and state</caption>
+            <thead className="bg-slate-50 text-left text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Queue
+                </th>
+                {JOB_STATES.map((s) => (
+                  <th key={s} scope="col" className="px-3 py-2 text-right font-medium">
+                    {STATE_LABELS[s]}
+                  </th>
+                ))}
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Schedule (UTC)
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {data.queues.map((q) => (
+                <tr key={q.name}>
+                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
+                    {QUEUE_LABELS[q.name] ?? q.name}
+                  </th>
+                  {JOB_STATES.map((s) => (
+                    <td key={s} className="px-3 py-2 text-right text-slate-900 tabular-nums">
+                      {q.counts[s] > 0 && s === 'failed' ? <Badge tone="red">{q.counts[s]}</Badge> : q.counts[s]}
+                    </td>
+                  ))}
+                  <td className="px-3 py-2 font-mono text-xs text-slate-700">
+                    {q.schedules.length > 0 ? q.schedules.join(', ') : 'On demand'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section aria-labelledby="failures-title">
+        <h2 id="failures-title" className="mb-2 text-base font-semibold text-slate-900">
+          Last failures
+        </h2>
+        {data.failures.length === 0 ? (
+          <EmptyState
+            icon={CheckCircle2}
+            title="No failed jobs"
+            description="Jobs that keep failing are kept here with their error."
+          />
+        ) : (
+          <ul aria-label="Failed jobs" className="space-y-3">
+            {data.failures.map((f) => (
+              <FailureItem key={f.id} failure={f} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  )
+}
