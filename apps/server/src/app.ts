@@ -91,6 +91,8 @@ import { createMfaRepository } from './modules/mfa/mfa.repository'
 import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
 import { createSecurityNotices } from './modules/mfa/mfa.notices'
 import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
+import { passkeyProfileRoutes, passkeySignInRoutes, passkeyStepRoutes } from './modules/mfa/passkeys.routes'
+import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -234,6 +236,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       typeof details.ssoConnectionId === 'string'
         ? (sessionId, tx) => ssoRepository.insertSession(sessionId, details.ssoConnectionId as string, tx)
         : undefined,
+    webauthn: { ...webauthnRelyingParty(config.publicUrl), rpName: 'Dispatch Portal' },
+    signInRule: createSsoPasswordRule(ssoRepository),
   })
 
   await app.register(healthRoutes, { prefix: '/api', database })
@@ -251,6 +255,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
   await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(passkeyStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(passkeySignInRoutes, { prefix: '/api/auth/passkey', mfa })
+  await app.register(passkeyProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
   await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })

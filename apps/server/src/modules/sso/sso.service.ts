@@ -34,6 +34,7 @@ import { hashPassword } from '../../lib/passwords'
 import type { ActivityEntry } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
+import { providerSecondFactors } from '../mfa/mfa.gate'
 import { authorizationUrl, discover, endSessionUrl, finishFlow, refusalOf } from './oidc'
 import {
   authnRequestUrl,
@@ -460,7 +461,7 @@ export function createSsoService(deps: {
    * The signed-in user's one-time code for the sign-in page, in the address fragment: the
    * browser never sends a fragment to a server, so no log or proxy sees it.
    */
-  async function handOff(connection: SsoConnectionRow, identity: Identity): Promise<string> {
+  async function handOff(connection: SsoConnectionRow, identity: Identity, amr?: string[]): Promise<string> {
     const { user, created } = connection.staff
       ? await staffUserFor(connection, identity)
       : await userFor(connection, identity)
@@ -470,6 +471,7 @@ export function createSsoService(deps: {
       userId: user.id,
       connectionId: connection.id,
       expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
+      amr: amr?.length ? amr : null,
     })
     if (created) log.info({ userId: user.id, companyId: connection.companyId }, 'user created on first single sign-on')
     return `/login#sso_code=${code}${created ? '&created=1' : ''}`
@@ -747,7 +749,7 @@ export function createSsoService(deps: {
         } catch (error) {
           throw new SsoRefusal('failed', `id token or code refused: ${refusalOf(error)}`)
         }
-        return await handOff(connection, oidcIdentity(connection, claims))
+        return await handOff(connection, oidcIdentity(connection, claims), providerSecondFactors(claims.amr))
       } catch (error) {
         if (error instanceof SsoRefusal) return refuse(error, client, companyId)
         throw error
@@ -818,6 +820,8 @@ export function createSsoService(deps: {
           method: connection?.protocol === 'saml' ? 'saml' : 'oidc',
           companyId: connection?.companyId ?? null,
           ssoConnectionId: handoff.connectionId,
+          // The provider's own second factor; the company's rule says whether it counts.
+          ...(handoff.amr?.length ? { providerAmr: handoff.amr } : {}),
         },
         (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
       )
