@@ -153,7 +153,10 @@ export const UserMfaSchema = Type.Object({
 export type UserMfa = Static<typeof UserMfaSchema>
 
 /** A WebAuthn options or response object from the browser library, bounded as free JSON. */
-export const WebAuthnJsonSchema = Type.Object({}, { additionalProperties: true, ...FreeJson(8, 20_000) })
+export const WebAuthnJsonSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  maxProperties: 20,
+  ...FreeJson(8, 20_000),
+})
 export const PasskeyOptionsSchema = Type.Object({ options: Type.Unknown() })
 export const PasskeyRegisterBodySchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
