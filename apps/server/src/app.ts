@@ -256,7 +256,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso })
   await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
   await app.register(passkeyStepRoutes, { prefix: '/api/auth/mfa', mfa })
-  await app.register(passkeySignInRoutes, { prefix: '/api/auth/passkey', mfa })
+  await app.register(passkeySignInRoutes, { prefix: '/api/auth', mfa })
   await app.register(passkeyProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })

@@ -315,3 +315,26 @@ it('the password still signs in where a passkey is not the way in', async () => 
   const { user } = await t.loginAs('sales')
   expect((await login(user.email)).json().accessToken).toBeTruthy()
 })
+
+describe('the OpenAPI document', () => {
+  it('describes every passkey route with its body and answers', async () => {
+    const doc = (await call('GET', '/api/docs/json')).json() as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>
+    }
+    const routes = [
+      ['post', '/api/auth/passkey/options', ['200']],
+      ['post', '/api/auth/passkey', ['200', '401']],
+      ['post', '/api/auth/mfa/passkey/options', ['200', '401']],
+      ['post', '/api/auth/mfa/passkey', ['200', '401']],
+      ['post', '/api/profile/mfa/passkeys/options', ['200', '401', '403']],
+      ['post', '/api/profile/mfa/passkeys', ['200', '400', '409']],
+      ['patch', '/api/profile/mfa/factors/{factorId}', ['200', '404']],
+    ] as const
+    for (const [method, path, statuses] of routes) {
+      const operation = doc.paths[path]?.[method]
+      expect(operation, `${method} ${path}`).toBeDefined()
+      expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining([...statuses]))
+    }
+    expect(doc.paths['/api/auth/passkey']!.post!.requestBody).toBeDefined()
+  })
+})

@@ -29,7 +29,7 @@ const assertion = (body: unknown) => body as AuthenticationResponseJSON
 export const passkeySignInRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> = async (app, { mfa }) => {
   const tags = ['auth']
   app.post(
-    '/options',
+    '/passkey/options',
     {
       config: { public: true },
       schema: {
@@ -41,7 +41,7 @@ export const passkeySignInRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }>
     async () => mfa.passkeySignInOptions(),
   )
   app.post(
-    '/',
+    '/passkey',
     {
       config: { public: true },
       schema: {
