@@ -338,3 +338,10 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/api/auth/passkey']!.post!.requestBody).toBeDefined()
   })
 })
+
+it('bounds the options a single address may ask for (each stores a challenge)', async () => {
+  const answers = []
+  for (let i = 0; i < 35; i += 1) answers.push((await call('POST', '/api/auth/passkey/options')).statusCode)
+  expect(answers).toContain(429)
+  expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(30)
+})

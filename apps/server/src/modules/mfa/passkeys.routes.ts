@@ -31,7 +31,8 @@ export const passkeySignInRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }>
   app.post(
     '/passkey/options',
     {
-      config: { public: true },
+      // Each answer stores a challenge before anyone is known: bounded per address.
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags,
         description: 'Options for a passkey sign-in (any passkey of this portal; user verification required).',
