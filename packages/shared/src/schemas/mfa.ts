@@ -30,6 +30,7 @@ export const MFA_MESSAGES = {
   sessionNotFound: 'That session was not found.',
   passkeyRefused: 'The passkey could not be verified. Try again or use another way to sign in.',
   passkeyNotAdded: 'The passkey could not be added. Please try again.',
+  passkeyPromptExpired: 'The passkey prompt has expired. Please try again.',
   passkeyExists: 'That passkey is already registered.',
   noPasskey: 'This account has no passkey: use another way to sign in.',
 } as const

@@ -116,7 +116,7 @@ describe('passkeys on Profile', () => {
     expect(subjects).toContain('A second factor was removed from your account')
   })
 
-  it('refuses an answer without user verification, to another challenge, or used twice, and adds nothing', async () => {
+  it('refuses an answer without user verification (400), to another challenge or used twice (409), adding nothing', async () => {
     const { user, headers } = await t.loginAs('sales')
     const options = (await call('POST', '/api/profile/mfa/passkeys/options', headers)).json().options
     const noUv = await call('POST', '/api/profile/mfa/passkeys', headers, {
@@ -129,19 +129,19 @@ describe('passkeys on Profile', () => {
     const device = authenticator()
     const made = device.createJSON(ORIGIN, { ...options, challenge: 'bm90LWEtY2hhbGxlbmdlLW9mLXRoaXMtcG9ydGFs' })
     expect((await call('POST', '/api/profile/mfa/passkeys', headers, { name: 'X', response: made })).statusCode).toBe(
-      400,
+      409,
     )
     // Another user's options are no challenge of this user's.
     const other = await t.loginAs('sales')
     const theirs = (await call('POST', '/api/profile/mfa/passkeys/options', other.headers)).json().options
     const stolen = device.createJSON(ORIGIN, theirs)
     expect((await call('POST', '/api/profile/mfa/passkeys', headers, { name: 'X', response: stolen })).statusCode).toBe(
-      400,
+      409,
     )
     // The first answer spent the challenge (refused for missing user verification): once only.
     const late = authenticator().createJSON(ORIGIN, options)
     expect((await call('POST', '/api/profile/mfa/passkeys', headers, { name: 'X', response: late })).statusCode).toBe(
-      400,
+      409,
     )
     expect(await t.database.db.select().from(mfaFactor).where(eq(mfaFactor.userId, user.id))).toEqual([])
   })

@@ -100,7 +100,8 @@ export const passkeyProfileRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }
       config: gated,
       schema: {
         tags,
-        description: "The browser's answer to the registration options; the first factor brings recovery codes.",
+        description:
+          "The browser's answer to the registration options; the first factor brings recovery codes. 409: the answer is to no live prompt of the caller's.",
         body: PasskeyRegisterBodySchema,
         response: { 200: FactorAddedSchema, ...errorResponses(400, 401, 403, 409) },
       },

@@ -126,14 +126,18 @@ export function createPasskeys(deps: MfaDeps, core: MfaCore) {
       response: RegistrationResponseJSON,
       client: ClientInfo,
     ): Promise<FactorAdded> {
-      const notAdded = (reason: string) =>
-        new AppError('VALIDATION_FAILED', M.passkeyNotAdded, { details: [{ field: 'response', message: reason }] })
+      // The answer is well formed but WebAuthn's rules refuse it (origin, relying party, user
+      // verification, signature): a rule, not a malformed field.
+      const notAdded = () =>
+        new AppError('RULE_VIOLATION', M.passkeyNotAdded, {
+          details: [{ field: 'response', message: M.passkeyNotAdded }],
+        })
       const label = name.trim().slice(0, 100) || 'Passkey'
       const challenge = signedChallenge(response)
       const row = challenge ? await repo.findChallenge(tokenHash(challenge), 'passkey-register') : null
       // Another user's challenge is no challenge of this user's; each is spent before the check.
       if (!row || row.userId !== user.id || !(await repo.spendChallenge(row.id))) {
-        throw notAdded('The passkey prompt has expired. Please try again.')
+        throw new AppError('CONFLICT', M.passkeyPromptExpired)
       }
       let info
       try {
@@ -146,7 +150,7 @@ export function createPasskeys(deps: MfaDeps, core: MfaCore) {
       } catch {
         info = undefined
       }
-      if (!info) throw notAdded(M.passkeyNotAdded)
+      if (!info) throw notAdded()
       const { credential } = info
       if (await repo.findByCredentialId(credential.id)) throw new AppError('CONFLICT', M.passkeyExists)
       return db.transaction(async (tx) => {

@@ -268,7 +268,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // A made-up answer to no challenge of the caller's: refused, nothing added.
   'POST /api/profile/mfa/passkeys': {
     allow: ALL,
-    ok: [400],
+    ok: [409],
     payload: () => ({ name: 'Key', response: { id: 'made-up', response: { clientDataJSON: 'e30' } } }),
   },
   'GET /api/profile/sessions': { allow: ALL },
