@@ -104,7 +104,7 @@ test.describe('admin', () => {
       await userPage.goto('/login')
       await userPage.getByLabel('Email').fill(email)
       await userPage.getByLabel('Password').fill(password)
-      await userPage.getByRole('button', { name: 'Sign in' }).click()
+      await userPage.getByRole('button', { name: 'Sign in', exact: true }).click()
       await expect(userPage).toHaveURL(/\/dashboard$/)
       await expect(userPage.getByRole('heading', { name: 'Your Dispatches' })).toBeVisible()
 

@@ -84,7 +84,7 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     await page.goto('/login')
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password').fill('Correct-Horse-Battery-9')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect(page.getByRole('alert')).toHaveText(SSO_MESSAGES.ssoRequired(demo.companyName))
     await expect(page).toHaveURL(/\/login/)
     // The contractor the admin named keeps the password.

@@ -17,7 +17,7 @@ export async function signIn(page: Page, role: DemoRole, password = DEMO_PASSWOR
   await page.goto('/login')
   await page.getByLabel('Email').fill(ACCOUNTS[role])
   await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
 export async function signInAndWait(page: Page, role: DemoRole) {

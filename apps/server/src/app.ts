@@ -95,6 +95,8 @@ import { createMfaRepository } from './modules/mfa/mfa.repository'
 import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
 import { createSecurityNotices } from './modules/mfa/mfa.notices'
 import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
+import { passkeyProfileRoutes, passkeySignInRoutes, passkeyStepRoutes } from './modules/mfa/passkeys.routes'
+import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -253,6 +255,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       typeof details.ssoConnectionId === 'string'
         ? (sessionId, tx) => ssoRepository.insertSession(sessionId, details.ssoConnectionId as string, tx)
         : undefined,
+    webauthn: { ...webauthnRelyingParty(config.publicUrl), rpName: 'Dispatch Portal' },
+    signInRule: createSsoPasswordRule(ssoRepository),
   })
 
   await app.register(healthRoutes, { prefix: '/api', database, role: config.role, jobs: () => jobs.status() })
@@ -274,6 +278,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secureCookie: config.publicUrl.startsWith('https:'),
   })
   await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(passkeyStepRoutes, { prefix: '/api/auth/mfa', mfa })
+  await app.register(passkeySignInRoutes, { prefix: '/api/auth', mfa })
+  await app.register(passkeyProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
   await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
   await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })

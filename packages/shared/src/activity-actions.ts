@@ -70,6 +70,7 @@ export const SERVER_ACTIONS = [
   // rules that require a factor; sessions a user or an admin ended.
   'MFA_FACTOR_ADDED',
   'MFA_FACTOR_REMOVED',
+  'MFA_FACTOR_RENAMED',
   'MFA_FACTORS_RESET',
   'MFA_RECOVERY_CODE_USED',
   'MFA_RECOVERY_CODES_REGENERATED',

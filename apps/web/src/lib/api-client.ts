@@ -15,7 +15,7 @@ const REFRESH_LOCK = 'portal-token-refresh'
 
 type QueryValue = string | number | boolean | null | undefined
 export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   body?: unknown
   params?: Record<string, QueryValue>
   /** Login, refresh, revoke and config: no token, no refresh, no retry. */
@@ -47,6 +47,8 @@ export const api = {
   post: <T>(path: string, body?: unknown, options?: Options) =>
     apiRequest<T>(path, { ...options, method: 'POST', body }),
   put: <T>(path: string, body?: unknown, options?: Options) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: Options) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, options?: Options) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
 }
 

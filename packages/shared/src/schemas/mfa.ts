@@ -29,6 +29,10 @@ export const MFA_MESSAGES = {
   factorNotFound: 'That factor was not found.',
   sessionNotFound: 'That session was not found.',
   passkeyRefused: 'The passkey could not be verified. Try again or use another way to sign in.',
+  passkeyNotAdded: 'The passkey could not be added. Please try again.',
+  passkeyPromptExpired: 'The passkey prompt has expired. Please try again.',
+  passkeyExists: 'That passkey is already registered.',
+  noPasskey: 'This account has no passkey: use another way to sign in.',
 } as const
 
 /** The answer after a right password when a second step (or enrolment) must follow. */
@@ -127,9 +131,18 @@ export const MfaRoleRulesBodySchema = Type.Object({
 })
 export type MfaRoleRulesBody = Static<typeof MfaRoleRulesBodySchema>
 
-/** "Second factor required" for a company's client users (the company screen). */
-export const MfaCompanyRuleSchema = Type.Object({ required: Type.Boolean() })
+/**
+ * "Second factor required" for a company's client users (the company screen), and whether a
+ * second factor its single sign-on provider reports (OIDC `amr`) counts as one.
+ */
+export const MfaCompanyRuleSchema = Type.Object({ required: Type.Boolean(), trustProviderFactor: Type.Boolean() })
 export type MfaCompanyRule = Static<typeof MfaCompanyRuleSchema>
+/** Left out, "trust the provider's second factor" keeps its value. */
+export const MfaCompanyRuleBodySchema = Type.Object({
+  required: Type.Boolean(),
+  trustProviderFactor: Type.Optional(Type.Boolean()),
+})
+export type MfaCompanyRuleBody = Static<typeof MfaCompanyRuleBodySchema>
 
 /** A user's factors as User Management shows them (never a key or credential). */
 export const UserMfaSchema = Type.Object({
@@ -141,7 +154,10 @@ export const UserMfaSchema = Type.Object({
 export type UserMfa = Static<typeof UserMfaSchema>
 
 /** A WebAuthn options or response object from the browser library, bounded as free JSON. */
-export const WebAuthnJsonSchema = Type.Object({}, { additionalProperties: true, ...FreeJson(8, 20_000) })
+export const WebAuthnJsonSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  maxProperties: 20,
+  ...FreeJson(8, 20_000),
+})
 export const PasskeyOptionsSchema = Type.Object({ options: Type.Unknown() })
 export const PasskeyRegisterBodySchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -149,6 +165,8 @@ export const PasskeyRegisterBodySchema = Type.Object({
 })
 export const PasskeyStepBodySchema = Type.Object({ token: StepToken, response: WebAuthnJsonSchema })
 export const PasskeySignInOptionsSchema = Type.Object({ token: Type.String(), options: Type.Unknown() })
+/** A new name for a factor (an authenticator app or a passkey). */
+export const FactorRenameBodySchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /**
  * Staff roles whose "second factor required" is on when an admin has not set it: admins, once

@@ -58,7 +58,8 @@ export const mfaRecoveryCode = pgTable(
 /**
  * The single-purpose token between the password and the second step (`verify`), or between the
  * password and a required enrolment (`enrol`), or a passkey sign-in's challenge (`passkey`, no
- * user yet). Stored hashed; spent once.
+ * user yet), or a passkey registration's challenge from Profile (`passkey-register`, hashed
+challenge). Stored hashed; spent once.
  */
 export const mfaChallenge = pgTable(
   'mfa_challenge',
@@ -93,5 +94,7 @@ export const mfaCompanyRule = pgTable('mfa_company_rule', {
     .primaryKey()
     .references(() => company.id, { onDelete: 'cascade' }),
   required: boolean('required').notNull(),
+  /** With the company's single sign-on, a second factor its provider reports (`amr`) counts (0030). */
+  trustProviderFactor: boolean('trust_provider_factor').notNull().default(false),
   updatedAt: tz('updated_at').notNull().defaultNow(),
 })

@@ -109,6 +109,8 @@ export const ssoHandoff = pgTable('sso_handoff', {
     .references(() => ssoConnection.id, { onDelete: 'cascade' }),
   expiresAt: tz('expires_at').notNull(),
   consumedAt: tz('consumed_at'),
+  /** The second factors the OIDC provider reported (`amr`), for the company's rule (0030). */
+  amr: jsonb('amr').$type<string[]>(),
 })
 
 /** Which connection a portal session came from, for signing out at the provider too. */

@@ -15,6 +15,15 @@ export type MfaChallengeRow = typeof mfaChallenge.$inferSelect
 
 /** Second factors, recovery codes, second-step tokens, rules and the sessions list (SQL only). */
 export function createMfaRepository(db: DbOrTx) {
+  /** The company's rule and whether its single sign-on provider's second factor counts. */
+  async function companySettings(companyId: string, tx: DbOrTx = db) {
+    const [row] = await tx
+      .select({ required: mfaCompanyRule.required, trustProviderFactor: mfaCompanyRule.trustProviderFactor })
+      .from(mfaCompanyRule)
+      .where(eq(mfaCompanyRule.companyId, companyId))
+    return { required: row?.required ?? false, trustProviderFactor: row?.trustProviderFactor ?? false }
+  }
+
   return {
     // ---- factors ----
     async factors(userId: string, tx: DbOrTx = db): Promise<MfaFactorRow[]> {
@@ -74,7 +83,10 @@ export function createMfaRepository(db: DbOrTx) {
         .returning({ id: mfaFactor.id })
       return rows.length === 1
     },
-    /** A passkey's counter only moves forward (a cloned authenticator shows an older one). */
+    /**
+     * A passkey's counter only moves forward (a cloned authenticator shows an older one); an
+     * authenticator that keeps no counter answers 0 every time, and 0 stays accepted for it.
+     */
     async advanceSignCount(id: string, signCount: number, tx: DbOrTx = db): Promise<boolean> {
       const rows = await tx
         .update(mfaFactor)
@@ -82,11 +94,14 @@ export function createMfaRepository(db: DbOrTx) {
         .where(
           and(
             eq(mfaFactor.id, id),
-            sql`(${signCount} = 0 and ${mfaFactor.signCount} = 0) or ${mfaFactor.signCount} < ${signCount}`,
+            sql`((${signCount} = 0 and ${mfaFactor.signCount} = 0) or ${mfaFactor.signCount} < ${signCount})`,
           ),
         )
         .returning({ id: mfaFactor.id })
       return rows.length === 1
+    },
+    async renameFactor(id: string, name: string, tx: DbOrTx = db) {
+      await tx.update(mfaFactor).set({ name }).where(eq(mfaFactor.id, id))
     },
     async deleteFactor(userId: string, id: string, tx: DbOrTx = db): Promise<boolean> {
       const rows = await tx
@@ -161,6 +176,15 @@ export function createMfaRepository(db: DbOrTx) {
     async setWebauthnChallenge(id: string, challenge: string, tx: DbOrTx = db) {
       await tx.update(mfaChallenge).set({ webauthnChallenge: challenge }).where(eq(mfaChallenge.id, id))
     },
+    /** Clears a passkey challenge if it is still the one read: false when another request took it. */
+    async takeWebauthnChallenge(id: string, challenge: string, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
+        .update(mfaChallenge)
+        .set({ webauthnChallenge: null })
+        .where(and(eq(mfaChallenge.id, id), eq(mfaChallenge.webauthnChallenge, challenge)))
+        .returning({ id: mfaChallenge.id })
+      return rows.length === 1
+    },
     async deleteExpiredChallenges(before: Date, tx: DbOrTx = db) {
       await tx.delete(mfaChallenge).where(lt(mfaChallenge.expiresAt, before))
     },
@@ -176,17 +200,21 @@ export function createMfaRepository(db: DbOrTx) {
         .onConflictDoUpdate({ target: mfaRoleRule.role, set: { required, updatedAt: new Date() } })
     },
     async companyRule(companyId: string, tx: DbOrTx = db): Promise<boolean> {
-      const [row] = await tx
-        .select({ required: mfaCompanyRule.required })
-        .from(mfaCompanyRule)
-        .where(eq(mfaCompanyRule.companyId, companyId))
-      return row?.required ?? false
+      return (await companySettings(companyId, tx)).required
     },
-    async setCompanyRule(companyId: string, required: boolean, tx: DbOrTx = db) {
+    companySettings,
+    async trustsProviderFactor(companyId: string, tx: DbOrTx = db): Promise<boolean> {
+      return (await companySettings(companyId, tx)).trustProviderFactor
+    },
+    async setCompanyRule(
+      companyId: string,
+      values: { required: boolean; trustProviderFactor: boolean },
+      tx: DbOrTx = db,
+    ) {
       await tx
         .insert(mfaCompanyRule)
-        .values({ companyId, required })
-        .onConflictDoUpdate({ target: mfaCompanyRule.companyId, set: { required, updatedAt: new Date() } })
+        .values({ companyId, ...values })
+        .onConflictDoUpdate({ target: mfaCompanyRule.companyId, set: { ...values, updatedAt: new Date() } })
     },
 
     // ---- sessions ----

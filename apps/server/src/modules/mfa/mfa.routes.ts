@@ -7,6 +7,7 @@ import {
   EnrolConfirmBodySchema,
   FactorAddedSchema,
   IdParamsSchema,
+  MfaCompanyRuleBodySchema,
   MfaCompanyRuleSchema,
   MfaRoleRulesBodySchema,
   MfaRoleRulesSchema,
@@ -28,7 +29,7 @@ import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { MfaService } from './mfa.service'
 
-const clientOf = (request: FastifyRequest) => ({
+export const clientOf = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 300) : null,
 })
@@ -258,10 +259,10 @@ export const mfaRulesRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> = as
       schema: {
         tags,
         params: IdParamsSchema,
-        body: MfaCompanyRuleSchema,
+        body: MfaCompanyRuleBodySchema,
         response: { 200: MfaCompanyRuleSchema, ...errors },
       },
     },
-    async (request) => mfa.setCompanyRule(request.params.id, request.body.required, ctx(request)),
+    async (request) => mfa.setCompanyRule(request.params.id, request.body, ctx(request)),
   )
 }

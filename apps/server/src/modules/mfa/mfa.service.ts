@@ -1,197 +1,51 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { generateSecret, generateURI, verify } from 'otplib'
 import QRCode from 'qrcode'
 import {
-  ENROL_STEP_SECONDS,
   MFA_MESSAGES as M,
-  MFA_STAFF_ROLES,
-  RECOVERY_CODE_COUNT,
-  SECOND_STEP_SECONDS,
-  mfaRequiredFor,
   type EnrolComplete,
-  type EndedSessions,
   type FactorAdded,
-  type MfaFactor,
-  type MfaMethod,
-  type MfaRoleRules,
-  type MfaRoleRulesBody,
   type MfaStatus,
   type RecoveryCodes,
-  type Role,
-  type SecondStepResponse,
-  type SessionInfo,
   type SessionResponse,
   type TotpEnrolment,
-  type UserMfa,
 } from '@portal/shared'
-import type { Db, DbOrTx, Tx } from '../../db/client'
-import type { Actor } from '../../lib/actor'
+import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import type { SecretBox } from '../../lib/secret-box'
-import type { ActivityEntry } from '../activity-logs/activity.repository'
-import type { AuthService, ClientInfo } from '../auth/auth.service'
-import type { LoginThrottle } from '../auth/login-throttle'
-import type { UsersRepository } from '../users/users.repository'
-import { describeAgent, type SecurityNotices } from './mfa.notices'
-import type { MfaFactorRow, MfaRepository } from './mfa.repository'
+import type { ClientInfo } from '../auth/auth.service'
+import {
+  createMfaCore,
+  factorLabel,
+  normaliseRecovery,
+  normaliseTotp,
+  recoveryHash,
+  toFactor,
+  type MfaDeps,
+  type NamedUser,
+} from './mfa.core'
+import type { RuleInput } from './mfa.gate'
+import type { MfaFactorRow } from './mfa.repository'
+import { createMfaRules, createMfaSessions } from './mfa-sessions.service'
+import { createPasskeys } from './passkeys.service'
+
+export type { MfaContext } from './mfa.core'
+export { normaliseRecovery, normaliseTotp } from './mfa.core'
+export { createSecondStepGate, tokenHash, type SecondStepGate } from './mfa.gate'
 
 const ISSUER = 'Dispatch Portal'
 /** One 30-second step either side of the server's clock. */
 const TOTP_TOLERANCE_SECONDS = 30
-/** Recovery codes: 12 characters of a 32-letter alphabet without look-alikes (60 bits). */
-const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url')
 const secretContext = (factorId: string) => `mfa_factor:${factorId}:totp_secret`
 
-/** Typed codes keep only their digits when they are digits and spaces ("123 456"). */
-export function normaliseTotp(code: string): string | null {
-  const compact = code.replace(/[\s-]/g, '')
-  return /^\d{6}$/.test(compact) ? compact : null
-}
-
-/** A recovery code as typed, compared without case, spaces or dashes. */
-export const normaliseRecovery = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, '')
-const recoveryHash = (userId: string, code: string) =>
-  createHash('sha256')
-    .update(`${userId}:${normaliseRecovery(code)}`)
-    .digest('base64url')
-
-function newRecoveryCode(): string {
-  const bytes = randomBytes(12)
-  const chars = [...bytes].map((b) => RECOVERY_ALPHABET[b % 32]!).join('')
-  return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`
-}
-
-const factorLabel = (row: { kind: string; name: string }) =>
-  row.kind === 'totp' ? `The authenticator app "${row.name}"` : `The passkey "${row.name}"`
-
-const toFactor = (row: MfaFactorRow): MfaFactor => ({
-  id: row.id,
-  kind: row.kind as MfaFactor['kind'],
-  name: row.name,
-  createdAt: row.createdAt.toISOString(),
-  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-})
-
-interface RuleInput {
-  role: string
-  companyId: string | null
-}
-
 /**
- * The rules and the second step as the auth service asks them, built from the repository alone
- * (the auth service is made before this module's service): after a right password, either no
- * second step, or a single-purpose token for the factor, or for a required enrolment.
+ * Second factors: the second step of a sign-in (authenticator app, recovery code, passkey), a
+ * required enrolment, the caller's own factors on Profile, sessions, and the rules.
  */
-export function createSecondStepGate(
-  repository: MfaRepository,
-  config: { demoMode: boolean; defaultRoles?: readonly Role[] | null },
-) {
-  async function required(user: RuleInput, tx?: DbOrTx): Promise<boolean> {
-    const rows = await repository.roleRules(tx)
-    const roles = Object.fromEntries(rows.map((r) => [r.role, r.required])) as Partial<Record<Role, boolean>>
-    const companyRequired = user.companyId ? await repository.companyRule(user.companyId, tx) : false
-    return mfaRequiredFor(
-      { role: user.role as Role, companyId: user.companyId },
-      { roles, companyRequired, demoMode: config.demoMode, defaultRoles: config.defaultRoles ?? undefined },
-    )
-  }
-
-  return {
-    required,
-    async secondStep(
-      user: RuleInput & { id: string },
-      details: Record<string, unknown>,
-    ): Promise<SecondStepResponse | null> {
-      const factors = await repository.factors(user.id)
-      let kind: 'verify' | 'enrol'
-      let methods: MfaMethod[]
-      if (factors.length > 0) {
-        kind = 'verify'
-        methods = [...new Set(factors.map((f) => f.kind as MfaMethod))]
-        if ((await repository.recoveryCodesLeft(user.id)) > 0) methods.push('recovery')
-      } else if (await required(user)) {
-        kind = 'enrol'
-        methods = ['totp']
-      } else {
-        return null
-      }
-      const token = randomBytes(32).toString('base64url')
-      const expiresAt = new Date(Date.now() + (kind === 'verify' ? SECOND_STEP_SECONDS : ENROL_STEP_SECONDS) * 1000)
-      await repository.deleteExpiredChallenges(new Date(Date.now() - 3_600_000))
-      await repository.insertChallenge({
-        tokenHash: tokenHash(token),
-        userId: user.id,
-        purpose: kind,
-        details,
-        expiresAt,
-      })
-      return { secondStep: { token, kind, methods, expiresAt: expiresAt.toISOString() } }
-    },
-  }
-}
-export type SecondStepGate = ReturnType<typeof createSecondStepGate>
-
-export interface MfaContext {
-  actor: Actor
-  ip: string
-}
-
-export function createMfaService(deps: {
-  db: Db
-  repository: MfaRepository
-  gate: SecondStepGate
-  auth: AuthService
-  users: UsersRepository
-  throttle: LoginThrottle
-  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
-  notices: SecurityNotices
-  /** The secret box, opened when a key is first sealed or read (its key file may be made then). */
-  box: () => SecretBox
-  /**
-   * The sign-in method's own rows for a session that completes after a second step (the
-   * single sign-on connection a session came through), rebuilt from the step's details.
-   */
-  resume?: (details: Record<string, unknown>) => ((sessionId: string, tx: Tx) => Promise<void>) | undefined
-}) {
-  const { db, repository: repo, gate, auth, throttle, activity } = deps
-
-  const notify = deps.notices.notify
-
-  const actorOf = (u: { id: string; name: string | null; username: string; email: string }): Actor => ({
-    id: u.id,
-    name: u.name ?? u.username,
-    email: u.email,
-  })
-
-  /** The live token of a purpose and its active user; anything else is the same refusal. */
-  async function openStep(token: string, purpose: 'verify' | 'enrol') {
-    const challenge = await repo.findChallenge(tokenHash(token), purpose)
-    const user = challenge?.userId ? await repo.signInUser(challenge.userId) : null
-    if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', M.stepExpired)
-    return { challenge, user }
-  }
-
-  async function checkThrottle(email: string, client: ClientInfo) {
-    const wait = await throttle.retryAfter(email, client.ip)
-    if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', M.tooMany, { retryAfterSeconds: wait })
-  }
-
-  async function failed(
-    user: { id: string; name: string | null; username: string; email: string },
-    client: ClientInfo,
-    method: string,
-    reason: string,
-  ) {
-    await throttle.recordFailure(user.email, client.ip)
-    await activity.record(db, {
-      action: 'LOGIN_FAILED',
-      actor: actorOf(user),
-      details: { email: user.email, method, reason },
-      ipAddress: client.ip,
-    })
-  }
+export function createMfaService(deps: MfaDeps) {
+  const { db, repository: repo, gate, throttle, activity } = deps
+  const core = createMfaCore(deps)
+  const { actorOf, openStep, checkThrottle, failed, complete, addRecoveryCodes } = core
 
   const malformed = () =>
     new AppError('VALIDATION_FAILED', M.codeMalformed, { details: [{ field: 'code', message: M.codeMalformed }] })
@@ -207,28 +61,6 @@ export function createMfaService(deps: {
     if (!result.valid || !('timeStep' in result)) return 'wrong'
     if (factor.totpLastStep !== null && result.timeStep <= factor.totpLastStep) return 'used'
     return (await repo.advanceTotpStep(factor.id, result.timeStep, tx)) ? 'ok' : 'used'
-  }
-
-  /** Spends the step's token and issues the session (with the sign-in method's own rows). */
-  async function complete(
-    challenge: { id: string; details: Record<string, unknown> },
-    user: Parameters<AuthService['issueSession']>[0],
-    client: ClientInfo,
-    factor: string,
-  ): Promise<SessionResponse> {
-    if (!(await repo.spendChallenge(challenge.id))) throw new AppError('UNAUTHENTICATED', M.stepExpired)
-    await throttle.recordSuccess(user.email)
-    return auth.issueSession(user, client, { ...challenge.details, factor }, deps.resume?.(challenge.details))
-  }
-
-  async function addRecoveryCodes(userId: string, tx: DbOrTx): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
-    await repo.replaceRecoveryCodes(
-      userId,
-      codes.map((c) => recoveryHash(userId, c)),
-      tx,
-    )
-    return codes
   }
 
   async function startTotp(user: { id: string; email: string }): Promise<TotpEnrolment> {
@@ -254,7 +86,7 @@ export function createMfaService(deps: {
 
   /** Confirms a pending key with a first code; the first factor of a user brings recovery codes. */
   async function confirmTotp(
-    user: { id: string; name: string | null; username: string; email: string },
+    user: NamedUser,
     factorId: string,
     typed: string,
     name: string | undefined,
@@ -274,19 +106,13 @@ export function createMfaService(deps: {
     return db.transaction(async (tx) => {
       const first = (await repo.factors(user.id, tx)).length === 0
       await repo.confirmFactor(factor.id, { name: label }, tx)
-      const recoveryCodes = first ? await addRecoveryCodes(user.id, tx) : null
-      await activity.record(tx, {
-        action: 'MFA_FACTOR_ADDED',
-        actor: actorOf(user),
-        details: { kind: 'totp', factorId: factor.id, name: label },
-        ipAddress: client.ip,
-      })
-      const notice = {
-        kind: 'factor-added' as const,
-        factor: factorLabel({ kind: 'totp', name: label }),
-        at: new Date(),
-      }
-      await notify(tx, user, notice, `mfa:added:${factor.id}`)
+      const recoveryCodes = await core.factorAdded(
+        user,
+        { id: factor.id, kind: 'totp', name: label },
+        client,
+        first,
+        tx,
+      )
       return { recoveryCodes }
     })
   }
@@ -339,7 +165,7 @@ export function createMfaService(deps: {
             ipAddress: client.ip,
           })
           const notice = { kind: 'recovery-code-used' as const, left, ip: client.ip, at: new Date() }
-          await notify(tx, user, notice, `mfa:recovery:${challenge.id}`)
+          await deps.notices.notify(tx, user, notice, `mfa:recovery:${challenge.id}`)
           return true
         })
         .catch((error: unknown) => {
@@ -373,23 +199,28 @@ export function createMfaService(deps: {
         required: await gate.required(user),
       }
     },
-    async startTotp(user: { id: string; email: string }): Promise<TotpEnrolment> {
-      return startTotp(user)
+    startTotp,
+    confirmTotp,
+    /** A factor's own name (an authenticator app or a passkey); another user's is not found. */
+    async renameFactor(user: NamedUser, factorId: string, name: string, client: ClientInfo): Promise<void> {
+      const label = name.trim().slice(0, 100)
+      if (!label) {
+        const message = 'Enter a name.'
+        throw new AppError('VALIDATION_FAILED', message, { details: [{ field: 'name', message }] })
+      }
+      await db.transaction(async (tx) => {
+        const factor = await repo.findFactor(user.id, factorId, tx)
+        if (!factor?.confirmedAt) throw new AppError('NOT_FOUND', M.factorNotFound)
+        await repo.renameFactor(factor.id, label, tx)
+        await activity.record(tx, {
+          action: 'MFA_FACTOR_RENAMED',
+          actor: actorOf(user),
+          details: { kind: factor.kind, factorId: factor.id, before: factor.name, after: label },
+          ipAddress: client.ip,
+        })
+      })
     },
-    async confirmTotp(
-      user: { id: string; name: string | null; username: string; email: string },
-      factorId: string,
-      code: string,
-      name: string | undefined,
-      client: ClientInfo,
-    ): Promise<FactorAdded> {
-      return confirmTotp(user, factorId, code, name, client)
-    },
-    async removeFactor(
-      user: RuleInput & { id: string; name: string | null; username: string; email: string },
-      factorId: string,
-      client: ClientInfo,
-    ): Promise<void> {
+    async removeFactor(user: RuleInput & NamedUser, factorId: string, client: ClientInfo): Promise<void> {
       await db.transaction(async (tx) => {
         const factor = await repo.findFactor(user.id, factorId, tx)
         if (!factor) throw new AppError('NOT_FOUND', M.factorNotFound)
@@ -407,7 +238,7 @@ export function createMfaService(deps: {
           details: { kind: factor.kind, factorId: factor.id, name: factor.name },
           ipAddress: client.ip,
         })
-        await notify(
+        await deps.notices.notify(
           tx,
           user,
           { kind: 'factor-removed', factor: factorLabel(factor), byAdmin: false, at: new Date() },
@@ -415,10 +246,7 @@ export function createMfaService(deps: {
         )
       })
     },
-    async regenerateRecoveryCodes(
-      user: { id: string; name: string | null; username: string; email: string },
-      client: ClientInfo,
-    ): Promise<RecoveryCodes> {
+    async regenerateRecoveryCodes(user: NamedUser, client: ClientInfo): Promise<RecoveryCodes> {
       return db.transaction(async (tx) => {
         if ((await repo.factors(user.id, tx)).length === 0) {
           throw new AppError(
@@ -437,147 +265,9 @@ export function createMfaService(deps: {
       })
     },
 
-    // ---- sessions ----
-    async sessions(userId: string, currentSessionId: string | null): Promise<SessionInfo[]> {
-      const rows = await repo.sessions(userId)
-      return rows.map((row) => ({
-        id: row.id,
-        ...describeAgent(row.userAgent),
-        ipAddress: row.ipAddress,
-        startedAt: row.createdAt.toISOString(),
-        lastUsedAt: (row.lastUsedAt ?? row.createdAt).toISOString(),
-        current: row.id === currentSessionId,
-      }))
-    },
-    /** Ends one of the caller's own sessions; another user's session is not found (404). */
-    async endSession(
-      user: { id: string; name: string | null; username: string; email: string },
-      sessionId: string,
-      client: ClientInfo,
-    ) {
-      await db.transaction(async (tx) => {
-        if (!(await repo.endSession(user.id, sessionId, 'ended by the user', tx))) {
-          throw new AppError('NOT_FOUND', M.sessionNotFound)
-        }
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: actorOf(user),
-          details: { userId: user.id, sessionId },
-          ipAddress: client.ip,
-        })
-      })
-    },
-    async endOtherSessions(
-      user: { id: string; name: string | null; username: string; email: string },
-      currentSessionId: string,
-      client: ClientInfo,
-    ): Promise<EndedSessions> {
-      return db.transaction(async (tx) => {
-        const ended = await repo.endSessions(user.id, currentSessionId, 'ended by the user (everywhere else)', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: actorOf(user),
-          details: { userId: user.id, everywhereElse: true, ended },
-          ipAddress: client.ip,
-        })
-        return {
-          message: ended === 1 ? 'Signed out of 1 other session' : `Signed out of ${ended} other sessions`,
-          ended,
-        }
-      })
-    },
-
-    // ---- User Management (admins) ----
-    async userMfa(userId: string): Promise<UserMfa> {
-      const user = await repo.signInUser(userId)
-      if (!user) throw new AppError('NOT_FOUND', 'User not found')
-      return {
-        factors: (await repo.factors(userId)).map(toFactor),
-        recoveryCodesLeft: await repo.recoveryCodesLeft(userId),
-        required: await gate.required(user),
-        activeSessions: (await repo.sessions(userId)).length,
-      }
-    },
-    async endAllSessions(userId: string, ctx: MfaContext): Promise<EndedSessions> {
-      return db.transaction(async (tx) => {
-        const user = await repo.signInUser(userId, tx)
-        if (!user) throw new AppError('NOT_FOUND', 'User not found')
-        const ended = await repo.endSessions(userId, null, 'ended by an administrator', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: ctx.actor,
-          details: { userId, email: user.email, all: true, ended },
-          ipAddress: ctx.ip,
-        })
-        return { message: ended === 1 ? 'Ended 1 session' : `Ended ${ended} sessions`, ended }
-      })
-    },
-    /** For a lost phone: every factor and recovery code of the user goes; the user is told. */
-    async resetFactors(userId: string, ctx: MfaContext): Promise<void> {
-      await db.transaction(async (tx) => {
-        const user = await repo.signInUser(userId, tx)
-        if (!user) throw new AppError('NOT_FOUND', 'User not found')
-        const removed = await repo.deleteAllFactors(userId, tx)
-        await activity.record(tx, {
-          action: 'MFA_FACTORS_RESET',
-          actor: ctx.actor,
-          details: { userId, email: user.email, removed },
-          ipAddress: ctx.ip,
-        })
-        const at = new Date()
-        await notify(tx, user, { kind: 'factors-reset', at }, `mfa:reset:${userId}:${at.getTime()}`)
-      })
-    },
-
-    // ---- rules ----
-    async roleRules(): Promise<MfaRoleRules> {
-      const set = new Map((await repo.roleRules()).map((r) => [r.role, r.required]))
-      return {
-        rules: await Promise.all(
-          MFA_STAFF_ROLES.map(async (role) => ({
-            role,
-            required: await gate.required({ role, companyId: null }),
-            isDefault: !set.has(role),
-          })),
-        ),
-      }
-    },
-    async setRoleRules(body: MfaRoleRulesBody, ctx: MfaContext): Promise<MfaRoleRules> {
-      const bad = body.rules.find((r) => !MFA_STAFF_ROLES.includes(r.role))
-      if (bad) {
-        const message = "A client user follows its company's rule, set on the company screen."
-        throw new AppError('VALIDATION_FAILED', message, { details: [{ field: 'rules', message }] })
-      }
-      const before = await this.roleRules()
-      await db.transaction(async (tx) => {
-        for (const rule of body.rules) await repo.setRoleRule(rule.role, rule.required, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'roles', before: before.rules, after: body.rules },
-          ipAddress: ctx.ip,
-        })
-      })
-      return this.roleRules()
-    },
-    async companyRule(companyId: string) {
-      if (!(await deps.users.companyExists(companyId))) throw new AppError('NOT_FOUND', 'Company not found')
-      return { required: await repo.companyRule(companyId) }
-    },
-    async setCompanyRule(companyId: string, required: boolean, ctx: MfaContext) {
-      if (!(await deps.users.companyExists(companyId))) throw new AppError('NOT_FOUND', 'Company not found')
-      await db.transaction(async (tx) => {
-        const before = await repo.companyRule(companyId, tx)
-        await repo.setCompanyRule(companyId, required, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'company', companyId, before, after: required },
-          ipAddress: ctx.ip,
-        })
-      })
-      return { required }
-    },
+    ...createPasskeys(deps, core),
+    ...createMfaSessions(deps, core),
+    ...createMfaRules(deps),
   }
 }
 export type MfaService = ReturnType<typeof createMfaService>

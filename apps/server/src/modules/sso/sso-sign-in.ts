@@ -8,6 +8,7 @@ import {
 } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import type { ClientInfo } from '../auth/auth.service'
+import { providerSecondFactors } from '../mfa/mfa.gate'
 import { authorizationUrl, endSessionUrl, finishFlow, refusalOf } from './oidc'
 import { authnRequestUrl, checkResponse, SamlRefusal, serviceProviderMetadata, unverifiedInResponseTo } from './saml'
 import { EXPIRED_GRACE_MS, FLOW_MINUTES, hash, type Identity, type SsoContext, SsoRefusal } from './sso-context'
@@ -46,7 +47,7 @@ export function createSsoSignIn(
    * The signed-in user's one-time code for the sign-in page, in the address fragment: the
    * browser never sends a fragment to a server, so no log or proxy sees it.
    */
-  async function handOff(connection: SsoConnectionRow, identity: Identity): Promise<string> {
+  async function handOff(connection: SsoConnectionRow, identity: Identity, amr?: string[]): Promise<string> {
     const { user, created } = await userFor(connection, identity)
     const code = randomBytes(32).toString('base64url')
     await sso.insertHandoff({
@@ -54,6 +55,7 @@ export function createSsoSignIn(
       userId: user.id,
       connectionId: connection.id,
       expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
+      amr: amr?.length ? amr : null,
     })
     if (created) log.info({ userId: user.id, companyId: connection.companyId }, 'user created on first single sign-on')
     return `/login#sso_code=${code}${created ? '&created=1' : ''}`
@@ -176,7 +178,7 @@ export function createSsoSignIn(
         }
         const identity = oidcIdentity(connection, claims)
         if (flow.testedBy) return await testFinished(flow, connection, { attributes: claims, identity })
-        return await handOff(connection, identity)
+        return await handOff(connection, identity, providerSecondFactors(claims.amr))
       } catch (error) {
         if (error instanceof SsoRefusal) return ctx.refuse(error, client, companyId)
         throw error
@@ -257,6 +259,8 @@ export function createSsoSignIn(
           method: connection?.protocol === 'saml' ? 'saml' : 'oidc',
           companyId: connection?.companyId ?? null,
           ssoConnectionId: handoff.connectionId,
+          // The provider's own second factor; the company's rule says whether it counts.
+          ...(handoff.amr?.length ? { providerAmr: handoff.amr } : {}),
         },
         (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
       )

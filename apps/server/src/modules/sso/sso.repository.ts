@@ -318,7 +318,7 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async insertHandoff(
-      values: { codeHash: string; userId: string; connectionId: string; expiresAt: Date },
+      values: { codeHash: string; userId: string; connectionId: string; expiresAt: Date; amr?: string[] | null },
       tx: DbOrTx = db,
     ): Promise<void> {
       await tx.insert(ssoHandoff).values(values)
@@ -330,7 +330,7 @@ export function createSsoRepository(db: DbOrTx) {
         .update(ssoHandoff)
         .set({ consumedAt: now })
         .where(and(eq(ssoHandoff.codeHash, codeHash), isNull(ssoHandoff.consumedAt), gt(ssoHandoff.expiresAt, now)))
-        .returning({ userId: ssoHandoff.userId, connectionId: ssoHandoff.connectionId })
+        .returning({ userId: ssoHandoff.userId, connectionId: ssoHandoff.connectionId, amr: ssoHandoff.amr })
       return row ?? null
     },
 

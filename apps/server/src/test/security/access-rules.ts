@@ -92,6 +92,19 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     publicStatus: [401],
     payload: () => ({ token: 'made-up', factorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
   },
+  'POST /api/auth/mfa/passkey/options': { allow: 'public', publicStatus: [401], payload: () => ({ token: 'made-up' }) },
+  'POST /api/auth/mfa/passkey': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ token: 'made-up', response: { id: 'made-up' } }),
+  },
+  // Signing in with a passkey alone: options for anyone; a made-up token is never a session.
+  'POST /api/auth/passkey/options': { allow: 'public' },
+  'POST /api/auth/passkey': {
+    allow: 'public',
+    publicStatus: [401],
+    payload: () => ({ token: 'made-up', response: { id: 'made-up' } }),
+  },
   'GET /api/auth/me': { allow: ALL },
   'GET /api/auth/users': { allow: ADMIN },
 
@@ -266,6 +279,14 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/profile/mfa/totp/:factorId/confirm': { allow: ALL, ok: [400], payload: () => ({ code: '123456' }) },
   'DELETE /api/profile/mfa/factors/:factorId': { allow: ALL, ok: [400] },
   'POST /api/profile/mfa/recovery-codes': { allow: ALL, ok: [409] },
+  'PATCH /api/profile/mfa/factors/:factorId': { allow: ALL, ok: [400], payload: () => ({ name: 'Renamed' }) },
+  'POST /api/profile/mfa/passkeys/options': { allow: ALL },
+  // A made-up answer to no challenge of the caller's: refused, nothing added.
+  'POST /api/profile/mfa/passkeys': {
+    allow: ALL,
+    ok: [409],
+    payload: () => ({ name: 'Key', response: { id: 'made-up', response: { clientDataJSON: 'e30' } } }),
+  },
   'GET /api/profile/sessions': { allow: ALL },
   'DELETE /api/profile/sessions/:sessionId': { allow: ALL, ok: [400] },
   // Ends the caller's other sessions: the caller's own (the matrix's) stays.

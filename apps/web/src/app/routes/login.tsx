@@ -8,6 +8,7 @@ import { paths } from '@/config/paths'
 import { DemoAccounts } from '@/features/auth/components/demo-accounts'
 import { LoginForm } from '@/features/auth/components/login-form'
 import { LoginHighlights } from '@/features/auth/components/login-highlights'
+import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in'
 import { SsoDemoAccounts, SsoSignIn } from '@/features/auth/components/sso-sign-in'
 import { useRedirectWhenSignedIn } from '@/features/auth/components/use-redirect-when-signed-in'
 import { SecondStep } from '@/features/auth/components/second-step'
@@ -29,6 +30,7 @@ export default function LoginRoute() {
         <>
           <SsoSignIn onSecondStep={setStep} />
           <LoginForm onSuccess={toDashboard} onSecondStep={setStep} />
+          <PasskeySignIn onSignedIn={toDashboard} />
           <DemoAccounts />
           <SsoDemoAccounts />
         </>

@@ -3,6 +3,7 @@ import type {
   EnrolComplete,
   FactorAdded,
   MfaCompanyRule,
+  MfaCompanyRuleBody,
   MfaRoleRules,
   MfaRoleRulesBody,
   MfaStatus,
@@ -124,8 +125,8 @@ export const useCompanyMfaRule = (companyId: string) =>
 export function useSaveCompanyMfaRule(companyId: string) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (required: boolean) =>
-      api.put<MfaCompanyRule>(`/api/admin/companies/${encodeURIComponent(companyId)}/mfa`, { required }),
+    mutationFn: (body: MfaCompanyRuleBody) =>
+      api.put<MfaCompanyRule>(`/api/admin/companies/${encodeURIComponent(companyId)}/mfa`, body),
     onSuccess: (data) => client.setQueryData(keys.companyRule(companyId), data),
   })
 }

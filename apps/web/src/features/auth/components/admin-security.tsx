@@ -104,20 +104,39 @@ export function MfaRoleRulesSection() {
   )
 }
 
-/** The company screen: "second factor required" for the company's client users. */
+/**
+ * The company screen: "second factor required" for the company's client users, and whether a
+ * second factor its single sign-on provider reports (OIDC `amr`) counts as one.
+ */
 export function CompanyMfaRule({ companyId }: { companyId: string }) {
   const { data } = useCompanyMfaRule(companyId)
   const save = useSaveCompanyMfaRule(companyId)
   if (!data) return null
   return (
-    <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-      <Switch
-        label="Second factor required for this company's users"
-        checked={data.required}
-        disabled={save.isPending}
-        onChange={(required) => save.mutate(required)}
-      />
-      <span>Second factor required for this company&rsquo;s users</span>
+    <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+      <div className="flex flex-wrap items-center gap-3">
+        <Switch
+          label="Second factor required for this company's users"
+          checked={data.required}
+          disabled={save.isPending}
+          onChange={(required) => save.mutate({ required })}
+        />
+        <span>Second factor required for this company&rsquo;s users</span>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <Switch
+          label="Trust the provider's second factor"
+          checked={data.trustProviderFactor}
+          disabled={save.isPending}
+          onChange={(trustProviderFactor) => save.mutate({ required: data.required, trustProviderFactor })}
+        />
+        <span>
+          Trust the provider&rsquo;s second factor
+          <span className="block text-slate-600">
+            With this company&rsquo;s single sign-on, a second factor the provider reports counts as one here.
+          </span>
+        </span>
+      </div>
       {save.error && <span className="text-red-700">{errorMessage(save.error, 'Not saved.')}</span>}
     </div>
   )

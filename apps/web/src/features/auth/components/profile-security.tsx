@@ -5,6 +5,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { confirmTotp, startTotp, useMfaStatus, useProfileSecurityMutations, useSessions } from '../api/mfa-api'
+import { passkeysSupported } from '../api/passkeys-api'
+import { AddPasskey, RenameFactor } from './passkey-setup'
 import { RecoveryCodesList, TotpSetup } from './totp-setup'
 
 const card = 'rounded-lg border border-slate-200 bg-white p-4 sm:p-6'
@@ -14,6 +16,8 @@ export function ProfileSecurity() {
   const status = useMfaStatus()
   const m = useProfileSecurityMutations()
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null)
+  const [addingPasskey, setAddingPasskey] = useState(false)
+  const [renaming, setRenaming] = useState<string | null>(null)
   const [codes, setCodes] = useState<string[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
@@ -54,30 +58,52 @@ export function ProfileSecurity() {
         <div className="mt-3 space-y-4">
           <p className="text-sm text-slate-600">
             {data.factors.length > 0
-              ? 'Signing in asks for a code from one of these after your password.'
+              ? 'Signing in asks for one of these after your password; a passkey can also sign you in alone.'
               : data.required
                 ? 'Your account requires a second factor.'
-                : 'Add an authenticator app so that a stolen password is not enough to sign in.'}
+                : 'Add an authenticator app or a passkey so that a stolen password is not enough to sign in.'}
           </p>
           {data.factors.length > 0 && (
             <ul className="divide-y divide-slate-200 rounded border border-slate-200" aria-label="Your second factors">
               {data.factors.map((f) => (
                 <li key={f.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
-                  <span>
-                    <span className="font-medium text-slate-900">{f.name}</span>{' '}
-                    <span className="text-slate-600">
-                      ({f.kind === 'totp' ? 'authenticator app' : 'passkey'}, added {formatDateTime(f.createdAt)})
-                    </span>
-                  </span>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    aria-label={`Remove ${f.name}`}
-                    disabled={m.removeFactor.isPending}
-                    onClick={() => m.removeFactor.mutate(f.id)}
-                  >
-                    Remove
-                  </Button>
+                  {renaming === f.id ? (
+                    <RenameFactor
+                      factor={f}
+                      onDone={(renamed) => {
+                        setRenaming(null)
+                        if (renamed) void m.refresh()
+                      }}
+                    />
+                  ) : (
+                    <>
+                      <span>
+                        <span className="font-medium text-slate-900">{f.name}</span>{' '}
+                        <span className="text-slate-600">
+                          ({f.kind === 'totp' ? 'authenticator app' : 'passkey'}, added {formatDateTime(f.createdAt)})
+                        </span>
+                      </span>
+                      <span className="flex gap-2">
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          aria-label={`Rename ${f.name}`}
+                          onClick={() => setRenaming(f.id)}
+                        >
+                          Rename
+                        </Button>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          aria-label={`Remove ${f.name}`}
+                          disabled={m.removeFactor.isPending}
+                          onClick={() => m.removeFactor.mutate(f.id)}
+                        >
+                          Remove
+                        </Button>
+                      </span>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
@@ -96,9 +122,23 @@ export function ProfileSecurity() {
               onConfirm={(code, name) => void confirm(code, name)}
               onCancel={() => setEnrolment(null)}
             />
+          ) : addingPasskey ? (
+            <AddPasskey
+              onCancel={() => setAddingPasskey(false)}
+              onAdded={(recoveryCodes) => {
+                setAddingPasskey(false)
+                if (recoveryCodes) setCodes(recoveryCodes)
+                void m.refresh()
+              }}
+            />
           ) : (
             <div className="flex flex-wrap gap-2">
               <Button onClick={() => void begin()}>Set up authenticator app</Button>
+              {passkeysSupported() && (
+                <Button variant="secondary" onClick={() => setAddingPasskey(true)}>
+                  Add a passkey
+                </Button>
+              )}
               {data.factors.length > 0 && (
                 <Button
                   variant="secondary"

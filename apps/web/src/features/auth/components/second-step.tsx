@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { tokenStorage } from '@/lib/token-storage'
 import { confirmRequiredEnrolment, startRequiredEnrolment, verifyRecoveryCode, verifyTotp } from '../api/mfa-api'
+import { passkeyError, verifyPasskeyStep } from '../api/passkeys-api'
 import { RecoveryCodesList, TotpSetup } from './totp-setup'
 
 /**
@@ -41,11 +42,20 @@ export function SecondStep({
   )
 }
 
+type Way = 'totp' | 'passkey' | 'recovery'
+const WAY_LINKS: Record<Way, string> = {
+  totp: 'Use your authenticator app',
+  passkey: 'Use a passkey',
+  recovery: 'Use a recovery code',
+}
+
 function VerifyStep({ step, onSession }: { step: Step; onSession: (s: SessionResponse) => void }) {
-  const [recovery, setRecovery] = useState(!step.methods.includes('totp'))
+  const ways = (['totp', 'passkey', 'recovery'] as const).filter((w) => step.methods.includes(w))
+  const [way, setWay] = useState<Way>(ways[0] ?? 'recovery')
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
+  const recovery = way === 'recovery'
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     setPending(true)
@@ -57,41 +67,68 @@ function VerifyStep({ step, onSession }: { step: Step; onSession: (s: SessionRes
       setPending(false)
     }
   }
+  const checkPasskey = async () => {
+    setPending(true)
+    setError(null)
+    try {
+      onSession(await verifyPasskeyStep(step.token))
+    } catch (failure) {
+      setError(passkeyError(failure, 'The passkey could not be checked. Please try again.'))
+      setPending(false)
+    }
+  }
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Two-step verification</h1>
       <p className="mt-1 text-slate-600">
-        {recovery ? 'Enter one of your recovery codes.' : 'Enter the 6-digit code from your authenticator app.'}
+        {way === 'passkey'
+          ? 'Use one of your passkeys to finish signing in.'
+          : recovery
+            ? 'Enter one of your recovery codes.'
+            : 'Enter the 6-digit code from your authenticator app.'}
       </p>
-      <form className="mt-6 space-y-5" onSubmit={submit}>
-        {error && <Banner variant="error">{error}</Banner>}
-        <Input
-          key={recovery ? 'recovery' : 'totp'}
-          label={recovery ? 'Recovery code' : 'Authentication code'}
-          name="code"
-          inputMode={recovery ? 'text' : 'numeric'}
-          autoComplete="one-time-code"
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <Button type="submit" size="lg" className="w-full" disabled={pending}>
-          {pending ? 'Verifying...' : 'Verify'}
-        </Button>
-      </form>
-      {step.methods.includes('recovery') && step.methods.includes('totp') && (
-        <button
-          type="button"
-          className="mt-4 block text-sm text-blue-800 underline"
-          onClick={() => {
-            setRecovery(!recovery)
-            setCode('')
-            setError(null)
-          }}
-        >
-          {recovery ? 'Use your authenticator app' : 'Use a recovery code'}
-        </button>
+      {way === 'passkey' ? (
+        <div className="mt-6 space-y-5">
+          {error && <Banner variant="error">{error}</Banner>}
+          <Button size="lg" className="w-full" disabled={pending} onClick={() => void checkPasskey()}>
+            {pending ? 'Waiting for your passkey...' : 'Use passkey'}
+          </Button>
+        </div>
+      ) : (
+        <form className="mt-6 space-y-5" onSubmit={submit}>
+          {error && <Banner variant="error">{error}</Banner>}
+          <Input
+            key={way}
+            label={recovery ? 'Recovery code' : 'Authentication code'}
+            name="code"
+            inputMode={recovery ? 'text' : 'numeric'}
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <Button type="submit" size="lg" className="w-full" disabled={pending}>
+            {pending ? 'Verifying...' : 'Verify'}
+          </Button>
+        </form>
       )}
+      {ways
+        .filter((w) => w !== way)
+        .map((w) => (
+          <button
+            key={w}
+            type="button"
+            className="mt-4 block text-sm text-blue-800 underline"
+            onClick={() => {
+              setWay(w)
+              setCode('')
+              setError(null)
+              setPending(false)
+            }}
+          >
+            {WAY_LINKS[w]}
+          </button>
+        ))}
     </>
   )
 }
