@@ -2,7 +2,7 @@ import { PgBoss, type Job, type JobResult } from 'pg-boss'
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import type { DbOrTx, JobTarget } from '../../db/client'
-import { jobConnection, jobTransaction } from '../../db/job-database'
+import { JOB_SCHEMA, jobConnection, jobTransaction } from '../../db/job-database'
 
 interface Log {
   info(obj: object, msg?: string): void
@@ -298,4 +298,4 @@ export function createJobEngine(options: JobEngineOptions) {
 export type JobEngine = ReturnType<typeof createJobEngine>
 
 /** pg-boss's job table (all queues), read by the counts above and the admin Jobs screen. */
-export const SCHEMA_TABLE = 'pgboss.job'
+export const SCHEMA_TABLE = `${JOB_SCHEMA}.job`

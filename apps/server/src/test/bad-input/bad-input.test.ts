@@ -114,6 +114,8 @@ async function targetOf(resource: IdResource | undefined): Promise<string> {
       return (await fx.freshUsers()).own // the operation may suspend or delete it
     case 'alert':
       return fx.alert.own
+    case 'job':
+      return fx.job.own // a well-formed job id: the route answers 404, the bad values 400
     default:
       return MISSING_ID
   }
