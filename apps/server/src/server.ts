@@ -3,6 +3,8 @@ import { appParts, buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
+import { createDemoRepository } from './modules/demo/demo.repository'
+import { createUsersRepository } from './modules/users/users.repository'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 import { runStartupSync } from './modules/sync/sync.scheduler'
@@ -40,14 +42,15 @@ const demoSso = config.demoMode ? await startDemoSso(config) : null
 const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 
 try {
-  await ensureFirstAdmin(database.db, config, app.log)
+  const seeding = { demo: createDemoRepository(database.db), users: createUsersRepository(database.db) }
+  await ensureFirstAdmin(seeding, config, app.log)
   // The start-up sync the tests run (modules/sync/sync.scheduler.ts): it never throws. The demo
   // syncs once before it reports ready, so the screens have data.
   const { sync } = appParts(app)
   if (simulator) await runStartupSync(sync, app.log)
   else void runStartupSync(sync, app.log)
   if (config.demoMode) {
-    const clientCompany = await ensureDemoAccounts(database.db)
+    const clientCompany = await ensureDemoAccounts(seeding)
     if (demoSso) {
       await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
       await seedDemoStaffSso(createSsoRepository(database.db), config, demoSso)

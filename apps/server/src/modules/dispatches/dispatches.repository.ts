@@ -7,6 +7,7 @@ import { runStatement } from '../../db/statement'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
+  companyScope,
   inputOf,
   ownSummarySql,
   P,
@@ -18,12 +19,11 @@ import {
   statements,
   type DispatchFilter,
   type RowFields,
-} from './dispatches.page'
-import { companyScope } from './dispatches.scope'
+} from './dispatches-page.sql'
 import type { SearchSets } from '../../db/dispatch-search'
-import { keptSummarySql, staffSearchSummarySql } from './dispatches.summary'
+import { keptSummarySql, staffSearchSummarySql } from './dispatches-summary.sql'
 
-export type { DispatchFilter } from './dispatches.page'
+export type { DispatchFilter } from './dispatches-page.sql'
 
 /** Provider-owned columns an admin edit can change (docs/product-decisions.md D4: provider first, then mirror). */
 export type MirrorUpdate = Partial<

@@ -60,7 +60,7 @@ export function createDispatchesService(
 
     async list(viewer: Viewer, query: DispatchListQuery): Promise<JsonAnswer<DispatchListResponse>> {
       const scope = scopeCompany(viewer)
-      // The rows come written as JSON by PostgreSQL (dispatches.page.ts rowsJsonSql).
+      // The rows come written as JSON by PostgreSQL (dispatches-page.sql.ts rowsJsonSql).
       const answer = (rowsJson: string, summary: SummaryRow) =>
         new JsonAnswer<DispatchListResponse>({
           dispatches: new JsonText(rowsJson),

@@ -6,7 +6,7 @@ import { matchesTerm } from '../../db/search'
 /**
  * The learner list's query vocabulary: its filter and order, the table's sort keys,
  * conditions and columns, shared by the repository (pages, chunks, overview) and the search
- * (learners.search.ts: counts and gathered pages).
+ * (learners-search.sql.ts: counts and gathered pages).
  */
 
 export interface LearnerFilter {

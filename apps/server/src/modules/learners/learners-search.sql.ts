@@ -1,6 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { MIN_SUBSTRING_TERM } from '../../db/search'
 import {
   L,
   LEARNER_SEARCH_COUNT_CAP,
@@ -23,10 +22,6 @@ import {
  * rows (28 ms), then the page sorted them from the index (4 ms); gathered, 5 ms.
  */
 export const LEARNER_SEARCH_GATHER_ROWS = 3_000
-
-/** A search the learner list gathers (above): three characters or more. */
-export const gathersLearners = (filter: LearnerFilter) =>
-  [...(filter.search?.trim() ?? '')].length >= MIN_SUBSTRING_TERM
 
 /** Learners a search's count reads first, in primary-key order (a hash: any of the company's). */
 export const LEARNER_SEARCH_PROBE_ROWS = 1_000
