@@ -107,7 +107,7 @@ function whereOf(input: ListInput, options: MatchOptions = {}): SQL {
 /**
  * A client's search summary. With `opaque`, its company and its term reach PostgreSQL behind
  * sub-selects (MatchOptions.opaque): its custom plans, made for the company and the term, looked
- * cheaper than the generic one, so every request planned it again (0.5 ms, as long as it ran);
+ * cheaper than the generic one, so every request planned it again (planning cost as much as running);
  * it reads one company's few dispatches whatever the plan.
  */
 export function ownSummarySql(input: ListInput, opaque: boolean): SQL {

@@ -34,7 +34,7 @@ export const REPORT_SEARCH_COUNT_CAP = 1_000
 /**
  * A search of two characters or more gathers at most this many of its matches, once,
  * and counts them and takes its page from them in the same statement (ReportsRepository.gather).
- * A name matches about 2,000 registrations of the bench's 100,000-learner dispatch: counting them
+ * A common name matches thousands of registrations of a large dispatch: counting them
  * (to the cap), walking the order and then sorting them read the trigram index twice; gathered
  * once, it is read once. A term with more matches still counts to the cap from them ("1,000+") and
  * takes its page the other way (searchedPage).
@@ -44,7 +44,7 @@ export const REPORT_SEARCH_GATHER_ROWS = 3_000
 /**
  * A search the report gathers (above): two characters or more, which the trigram index serves (a
  * word start of two letters is a trigram: db/search.ts). Two letters with a status match well over
- * a thousand registrations of the bench's big dispatch, and gathering them costs half of counting,
+ * a thousand registrations of a large dispatch, and gathering them costs half of counting,
  * walking and sorting them.
  * (The learners probe a shorter term first and gather it whole only when it is rare: their
  * table holds every company, and with a limit the planner may read all of it for two letters.)
