@@ -35,3 +35,12 @@ export const progressColumns = {
   lastAccessDate: registration.lastAccessDate,
   completedDate: registration.completedDate,
 }
+
+/** A user as a picker or a company's user list shows it: who, and with which role. */
+export const userOptionColumns = {
+  id: appUser.id,
+  name: appUser.name,
+  username: appUser.username,
+  email: appUser.email,
+  role: appUser.role,
+}
