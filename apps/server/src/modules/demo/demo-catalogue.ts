@@ -18,8 +18,8 @@ export async function seedDemoCatalogue(demo: DemoRepository) {
       description:
         `<p><strong>${escapeHtml(row.title)}</strong> takes learners from the essentials to everyday practice.</p>` +
         '<ul><li>Short lessons with real-world scenarios</li><li>A knowledge check at the end of each module</li></ul>',
-      duration: DURATIONS[i % DURATIONS.length],
-      level: LEVELS[i % LEVELS.length],
+      duration: DURATIONS[i % DURATIONS.length]!,
+      level: LEVELS[i % LEVELS.length]!,
       demoUrl: i % 3 === 0 ? `https://demo.example.com/courses/${encodeURIComponent(row.id)}` : null,
     })
   }
