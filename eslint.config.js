@@ -28,31 +28,14 @@ const noRoleLiterals = ['left', 'right'].map((side) => ({
   message: "Ask a permission (can(role, '…') or ownCompanyOnly(role) from @portal/shared), not a role literal.",
 }))
 
-/** Server files that still run SQL outside a repository; each leaves this list when it moves. */
-const NOT_YET_MOVED = [
-  'apps/server/src/modules/demo/bootstrap.ts',
-  'apps/server/src/modules/demo/demo-catalogue.ts',
-  'apps/server/src/modules/dispatches/dispatches.page.ts',
-  'apps/server/src/modules/dispatches/dispatches.scope.ts',
-  'apps/server/src/modules/dispatches/dispatches.summary.ts',
-  'apps/server/src/modules/learners/learners.search.ts',
-  'apps/server/src/modules/profile/preferences.service.ts',
-  'apps/server/src/modules/reports/report-export.ts',
-  'apps/server/src/plugins/app/auth.ts',
-]
-
-/** Server files that still import another module's repository; each leaves this list when it moves. */
-const IMPORTS_NOT_YET_MOVED = [
-  'apps/server/src/modules/demo/bootstrap.ts',
-  'apps/server/src/modules/reports/report-export.ts',
-]
-
-/** One config object for these files, or none when there are none. */
-const onlyIfAny = (files, config) => (files.length > 0 ? [config(files)] : [])
-
 const noSqlOutsideRepositories = {
   group: ['drizzle-orm', 'drizzle-orm/*', '**/db/schema', '**/db/schema/*'],
   message: 'SQL lives in a repository (or a *.sql.ts beside it) or in db/; services receive repositories from app.ts.',
+  allowTypeImports: true,
+}
+const onlyRepositoriesReadSqlFiles = {
+  group: ['./*.sql', '../*/*.sql', '../../modules/*/*.sql'],
+  message: "A *.sql.ts is read by its module's repository (services receive the repository from app.ts).",
   allowTypeImports: true,
 }
 const noOtherModulesRepository = {
@@ -165,7 +148,7 @@ export default tseslint.config(
   // One repository shape: SQL (the Drizzle builder, the schema) lives in repositories, in a
   // `*.sql.ts` beside one, and in db/; a module reaches another module's data through what app.ts
   // hands it (a repository or a service, typed by an import type), never by importing that
-  // module's repository. The files listed in NOT_YET_MOVED still hold SQL of their own.
+  // module's repository.
   {
     files: ['apps/server/src/**/*.ts'],
     ignores: [
@@ -176,28 +159,16 @@ export default tseslint.config(
       '**/*.test-support.ts',
       '**/*.test-data.ts',
       'apps/server/src/test/**',
-      ...NOT_YET_MOVED,
-      ...IMPORTS_NOT_YET_MOVED,
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [noSqlOutsideRepositories, noOtherModulesRepository] },
+        { patterns: [noSqlOutsideRepositories, noOtherModulesRepository, onlyRepositoriesReadSqlFiles] },
       ],
     },
   },
-  // (A config object with an empty `files` list is refused by ESLint: left out once its list is empty.)
-  ...onlyIfAny(
-    IMPORTS_NOT_YET_MOVED.filter((file) => !NOT_YET_MOVED.includes(file)),
-    (files) => ({
-      files,
-      rules: {
-        '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSqlOutsideRepositories] }],
-      },
-    }),
-  ),
   {
-    files: ['apps/server/src/**/*.sql.ts', ...NOT_YET_MOVED.filter((file) => !IMPORTS_NOT_YET_MOVED.includes(file))],
+    files: ['apps/server/src/**/*.sql.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noOtherModulesRepository] }],
     },

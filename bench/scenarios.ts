@@ -13,9 +13,8 @@
  */
 import type { DispatchListQuery, LogListQuery, ReportQuery } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { dispatchesServiceOf, logsServiceOf } from './services'
+import { dispatchesServiceOf, logsServiceOf, reportsServiceOf } from './services'
 import type { Viewer } from '../apps/server/src/lib/viewer'
-import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
 import { BENCH_LOG_ACTION } from './seed-logs'
 import type { BenchFixtures } from './seed-users'
 
@@ -103,7 +102,7 @@ export function readScenarios(ctx: ScenarioContext): ReadScenario[] {
       // the registrations change.
       steps: [1],
       work: (db) =>
-        createReportsService(db, dispatchesServiceOf(db)).dispatchReport(
+        reportsServiceOf(db, dispatchesServiceOf(db)).dispatchReport(
           ctx.viewers.admin,
           ctx.fixtures.bigDispatchId,
           query,

@@ -8,7 +8,7 @@
 import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { drizzleDb, prepareStatements, type Db } from '../apps/server/src/db/client'
-import { sessionUser } from '../apps/server/src/plugins/app/auth'
+import { sessionUser } from '../apps/server/src/db/session-user'
 import { decodeJwt } from 'jose'
 import { startCpuShare } from './cpu-share'
 import { percentile } from './measure'

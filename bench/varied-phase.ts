@@ -18,9 +18,7 @@ import {
   type ReportQuery,
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
-import { dispatchesServiceOf, logsServiceOf } from './services'
-import { createLearnersService } from '../apps/server/src/modules/learners/learners.service'
-import { createReportsService } from '../apps/server/src/modules/reports/reports.service'
+import { dispatchesServiceOf, learnersServiceOf, logsServiceOf, reportsServiceOf } from './services'
 import type { ApiSession } from './api-session'
 import { explainWork, type StatementPlan } from './explain'
 import { measureLoad, type LoadResult } from './measure'
@@ -258,13 +256,13 @@ export function workOf(
   if (report) {
     const query = Value.Default(ReportQuerySchema, params) as ReportQuery
     return (db) =>
-      createReportsService(db, dispatchesServiceOf(db, { cache: false, reusePlans }), {
+      reportsServiceOf(db, dispatchesServiceOf(db, { cache: false, reusePlans }), {
         cache: false,
       }).dispatchReport(viewer, decodeURIComponent(report[1]!), query)
   }
   if (url.pathname === '/api/learners') {
     const query = Value.Default(LearnerListQuerySchema, params) as LearnerListQuery
-    return (db) => createLearnersService(db, { error() {} }, { cache: false }).list(viewer, query)
+    return (db) => learnersServiceOf(db, { error() {} }, { cache: false }).list(viewer, query)
   }
   if (url.pathname === '/api/logs') {
     const query = Value.Default(LogListQuerySchema, params) as LogListQuery

@@ -48,6 +48,7 @@ import jobsRoutes from './modules/jobs/jobs.routes'
 import { createJobsService } from './modules/jobs/jobs.service'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
+import { createPreferencesRepository } from './modules/profile/preferences.repository'
 import dispatchesRoutes from './modules/dispatches/dispatches.routes'
 import { createDispatchesService } from './modules/dispatches/dispatches.service'
 import { createDispatchesRepository } from './modules/dispatches/dispatches.repository'
@@ -60,10 +61,13 @@ import { createRequestFulfilRepository } from './modules/course-requests/request
 import { createDispatchUpdateService } from './modules/dispatches/dispatch-update.service'
 import chartsRoutes from './modules/reports/charts.routes'
 import { createChartsService } from './modules/reports/charts.service'
+import { createChartsRepository } from './modules/reports/charts.repository'
+import { createReportsRepository } from './modules/reports/reports.repository'
 import reportExportRoutes from './modules/reports/report-export.routes'
 import { createReportExportService } from './modules/reports/report-export'
 import learnersRoutes from './modules/learners/learners.routes'
 import { createLearnersService } from './modules/learners/learners.service'
+import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
@@ -340,7 +344,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outbox = createOutboxService(outboxRepository, { smtpConfigured: config.smtpUrl !== null })
   await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
   await app.register(jobsRoutes, { prefix: '/api/admin/jobs', jobs: createJobsService(jobs) })
-  await app.register(preferencesRoutes, { prefix: '/api/profile', preferences: createPreferencesService(db) })
+  await app.register(preferencesRoutes, {
+    prefix: '/api/profile',
+    preferences: createPreferencesService(createPreferencesRepository(db)),
+  })
   // A stored postback sends its dispatch's alert evaluation in its own transaction.
   const webhooks = createWebhooksService({ db, mirror: syncRepository, alerts })
   await app.register(webhookRoutes, {
@@ -361,13 +368,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dispatches,
     updates: createDispatchUpdateService({ ...providerDeps, repository: dispatchesRepository }),
   })
+  const reportsRepository = createReportsRepository(db)
   await app.register(reportsRoutes, {
     prefix: '/api/reports',
-    reports: createReportsService(db, dispatches, { cache: config.readCache }),
+    reports: createReportsService({ db, reports: reportsRepository, dispatches }, { cache: config.readCache }),
   })
   await app.register(chartsRoutes, {
     prefix: '/api/reports/charts',
-    charts: createChartsService(db, dispatches, { cache: config.readCache }),
+    charts: createChartsService({ db, charts: createChartsRepository(db), dispatches }, { cache: config.readCache }),
   })
   await app.register(companiesRoutes, {
     prefix: '/api/admin/companies',
@@ -412,11 +420,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(reportExportRoutes, {
     prefix: '/api/reports',
-    exports: createReportExportService(db, dispatches, app.log),
+    exports: createReportExportService({ reports: reportsRepository, dispatches, activity, log: app.log }),
   })
   await app.register(learnersRoutes, {
     prefix: '/api/learners',
-    learners: createLearnersService(db, app.log, { cache: config.readCache }),
+    learners: createLearnersService(
+      { db, learners: createLearnersRepository(db), activity, log: app.log },
+      { cache: config.readCache },
+    ),
   })
 
   await app.register(spaPlugin, { distDir: config.webDistDir ?? DEFAULT_WEB_DIST })

@@ -3,6 +3,8 @@ import { appParts, buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
+import { createDemoRepository } from './modules/demo/demo.repository'
+import { createUsersRepository } from './modules/users/users.repository'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
 import { SYNC_JOB } from './modules/sync/sync.scheduler'
@@ -54,7 +56,8 @@ const app = await buildApp({ config, database, ssoDemo: demoSso?.info ?? null })
 try {
   // Ready first: the job engine starts with the app.
   await app.ready()
-  await ensureFirstAdmin(database.db, config, app.log)
+  const seeding = { demo: createDemoRepository(database.db), users: createUsersRepository(database.db) }
+  await ensureFirstAdmin(seeding, config, app.log)
   // The start-up sync, a job like the scheduled one (modules/sync/sync.scheduler.ts): any node
   // sends it, one node runs it (a second waits at most). The demo syncs once before it reports
   // ready, so the screens have data.
@@ -64,7 +67,7 @@ try {
     if (id && simulator && jobs.status().working) await jobs.waitFor(SYNC_JOB, id)
   }
   if (config.demoMode) {
-    const clientCompany = await ensureDemoAccounts(database.db)
+    const clientCompany = await ensureDemoAccounts(seeding)
     if (demoSso) {
       await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
       await seedDemoStaffSso(createSsoRepository(database.db), config, demoSso)

@@ -6,8 +6,8 @@ import type { DbOrTx } from './client'
  * table once about a tenth of it has changed, but it may be off (as on our CI machine), lagging
  * behind a bulk load, or absent (PGlite has none). Then a mirror that grows from empty keeps the
  * statistics of an empty table, and the plans cached in the mirror's triggers (migrations 0008,
- * 0015, 0016) scan what they should probe: measured on the bench, a full sync slowed from
- * 150 s to a registration page every 2 s once `dispatch` held 50,000 rows the planner took for 200.
+ * 0015, 0016) scan what they should probe: a full sync slowed to a crawl once `dispatch` held
+ * tens of thousands of rows the planner took for a few hundred.
  *
  * A table is analyzed once the rows changed since its last analysis pass
  * `STALE_BASE + STALE_SCALE × rows at that analysis` (autovacuum's formula, larger terms: a

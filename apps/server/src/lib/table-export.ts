@@ -37,9 +37,9 @@ export const EXPORT_CHUNK_ROWS = 2_000
 /**
  * Rows per chunk of an .xlsx export. exceljs writes about 15,000 rows a second, so a chunk of
  * 2,000 lived through several young-generation collections while it was written and was
- * promoted: the old generation grew by the whole file's rows before a full collection (the
- * report's .xlsx of 100,000 rows grew the server's RSS by 54 to 82 MB). A chunk of 250 dies
- * young (8 to 15 MB), and with the keyset chunks no slower to read, costs no time.
+ * promoted: the old generation grew by the whole file's rows before a full collection. A chunk
+ * of 250 dies young, and with the keyset chunks no slower to read, costs no time
+ * (docs/performance.md has the memory figures).
  */
 export const XLSX_CHUNK_ROWS = 250
 
@@ -123,8 +123,8 @@ type QueuedWritable = NodeJS.EventEmitter & { _writableState?: { needDrain?: boo
  * Waits while the zip writer holds more of the sheet's XML than its buffer. exceljs's sheet
  * stream (a StreamBuf) writes into archiver's entry stream without heeding its answer, and the
  * deflate behind it runs on the thread pool, a buffer per turn of the event loop: while rows
- * kept coming, most of the sheet's text queued there (40 MB at 100,000 rows; the bench's 61 to
- * 89 MB growth). Waiting for that stream's drain after each chunk keeps about one chunk queued.
+ * kept coming, most of the sheet's text queued there (most of the export's memory growth).
+ * Waiting for that stream's drain after each chunk keeps about one chunk queued.
  */
 async function zipRoom(sheet: unknown) {
   const pipes = (sheet as { stream?: { pipes?: unknown } }).stream?.pipes
@@ -137,9 +137,8 @@ async function zipRoom(sheet: unknown) {
 /**
  * Rows of sheet XML (about 35 kB) written between two waits for the zip writer. Buffers that
  * queue in it across the collections of a whole chunk's garbage outlive the young generation and
- * are freed only by a full collection: a synthetic 11-column export of 100,000 rows grew the
- * RSS by 57 to 65 MB waiting every 2,000 rows, by 36 to 43 MB every 50
- * (bench/results/history.md, "sixth pass").
+ * are freed only by a full collection: waiting every 50 rows rather than every 2,000 keeps a
+ * large export's memory growth well lower (bench/results/history.md, "sixth pass").
  */
 export const XLSX_DRAIN_ROWS = 50
 

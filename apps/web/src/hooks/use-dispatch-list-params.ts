@@ -8,19 +8,16 @@ import {
 } from '@portal/shared'
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
+import { changedParams, oneOf, pageParam } from '@/lib/url-state'
 
 /** docs/product-rules.md §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
 export const DEFAULT_LIST_QUERY: DispatchListQuery = DISPATCH_LIST_DEFAULTS
 
-const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
-  values.includes(value as T) ? (value as T) : fallback
-
 /** Reads the list state from the URL; anything unknown falls back to the default. */
 export function parseListQuery(params: URLSearchParams): DispatchListQuery {
-  const page = Number(params.get('page'))
   const d = DEFAULT_LIST_QUERY
   return {
-    page: Number.isInteger(page) && page >= 1 ? page : d.page,
+    page: pageParam(params, d.page),
     pageSize: oneOf(DISPATCH_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
     search: (params.get('search') ?? '').trim(),
     status: oneOf(DISPATCH_STATUS_FILTERS, params.get('status'), d.status),
@@ -29,14 +26,7 @@ export function parseListQuery(params: URLSearchParams): DispatchListQuery {
   }
 }
 
-function toSearchParams(query: DispatchListQuery): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const key of Object.keys(DEFAULT_LIST_QUERY) as Array<keyof DispatchListQuery>) {
-    const value = query[key]
-    if (value !== undefined && value !== DEFAULT_LIST_QUERY[key]) params.set(key, String(value))
-  }
-  return params
-}
+const toSearchParams = (query: DispatchListQuery) => changedParams(query, DEFAULT_LIST_QUERY)
 
 /**
  * Page, filters and sort live in the URL, so back/forward and reload keep them. Any change

@@ -15,6 +15,8 @@ export type MfaMethod = (typeof MFA_METHODS)[number]
 export const RECOVERY_CODE_COUNT = 10
 /** The second-step token's life: just long enough to open the app and type a code. */
 export const SECOND_STEP_SECONDS = 60
+/** The longest name a user may give a factor (a passkey or an authenticator app). */
+export const FACTOR_NAME_MAX = 100
 /** The enrolment-only token's life: installing an app and scanning a code takes longer. */
 export const ENROL_STEP_SECONDS = 10 * 60
 
@@ -76,7 +78,7 @@ export type TotpEnrolment = Static<typeof TotpEnrolmentSchema>
 
 export const TotpConfirmBodySchema = Type.Object({
   code: TotpCode,
-  name: Type.Optional(Type.String({ maxLength: 100 })),
+  name: Type.Optional(Type.String({ maxLength: FACTOR_NAME_MAX })),
 })
 export const EnrolConfirmBodySchema = Type.Object({ token: StepToken, factorId: UuidSchema, code: TotpCode })
 
@@ -160,13 +162,13 @@ export const WebAuthnJsonSchema = Type.Record(Type.String({ maxLength: 100 }), T
 })
 export const PasskeyOptionsSchema = Type.Object({ options: Type.Unknown() })
 export const PasskeyRegisterBodySchema = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: FACTOR_NAME_MAX }),
   response: WebAuthnJsonSchema,
 })
 export const PasskeyStepBodySchema = Type.Object({ token: StepToken, response: WebAuthnJsonSchema })
 export const PasskeySignInOptionsSchema = Type.Object({ token: Type.String(), options: Type.Unknown() })
 /** A new name for a factor (an authenticator app or a passkey). */
-export const FactorRenameBodySchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) })
+export const FactorRenameBodySchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: FACTOR_NAME_MAX }) })
 
 /**
  * Staff roles whose "second factor required" is on when an admin has not set it: admins, once

@@ -59,7 +59,7 @@ export const dispatch = pgTable(
     return [
       index('dispatch_destination_id_idx').on(t.destinationId),
       index('dispatch_course_id_idx').on(t.courseId),
-      // The dispatch list sorts case-insensitively with id as the tiebreaker (dispatches.page.ts SORT_KEYS):
+      // The dispatch list sorts case-insensitively with id as the tiebreaker (dispatches-page.sql.ts SORT_KEYS):
       // one index per sort key, alone and after the status filter, over live rows, so a page is
       // an index range scan, forwards or backwards (migrations 0008 and 0023, which carry
       // course_id and destination_id too, for a dense search walked index-only).

@@ -48,8 +48,3 @@ export function createActivityRepository(db: DbOrTx) {
   }
 }
 export type ActivityRepository = ReturnType<typeof createActivityRepository>
-
-/** Kept while modules move to the injected writer: the same insert, on the handle given. */
-export async function recordActivity(db: DbOrTx, entry: ActivityEntry): Promise<void> {
-  await createActivityRepository(db).record(entry)
-}

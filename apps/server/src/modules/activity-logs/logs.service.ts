@@ -37,12 +37,11 @@ export { EXPORT_CHUNK_ROWS }
  * about as many row visits as it is deep, not as many as the term has matches in all.
  */
 export const SEARCH_SLICES_DAYS = [1, 4, 16, 64, 256] as const
-/** A slice of at most this many rows is scanned (about 0.3 µs a row); larger ones use the index. */
+/** A slice of at most this many rows is scanned (cheaper per row than the index); larger ones use the index. */
 export const SEARCH_SCAN_ROWS = 30_000
 /**
  * The same for a slice filtered by action or user: its rows lie scattered over the partition's
- * pages, so a scan reads about a page per row (measured on the bench: 19,535 pages for the
- * 22,000 rows of one action in 256 days, 72 ms, where the trigram index took a few ms).
+ * pages, so a scan reads about a page per row, where the trigram index reads a few.
  */
 export const SEARCH_SCAN_ROWS_SCATTERED = 3_000
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../db/client'
-import { companyShownName as shownName } from '../../db/columns'
+import { companyShownName as shownName, userOptionColumns } from '../../db/columns'
 import { appUser, company, courseRequest, dispatch, syncRun } from '../../db/schema'
 
 const manager = alias(appUser, 'manager')
@@ -98,13 +98,7 @@ export function createCompaniesRepository(db: DbOrTx) {
 
     async users(companyId: string) {
       return db
-        .select({
-          id: appUser.id,
-          name: appUser.name,
-          username: appUser.username,
-          email: appUser.email,
-          role: appUser.role,
-        })
+        .select(userOptionColumns)
         .from(appUser)
         .where(eq(appUser.companyId, companyId))
         .orderBy(asc(sql`lower(coalesce(${appUser.name}, ${appUser.email}))`), asc(appUser.id))

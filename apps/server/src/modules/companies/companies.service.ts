@@ -11,6 +11,7 @@ import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import type { CompaniesRepository, CompanyChanges, CompanyListRow, CompanyRow } from './companies.repository'
+import { auditEntry } from '../../lib/actor'
 
 export interface AdminContext {
   actor: Actor | null
@@ -149,15 +150,7 @@ export function createCompaniesService(deps: { db: Db; companies: CompaniesRepos
       if (Object.keys(changes).length > 0) {
         await db.transaction(async (tx) => {
           await companies.update(id, changes, tx)
-          await activity.record(
-            {
-              action: 'COMPANY_UPDATED',
-              actor: ctx.actor,
-              ipAddress: ctx.ip,
-              details: { companyId: id, before, after },
-            },
-            tx,
-          )
+          await activity.record(auditEntry(ctx, 'COMPANY_UPDATED', { companyId: id, before, after }), tx)
         })
       }
       return toCompany((await companies.listOne(id))!, 'admin')

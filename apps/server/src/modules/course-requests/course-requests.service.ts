@@ -19,6 +19,7 @@ import type { ActivityRepository, Actor } from '../activity-logs/activity.reposi
 import type { CoursesRepository } from '../courses/courses.repository'
 import { titleOf } from '../courses/courses.mapper'
 import type { CourseRequestRow, CourseRequestsRepository } from './course-requests.repository'
+import { auditEntry } from '../../lib/actor'
 
 export interface Requestor {
   id: string
@@ -118,12 +119,13 @@ export function createCourseRequestsService(deps: {
           tx,
         )
         await activity.record(
-          {
-            action: 'COURSE_REQUEST_SUBMITTED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { requestId: newId, courseId: course.id, courseTitle, licenses, companyId: viewer.companyId },
-          },
+          auditEntry(ctx, 'COURSE_REQUEST_SUBMITTED', {
+            requestId: newId,
+            courseId: course.id,
+            courseTitle,
+            licenses,
+            companyId: viewer.companyId,
+          }),
           tx,
         )
         return newId
@@ -151,19 +153,14 @@ export function createCourseRequestsService(deps: {
       await db.transaction(async (tx) => {
         await requests.updateStatus(id, values, tx)
         await activity.record(
-          {
-            action: 'COURSE_REQUEST_STATUS_UPDATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: {
-              requestId: id,
-              courseId: row.courseId,
-              courseTitle: row.courseTitle,
-              companyName: row.companyName,
-              before: row.status,
-              after: body.status,
-            },
-          },
+          auditEntry(ctx, 'COURSE_REQUEST_STATUS_UPDATED', {
+            requestId: id,
+            courseId: row.courseId,
+            courseTitle: row.courseTitle,
+            companyName: row.companyName,
+            before: row.status,
+            after: body.status,
+          }),
           tx,
         )
       })

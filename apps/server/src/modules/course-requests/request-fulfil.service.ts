@@ -19,6 +19,7 @@ import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import type { CourseRequestsRepository } from './course-requests.repository'
 import { toCourseRequest, type RequestContext, type Requestor } from './course-requests.service'
 import type { FulfilIntent, FulfilState, RequestFulfilRepository } from './request-fulfil.repository'
+import { auditEntry } from '../../lib/actor'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -153,12 +154,13 @@ export function createRequestFulfilService(deps: {
           tx,
         )
         await activity.record(
-          {
-            action: 'COURSE_REQUEST_STATUS_UPDATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { requestId: id, ...common, before: state.status, after: 'PROCESSED', fulfilment: intent.mode },
-          },
+          auditEntry(ctx, 'COURSE_REQUEST_STATUS_UPDATED', {
+            requestId: id,
+            ...common,
+            before: state.status,
+            after: 'PROCESSED',
+            fulfilment: intent.mode,
+          }),
           tx,
         )
       })

@@ -13,6 +13,7 @@ import { sanitizeDescription } from './course-description.sanitizer'
 import { titleOf } from './courses.mapper'
 import type { CourseDetailsUpdate, CourseRow, CoursesRepository } from './courses.repository'
 import type { CourseViewer, CoursesService, RequestContext } from './courses.service'
+import { auditEntry } from '../../lib/actor'
 
 const invalid = (message: string) => new AppError('RULE_VIOLATION', message)
 
@@ -72,23 +73,23 @@ export function createCourseEditService(deps: {
       try {
         values = toUpdate(row, body)
       } catch (error) {
-        await activity.record({
-          action: 'COURSE_DETAIL_EDIT_FAILED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: { courseId: id, courseTitle: titleOf(row), error: (error as Error).message },
-        })
+        await activity.record(
+          auditEntry(ctx, 'COURSE_DETAIL_EDIT_FAILED', {
+            courseId: id,
+            courseTitle: titleOf(row),
+            error: (error as Error).message,
+          }),
+        )
         throw error
       }
       await deps.db.transaction(async (tx) => {
         await repository.updateDetails(id, values, tx)
         await activity.record(
-          {
-            action: 'COURSE_DETAIL_EDIT_SAVED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { courseId: id, courseTitle: titleOf({ ...row, ...values }), fields: Object.keys(values) },
-          },
+          auditEntry(ctx, 'COURSE_DETAIL_EDIT_SAVED', {
+            courseId: id,
+            courseTitle: titleOf({ ...row, ...values }),
+            fields: Object.keys(values),
+          }),
           tx,
         )
       })
@@ -105,12 +106,12 @@ export function createCourseEditService(deps: {
       await deps.db.transaction(async (tx) => {
         await repository.setVisibility(id, isVisible, tx)
         await activity.record(
-          {
-            action: 'COURSE_VISIBILITY_CHANGED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { courseId: id, courseTitle: titleOf(row), before: row.isVisible, after: isVisible },
-          },
+          auditEntry(ctx, 'COURSE_VISIBILITY_CHANGED', {
+            courseId: id,
+            courseTitle: titleOf(row),
+            before: row.isVisible,
+            after: isVisible,
+          }),
           tx,
         )
       })

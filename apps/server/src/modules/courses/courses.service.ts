@@ -3,6 +3,7 @@ import { AppError } from '../../lib/app-error'
 import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import { toCourse, toCourseDispatch } from './courses.mapper'
 import type { CourseRow, CoursesRepository } from './courses.repository'
+import { auditEntry } from '../../lib/actor'
 
 export const COURSE_NOT_FOUND = 'Course not found'
 
@@ -91,12 +92,7 @@ export function createCoursesService(deps: { courses: CoursesRepository; activit
     /** GET /api/courses/{id}/details: the details, and COURSE_VIEWED (docs/product-decisions.md D14) for the log. */
     async view(viewer: CourseViewer, id: string, ctx: RequestContext): Promise<CourseDetails> {
       const details = await service.details(viewer, id)
-      await activity.record({
-        action: 'COURSE_VIEWED',
-        actor: ctx.actor,
-        ipAddress: ctx.ip,
-        details: { courseId: id, courseTitle: details.title },
-      })
+      await activity.record(auditEntry(ctx, 'COURSE_VIEWED', { courseId: id, courseTitle: details.title }))
       return details
     },
   }

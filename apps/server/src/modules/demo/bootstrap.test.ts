@@ -2,8 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { appUser, company, course, dispatch } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
+import type { Db } from '../../db/client'
+import { createUsersRepository } from '../users/users.repository'
 import { DEMO_COMPANY, ensureDemoAccounts, ensureFirstAdmin } from './bootstrap'
+import { createDemoRepository } from './demo.repository'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts'
+
+const seeding = (db: Db) => ({ demo: createDemoRepository(db), users: createUsersRepository(db) })
 
 let t: TestContext
 beforeAll(async () => {
@@ -14,14 +19,14 @@ afterAll(async () => t.close())
 describe('first admin from ADMIN_EMAIL / ADMIN_PASSWORD', () => {
   it('refuses a weak password and creates nothing', async () => {
     const config = testConfig({ adminEmail: 'boss@example.test', adminPassword: 'short' })
-    await expect(ensureFirstAdmin(t.database.db, config, t.app.log)).rejects.toThrow('ADMIN_PASSWORD')
+    await expect(ensureFirstAdmin(seeding(t.database.db), config, t.app.log)).rejects.toThrow('ADMIN_PASSWORD')
     expect(await t.database.db.select().from(appUser).where(eq(appUser.email, 'boss@example.test'))).toHaveLength(0)
   })
 
   it('creates the admin once, who can sign in', async () => {
     const config = testConfig({ adminEmail: 'boss@example.test', adminPassword: 'a-very-long-admin-password' })
-    await ensureFirstAdmin(t.database.db, config, t.app.log)
-    await ensureFirstAdmin(t.database.db, config, t.app.log)
+    await ensureFirstAdmin(seeding(t.database.db), config, t.app.log)
+    await ensureFirstAdmin(seeding(t.database.db), config, t.app.log)
     const admins = await t.database.db.select().from(appUser).where(eq(appUser.role, 'admin'))
     expect(admins).toHaveLength(1)
     expect((await t.login('boss@example.test', 'a-very-long-admin-password')).accessToken).toBeTruthy()
@@ -40,8 +45,8 @@ describe('demo accounts', () => {
       destinationId: 'busy-co',
       destinationName: 'Busy Co',
     })
-    await ensureDemoAccounts(t.database.db)
-    await ensureDemoAccounts(t.database.db)
+    await ensureDemoAccounts(seeding(t.database.db))
+    await ensureDemoAccounts(seeding(t.database.db))
     for (const account of DEMO_ACCOUNTS) {
       const rows = await t.database.db.select().from(appUser).where(eq(appUser.email, account.email))
       expect(rows).toHaveLength(1)
@@ -57,7 +62,7 @@ describe('demo accounts', () => {
     const db = fresh.database.db
     const ids = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6']
     await db.insert(course).values(ids.map((id) => ({ id, title: `Course ${id}` })))
-    await ensureDemoAccounts(db)
+    await ensureDemoAccounts(seeding(db))
     const curated = await db.select().from(course).orderBy(course.id)
     expect(curated.map((c) => c.isVisible)).toEqual([true, true, true, true, true, false])
     expect(curated[0]).toMatchObject({ summary: expect.stringContaining('course k1'), level: 'Beginner' })
@@ -65,7 +70,7 @@ describe('demo accounts', () => {
     expect(curated[1]!.demoUrl).toBeNull()
 
     await db.update(course).set({ isVisible: false, summary: 'Admin summary' }).where(eq(course.id, 'k1'))
-    await ensureDemoAccounts(db)
+    await ensureDemoAccounts(seeding(db))
     const [k1] = await db.select().from(course).where(eq(course.id, 'k1'))
     expect(k1).toMatchObject({ isVisible: false, summary: 'Admin summary' })
     await fresh.close()

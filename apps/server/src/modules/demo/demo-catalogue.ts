@@ -1,6 +1,4 @@
-import { asc, eq, isNull } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { course } from '../../db/schema'
+import type { DemoRepository } from './demo.repository'
 
 const LEVELS = ['Beginner', 'Intermediate', 'Advanced'] as const
 const DURATIONS = ['45 minutes', '1 hour', '90 minutes', '2 hours', '3 hours'] as const
@@ -11,26 +9,19 @@ const DURATIONS = ['45 minutes', '1 hour', '90 minutes', '2 hours', '3 hours'] a
  * client an empty catalogue. Every sixth course stays hidden so the admin's Hidden filter has
  * something to show; every third gets a demo link (clients see it once a request is processed).
  */
-export async function seedDemoCatalogue(db: Db) {
-  const rows = await db
-    .select({ id: course.id, title: course.title })
-    .from(course)
-    .where(isNull(course.removedAt))
-    .orderBy(asc(course.id))
+export async function seedDemoCatalogue(demo: DemoRepository) {
+  const rows = await demo.liveCourses()
   for (const [i, row] of rows.entries()) {
-    await db
-      .update(course)
-      .set({
-        isVisible: i % 6 !== 5,
-        summary: `A practical course on ${row.title.toLowerCase()} for teams and their managers.`,
-        description:
-          `<p><strong>${escapeHtml(row.title)}</strong> takes learners from the essentials to everyday practice.</p>` +
-          '<ul><li>Short lessons with real-world scenarios</li><li>A knowledge check at the end of each module</li></ul>',
-        duration: DURATIONS[i % DURATIONS.length],
-        level: LEVELS[i % LEVELS.length],
-        demoUrl: i % 3 === 0 ? `https://demo.example.com/courses/${encodeURIComponent(row.id)}` : null,
-      })
-      .where(eq(course.id, row.id))
+    await demo.curateCourse(row.id, {
+      isVisible: i % 6 !== 5,
+      summary: `A practical course on ${row.title.toLowerCase()} for teams and their managers.`,
+      description:
+        `<p><strong>${escapeHtml(row.title)}</strong> takes learners from the essentials to everyday practice.</p>` +
+        '<ul><li>Short lessons with real-world scenarios</li><li>A knowledge check at the end of each module</li></ul>',
+      duration: DURATIONS[i % DURATIONS.length]!,
+      level: LEVELS[i % LEVELS.length]!,
+      demoUrl: i % 3 === 0 ? `https://demo.example.com/courses/${encodeURIComponent(row.id)}` : null,
+    })
   }
 }
 

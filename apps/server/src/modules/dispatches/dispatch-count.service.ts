@@ -1,26 +1,17 @@
 import { DISPATCH_ACTION_MESSAGES as M, type Dispatch } from '@portal/shared'
-import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import type { ActivityRepository } from '../activity-logs/activity.repository'
-import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { toDate } from '../sync/sync.mapper'
-import type { EditContext } from './dispatch-update.service'
+import type { EditContext, ProviderDeps } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesRepository } from './dispatches.repository'
-import type { DispatchesService } from './dispatches.service'
+import { auditEntry } from '../../lib/actor'
 
 /**
  * "Reset registration count" (renewing licenses): DELETE …/registrationCount at
  * SCORM Cloud, then the mirror takes the provider's counter and reset date. The registrations
  * themselves stay (docs/scorm-cloud-api.md §6.1); the usage shown counts from the reset.
  */
-export function createDispatchCountService(deps: {
-  db: Db
-  repository: DispatchesRepository
-  activity: ActivityRepository
-  dispatches: DispatchesService
-  client: () => ScormCloudClient | null
-}) {
+export function createDispatchCountService(deps: ProviderDeps & { repository: DispatchesRepository }) {
   const { repository, activity } = deps
 
   return {
@@ -37,19 +28,14 @@ export function createDispatchCountService(deps: {
       await deps.db.transaction(async (tx) => {
         await repository.updateMirror(id, { registrationCount: count, registrationResetDate: resetDate }, tx)
         await activity.record(
-          {
-            action: 'DISPATCH_COUNT_RESET',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: {
-              dispatchId: id,
-              companyId: row.destinationId,
-              companyName: row.destinationName,
-              courseTitle: row.courseTitle,
-              registrationCountBefore: row.registrationCount,
-              registrationCap: row.registrationCap,
-            },
-          },
+          auditEntry(ctx, 'DISPATCH_COUNT_RESET', {
+            dispatchId: id,
+            companyId: row.destinationId,
+            companyName: row.destinationName,
+            courseTitle: row.courseTitle,
+            registrationCountBefore: row.registrationCount,
+            registrationCap: row.registrationCap,
+          }),
           tx,
         )
       })

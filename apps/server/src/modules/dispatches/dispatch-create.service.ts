@@ -18,6 +18,7 @@ import type { DispatchPairRepository, PairCompany, PairCourse } from './dispatch
 import { parseExpiration, type EditContext } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesService } from './dispatches.service'
+import { auditEntry } from '../../lib/actor'
 
 const fieldError = (field: string, message: string) =>
   new AppError('RULE_VIOLATION', message, { details: [{ field, message }] })
@@ -118,19 +119,14 @@ export function createDispatchCreateService(deps: {
           await pairs.lockCreation(id, tx)
           if (keyed && (await activity.dispatchCreationLogged(userId!, id, tx))) return
           await activity.record(
-            {
-              action: 'DISPATCH_CREATED',
-              actor: ctx.actor,
-              ipAddress: ctx.ip,
-              details: {
-                dispatchId: id,
-                companyId: company.id,
-                companyName: company.shownName,
-                courseId: course.id,
-                courseTitle: titleOf(course),
-                registrationCap: values.registrationCap,
-              },
-            },
+            auditEntry(ctx, 'DISPATCH_CREATED', {
+              dispatchId: id,
+              companyId: company.id,
+              companyName: company.shownName,
+              courseId: course.id,
+              courseTitle: titleOf(course),
+              registrationCap: values.registrationCap,
+            }),
             tx,
           )
         })

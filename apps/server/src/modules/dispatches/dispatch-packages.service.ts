@@ -2,13 +2,11 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, ownCompanyOnly, packageFileName } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
-import type { ActivityRepository } from '../activity-logs/activity.repository'
-import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { isExpired } from './dispatch-mirror.service'
 import type { DispatchPairRepository } from './dispatch-pair.repository'
-import type { EditContext } from './dispatch-update.service'
-import type { DispatchesService } from './dispatches.service'
+import type { EditContext, ProviderDeps } from './dispatch-update.service'
+import { auditEntry } from '../../lib/actor'
 
 /** A download ready to send: the provider's body, unread, and what the browser is told. */
 export interface PackageDownload {
@@ -35,17 +33,24 @@ function toDownload(response: Response, fileName: string): PackageDownload {
  * and not a disabled or expired one; staff may download any. Each download is logged
  * (DISPATCH_PACKAGE_DOWNLOADED) once the provider has answered, before the first byte goes out.
  */
-export function createDispatchPackagesService(deps: {
-  pairs: DispatchPairRepository
-  activity: ActivityRepository
-  dispatches: DispatchesService
-  client: () => ScormCloudClient | null
-}) {
+export function createDispatchPackagesService(deps: Omit<ProviderDeps, 'db'> & { pairs: DispatchPairRepository }) {
   const { pairs, activity } = deps
   const requireClient = () => {
     const client = deps.client()
     if (!client) throw new AppError('NOT_READY', M.notConfigured)
     return client
+  }
+
+  /** DISPATCH_PACKAGE_DOWNLOADED with the file's size; when it cannot be written, nothing is sent. */
+  async function recorded(download: PackageDownload, ctx: EditContext, details: Record<string, unknown>) {
+    const bytes = download.contentLength === null ? null : Number(download.contentLength)
+    await activity
+      .record(auditEntry(ctx, 'DISPATCH_PACKAGE_DOWNLOADED', { ...details, bytes }))
+      .catch((error: unknown) => {
+        download.body.destroy()
+        throw error
+      })
+    return download
   }
 
   return {
@@ -57,24 +62,12 @@ export function createDispatchPackagesService(deps: {
       }
       const response = await requireClient().dispatchZip(id, signal)
       const download = toDownload(response, packageFileName(row.destinationName, row.courseTitle))
-      await activity
-        .record({
-          action: 'DISPATCH_PACKAGE_DOWNLOADED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            dispatchId: id,
-            companyId: row.destinationId,
-            companyName: row.destinationName,
-            courseTitle: row.courseTitle,
-            bytes: download.contentLength === null ? null : Number(download.contentLength),
-          },
-        })
-        .catch((error: unknown) => {
-          download.body.destroy()
-          throw error
-        })
-      return download
+      return recorded(download, ctx, {
+        dispatchId: id,
+        companyId: row.destinationId,
+        companyName: row.destinationName,
+        courseTitle: row.courseTitle,
+      })
     },
 
     /**
@@ -109,23 +102,7 @@ export function createDispatchPackagesService(deps: {
       }
       const response = await requireClient().destinationZip(company.id, signal)
       const download = toDownload(response, companyPackagesFileName(company.shownName))
-      await activity
-        .record({
-          action: 'DISPATCH_PACKAGE_DOWNLOADED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            allPackages: true,
-            companyId: company.id,
-            companyName: company.shownName,
-            bytes: download.contentLength === null ? null : Number(download.contentLength),
-          },
-        })
-        .catch((error: unknown) => {
-          download.body.destroy()
-          throw error
-        })
-      return download
+      return recorded(download, ctx, { allPackages: true, companyId: company.id, companyName: company.shownName })
     },
   }
 }

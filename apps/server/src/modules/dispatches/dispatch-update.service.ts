@@ -9,12 +9,22 @@ import { toDispatch, type DispatchRow } from './dispatches.mapper'
 import type { DispatchesRepository, MirrorUpdate } from './dispatches.repository'
 import type { Viewer } from '../../lib/viewer'
 import type { DispatchesService } from './dispatches.service'
+import { auditEntry } from '../../lib/actor'
 
 export interface EditContext {
   viewer: Viewer
   actor: Actor | null
   ip: string
   log?: { error(obj: unknown, msg: string): void }
+}
+
+/** What the services that write through SCORM Cloud share: built once in app.ts (providerDeps). */
+export interface ProviderDeps {
+  db: Db
+  activity: ActivityRepository
+  dispatches: DispatchesService
+  /** Read at call time: the client is wired by the sync module and may be absent (no credentials). */
+  client: () => ScormCloudClient | null
 }
 
 export interface UpdateOutcome {
@@ -130,14 +140,7 @@ function changesOf(before: Audited, after: Audited) {
  * call of a multi-call edit fails, the provider may hold part of the edit; the next sync
  * brings the mirror level with it.
  */
-export function createDispatchUpdateService(deps: {
-  db: Db
-  repository: DispatchesRepository
-  activity: ActivityRepository
-  dispatches: DispatchesService
-  /** Read at call time: the client is wired by the sync module and may be absent (no credentials). */
-  client: () => ScormCloudClient | null
-}) {
+export function createDispatchUpdateService(deps: ProviderDeps & { repository: DispatchesRepository }) {
   const { repository, activity } = deps
 
   /** The provider's dispatch after the edit, written to the mirror with its DISPATCH_UPDATED row. */
@@ -167,17 +170,12 @@ export function createDispatchUpdateService(deps: {
     await deps.db.transaction(async (tx) => {
       await repository.updateMirror(row.id, values, tx)
       await activity.record(
-        {
-          action: 'DISPATCH_UPDATED',
-          actor: ctx.actor,
-          ipAddress: ctx.ip,
-          details: {
-            dispatchId: row.id,
-            courseTitle: row.courseTitle,
-            destinationName: row.destinationName,
-            changes: changesOf(row, mapped),
-          },
-        },
+        auditEntry(ctx, 'DISPATCH_UPDATED', {
+          dispatchId: row.id,
+          courseTitle: row.courseTitle,
+          destinationName: row.destinationName,
+          changes: changesOf(row, mapped),
+        }),
         tx,
       )
     })

@@ -5,7 +5,7 @@ import type { DispatchRow } from './dispatches.mapper'
 /**
  * The docs/product-rules.md §3 dispatch, declared once: each key, the DispatchRow column it is written from, how,
  * and which roles read it (docs/product-rules.md §6). toDispatch() (single reads) and the list's JSON rows
- * (dispatches.page.ts rowsJsonSql) are both built from it. The order is DispatchSchema's, the
+ * (dispatches-page.sql.ts rowsJsonSql) are both built from it. The order is DispatchSchema's, the
  * order every dispatch answer writes its keys in.
  */
 export const dispatchFields = answerFields<DispatchRow, Dispatch>([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { DispatchListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { pageWay } from './dispatches.page'
+import { pageWay } from './dispatches-page.sql'
 
 /**
  * Migration 0024: a staff search sorted by client or by course takes a shallow page

@@ -9,7 +9,7 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { usingPostgres } from '../../test/test-database'
 import { dispatchFields } from './dispatches.fields'
 import { createDispatchesRepository } from './dispatches.repository'
-import { staffSearchSummarySql } from './dispatches.summary'
+import { staffSearchSummarySql } from './dispatches-summary.sql'
 
 /**
  * On PostgreSQL a staff search's summary and a sparse search's page hand their values

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { dispatchFields } from './dispatches.fields'
-import { pageStatement } from './dispatches.page'
+import { pageStatement } from './dispatches-page.sql'
 
 /**
  * Migration 0023: the list sorts by stored lowered keys, so neither a searched

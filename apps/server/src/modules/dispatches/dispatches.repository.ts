@@ -7,6 +7,7 @@ import { runStatement } from '../../db/statement'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
+  companyScope,
   inputOf,
   ownSummarySql,
   P,
@@ -18,12 +19,11 @@ import {
   statements,
   type DispatchFilter,
   type RowFields,
-} from './dispatches.page'
-import { companyScope } from './dispatches.scope'
+} from './dispatches-page.sql'
 import type { SearchSets } from '../../db/dispatch-search'
-import { keptSummarySql, staffSearchSummarySql } from './dispatches.summary'
+import { keptSummarySql, staffSearchSummarySql } from './dispatches-summary.sql'
 
-export type { DispatchFilter } from './dispatches.page'
+export type { DispatchFilter } from './dispatches-page.sql'
 
 /** Provider-owned columns an admin edit can change (docs/product-decisions.md D4: provider first, then mirror). */
 export type MirrorUpdate = Partial<
@@ -80,7 +80,7 @@ export interface DispatchesRepositoryOptions {
    * not look into, so they plan alike for every term and page and a prepared statement reuses
    * one generic plan after five runs (MatchOptions.opaque). Only where statements are
    * prepared (PostgreSQL): PGlite plans every statement afresh, and there hidden values only
-   * make the plan worse (staff list on PGlite: 211 against 175 req/s).
+   * make the plan worse (the staff list answered fewer requests a second: docs/performance.md).
    */
   reusePlans?: boolean
 }

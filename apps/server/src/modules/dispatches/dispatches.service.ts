@@ -29,7 +29,7 @@ const pageCache = cachePerDatabase<string>(200)
 /**
  * Where a staff page of the unsearched list stops being "near the start": up to
  * here it is walked from the start whatever the total, so its summary and its page are read in
- * one statement (walking 1,000 index entries costs about 0.1 ms). A page that ends further in
+ * one statement (walking a thousand index entries costs less than a second statement). A page that ends further in
  * waits for the total, to be walked from the nearer end.
  */
 export const SHALLOW_PAGE_END = 1_000
@@ -60,7 +60,7 @@ export function createDispatchesService(
 
     async list(viewer: Viewer, query: DispatchListQuery): Promise<JsonAnswer<DispatchListResponse>> {
       const scope = scopeCompany(viewer)
-      // The rows come written as JSON by PostgreSQL (dispatches.page.ts rowsJsonSql).
+      // The rows come written as JSON by PostgreSQL (dispatches-page.sql.ts rowsJsonSql).
       const answer = (rowsJson: string, summary: SummaryRow) =>
         new JsonAnswer<DispatchListResponse>({
           dispatches: new JsonText(rowsJson),

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { createLearnersRepository } from './learners.repository'
-import { LEARNER_SEARCH_GATHER_ROWS, learnerTotalsQuery } from './learners.search'
+import { LEARNER_SEARCH_GATHER_ROWS, learnerTotalsQuery } from './learners-search.sql'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
 /** On a company larger than the learner search's cap: pages walked or from the matches. */

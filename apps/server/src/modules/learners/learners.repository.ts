@@ -1,11 +1,10 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { companyShownName } from '../../db/columns'
+import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { nearerEnd, searchedPage } from '../../db/search'
 import { rowsOf } from '../../db/statement'
-import { progressColumns } from '../reports/report-export'
-import { createLearnerSearch } from './learners.search'
+import { createLearnerSearch } from './learners-search.sql'
 import {
   L,
   SORT_KEYS,

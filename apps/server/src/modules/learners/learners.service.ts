@@ -16,9 +16,9 @@ import { toPagination } from '../../lib/pagination'
 import type { Viewer } from '../../lib/viewer'
 import type { ReadCacheOptions } from '../../lib/versioned-cache'
 import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
-import { audited, givenFilters, recordExport, type ExportContext } from '../reports/report-export'
-import { createLearnersRepository } from './learners.repository'
-import { gathersLearners } from './learners.search'
+import { MIN_SUBSTRING_TERM } from '../../db/search'
+import { audited, givenFilters, recordExport, type ExportContext, type ExportRecorder } from '../../lib/export-audit'
+import type { LearnersRepository } from './learners.repository'
 import type { LearnerFilter, LearnerOrder, LearnerOverview, LearnerRow, LearnerTotals } from './learners.sql'
 
 type Log = { error(obj: unknown, msg: string): void }
@@ -88,11 +88,20 @@ export function companyOf(viewer: Viewer, requested: string | undefined): string
 }
 
 /**
+ * A search the learner list gathers (learners-search.sql.ts LEARNER_SEARCH_GATHER_ROWS): three
+ * characters or more.
+ */
+const gathersLearners = (filter: LearnerFilter) => [...(filter.search?.trim() ?? '')].length >= MIN_SUBSTRING_TERM
+
+/**
  * /api/learners: one row per learner across a company's dispatches, read from the
  * aggregate migration 0015 keeps. Totals and pages are cached per the company's learner version.
  */
-export function createLearnersService(db: Db, log: Log, options: ReadCacheOptions = {}) {
-  const learners = createLearnersRepository(db)
+export function createLearnersService(
+  deps: { db: Db; learners: LearnersRepository; activity: ExportRecorder; log: Log },
+  options: ReadCacheOptions = {},
+) {
+  const { db, learners, activity, log } = deps
   const totalsCached = options.cache === false ? createVersionedCache<LearnerTotals>(0) : totalsCache(db)
   const pagesCached = options.cache === false ? createVersionedCache<LearnerRow[]>(0) : pageCache(db)
 
@@ -247,7 +256,7 @@ export function createLearnersService(db: Db, log: Log, options: ReadCacheOption
       }
       const details = { report: 'learners', companyId, format: query.format, filters: givenFilters(query) }
       const rows = audited(chunks, (rowCount, completed) =>
-        recordExport(db, log, ctx, { ...details, rowCount, completed }),
+        recordExport(activity, log, ctx, { ...details, rowCount, completed }),
       )
       const name = companyId ? ((await learners.companyName(companyId)) ?? companyId) : 'no company'
       return exportFile(query.format, learnerExportTable(name), await readAhead(rows))

@@ -6,7 +6,7 @@ import { matchesTerm } from '../../db/search'
 /**
  * The learner list's query vocabulary: its filter and order, the table's sort keys,
  * conditions and columns, shared by the repository (pages, chunks, overview) and the search
- * (learners.search.ts: counts and gathered pages).
+ * (learners-search.sql.ts: counts and gathered pages).
  */
 
 export interface LearnerFilter {
@@ -84,8 +84,7 @@ export function facetOf(filter: LearnerFilter): string | null {
  * filter alone is a range of that status's count, which every sort index carries (migration
  * 0018): a filtered page is an index-only walk. Sorted by that count, the walk starts at the first
  * match: a list of learners who have not started something, sorted by not started, no longer
- * walks past every learner with none (84 ms for a page of the bench's big company); a deep page by
- * name no longer reads the company's table (page 312 of those in progress: 149 ms to 7 ms).
+ * walks past every learner with none; a deep page by name no longer reads the company's table.
  */
 const STATUS_COUNT: Record<CompletionStatus, SQL> = {
   completed: sql`${L.completed}`,

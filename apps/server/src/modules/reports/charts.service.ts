@@ -12,7 +12,7 @@ import type { Viewer } from '../../lib/viewer'
 import type { ReadCacheOptions } from '../../lib/versioned-cache'
 import type { DispatchesService } from '../dispatches/dispatches.service'
 import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
-import { createChartsRepository, type DashboardChartsRow, type DispatchChartsRow } from './charts.repository'
+import type { ChartsRepository, DashboardChartsRow, DispatchChartsRow } from './charts.repository'
 
 /** Recent chart answers per key (scope, filters, window) and data version. */
 const dispatchCache = cachePerDatabase<DispatchChartsRow>(200)
@@ -50,11 +50,10 @@ function monthAfter(month: string): string {
  * data version. `now` is injectable for tests.
  */
 export function createChartsService(
-  db: DbOrTx,
-  dispatches: DispatchesService,
+  deps: { db: DbOrTx; charts: ChartsRepository; dispatches: DispatchesService },
   options: ReadCacheOptions & { now?: () => Date } = {},
 ) {
-  const charts = createChartsRepository(db)
+  const { db, charts, dispatches } = deps
   const now = options.now ?? (() => new Date())
   const dispatchCached = options.cache === false ? createVersionedCache<DispatchChartsRow>(0) : dispatchCache(db)
   const dashboardCached = options.cache === false ? createVersionedCache<DashboardChartsRow>(0) : dashboardCache(db)

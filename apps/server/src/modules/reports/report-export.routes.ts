@@ -5,7 +5,8 @@ import { errorResponses } from '../../lib/error-responses'
 import { CSV_MEDIA_TYPE, fileResponse, XLSX_MEDIA_TYPE } from '../../lib/file-response'
 import type { ExportFile } from '../../lib/table-export'
 import { actorOf, requireUser } from '../../plugins/app/auth'
-import type { ExportContext, ReportExportService } from './report-export'
+import type { ExportContext } from '../../lib/export-audit'
+import type { ReportExportService } from './report-export'
 
 export const exportErrors = errorResponses(400, 401, 403, 404)
 

@@ -9,7 +9,7 @@ import { activityLog } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
-import { reportChunkQuery } from './report-export'
+import { reportChunkQuery } from './reports.sql'
 
 /** GET /api/reports/dispatch/{id}/export — every row of the report's filters, CSV or .xlsx. */
 setFlagsFromString('--expose-gc')

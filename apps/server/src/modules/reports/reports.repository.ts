@@ -1,30 +1,22 @@
-import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { desc, isNotNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { matchesTermMatch, nearerEnd, searchWalkRows, searchedPage, termMatch, type SearchPath } from '../../db/search'
 import {
-  matchesTerm,
-  matchesTermMatch,
-  nearerEnd,
-  searchWalkRows,
-  searchedPage,
-  termMatch,
-  type SearchPath,
-  type TermMatch,
-} from '../../db/search'
+  LEARNER_TEXT,
+  ORDER,
+  reportChunkQuery,
+  whereSql,
+  type Cursor,
+  type RegistrationFilter,
+  type RegistrationInput,
+} from './reports.sql'
 
-export interface RegistrationFilter {
-  dispatchId: string
-  search?: string | undefined
-  status?: CompletionStatus | undefined
-  /** Last access at or after this instant. */
-  from?: Date | undefined
-  /** Last access strictly before this instant (the day after the inclusive end day). */
-  before?: Date | undefined
-}
+export type { Cursor, ExportRow, RegistrationFilter, RegistrationRow } from './reports.sql'
 
 export interface ReportTotals {
   total: number
@@ -42,7 +34,7 @@ export const REPORT_SEARCH_COUNT_CAP = 1_000
 /**
  * A search of two characters or more gathers at most this many of its matches, once,
  * and counts them and takes its page from them in the same statement (ReportsRepository.gather).
- * A name matches about 2,000 registrations of the bench's 100,000-learner dispatch: counting them
+ * A common name matches thousands of registrations of a large dispatch: counting them
  * (to the cap), walking the order and then sorting them read the trigram index twice; gathered
  * once, it is read once. A term with more matches still counts to the cap from them ("1,000+") and
  * takes its page the other way (searchedPage).
@@ -52,52 +44,12 @@ export const REPORT_SEARCH_GATHER_ROWS = 3_000
 /**
  * A search the report gathers (above): two characters or more, which the trigram index serves (a
  * word start of two letters is a trigram: db/search.ts). Two letters with a status match well over
- * a thousand registrations of the bench's big dispatch, and gathering them costs half of counting,
+ * a thousand registrations of a large dispatch, and gathering them costs half of counting,
  * walking and sorting them.
  * (The learners probe a shorter term first and gather it whole only when it is rare: their
  * table holds every company, and with a limit the planner may read all of it for two letters.)
  */
 export const gathersMatches = (filter: RegistrationFilter) => [...(filter.search?.trim() ?? '')].length >= 2
-
-export interface RegistrationRow {
-  id: string
-  learnerFirstName: string
-  learnerLastName: string
-  learnerEmail: string
-  completionStatus: string
-  successStatus: string
-  scoreScaled: number | null
-  totalSecondsTracked: number
-  lastAccessDate: Date | null
-}
-
-/**
- * A filter as a statement reads it: its values (or placeholders for them, in a statement kept
- * for reuse: db/statement.ts); which of them are given, and how a search matches, make its shape.
- */
-interface RegistrationInput {
-  dispatchId: unknown
-  status?: unknown
-  from?: unknown
-  before?: unknown
-  search: TermMatch | null
-}
-
-/** The report's rows of a filter as a statement's condition. */
-function whereSql(input: RegistrationInput): SQL {
-  const conditions = [eq(registration.dispatchId, input.dispatchId as string), isNull(registration.removedAt)]
-  if (input.search) conditions.push(matchesTermMatch(LEARNER_TEXT, input.search, { lowered: true }))
-  if (input.status !== undefined) conditions.push(eq(registration.completionStatus, input.status as string))
-  if (input.from !== undefined) conditions.push(gte(registration.lastAccessDate, input.from as Date))
-  if (input.before !== undefined) conditions.push(lt(registration.lastAccessDate, input.before as Date))
-  return and(...conditions)!
-}
-
-/** The report's rows of a filter (live registrations of the dispatch); the export reads the same. */
-export function whereOf(filter: RegistrationFilter): SQL {
-  const term = filter.search?.trim()
-  return whereSql({ ...filter, status: filter.status, search: term ? termMatch(term) : null })
-}
 
 /** The values of the report's statements, as placeholders (db/statement.ts). */
 const R = placeholders('dispatchId', 'status', 'from', 'before', 'pattern', 'limit', 'offset', 'walkRows')
@@ -127,15 +79,6 @@ function inputOf(filter: RegistrationFilter) {
 /** Built report statements by shape (db/statement.ts). */
 const statements = statementCache(500)
 
-/**
- * What a learner search looks in: first name, last name and e-mail as one text, which the trigram
- * index registration_learner_status_search_idx of migration 0020 holds (keep the two identical). It
- * covers the first name, the last name, "first last" and the e-mail.
- */
-const LEARNER_TEXT = sql`lower(${registration.learnerFirstName} || ' ' || ${registration.learnerLastName} || ' ' || ${registration.learnerEmail})`
-
-export const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
-
 /** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
 const registrationVersionOf = (dispatchId: unknown) =>
   sql<
@@ -163,9 +106,6 @@ export function keptTotals(
   const [total, distinctLearners] = kept[status ?? 'all']
   return { total, distinctLearners, capped: false }
 }
-
-/** The report's order: newest last access first, never-accessed last, then id. */
-const ORDER = [sql`${registration.lastAccessDate} desc nulls last`, asc(registration.id)]
 
 /**
  * A page's registrations (joined as `registration`) as the JSON array the answer carries, in the
@@ -204,6 +144,11 @@ function readPage([row]: Record<string, unknown>[]): ReportPage {
 
 export function createReportsRepository(db: DbOrTx) {
   return {
+    /** The export's next chunk after `cursor` (reports.sql.ts reportChunkQuery). */
+    exportChunk(filter: RegistrationFilter, cursor: Cursor | null, limit: number, walk = false) {
+      return reportChunkQuery(db, filter, cursor, limit, walk)
+    },
+
     /**
      * Newest last access first, never-accessed last, then id (indexes registration_report_idx
      * and, with a status, registration_report_status_idx). Deferred join: the offset is walked

@@ -9,12 +9,12 @@ import type { ReadCacheOptions } from '../../lib/versioned-cache'
 import type { DispatchesService } from '../dispatches/dispatches.service'
 import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
 import {
-  createReportsRepository,
   gathersMatches,
   isKeptFilter,
   keptTotals,
   type RegistrationFilter,
   type ReportTotals,
+  type ReportsRepository,
 } from './reports.repository'
 
 export const REPORT_MESSAGES = {
@@ -73,8 +73,11 @@ export function reportFilterOf(
  * The completion report of one dispatch (docs/product-rules.md §2 dispatch details) and the registration count.
  * Days are UTC days: the mirror stores instants, and the report has no user time zone.
  */
-export function createReportsService(db: DbOrTx, dispatches: DispatchesService, options: ReadCacheOptions = {}) {
-  const reports = createReportsRepository(db)
+export function createReportsService(
+  deps: { db: DbOrTx; reports: ReportsRepository; dispatches: DispatchesService },
+  options: ReadCacheOptions = {},
+) {
+  const { db, reports, dispatches } = deps
   const totalsCached = options.cache === false ? createVersionedCache<ReportTotals>(0) : totalsCache(db)
   const pagesCached = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 

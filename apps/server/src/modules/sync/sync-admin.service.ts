@@ -1,6 +1,7 @@
 import type { ActivityAction, CompanySyncResponse, CourseSyncResponse } from '@portal/shared'
 import type { ActivityRepository, Actor } from '../activity-logs/activity.repository'
 import { failureOf, type KindResult, type SyncService } from './sync.service'
+import { auditEntry } from '../../lib/actor'
 
 export interface AdminContext {
   actor: Actor | null
@@ -20,12 +21,9 @@ export function createSyncAdminService(activity: ActivityRepository, sync: SyncS
     answer: (result: KindResult) => Promise<{ body: T; details: Record<string, unknown> }>,
   ): Promise<T> {
     const fail = async (error: unknown): Promise<never> => {
-      await activity.record({
-        action: actions.failed,
-        actor: ctx.actor,
-        ipAddress: ctx.ip,
-        details: { error: error instanceof Error ? error.message : String(error) },
-      })
+      await activity.record(
+        auditEntry(ctx, actions.failed, { error: error instanceof Error ? error.message : String(error) }),
+      )
       throw error
     }
     let result: KindResult

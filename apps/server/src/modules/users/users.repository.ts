@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { userColumns } from '../../db/columns'
+import { userColumns, userOptionColumns } from '../../db/columns'
 import { appUser, authSession, company } from '../../db/schema'
 import type { UserRow } from './users.mapper'
 
@@ -87,13 +87,7 @@ export function createUsersRepository(db: DbOrTx) {
     },
     async listOptions() {
       return db
-        .select({
-          id: appUser.id,
-          name: appUser.name,
-          username: appUser.username,
-          email: appUser.email,
-          role: appUser.role,
-        })
+        .select(userOptionColumns)
         .from(appUser)
         .orderBy(asc(sql`lower(coalesce(${appUser.name}, ${appUser.email}))`))
     },

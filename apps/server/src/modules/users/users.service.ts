@@ -20,6 +20,7 @@ import type { ActivityRepository, Actor } from '../activity-logs/activity.reposi
 import type { LogsService } from '../activity-logs/logs.service'
 import { toUser } from './users.mapper'
 import type { UsersRepository } from './users.repository'
+import { auditEntry } from '../../lib/actor'
 
 export interface AdminContext {
   actor: Actor
@@ -127,12 +128,7 @@ export function createUsersService(deps: {
             tx,
           )
           await activity.record(
-            {
-              action: 'ADMIN_USER_CREATED',
-              actor: ctx.actor,
-              ipAddress: ctx.ip,
-              details: { userId: newId, email, role: body.role, companyId },
-            },
+            auditEntry(ctx, 'ADMIN_USER_CREATED', { userId: newId, email, role: body.role, companyId }),
             tx,
           )
           return newId
@@ -191,15 +187,7 @@ export function createUsersService(deps: {
           if (roleChanged || password) {
             await users.revokeSessions(id, password ? 'password changed' : 'role changed', tx)
           }
-          await activity.record(
-            {
-              action: 'ADMIN_USER_UPDATED',
-              actor: ctx.actor,
-              ipAddress: ctx.ip,
-              details: { userId: id, email, changed },
-            },
-            tx,
-          )
+          await activity.record(auditEntry(ctx, 'ADMIN_USER_UPDATED', { userId: id, email, changed }), tx)
         })
         return toUser((await users.findById(id))!)
       } catch (error) {
@@ -214,12 +202,11 @@ export function createUsersService(deps: {
         await users.update(id, { status }, false, tx)
         if (status === 'suspended') await users.revokeSessions(id, 'suspended', tx)
         await activity.record(
-          {
-            action: status === 'suspended' ? 'ADMIN_USER_SUSPENDED' : 'ADMIN_USER_ACTIVATED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { userId: id, email: current.email, previousStatus: current.status },
-          },
+          auditEntry(ctx, status === 'suspended' ? 'ADMIN_USER_SUSPENDED' : 'ADMIN_USER_ACTIVATED', {
+            userId: id,
+            email: current.email,
+            previousStatus: current.status,
+          }),
           tx,
         )
       })
@@ -232,12 +219,7 @@ export function createUsersService(deps: {
       await db.transaction(async (tx) => {
         await users.delete(id, tx)
         await activity.record(
-          {
-            action: 'ADMIN_USER_DELETED',
-            actor: ctx.actor,
-            ipAddress: ctx.ip,
-            details: { userId: id, email: current.email, role: current.role },
-          },
+          auditEntry(ctx, 'ADMIN_USER_DELETED', { userId: id, email: current.email, role: current.role }),
           tx,
         )
       })

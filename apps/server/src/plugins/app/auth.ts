@@ -1,29 +1,16 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, RouteOptions } from 'fastify'
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
-import { can, type Permission, type Role } from '@portal/shared'
+import { can, type Permission } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
-import { appUser, authSession, company } from '../../db/schema'
 import type { Actor } from '../../lib/actor'
-import { companyShownName } from '../../db/columns'
-import type { Db, DbOrTx } from '../../db/client'
-import { compileStatement, placeholders, runStatement } from '../../db/statement'
+import type { Db } from '../../db/client'
+import { sessionUser, type SessionUser } from '../../db/session-user'
 
-export interface AuthUser {
-  id: string
-  email: string
-  name: string | null
-  username: string
-  role: Role
-  companyId: string | null
+/** The signed-in user of a request: the session check's user and the session it holds. */
+export interface AuthUser extends SessionUser {
   sessionId: string
-  /** The rest of the docs/product-rules.md §3 user, read by the same look-up, so GET /api/auth/me needs no other. */
-  companyName: string | null
-  status: string
-  createdAt: Date
-  lastLogin: Date | null
 }
 
 declare module 'fastify' {
@@ -40,51 +27,6 @@ declare module 'fastify' {
 export const ACCESS_TOKEN_HEADER = 'x-auth-token'
 /** Verified access tokens remembered at most (oldest first out): one per recently active sign-in. */
 const VERIFIED_TOKENS_MAX = 10_000
-
-const P = placeholders('sid', 'sub', 'ver', 'now')
-
-/**
- * The session check of every gated request, one indexed look-up with placeholders sid, sub,
- * ver and now: a suspended, deleted or signed-out user, or a token from before a password or
- * role change, fails on the very next call. It reads the whole docs/product-rules.md §3 user, so GET
- * /api/auth/me needs no other query. Built once and prepared by name on each connection
- * (db/statement.ts): neither the query's building nor PostgreSQL's parse and plan
- * are repeated per request. (The bench replays it as its SQL baseline.)
- */
-export const SESSION_USER = compileStatement(sql`
-  select ${appUser.id} as "id", ${appUser.email} as "email", ${appUser.username} as "username",
-         ${appUser.name} as "name", ${appUser.role} as "role", ${appUser.companyId} as "companyId",
-         ${companyShownName} as "companyName", ${appUser.status} as "status",
-         ${appUser.createdAt} as "createdAt", ${appUser.lastLogin} as "lastLogin"
-  from ${authSession}
-  inner join ${appUser} on ${eq(appUser.id, authSession.userId)}
-  left join ${company} on ${eq(company.id, appUser.companyId)}
-  where ${and(
-    eq(authSession.id, P.sid),
-    eq(appUser.id, P.sub),
-    isNull(authSession.revokedAt),
-    gt(authSession.expiresAt, P.now),
-    sql`${appUser.status} = 'active'`,
-    eq(appUser.tokenVersion, P.ver),
-  )}
-  limit 1`)
-
-/** The session check's row (SESSION_USER): the user's columns as the drivers give them. */
-type SessionUserRow = Omit<AuthUser, 'sessionId'>
-
-/** Runs the session check (SESSION_USER) for a token's claims; null when it no longer holds. */
-export async function sessionUser(
-  db: DbOrTx,
-  claims: Pick<AccessClaims, 'sid' | 'sub' | 'ver'>,
-): Promise<SessionUserRow | null> {
-  const [row] = await runStatement(db, SESSION_USER, {
-    sid: claims.sid,
-    sub: claims.sub,
-    ver: claims.ver,
-    now: new Date(),
-  })
-  return (row as SessionUserRow | undefined) ?? null
-}
 
 /** The signed-in user, for handlers of gated routes (the hook guarantees one). */
 export function requireUser(request: FastifyRequest): AuthUser {
@@ -130,8 +72,8 @@ export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
     })
 
     /**
-     * Access tokens whose signature has been checked, until they expire: a check
-     * costs about 0.2 ms of CPU and a browser sends the same token for up to 15 minutes. Only
+     * Access tokens whose signature has been checked, until they expire: a check costs CPU on
+     * every request, and a browser sends the same token for up to 15 minutes. Only
      * the signature is remembered; the session and user are still read on every call.
      */
     const verified = new Map<string, { claims: AccessClaims; expiresAtMs: number }>()
@@ -156,7 +98,7 @@ export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
       if (!claims) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
       const row = await sessionUser(db, claims)
       if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
-      return { ...row, role: row.role as Role, sessionId: claims.sid }
+      return { ...row, sessionId: claims.sid }
     }
 
     app.addHook('onRequest', async (request) => {

@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../db/client'
 import { appUser } from '../../db/schema'
 import { ensureFirstAdmin } from '../../modules/demo/bootstrap'
+import { createDemoRepository } from '../../modules/demo/demo.repository'
+import { createUsersRepository } from '../../modules/users/users.repository'
 import { testConfig } from '../helpers'
 import { createTestDatabase } from '../test-database'
 
@@ -24,9 +26,21 @@ describe('first admin created by processes starting together', () => {
   it('creates one admin and lets every starter carry on', async () => {
     const config = testConfig({ adminEmail: 'first-admin@example.test', adminPassword: 'a-long-unusual-passphrase-42' })
     const results = await Promise.allSettled([
-      ensureFirstAdmin(database.db, config, log),
-      ensureFirstAdmin(database.db, config, log),
-      ensureFirstAdmin(database.db, config, log),
+      ensureFirstAdmin(
+        { demo: createDemoRepository(database.db), users: createUsersRepository(database.db) },
+        config,
+        log,
+      ),
+      ensureFirstAdmin(
+        { demo: createDemoRepository(database.db), users: createUsersRepository(database.db) },
+        config,
+        log,
+      ),
+      ensureFirstAdmin(
+        { demo: createDemoRepository(database.db), users: createUsersRepository(database.db) },
+        config,
+        log,
+      ),
     ])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled'])
     const admins = await database.db.select().from(appUser).where(eq(appUser.role, 'admin'))

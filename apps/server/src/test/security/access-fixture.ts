@@ -46,6 +46,8 @@ export interface AccessFixture {
   request: Ids & { ownStatus: string; foreignStatus: string }
   /** An alert of each company (the foreign one names the foreign company). */
   alert: Ids
+  /** Job ids: none exists, so a route's answer is its permission's (403) or not found (404). */
+  job: Ids
   /** Fresh users on each call, so destructive admin calls never break later checks. */
   freshUsers(): Promise<Ids>
 }

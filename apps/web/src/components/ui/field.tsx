@@ -28,15 +28,7 @@ export function Field({
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      <FieldLabel htmlFor={id} label={label} required={required} />
       {children({
         id,
         ...(describedBy ? { 'aria-describedby': describedBy } : {}),
@@ -59,3 +51,18 @@ export function Field({
 
 export const controlClass =
   'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100'
+
+/** A field's label, with the asterisk of a required field (hidden from screen readers, which hear `required`). */
+export function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: ReactNode; required?: boolean }) {
+  return (
+    <label htmlFor={htmlFor} className="text-sm font-medium text-slate-800">
+      {label}
+      {required && (
+        <span aria-hidden="true" className="text-red-700">
+          {' '}
+          *
+        </span>
+      )}
+    </label>
+  )
+}

@@ -1,6 +1,6 @@
 import { SEARCH_MAX } from '@portal/shared'
 import { useId, useMemo, useState, type ReactNode } from 'react'
-import { controlClass } from './field'
+import { controlClass, FieldLabel } from './field'
 import { cn } from './cn'
 
 /** `disabled`: shown (with its hint saying why) but not choosable. */
@@ -61,15 +61,7 @@ export function SearchablePicker({
 
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={`${id}-list`} className="text-sm font-medium text-slate-800">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      <FieldLabel htmlFor={`${id}-list`} label={label} required={required} />
       <input
         type="search"
         aria-label={searchLabel}

@@ -1,6 +1,7 @@
 import { Spinner } from '@/components/ui/spinner'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CardSection } from '@/components/ui/card-section'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/api-error'
@@ -58,13 +59,7 @@ export function CompanyAlertSettings({ companyId }: { companyId: string }) {
   const restore = useRestoreGlobalThresholds(companyId)
   const failure = save.error ?? restore.error
   return (
-    <section
-      aria-labelledby="company-alerts-heading"
-      className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
-    >
-      <h2 id="company-alerts-heading" className="text-lg font-semibold text-slate-900">
-        Alert thresholds
-      </h2>
+    <CardSection id="company-alerts-heading" title="Alert thresholds" className="space-y-3">
       {isPending ? (
         <Spinner label="Loading alert settings..." />
       ) : error || !data ? (
@@ -103,6 +98,6 @@ export function CompanyAlertSettings({ companyId }: { companyId: string }) {
           />
         </>
       )}
-    </section>
+    </CardSection>
   )
 }

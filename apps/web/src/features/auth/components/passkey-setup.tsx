@@ -1,4 +1,4 @@
-import type { MfaFactor } from '@portal/shared'
+import { FACTOR_NAME_MAX, type MfaFactor } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
@@ -42,7 +42,7 @@ export function AddPasskey({
         label="Passkey name"
         name="passkey-name"
         required
-        maxLength={100}
+        limit={FACTOR_NAME_MAX}
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
@@ -85,7 +85,7 @@ export function RenameFactor({ factor, onDone }: { factor: MfaFactor; onDone: (r
         label="New name"
         name="factor-name"
         required
-        maxLength={100}
+        limit={FACTOR_NAME_MAX}
         value={name}
         onChange={(e) => setName(e.target.value)}
       />

@@ -1,37 +1,16 @@
 import { can, formatDate, formatDateTime, formatRegistrations, type CompanyDetail, type Role } from '@portal/shared'
 import { TriangleAlert } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Link } from '@/components/ui/link'
 import { Tabs } from '@/components/ui/tabs'
 import { paths } from '@/config/paths'
-import { TableScrollBox } from '@/components/ui/responsive-table'
-import { CompanySignIn } from './company-sign-in'
+import { DataTable as Table } from '@/components/ui/responsive-table'
 
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase'
 const td = 'px-4 py-3'
-
-function Table({ caption, headers, children }: { caption: string; headers: string[]; children: ReactNode }) {
-  return (
-    <TableScrollBox label={caption}>
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {headers.map((header) => (
-              <th key={header} scope="col" className={th}>
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">{children}</tbody>
-      </table>
-    </TableScrollBox>
-  )
-}
+import { CompanySignIn } from './company-sign-in'
 
 const STATUS_TONES = {
   PENDING: 'yellow',

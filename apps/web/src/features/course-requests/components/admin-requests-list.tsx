@@ -1,7 +1,7 @@
 import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/shared'
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { DemoCell, RequestStatusBadge } from './request-bits'
+import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
@@ -59,23 +59,25 @@ export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
   return (
     <ul className="space-y-3" aria-label="Course requests">
       {requests.map((r) => (
-        <li key={r.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-          <div className="flex items-start justify-between gap-2">
-            <h2 className="font-medium text-slate-900">{r.courseTitle}</h2>
-            <RequestStatusBadge status={r.status} />
-          </div>
-          <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
-            <dt className="text-slate-600">Requestor</dt>
-            <dd>
-              <Requestor request={r} />
-            </dd>
-            <dt className="text-slate-600">Company</dt>
-            <dd className="text-slate-900">{r.companyName || NOT_AVAILABLE}</dd>
-            <dt className="text-slate-600">Licenses</dt>
-            <dd className="text-slate-900">{r.licenses}</dd>
-            <dt className="text-slate-600">Date</dt>
-            <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
-          </dl>
+        <RequestCard
+          key={r.id}
+          request={r}
+          heading="h2"
+          facts={
+            <>
+              <dt className="text-slate-600">Requestor</dt>
+              <dd>
+                <Requestor request={r} />
+              </dd>
+              <dt className="text-slate-600">Company</dt>
+              <dd className="text-slate-900">{r.companyName || NOT_AVAILABLE}</dd>
+              <dt className="text-slate-600">Licenses</dt>
+              <dd className="text-slate-900">{r.licenses}</dd>
+              <dt className="text-slate-600">Date</dt>
+              <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
+            </>
+          }
+        >
           {r.notes && (
             <p className="mt-2 text-sm text-slate-700">
               <span className="font-medium">Notes: </span>
@@ -91,7 +93,7 @@ export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
               </Button>
             )}
           </div>
-        </li>
+        </RequestCard>
       ))}
     </ul>
   )

@@ -1,7 +1,7 @@
 import { formatDateTime, type CourseRequest } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
-import { DemoCell, RequestStatusBadge } from './request-bits'
+import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
@@ -60,23 +60,25 @@ export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
   return (
     <ul className="space-y-3" aria-label="My course requests">
       {requests.map((r) => (
-        <li key={r.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-          <div className="flex items-start justify-between gap-2">
-            <h3 className="font-medium text-slate-900">{r.courseTitle}</h3>
-            <RequestStatusBadge status={r.status} />
-          </div>
-          <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
-            <dt className="text-slate-600">Licenses</dt>
-            <dd className="text-slate-900">{r.licenses}</dd>
-            <dt className="text-slate-600">Request Date</dt>
-            <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
-          </dl>
+        <RequestCard
+          key={r.id}
+          request={r}
+          heading="h3"
+          facts={
+            <>
+              <dt className="text-slate-600">Licenses</dt>
+              <dd className="text-slate-900">{r.licenses}</dd>
+              <dt className="text-slate-600">Request Date</dt>
+              <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
+            </>
+          }
+        >
           <AdminNotes notes={r.adminNotes} />
           <DispatchLink request={r} />
           <div className="mt-3 text-sm">
             <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
           </div>
-        </li>
+        </RequestCard>
       ))}
     </ul>
   )

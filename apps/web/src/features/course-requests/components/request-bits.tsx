@@ -1,5 +1,6 @@
-import { isHttpUrl, type CourseRequestStatus } from '@portal/shared'
+import { isHttpUrl, type CourseRequest, type CourseRequestStatus } from '@portal/shared'
 import { ExternalLink } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { STATUS_LABELS } from '../types'
 
@@ -23,5 +24,33 @@ export function DemoCell({ url, courseTitle, none }: { url: string | null; cours
       View Demo
       <ExternalLink aria-hidden="true" className="size-3.5" />
     </a>
+  )
+}
+
+/**
+ * A request as a card on small screens: its course and status, then the screen's facts (`dl`
+ * rows) and what follows them. `Heading` keeps the screen's outline (h2 under the page title,
+ * h3 under a section's).
+ */
+export function RequestCard({
+  request,
+  heading: Heading,
+  facts,
+  children,
+}: {
+  request: CourseRequest
+  heading: 'h2' | 'h3'
+  facts: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+      <div className="flex items-start justify-between gap-2">
+        <Heading className="font-medium text-slate-900">{request.courseTitle}</Heading>
+        <RequestStatusBadge status={request.status} />
+      </div>
+      <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">{facts}</dl>
+      {children}
+    </li>
   )
 }

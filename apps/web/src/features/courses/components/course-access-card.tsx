@@ -1,13 +1,11 @@
 import type { CourseAccess } from '@portal/shared'
 import { Badge } from '@/components/ui/badge'
+import { CardSection } from '@/components/ui/card-section'
 
 /** docs/product-rules.md §2 "Your Access" for a client with dispatches of the course. */
 export function CourseAccessCard({ access }: { access: CourseAccess }) {
   return (
-    <section aria-labelledby="your-access" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="your-access" className="text-lg font-semibold text-slate-900">
-        Your Access
-      </h2>
+    <CardSection id="your-access" title="Your Access">
       <dl className="mt-3 space-y-2 text-sm">
         <div className="flex justify-between gap-4">
           <dt className="text-slate-600">Your Registrations</dt>
@@ -20,6 +18,6 @@ export function CourseAccessCard({ access }: { access: CourseAccess }) {
           </dd>
         </div>
       </dl>
-    </section>
+    </CardSection>
   )
 }

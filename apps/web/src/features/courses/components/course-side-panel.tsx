@@ -2,6 +2,7 @@ import { can, formatDate, type CourseDetails, type Role } from '@portal/shared'
 import { Pencil } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
+import { CardSection } from '@/components/ui/card-section'
 import { appSourceName } from '../utils/course-labels'
 import { CourseVisibilityControl } from './course-visibility-control'
 
@@ -41,10 +42,7 @@ export function CourseSidePanel({
   const stats = course.stats
   const admin = can(role, 'course.edit')
   return (
-    <section aria-labelledby="course-info" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="course-info" className="text-lg font-semibold text-slate-900">
-        Course Information
-      </h2>
+    <CardSection id="course-info" title="Course Information">
       <dl className="mt-3 divide-y divide-slate-100 text-sm">
         <Fact label="Course ID" stacked>
           {course.id}
@@ -68,6 +66,6 @@ export function CourseSidePanel({
           )}
         </div>
       )}
-    </section>
+    </CardSection>
   )
 }

@@ -7,30 +7,21 @@ import {
   VISIBILITY_FILTERS,
   type CatalogueQuery,
 } from '../utils/catalogue'
-
-const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
-  values.includes(value as T) ? (value as T) : fallback
+import { changedParams, oneOf, pageParam } from '@/lib/url-state'
 
 export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   const d = DEFAULT_CATALOGUE_QUERY
-  const page = Number(params.get('page'))
   return {
     search: params.get('search') ?? '',
     sort: oneOf(COURSE_SORTS, params.get('sort'), d.sort),
     order: oneOf(['asc', 'desc'] as const, params.get('order'), d.order),
     pageSize: oneOf(COURSE_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
-    page: Number.isInteger(page) && page >= 1 ? page : d.page,
+    page: pageParam(params, d.page),
     visibility: oneOf(VISIBILITY_FILTERS, params.get('visibility'), d.visibility),
   }
 }
 
-function toSearchParams(query: CatalogueQuery): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const key of Object.keys(DEFAULT_CATALOGUE_QUERY) as Array<keyof CatalogueQuery>) {
-    if (query[key] !== DEFAULT_CATALOGUE_QUERY[key]) params.set(key, String(query[key]))
-  }
-  return params
-}
+const toSearchParams = (query: CatalogueQuery) => changedParams(query, DEFAULT_CATALOGUE_QUERY)
 
 /**
  * The catalogue's search, sort, page size, page and visibility live in the URL, so coming back

@@ -5,6 +5,7 @@ import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { useTimedMessage } from '@/components/ui/use-timed-message'
+import { CardSection } from '@/components/ui/card-section'
 import { errorMessage } from '@/lib/api-error'
 import { useResetRegistrationCount } from '../api/reset-registration-count'
 import { useUpdateDispatch } from '../api/update-dispatch'
@@ -48,10 +49,7 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
   const toggleLabel = dispatch.enabled ? 'Disable Dispatch' : 'Enable Dispatch'
 
   return (
-    <section aria-labelledby="admin-controls" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="admin-controls" className="text-lg font-semibold text-slate-900">
-        Admin Controls
-      </h2>
+    <CardSection id="admin-controls" title="Admin Controls">
       <div className="mt-4 flex flex-wrap gap-2">
         <Button
           variant={dispatch.enabled ? 'danger' : 'primary'}
@@ -123,6 +121,6 @@ export function DispatchAdminControls({ dispatch }: { dispatch: Dispatch }) {
             : `Learners of ${clientName(dispatch)} will be able to launch ${courseName(dispatch)} again.`}
         </ConfirmDialog>
       )}
-    </section>
+    </CardSection>
   )
 }

@@ -1,6 +1,7 @@
 import { LEARNER_DEFAULT_PAGE_SIZE, LEARNER_PAGE_SIZES, LEARNER_SORTS, type LearnerListQuery } from '@portal/shared'
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
+import { changedParams, oneOf, pageParam } from '@/lib/url-state'
 
 /** What the URL keeps: the company (staff), filters, sort, page and the open learner. */
 export type LearnerListState = Required<Omit<LearnerListQuery, 'status'>> & {
@@ -20,15 +21,11 @@ export const DEFAULT_LEARNER_STATE: LearnerListState = {
   learner: '',
 }
 
-const oneOf = <T extends string | number>(values: readonly T[], value: unknown, fallback: T): T =>
-  values.includes(value as T) ? (value as T) : fallback
-
 export function parseLearnerState(params: URLSearchParams): LearnerListState {
   const d = DEFAULT_LEARNER_STATE
-  const page = Number(params.get('page'))
   return {
     companyId: params.get('companyId') ?? '',
-    page: Number.isInteger(page) && page >= 1 ? page : d.page,
+    page: pageParam(params, d.page),
     pageSize: oneOf(LEARNER_PAGE_SIZES, Number(params.get('pageSize')), d.pageSize),
     search: (params.get('search') ?? '').trim(),
     courseId: params.get('courseId') ?? '',
@@ -39,14 +36,7 @@ export function parseLearnerState(params: URLSearchParams): LearnerListState {
   }
 }
 
-function toSearchParams(state: LearnerListState): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const key of Object.keys(DEFAULT_LEARNER_STATE) as Array<keyof LearnerListState>) {
-    const value = state[key]
-    if (value !== DEFAULT_LEARNER_STATE[key]) params.set(key, String(value))
-  }
-  return params
-}
+const toSearchParams = (state: LearnerListState) => changedParams(state, DEFAULT_LEARNER_STATE)
 
 /** The screen's state in the URL: back/forward and reload keep it; any change but the page (or the open learner) goes to page 1. */
 export function useLearnerListParams() {

@@ -11,6 +11,7 @@ import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
+import { CardSection } from '@/components/ui/card-section'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchReport } from '../api/get-dispatch-report'
 import { hasFilters, NO_FILTERS, ReportFilters, type ReportFilterValues } from './report-filters'
@@ -52,10 +53,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
   const pagination = data?.pagination
 
   return (
-    <section aria-labelledby="completion-report" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="completion-report" className="text-lg font-semibold text-slate-900">
-        Completion Report
-      </h2>
+    <CardSection id="completion-report" title="Completion Report">
       <div className="mt-4 space-y-4">
         <ReportFilters
           draft={draft}
@@ -135,6 +133,6 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
           />
         )}
       </div>
-    </section>
+    </CardSection>
   )
 }

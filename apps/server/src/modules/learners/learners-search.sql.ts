@@ -1,6 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { MIN_SUBSTRING_TERM } from '../../db/search'
 import {
   L,
   LEARNER_SEARCH_COUNT_CAP,
@@ -18,15 +17,11 @@ import {
 /**
  * A search of three characters or more gathers at most this many of its matches once,
  * through the trigram index, and counts them and takes its page from them in one statement
- * (LearnerSearch.gather), as the report does (REPORT_SEARCH_GATHER_ROWS). A surname matches
- * about 2,000 learners of the bench's 100,000-learner company: counting them walked the company's
- * rows (28 ms), then the page sorted them from the index (4 ms); gathered, 5 ms.
+ * (LearnerSearch.gather), as the report does (REPORT_SEARCH_GATHER_ROWS). A common surname
+ * matches thousands of learners of a large company: counting them walked the company's rows, then
+ * the page sorted them from the index again; gathered, the index is read once.
  */
 export const LEARNER_SEARCH_GATHER_ROWS = 3_000
-
-/** A search the learner list gathers (above): three characters or more. */
-export const gathersLearners = (filter: LearnerFilter) =>
-  [...(filter.search?.trim() ?? '')].length >= MIN_SUBSTRING_TERM
 
 /** Learners a search's count reads first, in primary-key order (a hash: any of the company's). */
 export const LEARNER_SEARCH_PROBE_ROWS = 1_000
@@ -47,9 +42,9 @@ function probeOf(filter: LearnerFilter): SQL {
  * primary-key order and tests them. That is the whole company if it has fewer; a term dense in
  * them (one in ten or more) walks the company's rows in that order to the cap, a few thousand rows;
  * a rarer one is counted through the trigram index, a tenth of the company at most. Either alone
- * was slow for some terms on the bench's 100,000-learner company: the walk read 44 ms for "We"
- * (1,919 matches), the index would read every learner for a term in every e-mail. Unordered, the
- * cap's limit read the whole table from its start (17,434 pages).
+ * is slow for some terms in a large company: the walk reads far for a term of a few thousand
+ * matches, the index would read every learner for a term in every e-mail. Unordered, the cap's
+ * limit read the whole table from its start.
  */
 export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter, dense = false) {
   const version = versionOf(filter.companyId)
