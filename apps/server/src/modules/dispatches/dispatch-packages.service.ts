@@ -5,6 +5,8 @@ import { AppError } from '../../lib/app-error'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import type { DeliveryRepository } from '../delivery/delivery.repository'
+import { companyPackagesZip, type LeftOut } from './company-packages-zip'
 import { isExpired } from './dispatch-mirror.service'
 import type { DispatchPairRepository } from './dispatch-pair.repository'
 import type { EditContext } from './dispatch-update.service'
@@ -39,6 +41,8 @@ export function createDispatchPackagesService(deps: {
   pairs: DispatchPairRepository
   activity: ActivityRepository
   dispatches: DispatchesService
+  /** The style sheets (`cssUrl`) packages are fetched with. */
+  delivery: Pick<DeliveryRepository, 'cssUrls'>
   client: () => ScormCloudClient | null
 }) {
   const { pairs, activity } = deps
@@ -55,7 +59,8 @@ export function createDispatchPackagesService(deps: {
         if (!row.enabled) throw new AppError('FORBIDDEN', M.disabled)
         if (isExpired(row.expirationDate)) throw new AppError('FORBIDDEN', M.expired)
       }
-      const response = await requireClient().dispatchZip(id, signal)
+      const css = await deps.delivery.cssUrls(row.destinationId)
+      const response = await requireClient().dispatchZip(id, signal, css.dispatches.get(id) ?? css.company)
       const download = toDownload(response, packageFileName(row.destinationName, row.courseTitle))
       await activity
         .record({
@@ -78,9 +83,11 @@ export function createDispatchPackagesService(deps: {
     },
 
     /**
-     * Every package of a company in one zip. A client's company is its own (another id is 404);
-     * since the provider's zip cannot leave a dispatch out, a client whose company has a
-     * disabled or expired dispatch downloads packages one by one instead.
+     * Every package of a company in one zip (a client's company is its own; another id is 404).
+     * Disabled and expired dispatches are left out, for everyone, and a text file in the zip
+     * names them: SCORM Cloud's destination zip cannot leave one out, so then (and when a
+     * dispatch has its own style sheet) the portal writes the zip from the single packages;
+     * otherwise the provider's zip is streamed through as it comes.
      */
     async companyPackages(
       requestedCompanyId: string | undefined,
@@ -101,14 +108,25 @@ export function createDispatchPackagesService(deps: {
         })
       const company = await pairs.findCompany(companyId)
       if (!company) throw new AppError('NOT_FOUND', M.companyNotFound)
-      if (ownCompanyOnly(viewer.role)) {
-        const states = await pairs.companyDispatchStates(company.id)
-        if (states.some((d) => !d.enabled || isExpired(d.expirationDate))) {
-          throw new AppError('FORBIDDEN', M.someUnavailable)
-        }
+      const client = requireClient()
+      const states = await pairs.companyDispatchStates(company.id)
+      const leftOut: LeftOut[] = []
+      const live: typeof states = []
+      for (const d of states) {
+        if (!d.enabled) leftOut.push({ id: d.id, courseTitle: d.courseTitle, reason: 'disabled' })
+        else if (isExpired(d.expirationDate)) leftOut.push({ id: d.id, courseTitle: d.courseTitle, reason: 'expired' })
+        else live.push(d)
       }
-      const response = await requireClient().destinationZip(company.id, signal)
-      const download = toDownload(response, companyPackagesFileName(company.shownName))
+      const css = await deps.delivery.cssUrls(company.id)
+      const fileName = companyPackagesFileName(company.shownName)
+      let download: PackageDownload
+      if (leftOut.length === 0 && css.dispatches.size === 0) {
+        download = toDownload(await client.destinationZip(company.id, signal, css.company), fileName)
+      } else {
+        const entries = live.map((d) => ({ ...d, cssUrl: css.dispatches.get(d.id) ?? css.company }))
+        const body = companyPackagesZip(client, company.shownName, entries, leftOut, signal)
+        download = { body, fileName, contentLength: null }
+      }
       await activity
         .record({
           action: 'DISPATCH_PACKAGE_DOWNLOADED',
@@ -117,6 +135,7 @@ export function createDispatchPackagesService(deps: {
           details: {
             allPackages: true,
             companyId: company.id,
+            leftOut: leftOut.map((d) => d.id),
             companyName: company.shownName,
             bytes: download.contentLength === null ? null : Number(download.contentLength),
           },
