@@ -105,3 +105,28 @@ describe('delivery settings and LTI', () => {
     expect((await api.get('/dispatch/dispatches/nope/lti')).status).toBe(404)
   })
 })
+
+describe('live relaunches', () => {
+  it('over-counts while instancing is on and stops once it is off', async () => {
+    const sim = await startSimulator({
+      seed: 12,
+      sizes: { courses: 2, destinations: 1, dispatches: 2, registrations: 40, bigDispatchRegistrations: 0 },
+      live: { intervalMs: 0, batchSize: 20, newRegistrationRate: 0, relaunchRate: 1 },
+    })
+    try {
+      const ids = sim.data.listDispatchIds()
+      for (const id of ids)
+        sim.touchDispatch(id, { instanced: true, enabled: true, registrationCap: 0, expirationDate: 'none' })
+      const total = () => ids.reduce((n, id) => n + sim.data.listRegistrationIds(id).length, 0)
+      const before = total()
+      sim.liveTick()
+      const afterOn = total()
+      expect(afterOn).toBeGreaterThan(before)
+      for (const id of ids) sim.touchDispatch(id, { instanced: false })
+      sim.liveTick()
+      expect(total()).toBe(afterOn)
+    } finally {
+      await sim.close()
+    }
+  })
+})

@@ -117,3 +117,23 @@ export type DispatchLti = Static<typeof DispatchLtiSchema>
 
 export const LtiSecretSchema = Type.Object({ sharedSecret: Type.String() })
 export type LtiSecret = Static<typeof LtiSecretSchema>
+
+/** Licence counting on a dispatch: the over-count instancing or relaunches cause. */
+export const LicenceCountSchema = Type.Object({
+  dispatchId: Type.String(),
+  registrations: Type.Integer(),
+  learners: Type.Integer(),
+  /** Learners holding more than one registration; `learnersShown` lists the first of them. */
+  repeatLearners: Type.Integer(),
+  /** Registrations beyond one per learner: what a relaunch over-count costs in licences. */
+  extraRegistrations: Type.Integer(),
+  learnersShown: Type.Array(
+    Type.Object({
+      learnerId: Type.String(),
+      name: Type.String(),
+      email: Type.String(),
+      registrations: Type.Integer(),
+    }),
+  ),
+})
+export type LicenceCount = Static<typeof LicenceCountSchema>

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
-import { company, dispatch } from '../../db/schema'
+import { company, dispatch, dispatchLearner, dispatchStat, registration } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
 
 /** A company's delivery columns (migration 0030) and its dispatches' instancing, from the mirror. */
@@ -90,6 +90,41 @@ export function createDeliveryRepository(db: Db) {
     /** Instancing as SCORM Cloud reports it after a company-wide switch, dispatch by dispatch. */
     async setInstanced(rows: { id: string; instanced: boolean }[], tx: DbOrTx = db): Promise<void> {
       for (const row of rows) await tx.update(dispatch).set({ instanced: row.instanced }).where(eq(dispatch.id, row.id))
+    },
+
+    /**
+     * Registrations against distinct learners on a dispatch (dispatch_stat, kept by triggers) and
+     * the learners holding more than one (dispatch_learner), the most registrations first.
+     */
+    async licenceCount(dispatchId: string, limit: number, tx: DbOrTx = db) {
+      const [stat] = await tx
+        .select({ registrations: dispatchStat.registrations, learners: dispatchStat.learners })
+        .from(dispatchStat)
+        .where(eq(dispatchStat.dispatchId, dispatchId))
+      const [repeat] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(dispatchLearner)
+        .where(and(eq(dispatchLearner.dispatchId, dispatchId), sql`${dispatchLearner.registrations} > 1`))
+      const learners = await tx
+        .select({
+          learnerId: sql<string>`min(${registration.learnerId})`,
+          firstName: sql<string>`min(${registration.learnerFirstName})`,
+          lastName: sql<string>`min(${registration.learnerLastName})`,
+          email: sql<string>`min(${registration.learnerEmail})`,
+          registrations: sql<number>`count(*)::int`,
+        })
+        .from(registration)
+        .where(and(eq(registration.dispatchId, dispatchId), isNull(registration.removedAt)))
+        .groupBy(registration.learnerHash)
+        .having(sql`count(*) > 1`)
+        .orderBy(sql`count(*) desc`, sql`min(${registration.learnerId})`)
+        .limit(limit)
+      return {
+        registrations: stat?.registrations ?? 0,
+        learners: stat?.learners ?? 0,
+        repeatLearners: repeat?.count ?? 0,
+        sample: learners,
+      }
     },
 
     /** The style sheets a company's packages are fetched with: the dispatch's own, else the company's. */

@@ -184,3 +184,25 @@ describe('LTI data', () => {
     expect((await f.activity('LTI_SECRET_REVEALED')).length).toBe(before + 1)
   })
 })
+
+describe('licence counting', () => {
+  it('shows registrations against learners and names the learners a relaunch over-counted', async () => {
+    f.sim.touchDispatch(f.ownDispatchId, { instanced: true, enabled: true, registrationCap: 0, expirationDate: 'none' })
+    const first = f.sim.addRegistration(f.ownDispatchId)
+    f.sim.touchRegistration(first.id, { registrationCompletion: 'INCOMPLETE' })
+    const again = f.sim.relaunch(first.id)
+    expect(again.created).toBe(true)
+    expect((await appParts(f.t.app).sync!.run({ trigger: 'manual' })).ok).toBe(true)
+
+    const res = await inject('GET', `/api/dispatches/${f.ownDispatchId}/licence-count`, f.client)
+    expect(res.statusCode, res.body).toBe(200)
+    const body = res.json()
+    expect(body.registrations).toBeGreaterThan(body.learners)
+    expect(body.extraRegistrations).toBe(body.registrations - body.learners)
+    expect(body.repeatLearners).toBeGreaterThanOrEqual(1)
+    expect(body.learnersShown).toContainEqual(
+      expect.objectContaining({ learnerId: first.learner!.id, registrations: expect.any(Number) }),
+    )
+    expect((await inject('GET', `/api/dispatches/${f.foreignDispatchId}/licence-count`, f.client)).statusCode).toBe(404)
+  })
+})

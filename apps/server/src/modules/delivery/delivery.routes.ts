@@ -5,6 +5,7 @@ import {
   DispatchDeliverySchema,
   DispatchLtiSchema,
   IdParamsSchema,
+  LicenceCountSchema,
   LtiSecretSchema,
   UpdateCompanyDeliveryBodySchema,
   UpdateDispatchDeliveryBodySchema,
@@ -89,6 +90,20 @@ export const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: Deliv
       },
     },
     async (request) => delivery.updateDispatch(request.params.id, request.body, contextOf(request)),
+  )
+
+  app.get(
+    '/:id/licence-count',
+    {
+      config: { permission: 'dispatch.read' },
+      schema: {
+        tags: ['delivery'],
+        summary: 'Registrations against distinct learners, and the learners with more than one registration',
+        params: IdParamsSchema,
+        response: { 200: LicenceCountSchema, ...errors },
+      },
+    },
+    async (request) => delivery.licenceCount(requireUser(request), request.params.id),
   )
 
   app.get(

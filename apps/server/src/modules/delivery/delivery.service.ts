@@ -3,6 +3,7 @@ import {
   INSTANCING_EXPLANATION,
   type CompanyDelivery,
   type DispatchDelivery,
+  type LicenceCount,
   type UpdateCompanyDeliveryBody,
   type UpdateDispatchDeliveryBody,
 } from '@portal/shared'
@@ -141,6 +142,24 @@ export function createDeliveryService(deps: {
         )
       })
       return toCompanyDelivery(await readCompany(ctx.viewer, id))
+    },
+
+    async licenceCount(viewer: EditContext['viewer'], id: string): Promise<LicenceCount> {
+      await deps.dispatches.requireVisible(viewer, id)
+      const count = await repository.licenceCount(id, 20)
+      return {
+        dispatchId: id,
+        registrations: count.registrations,
+        learners: count.learners,
+        repeatLearners: count.repeatLearners,
+        extraRegistrations: Math.max(0, count.registrations - count.learners),
+        learnersShown: count.sample.map((l) => ({
+          learnerId: l.learnerId,
+          name: [l.firstName, l.lastName].filter(Boolean).join(' ') || l.learnerId,
+          email: l.email,
+          registrations: l.registrations,
+        })),
+      }
     },
 
     async dispatch(viewer: EditContext['viewer'], id: string): Promise<DispatchDelivery> {

@@ -6,6 +6,7 @@ import { DispatchDetails } from '@/features/dispatches/components/dispatch-detai
 import type { UiEventHandler } from '@/types/ui-event'
 import { CompletionReport } from '@/features/reports/components/completion-report'
 import { DispatchDeliverySection } from '@/features/delivery/components/dispatch-delivery'
+import { LicenceCountCard } from '@/features/delivery/components/licence-count-card'
 import { LtiCard } from '@/features/delivery/components/lti-card'
 import { can } from '@portal/shared'
 
@@ -18,6 +19,7 @@ export default function DispatchRoute() {
   return (
     <DispatchDetails key={id} id={id} role={user.role} onEvent={recordUiEvent}>
       {/* How the client's LMS launches it: delivery settings and LTI data. */}
+      <LicenceCountCard dispatchId={id} />
       <DispatchDeliverySection dispatchId={id} canEdit={can(user.role, 'delivery.update')} />
       {can(user.role, 'lti.read') && <LtiCard dispatchId={id} />}
       {/* Completions per week and the status breakdown. */}

@@ -2,6 +2,7 @@ import type {
   CompanyDelivery,
   DispatchDelivery,
   DispatchLti,
+  LicenceCount,
   LtiSecret,
   UpdateCompanyDeliveryBody,
   UpdateDispatchDeliveryBody,
@@ -71,4 +72,11 @@ export function useDispatchLti(dispatchId: string) {
 /** The shared secret, fetched only when asked for (the server logs each reveal). */
 export function revealLtiSecret(dispatchId: string): Promise<LtiSecret> {
   return api.post<LtiSecret>(`/api/dispatches/${enc(dispatchId)}/lti/secret`)
+}
+
+export function useLicenceCount(dispatchId: string) {
+  return useQuery({
+    queryKey: ['delivery', 'licence-count', dispatchId] as const,
+    queryFn: () => api.get<LicenceCount>(`/api/dispatches/${enc(dispatchId)}/licence-count`),
+  })
 }
