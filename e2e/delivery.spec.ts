@@ -39,8 +39,10 @@ test('an admin turns instancing off for a company and the dispatch screen shows 
 
   await page.goto(`/dispatches/${await beaconDispatchId(page)}`)
   const dispatchSettings = page.getByRole('region', { name: 'Delivery settings' })
-  const row = dispatchSettings.getByText('Registration instancing', { exact: true }).locator('..')
-  await expect(row).toContainText('Off')
+  const row = dispatchSettings
+    .locator('dl > div')
+    .filter({ has: page.locator('dt', { hasText: /^Registration instancing$/ }) })
+  await expect(row.locator('dd')).toHaveText('Off')
   await expect(
     dispatchSettings.getByRole('switch', { name: 'Registration instancing for this dispatch' }),
   ).toHaveAttribute('aria-checked', 'false')

@@ -53,13 +53,21 @@ function changes(before: Draft, after: Draft): UpdateCompanyDeliveryBody {
   return body
 }
 
-function DeliveryForm({ companyId, delivery }: { companyId: string; delivery: CompanyDelivery }) {
+function DeliveryForm({
+  companyId,
+  delivery,
+  onSaved,
+}: {
+  companyId: string
+  delivery: CompanyDelivery
+  /** true once saved, false on the next edit; the section keeps it (the form is remounted with the new data). */
+  onSaved: (saved: boolean) => void
+}) {
   const initial = draftOf(delivery)
   const [draft, setDraft] = useState(initial)
   const update = useUpdateCompanyDelivery(companyId)
-  const [saved, setSaved] = useState(false)
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setSaved(false)
+    onSaved(false)
     setDraft((d) => ({ ...d, [key]: value }))
   }
   const body = changes(initial, draft)
@@ -67,7 +75,7 @@ function DeliveryForm({ companyId, delivery }: { companyId: string; delivery: Co
     update.mutate(body, {
       onSuccess: (next) => {
         setDraft(draftOf(next))
-        setSaved(true)
+        onSaved(true)
       },
     })
   const vault = draft.type === 'vault'
@@ -152,7 +160,6 @@ function DeliveryForm({ companyId, delivery }: { companyId: string; delivery: Co
           {errorMessage(update.error, DELIVERY_MESSAGES.nothingToUpdate)}
         </p>
       )}
-      {saved && <Toast message="Delivery settings saved in SCORM Cloud." />}
       <Button type="submit" disabled={update.isPending || Object.keys(body).length === 0}>
         Save delivery settings
       </Button>
@@ -163,6 +170,7 @@ function DeliveryForm({ companyId, delivery }: { companyId: string; delivery: Co
 /** A company's delivery settings: editable by the admin, read-only for the others. */
 export function CompanyDeliverySection({ companyId, canEdit }: { companyId: string; canEdit: boolean }) {
   const { data, error, isPending, refetch, isFetching } = useCompanyDelivery(companyId)
+  const [saved, setSaved] = useState(false)
   return (
     <section aria-labelledby="delivery-settings" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
       <h2 id="delivery-settings" className="text-lg font-semibold text-slate-900">
@@ -178,7 +186,14 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
           refreshing={isFetching}
         />
       ) : canEdit ? (
-        <DeliveryForm key={JSON.stringify(data)} companyId={companyId} delivery={data} />
+        <>
+          <DeliveryForm key={JSON.stringify(data)} companyId={companyId} delivery={data} onSaved={setSaved} />
+          {saved && (
+            <div className="mt-3">
+              <Toast message="Delivery settings saved in SCORM Cloud." />
+            </div>
+          )}
+        </>
       ) : (
         <dl className="mt-4 grid gap-4 md:grid-cols-2">
           <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
