@@ -137,3 +137,13 @@ export const LicenceCountSchema = Type.Object({
   ),
 })
 export type LicenceCount = Static<typeof LicenceCountSchema>
+
+/** A company's licence count: its dispatches' figures summed (a learner once per dispatch). */
+export const CompanyLicenceCountSchema = Type.Object({
+  companyId: Type.String(),
+  registrations: Type.Integer(),
+  learners: Type.Integer(),
+  repeatLearners: Type.Integer(),
+  extraRegistrations: Type.Integer(),
+})
+export type CompanyLicenceCount = Static<typeof CompanyLicenceCountSchema>

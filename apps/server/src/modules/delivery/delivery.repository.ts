@@ -127,6 +127,32 @@ export function createDeliveryRepository(db: Db) {
       }
     },
 
+    /**
+     * The same per company, summed over its live dispatches: a learner counts once per dispatch
+     * (licences are per dispatch), so `learners` is learner-and-dispatch pairs.
+     */
+    async companyLicenceCount(companyId: string, tx: DbOrTx = db) {
+      const live = and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt))
+      const [stat] = await tx
+        .select({
+          registrations: sql<number>`coalesce(sum(${dispatchStat.registrations}), 0)::int`,
+          learners: sql<number>`coalesce(sum(${dispatchStat.learners}), 0)::int`,
+        })
+        .from(dispatchStat)
+        .innerJoin(dispatch, eq(dispatch.id, dispatchStat.dispatchId))
+        .where(live)
+      const [repeat] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(dispatchLearner)
+        .innerJoin(dispatch, eq(dispatch.id, dispatchLearner.dispatchId))
+        .where(and(live, sql`${dispatchLearner.registrations} > 1`))
+      return {
+        registrations: stat?.registrations ?? 0,
+        learners: stat?.learners ?? 0,
+        repeatLearners: repeat?.count ?? 0,
+      }
+    },
+
     /** The style sheets a company's packages are fetched with: the dispatch's own, else the company's. */
     async cssUrls(
       companyId: string,

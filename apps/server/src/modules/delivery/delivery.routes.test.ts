@@ -204,5 +204,13 @@ describe('licence counting', () => {
       expect.objectContaining({ learnerId: first.learner!.id, registrations: expect.any(Number) }),
     )
     expect((await inject('GET', `/api/dispatches/${f.foreignDispatchId}/licence-count`, f.client)).statusCode).toBe(404)
+
+    const company = await inject('GET', `/api/companies/${f.companyId}/licence-count`, f.client)
+    expect(company.statusCode, company.body).toBe(200)
+    expect(company.json().registrations).toBeGreaterThanOrEqual(body.registrations)
+    expect(company.json().repeatLearners).toBeGreaterThanOrEqual(1)
+    expect(company.json().extraRegistrations).toBe(company.json().registrations - company.json().learners)
+    const other = f.sim.data.getDispatch(f.foreignDispatchId)!.destinationId!
+    expect((await inject('GET', `/api/companies/${other}/licence-count`, f.client)).statusCode).toBe(404)
   })
 })

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import {
   CompanyDeliverySchema,
+  CompanyLicenceCountSchema,
   DispatchDeliverySchema,
   DispatchLtiSchema,
   IdParamsSchema,
@@ -40,6 +41,20 @@ export const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: Delive
       },
     },
     async (request) => delivery.company(requireUser(request), request.params.id),
+  )
+
+  app.get(
+    '/:id/licence-count',
+    {
+      config: { permission: 'learner.read' },
+      schema: {
+        tags: ['delivery'],
+        summary: "A company's registrations against its learners per dispatch, and the learners counted twice",
+        params: IdParamsSchema,
+        response: { 200: CompanyLicenceCountSchema, ...errors },
+      },
+    },
+    async (request) => delivery.companyLicenceCount(requireUser(request), request.params.id),
   )
 
   app.put(

@@ -2,6 +2,7 @@ import {
   DELIVERY_MESSAGES as M,
   INSTANCING_EXPLANATION,
   type CompanyDelivery,
+  type CompanyLicenceCount,
   type DispatchDelivery,
   type LicenceCount,
   type UpdateCompanyDeliveryBody,
@@ -142,6 +143,12 @@ export function createDeliveryService(deps: {
         )
       })
       return toCompanyDelivery(await readCompany(ctx.viewer, id))
+    },
+
+    async companyLicenceCount(viewer: EditContext['viewer'], id: string): Promise<CompanyLicenceCount> {
+      await readCompany(viewer, id)
+      const count = await repository.companyLicenceCount(id)
+      return { companyId: id, ...count, extraRegistrations: Math.max(0, count.registrations - count.learners) }
     },
 
     async licenceCount(viewer: EditContext['viewer'], id: string): Promise<LicenceCount> {

@@ -130,6 +130,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     id: 'company',
     payload: () => ({ cssUrl: 'https://styles.example.com/portal.css' }),
   },
+  'GET /api/companies/:id/licence-count': { allow: ALL, id: 'company', clientScoped: true },
   'GET /api/dispatches/:id/licence-count': { allow: ALL, id: 'dispatch', clientScoped: true },
   // LTI data comes from SCORM Cloud on each request; the shared secret only to the roles allowed.
   'GET /api/dispatches/:id/lti': { allow: ALL, id: 'dispatch', clientScoped: true, ok: [503] },

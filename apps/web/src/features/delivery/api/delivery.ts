@@ -1,5 +1,6 @@
 import type {
   CompanyDelivery,
+  CompanyLicenceCount,
   DispatchDelivery,
   DispatchLti,
   LicenceCount,
@@ -78,5 +79,13 @@ export function useLicenceCount(dispatchId: string) {
   return useQuery({
     queryKey: ['delivery', 'licence-count', dispatchId] as const,
     queryFn: () => api.get<LicenceCount>(`/api/dispatches/${enc(dispatchId)}/licence-count`),
+  })
+}
+
+export function useCompanyLicenceCount(companyId: string) {
+  return useQuery({
+    queryKey: ['delivery', 'company-licence-count', companyId] as const,
+    queryFn: () => api.get<CompanyLicenceCount>(`/api/companies/${enc(companyId)}/licence-count`),
+    enabled: companyId !== '',
   })
 }

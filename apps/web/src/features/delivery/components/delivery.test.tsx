@@ -88,3 +88,13 @@ describe('delivery settings on the company screen', () => {
     expect(within(settings).queryByRole('switch')).not.toBeInTheDocument()
   })
 })
+
+describe('licence count on the learners screen', () => {
+  it("shows a client its company's registrations against learners and the over-count", async () => {
+    signInAs('client', { companyId: 'company-1' })
+    renderApp('/learners')
+    const note = await screen.findByRole('note', { name: 'Licence count' })
+    expect(note).toHaveTextContent('12 registrations for 10 learners')
+    expect(note).toHaveTextContent('2 extra from 2 learners registered more than once on a dispatch.')
+  })
+})

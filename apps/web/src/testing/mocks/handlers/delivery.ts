@@ -60,4 +60,13 @@ export const deliveryHandlers = [
       },
     }),
   ),
+  http.get<{ id: string }>('*/api/companies/:id/licence-count', ({ params }) =>
+    HttpResponse.json({
+      companyId: params.id,
+      registrations: 12,
+      learners: 10,
+      repeatLearners: 2,
+      extraRegistrations: 2,
+    }),
+  ),
 ]
