@@ -195,13 +195,15 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
           )}
         </>
       ) : (
-        <dl className="mt-4 grid gap-4 md:grid-cols-2">
-          <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
-          <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
-          <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-          <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
-          <p className="text-xs text-slate-600 md:col-span-2">{data.instancingExplanation}</p>
-        </dl>
+        <>
+          <dl className="mt-4 grid gap-4 md:grid-cols-2">
+            <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
+            <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
+            <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
+            <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
+          </dl>
+          <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
+        </>
       )}
     </section>
   )
