@@ -63,10 +63,8 @@ import learnersRoutes from './modules/learners/learners.routes'
 import { createLearnersService } from './modules/learners/learners.service'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
-import { companyDeliveryRoutes, dispatchDeliveryRoutes } from './modules/delivery/delivery.routes'
-import { createDeliveryRepository } from './modules/delivery/delivery.repository'
-import { createDeliveryService } from './modules/delivery/delivery.service'
-import { createLtiService } from './modules/delivery/lti.service'
+import deliveryRoutes from './modules/delivery/delivery.routes'
+import { createDelivery } from './modules/delivery/delivery.service'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
 import { createDispatchCountService } from './modules/dispatches/dispatch-count.service'
 import { createDispatchPackagesService } from './modules/dispatches/dispatch-packages.service'
@@ -393,18 +391,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
-  const deliveryRepository = createDeliveryRepository(db)
-  const delivery = createDeliveryService({ ...providerDeps, repository: deliveryRepository })
+  const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',
-    packages: createDispatchPackagesService({ ...providerDeps, pairs, delivery: deliveryRepository }),
+    packages: createDispatchPackagesService({ ...providerDeps, pairs, delivery: delivery.repository }),
   })
-  await app.register(dispatchDeliveryRoutes, {
-    prefix: '/api/dispatches',
-    delivery,
-    lti: createLtiService(providerDeps),
-  })
-  await app.register(companyDeliveryRoutes, { prefix: '/api/companies', delivery })
+  await app.register(deliveryRoutes, { prefix: '/api', delivery: delivery.service, lti: delivery.lti })
   await app.register(requestFulfilRoutes, {
     prefix: '/api/course-requests',
     fulfilments: createRequestFulfilService({

@@ -24,11 +24,8 @@ const contextOf = (request: FastifyRequest) => ({
   ip: request.ip,
 })
 
-/** /api/companies/{id}/delivery: a company's delivery settings (a client: its own company). */
-export const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService }> = async (
-  app,
-  { delivery },
-) => {
+/** /companies/{id}/delivery and /licence-count: a company's (a client: its own company). */
+const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService }> = async (app, { delivery }) => {
   app.get(
     '/:id/delivery',
     {
@@ -73,8 +70,8 @@ export const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: Delive
   )
 }
 
-/** /api/dispatches/{id}/delivery and /api/dispatches/{id}/lti. */
-export const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
+/** /dispatches/{id}/delivery, /licence-count and /lti. */
+const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
   app,
   { delivery, lti },
 ) => {
@@ -149,3 +146,13 @@ export const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: Deliv
     async (request) => lti.revealSecret(request.params.id, contextOf(request)),
   )
 }
+
+/** Delivery settings, licence counts and LTI data under /api (docs/scorm-cloud-api.md §5, §6.1). */
+const deliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
+  app,
+  options,
+) => {
+  await app.register(companyDeliveryRoutes, { prefix: '/companies', delivery: options.delivery })
+  await app.register(dispatchDeliveryRoutes, { prefix: '/dispatches', delivery: options.delivery, lti: options.lti })
+}
+export default deliveryRoutes

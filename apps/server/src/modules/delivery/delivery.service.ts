@@ -16,7 +16,13 @@ import type { DispatchesService } from '../dispatches/dispatches.service'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { mergeLaunchAuth, parseDeliveryEdit } from './delivery-input'
 import { launchAuthColumns, launchAuthOf } from './launch-auth'
-import type { CompanyDeliveryRow, CompanyDeliveryUpdate, DeliveryRepository } from './delivery.repository'
+import {
+  createDeliveryRepository,
+  type CompanyDeliveryRow,
+  type CompanyDeliveryUpdate,
+  type DeliveryRepository,
+} from './delivery.repository'
+import { createLtiService } from './lti.service'
 
 function toCompanyDelivery(row: CompanyDeliveryRow): CompanyDelivery {
   const instancing =
@@ -220,3 +226,9 @@ export function createDeliveryService(deps: {
   }
 }
 export type DeliveryService = ReturnType<typeof createDeliveryService>
+
+/** The module's parts, built once in app.ts: the repository (packages read style sheets from it), the settings and LTI. */
+export function createDelivery(deps: Omit<Parameters<typeof createDeliveryService>[0], 'repository'>) {
+  const repository = createDeliveryRepository(deps.db)
+  return { repository, service: createDeliveryService({ ...deps, repository }), lti: createLtiService(deps) }
+}
