@@ -70,6 +70,8 @@ import { createLearnersService } from './modules/learners/learners.service'
 import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
+import deliveryRoutes from './modules/delivery/delivery.routes'
+import { createDelivery } from './modules/delivery/delivery.service'
 import { createDispatchCreateService } from './modules/dispatches/dispatch-create.service'
 import { createDispatchCountService } from './modules/dispatches/dispatch-count.service'
 import { createDispatchPackagesService } from './modules/dispatches/dispatch-packages.service'
@@ -404,10 +406,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
+  const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',
-    packages: createDispatchPackagesService({ ...providerDeps, pairs }),
+    packages: createDispatchPackagesService({ ...providerDeps, pairs, delivery: delivery.repository }),
   })
+  await app.register(deliveryRoutes, { prefix: '/api', delivery: delivery.service, lti: delivery.lti })
   await app.register(requestFulfilRoutes, {
     prefix: '/api/course-requests',
     fulfilments: createRequestFulfilService({

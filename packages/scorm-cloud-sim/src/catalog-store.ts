@@ -95,7 +95,7 @@ export class CatalogStore {
   /** PUT /dispatch/destinations/{id}: creates (name required) or changes the given fields. */
   upsertDestination(
     id: string,
-    patch: Partial<Pick<DestinationRecord, 'name' | 'tags' | 'email' | 'notes' | 'launchAuth'>>,
+    patch: Partial<Pick<DestinationRecord, 'name' | 'tags' | 'email' | 'notes' | 'launchAuth' | 'hashUserInfo'>>,
   ): DestinationRecord {
     const idx = this.findDestination(id)
     if (idx === undefined) {

@@ -46,7 +46,12 @@ export class LiveRunner {
     const changed: RegState[] = []
     const seen = new Set<number>()
     for (let n = 0; n < this.options.batchSize; n++) {
-      const state = chance(this.rng, this.options.newRegistrationRate) ? this.newRegistration() : this.progressOne(seen)
+      const relaunch = this.options.relaunchRate > 0 && chance(this.rng, this.options.relaunchRate)
+      const state = relaunch
+        ? this.relaunchOne()
+        : chance(this.rng, this.options.newRegistrationRate)
+          ? this.newRegistration()
+          : this.progressOne(seen)
       if (!state) continue
       seen.add(state.i)
       changed.push(state)
@@ -70,6 +75,17 @@ export class LiveRunner {
       return next
     }
     return null
+  }
+
+  /** A learner who started a course launches it again from the LMS (docs/scorm-cloud-api.md §6.2 `instanced`). */
+  private relaunchOne(): RegState | null {
+    const total = this.store.registrations.total
+    if (total === 0) return null
+    const i = Math.floor(this.rng() * total)
+    const current = this.store.registrations.get(i)
+    if (!current || current.lastAccessMs === null) return null
+    if (!this.store.acceptsNewRegistrations(current.dispatchIdx, this.store.clock())) return null
+    return this.store.relaunch(i).state
   }
 
   /** A learner launches an open dispatch for the first time. */

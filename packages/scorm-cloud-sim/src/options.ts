@@ -73,6 +73,12 @@ export interface LiveOptions {
   batchSize: number
   /** 0..1: share of a batch that becomes a brand-new registration instead. */
   newRegistrationRate: number
+  /**
+   * 0..1: share of a batch where a learner relaunches a registration from the LMS: a new
+   * registration of the same learner while the dispatch's instancing is on (the over-count the
+   * demo shows), the same one again while it is off. 0 (the default) draws no random number.
+   */
+  relaunchRate: number
   postbackUrl?: string
   postbackUser?: string
   postbackPassword?: string
@@ -88,6 +94,7 @@ export const DEFAULT_LIVE: LiveOptions = {
   intervalMs: 5_000,
   batchSize: 5,
   newRegistrationRate: 0.2,
+  relaunchRate: 0,
   postbackAuthType: 'httpbasic',
   postbackRetries: 3,
   postbackBackoffMs: 500,

@@ -40,6 +40,8 @@ export interface DestinationRecord {
   email: string
   notes?: string
   launchAuth?: LaunchAuthSchema
+  /** PUT …/destinations/{id}/dispatches/hashUserInfo; absent = never set (off). */
+  hashUserInfo?: boolean
   /** E-mail domain of the company's learners (internal). */
   domain: string
 }
@@ -63,6 +65,8 @@ export interface DispatchRecord {
   email: string
   notes?: string
   postBack?: PostBackSchema
+  /** PUT …/dispatches/{id}/hashUserInfo; absent = the destination's setting. */
+  hashUserInfo?: boolean
 }
 
 /** ISO 8601 in UTC; the date part is cached per day because list pages format many dates. */

@@ -61,16 +61,20 @@ export class RegistrationStore implements RegSource {
     this.states.set(state.i, state)
   }
 
-  /** A brand-new registration: just launched by a learner new to the destination. */
-  add(dispatchIdx: number, destinationIdx: number, courseIdx: number, nowMs: number): RegState {
-    const pool = this.world.layout.poolSize[destinationIdx] ?? 0
-    const added = this.addedLearners.get(destinationIdx) ?? 0
-    this.addedLearners.set(destinationIdx, added + 1)
+  /** A brand-new registration: by a learner new to the destination, or by `learnerNo` again (a relaunch). */
+  add(dispatchIdx: number, destinationIdx: number, courseIdx: number, nowMs: number, learnerNo?: number): RegState {
+    let learner = learnerNo
+    if (learner === undefined) {
+      const pool = this.world.layout.poolSize[destinationIdx] ?? 0
+      const added = this.addedLearners.get(destinationIdx) ?? 0
+      this.addedLearners.set(destinationIdx, added + 1)
+      learner = pool + added
+    }
     this.perCourse[courseIdx] = (this.perCourse[courseIdx] ?? 0) + 1
     const state: RegState = {
       i: this.nextIndex++,
       dispatchIdx,
-      learnerNo: pool + added,
+      learnerNo: learner,
       createdMs: nowMs,
       updatedMs: nowMs,
       firstAccessMs: nowMs,

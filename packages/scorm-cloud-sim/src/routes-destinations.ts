@@ -5,7 +5,7 @@ import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
 import type { RequestContext, Route } from './router'
-import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
+import { parseLaunchAuth } from './routes-delivery'
 
 function destinationIdx(rc: RequestContext): number {
   const id = rc.params.destinationId ?? ''
@@ -71,8 +71,7 @@ export const destinationRoutes: Route[] = [
       if (email !== undefined) patch.email = email
       const notes = optionalString(obj, 'notes')
       if (notes !== undefined) patch.notes = notes
-      if (obj.launchAuth !== undefined && obj.launchAuth !== null)
-        patch.launchAuth = asObject(obj.launchAuth, 'launchAuth') as LaunchAuthSchema
+      if (obj.launchAuth !== undefined && obj.launchAuth !== null) patch.launchAuth = parseLaunchAuth(obj.launchAuth)
       const { catalog } = rc.sim.store
       if (catalog.findDestination(id) === undefined && !patch.name)
         throw new HttpError(400, 'name is required to create a destination')

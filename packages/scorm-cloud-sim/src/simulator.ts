@@ -15,6 +15,7 @@ import { PostbackSender, type PostbackStats, type PostbackTarget } from './postb
 import type { RegState } from './registration-generator'
 import { POSTBACK_SETTINGS, appRoutes } from './routes-app'
 import { courseRoutes } from './routes-courses'
+import { deliveryRoutes } from './routes-delivery'
 import { destinationRoutes } from './routes-destinations'
 import { dispatchRoutes } from './routes-dispatches'
 import { dispatchWriteRoutes } from './routes-dispatch-writes'
@@ -72,6 +73,7 @@ export async function startSimulator(input: SimulatorOptionsInput = {}): Promise
     ...appRoutes,
     ...courseRoutes,
     ...destinationRoutes,
+    ...deliveryRoutes,
     ...dispatchRoutes,
     ...dispatchWriteRoutes,
     ...packageRoutes,

@@ -146,6 +146,23 @@ export class SimStore {
     return state
   }
 
+  /**
+   * The LMS launches a registration again without its launch data (a learner relaunching from
+   * the LMS): with instancing on the dispatch makes a new registration for the same learner,
+   * which counts against the cap like any other (the over-count docs/scorm-cloud-api.md §6.2
+   * `instanced` describes); with it off the learner's registration is reused.
+   */
+  relaunch(i: number): { state: RegState; created: boolean } {
+    const current = this.registrations.get(i)
+    if (!current) throw new InvalidInputError(`no registration #${i}`)
+    const d = this.catalog.dispatch(current.dispatchIdx)
+    if (!d.instanced) return { state: this.changeRegistration(i, {}), created: false }
+    const now = this.clock()
+    const state = this.registrations.add(d.idx, d.destinationIdx, d.courseIdx, now, current.learnerNo)
+    this.catalog.updateDispatch(d.idx, { registrationCount: d.registrationCount + 1 })
+    return { state, created: true }
+  }
+
   /** Applies progress changes and bumps `updated`; fills access dates a real launch would set. */
   changeRegistration(i: number, changes: RegistrationChanges): RegState {
     const current = this.registrations.get(i)

@@ -54,6 +54,11 @@ export interface TestHelpers {
   advanceRegistration(id: string): RegistrationSchema
   /** A new learner launches the dispatch (no cap/enabled checks); its counter follows. */
   addRegistration(dispatchId: string): RegistrationSchema
+  /**
+   * The learner of a registration relaunches from the LMS: with the dispatch's instancing on, a
+   * new registration of the same learner (`created`), else the same one again.
+   */
+  relaunch(registrationId: string): { registration: RegistrationSchema; created: boolean }
   /** Resets the dispatch's registration counter to 0 without moving its `updated` (as the API's DELETE does). */
   resetRegistrationCount(id: string): DispatchSchema
   /** The dispatch disappears upstream (404 from now on); its registrations remain. */
@@ -156,6 +161,10 @@ export function createTestHelpers(
     },
     addRegistration: (dispatchId) =>
       changed(store.addRegistration(must(catalog.findDispatch(dispatchId), `dispatch ${dispatchId}`))),
+    relaunch: (registrationId) => {
+      const { state, created } = store.relaunch(registrationIdx(registrationId))
+      return { registration: changed(state), created }
+    },
     resetRegistrationCount: (id) => {
       const idx = must(catalog.findDispatch(id), `dispatch ${id}`)
       store.resetRegistrationCount(idx)

@@ -78,6 +78,9 @@ export const SERVER_ACTIONS = [
   'SESSION_ENDED',
   'SSO_STAFF_ROLES_UPDATED',
   'SSO_STAFF_ROLE_CHANGED',
+  // A company's or a dispatch's delivery settings written through to SCORM Cloud; an LTI secret shown.
+  'DELIVERY_SETTINGS_UPDATED',
+  'LTI_SECRET_REVEALED',
 ] as const
 
 export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const

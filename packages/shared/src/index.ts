@@ -41,3 +41,4 @@ export * from './schemas/learners'
 export * from './schemas/sso'
 // ---- Second factors, recovery codes, rules, sessions ----
 export * from './schemas/mfa'
+export * from './schemas/delivery'

@@ -56,6 +56,16 @@ export const PERMISSIONS = {
   /** The background jobs: queues, counts, failures; retry and cancel. */
   'jobs.manage': ['admin'],
   'profile.manage': ['admin', 'internal', 'sales', 'client'],
+  /**
+   * Delivery settings (launch authentication, instancing, learner data hashing, style sheet):
+   * everyone reads them (a client its own company's, for its LMS administrator); the admin edits.
+   */
+  'delivery.read': ['admin', 'internal', 'sales', 'client'],
+  'delivery.update': ['admin'],
+  /** A dispatch's LTI data (a client: its own company's dispatches, enforced in the service). */
+  'lti.read': ['admin', 'internal', 'sales', 'client'],
+  /** The LTI 1.1 shared secret, shown on demand and logged: the client needs it for its own LMS. */
+  'lti.revealSecret': ['admin', 'internal', 'client'],
   /** A company's single sign-on connection, its e-mail domains and rules. */
   'sso.manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>

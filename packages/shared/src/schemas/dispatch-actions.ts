@@ -81,8 +81,6 @@ export const DISPATCH_ACTION_MESSAGES = {
   companyRequired: 'Choose a company whose packages to download.',
   disabled: 'This dispatch is disabled. Contact your account manager.',
   expired: 'This dispatch has expired. Contact your account manager.',
-  someUnavailable:
-    'Some of your dispatches are disabled or expired, so their packages are not available. Download the others one by one, or contact your account manager.',
   noCompany: 'The requestor has no company: a dispatch needs one.',
   noDispatchToAdd: 'The company has no dispatch of this course to add licenses to.',
   notConfigured: 'SCORM Cloud is not configured.',

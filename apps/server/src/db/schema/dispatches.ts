@@ -53,6 +53,10 @@ export const dispatch = pgTable(
     syncedAt: tz('synced_at'),
     /** Last registration counter reset (SCORM Cloud `registrationResetDate`). */
     registrationResetDate: tz('registration_reset_date'),
+    /** As last read from SCORM Cloud's …/{dispatchId}/hashUserInfo (migration 0030); null = never read. */
+    hashUserInfo: boolean('hash_user_info'),
+    /** Portal-owned: overrides the company's `cssUrl` for this dispatch's package. */
+    cssUrl: text('css_url'),
   },
   (t) => {
     const live = sql`${t.removedAt} is null`

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  boolean,
   check,
   index,
   integer,
@@ -45,6 +46,16 @@ export const company = pgTable(
     syncedAt: tz('synced_at'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
+    /** Provider-owned (migration 0030): the destination's launchAuth; null = not sent (cookies). */
+    launchAuthType: text('launch_auth_type'),
+    launchAuthIpAddress: boolean('launch_auth_ip_address'),
+    launchAuthFingerprint: boolean('launch_auth_fingerprint'),
+    launchAuthExpiry: integer('launch_auth_expiry'),
+    launchAuthSlidingExpiry: integer('launch_auth_sliding_expiry'),
+    /** As last read from SCORM Cloud's …/dispatches/hashUserInfo; null = never read. */
+    hashUserInfo: boolean('hash_user_info'),
+    /** Portal-owned: sent as `cssUrl` with every package request of the company. */
+    cssUrl: text('css_url'),
   },
   (t) => [
     index('company_name_idx').on(sql`lower(${t.name})`),

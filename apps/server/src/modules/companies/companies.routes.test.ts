@@ -5,6 +5,7 @@ import { activityLog, appUser, company, courseRequest, syncRun } from '../../db/
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertCompany, insertDispatches } from '../dispatches/dispatches.test-data'
 import { createSyncRepository } from '../sync/sync.repository'
+import { launchAuthColumns } from '../delivery/launch-auth'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -196,7 +197,13 @@ describe('PUT /api/admin/companies/:id', () => {
     })
     // The sync overwrites the provider's column only.
     await createSyncRepository(t.database.db).upsertCompanies([
-      { id: 'co-bravo', name: 'Bravo Provider Name', providerCreated: null, providerUpdated: new Date() },
+      {
+        id: 'co-bravo',
+        name: 'Bravo Provider Name',
+        providerCreated: null,
+        providerUpdated: new Date(),
+        ...launchAuthColumns({}),
+      },
     ])
     expect(await stored('co-bravo')).toMatchObject({ name: 'Bravo Provider Name', displayName: 'Bravo Academy' })
     const list = (await call('GET', '')).json<Company[]>()

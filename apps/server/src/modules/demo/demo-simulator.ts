@@ -25,11 +25,14 @@ export async function startDemoSimulator(
     epoch: startOfUtcDay(now()),
     port: 0,
     host: '127.0.0.1',
+    // Some learners relaunch from their LMS: with instancing on that is a second registration
+    // (the over-count the dispatch screen shows); turning instancing off stops it.
     live:
       config.port === 0
-        ? { intervalMs: 20_000 }
+        ? { intervalMs: 20_000, relaunchRate: 0.1 }
         : {
             intervalMs: 20_000,
+            relaunchRate: 0.1,
             postbackUrl: `http://127.0.0.1:${config.port}/api/webhooks/scorm-cloud/registrations`,
             postbackUser: config.postbackUser,
             postbackPassword: config.postbackPassword,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { inspectDestinationPackage, inspectPackage } from '@portal/scorm-cloud-sim/package-inspect'
+import { strFromU8, unzipSync } from 'fflate'
+import { LEFT_OUT_FILE } from './company-packages-zip'
 import { providerApp, type ProviderApp } from './dispatch-actions.test-support'
 import { appParts } from '../../app'
 
@@ -128,18 +130,41 @@ describe('GET /api/dispatches/packages', () => {
     })
   })
 
-  it("answers 404 to a client asking for another company's packages, and 403 while one of its own is disabled", async () => {
+  it("answers 404 to a client asking for another company's packages", async () => {
     const other = f.sim.data.getDispatch(f.foreignDispatchId)!.destinationId!
     expect((await get(`/api/dispatches/packages?companyId=${other}`, f.client)).statusCode).toBe(404)
     expect((await get(`/api/dispatches/packages?companyId=${f.companyId}`, f.client)).statusCode).toBe(200)
+  })
+
+  it('leaves a disabled or expired dispatch out of the zip and names it in a text file inside', async () => {
+    const ownIds = f.sim.data
+      .listDispatchIds()
+      .filter((id) => f.sim.data.getDispatch(id)!.destinationId === f.companyId)
+    const expiredId = ownIds.find((id) => id !== f.ownDispatchId)
     try {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: false })
+      if (expiredId) f.sim.touchDispatch(expiredId, { enabled: true, expirationDate: '2020-01-01T00:00:00Z' })
       await appParts(f.t.app).sync!.run({ trigger: 'manual' })
-      const refused = await get('/api/dispatches/packages', f.client)
-      expect(refused.statusCode).toBe(403)
-      expect(refused.json().message).toMatch(/disabled or expired/)
+      for (const headers of [f.client, f.admin]) {
+        const res = await get(`/api/dispatches/packages?companyId=${f.companyId}`, headers)
+        expect(res.statusCode, res.body).toBe(200)
+        const files = unzipSync(res.rawPayload)
+        const note = strFromU8(files[LEFT_OUT_FILE]!)
+        const disabledTitle = f.sim.data.getDispatch(f.ownDispatchId)!.courseTitle!
+        expect(note).toContain(`- ${disabledTitle} (disabled; dispatch ${f.ownDispatchId})`)
+        if (expiredId) expect(note).toContain(`(expired; dispatch ${expiredId})`)
+        const packages = Object.keys(files).filter((name) => name !== LEFT_OUT_FILE)
+        expect(packages).toHaveLength(ownIds.length - (expiredId ? 2 : 1))
+        expect(packages.some((name) => name.includes(f.ownDispatchId))).toBe(false)
+        for (const name of packages) expect(inspectPackage(files[name]!).manifest).toBeTruthy()
+      }
+      expect((await f.activity('DISPATCH_PACKAGE_DOWNLOADED'))[0]!.details).toMatchObject({
+        allPackages: true,
+        leftOut: expect.arrayContaining([f.ownDispatchId]),
+      })
     } finally {
       f.sim.touchDispatch(f.ownDispatchId, { enabled: true })
+      if (expiredId) f.sim.touchDispatch(expiredId, { expirationDate: 'none' })
       await appParts(f.t.app).sync!.run({ trigger: 'manual' })
     }
   })

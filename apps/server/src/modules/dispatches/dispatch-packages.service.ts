@@ -3,6 +3,8 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { DISPATCH_ACTION_MESSAGES as M, companyPackagesFileName, ownCompanyOnly, packageFileName } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
+import type { DeliveryRepository } from '../delivery/delivery.repository'
+import { companyPackagesZip, type LeftOut } from './company-packages-zip'
 import { isExpired } from './dispatch-mirror.service'
 import type { DispatchPairRepository } from './dispatch-pair.repository'
 import type { EditContext, ProviderDeps } from './dispatch-update.service'
@@ -33,7 +35,13 @@ function toDownload(response: Response, fileName: string): PackageDownload {
  * and not a disabled or expired one; staff may download any. Each download is logged
  * (DISPATCH_PACKAGE_DOWNLOADED) once the provider has answered, before the first byte goes out.
  */
-export function createDispatchPackagesService(deps: Omit<ProviderDeps, 'db'> & { pairs: DispatchPairRepository }) {
+export function createDispatchPackagesService(
+  deps: Omit<ProviderDeps, 'db'> & {
+    pairs: DispatchPairRepository
+    /** The style sheets (`cssUrl`) packages are fetched with. */
+    delivery: Pick<DeliveryRepository, 'cssUrls'>
+  },
+) {
   const { pairs, activity } = deps
   const requireClient = () => {
     const client = deps.client()
@@ -60,7 +68,8 @@ export function createDispatchPackagesService(deps: Omit<ProviderDeps, 'db'> & {
         if (!row.enabled) throw new AppError('FORBIDDEN', M.disabled)
         if (isExpired(row.expirationDate)) throw new AppError('FORBIDDEN', M.expired)
       }
-      const response = await requireClient().dispatchZip(id, signal)
+      const css = await deps.delivery.cssUrls(row.destinationId)
+      const response = await requireClient().dispatchZip(id, signal, css.dispatches.get(id) ?? css.company)
       const download = toDownload(response, packageFileName(row.destinationName, row.courseTitle))
       return recorded(download, ctx, {
         dispatchId: id,
@@ -71,9 +80,11 @@ export function createDispatchPackagesService(deps: Omit<ProviderDeps, 'db'> & {
     },
 
     /**
-     * Every package of a company in one zip. A client's company is its own (another id is 404);
-     * since the provider's zip cannot leave a dispatch out, a client whose company has a
-     * disabled or expired dispatch downloads packages one by one instead.
+     * Every package of a company in one zip (a client's company is its own; another id is 404).
+     * Disabled and expired dispatches are left out, for everyone, and a text file in the zip
+     * names them: SCORM Cloud's destination zip cannot leave one out, so then (and when a
+     * dispatch has its own style sheet) the portal writes the zip from the single packages;
+     * otherwise the provider's zip is streamed through as it comes.
      */
     async companyPackages(
       requestedCompanyId: string | undefined,
@@ -94,15 +105,31 @@ export function createDispatchPackagesService(deps: Omit<ProviderDeps, 'db'> & {
         })
       const company = await pairs.findCompany(companyId)
       if (!company) throw new AppError('NOT_FOUND', M.companyNotFound)
-      if (ownCompanyOnly(viewer.role)) {
-        const states = await pairs.companyDispatchStates(company.id)
-        if (states.some((d) => !d.enabled || isExpired(d.expirationDate))) {
-          throw new AppError('FORBIDDEN', M.someUnavailable)
-        }
+      const client = requireClient()
+      const states = await pairs.companyDispatchStates(company.id)
+      const leftOut: LeftOut[] = []
+      const live: typeof states = []
+      for (const d of states) {
+        if (!d.enabled) leftOut.push({ id: d.id, courseTitle: d.courseTitle, reason: 'disabled' })
+        else if (isExpired(d.expirationDate)) leftOut.push({ id: d.id, courseTitle: d.courseTitle, reason: 'expired' })
+        else live.push(d)
       }
-      const response = await requireClient().destinationZip(company.id, signal)
-      const download = toDownload(response, companyPackagesFileName(company.shownName))
-      return recorded(download, ctx, { allPackages: true, companyId: company.id, companyName: company.shownName })
+      const css = await deps.delivery.cssUrls(company.id)
+      const fileName = companyPackagesFileName(company.shownName)
+      let download: PackageDownload
+      if (leftOut.length === 0 && css.dispatches.size === 0) {
+        download = toDownload(await client.destinationZip(company.id, signal, css.company), fileName)
+      } else {
+        const entries = live.map((d) => ({ ...d, cssUrl: css.dispatches.get(d.id) ?? css.company }))
+        const body = companyPackagesZip(client, company.shownName, entries, leftOut, signal)
+        download = { body, fileName, contentLength: null }
+      }
+      return recorded(download, ctx, {
+        allPackages: true,
+        companyId: company.id,
+        leftOut: leftOut.map((d) => d.id),
+        companyName: company.shownName,
+      })
     },
   }
 }

@@ -62,11 +62,19 @@ export function createDispatchPairRepository(db: DbOrTx) {
     },
 
     /** Enabled flag and expiry of each present dispatch of a company (the client's all-packages rule). */
-    async companyDispatchStates(companyId: string): Promise<{ enabled: boolean; expirationDate: Date | null }[]> {
+    async companyDispatchStates(
+      companyId: string,
+    ): Promise<{ id: string; courseTitle: string; enabled: boolean; expirationDate: Date | null }[]> {
       return db
-        .select({ enabled: dispatch.enabled, expirationDate: dispatch.expirationDate })
+        .select({
+          id: dispatch.id,
+          courseTitle: dispatch.courseTitle,
+          enabled: dispatch.enabled,
+          expirationDate: dispatch.expirationDate,
+        })
         .from(dispatch)
         .where(and(eq(dispatch.destinationId, companyId), isNull(dispatch.removedAt)))
+        .orderBy(dispatch.courseTitle, dispatch.id)
     },
 
     /** Two retries of one submission at once: the second waits here until the first commits. */

@@ -7,6 +7,11 @@ import type {
   DestinationInfoSchema,
   DispatchIdSchema,
   DispatchListSchema,
+  DispatchLti13InfoSchema,
+  DispatchLtiInfoSchema,
+  EnabledSchema,
+  LaunchAuthSchema,
+  Lti13ToolConfigurationSchema,
   DispatchSchema,
   PingSchema,
   RegistrationListSchema,
@@ -32,6 +37,13 @@ export interface ListPage<T = unknown> {
   items: T[]
   more: string | null
 }
+
+/** The zip query, with the style sheet the launched player should carry when one is set. */
+const zipOptions = (signal?: AbortSignal, cssUrl?: string | null) => ({
+  ...ZIP,
+  query: cssUrl ? { ...ZIP.query, cssUrl } : ZIP.query,
+  ...(signal ? { signal } : {}),
+})
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined)
 const enc = encodeURIComponent
@@ -155,6 +167,31 @@ export function createScormCloudClient(options: TransportOptions) {
     removeDispatchTags: (id: string, tags: string[]) =>
       http.json<void>('DELETE', `/dispatch/dispatches/${enc(id)}/tags`, { body: { tags } }),
 
+    // ---- Delivery settings and LTI (docs/scorm-cloud-api.md §5, §6.1) ----
+    /** PUT /dispatch/destinations/{id} with launchAuth only: the other fields are left as they are. */
+    setDestinationLaunchAuth: (destinationId: string, launchAuth: LaunchAuthSchema) =>
+      http.json<void>('PUT', `/dispatch/destinations/${enc(destinationId)}`, { body: { launchAuth } }),
+    getDestinationHashUserInfo: async (destinationId: string) =>
+      (await http.json<EnabledSchema>('GET', `/dispatch/destinations/${enc(destinationId)}/dispatches/hashUserInfo`))
+        ?.enabled ?? false,
+    setDestinationHashUserInfo: (destinationId: string, enabled: boolean) =>
+      http.json<void>('PUT', `/dispatch/destinations/${enc(destinationId)}/dispatches/hashUserInfo`, {
+        body: { enabled },
+      }),
+    /** Instancing of every dispatch of the destination (it is a POST upstream). */
+    setDestinationInstancing: (destinationId: string, enabled: boolean) =>
+      http.json<void>('POST', `/dispatch/destinations/${enc(destinationId)}/dispatches/registrationInstancing`, {
+        body: { enabled },
+      }),
+    getDispatchHashUserInfo: async (id: string) =>
+      (await http.json<EnabledSchema>('GET', `/dispatch/dispatches/${enc(id)}/hashUserInfo`))?.enabled ?? false,
+    setDispatchHashUserInfo: (id: string, enabled: boolean) =>
+      http.json<void>('PUT', `/dispatch/dispatches/${enc(id)}/hashUserInfo`, { body: { enabled } }),
+    dispatchLti: (id: string) => http.json<DispatchLtiInfoSchema>('GET', `/dispatch/dispatches/${enc(id)}/lti`),
+    dispatchLti13: (id: string) => http.json<DispatchLti13InfoSchema>('GET', `/dispatch/dispatches/${enc(id)}/lti13`),
+    destinationLti13: (destinationId: string) =>
+      http.json<Lti13ToolConfigurationSchema>('GET', `/dispatch/destinations/${enc(destinationId)}/lti13`),
+
     // ---- Create, counter reset, packages ----
     /**
      * POST /dispatch/dispatches with our own id (the answer is a bare 204, so an id chosen
@@ -176,13 +213,10 @@ export function createScormCloudClient(options: TransportOptions) {
     resetRegistrationCount: (id: string) =>
       http.json<void>('DELETE', `/dispatch/dispatches/${enc(id)}/registrationCount`),
     /** The package zip, as an unread streaming response (the caller pipes and may abort it). */
-    dispatchZip: (id: string, signal?: AbortSignal) =>
-      http.stream(`/dispatch/dispatches/${enc(id)}/zip`, { ...ZIP, ...(signal ? { signal } : {}) }),
-    destinationZip: (destinationId: string, signal?: AbortSignal) =>
-      http.stream(`/dispatch/destinations/${enc(destinationId)}/dispatches/zip`, {
-        ...ZIP,
-        ...(signal ? { signal } : {}),
-      }),
+    dispatchZip: (id: string, signal?: AbortSignal, cssUrl?: string | null) =>
+      http.stream(`/dispatch/dispatches/${enc(id)}/zip`, zipOptions(signal, cssUrl)),
+    destinationZip: (destinationId: string, signal?: AbortSignal, cssUrl?: string | null) =>
+      http.stream(`/dispatch/destinations/${enc(destinationId)}/dispatches/zip`, zipOptions(signal, cssUrl)),
 
     async *registrations(w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> {
       for await (const page of pages<RegistrationListSchema>('/registrations', {

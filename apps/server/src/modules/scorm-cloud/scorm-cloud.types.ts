@@ -77,6 +77,37 @@ export interface DestinationSchema {
   email?: string
   notes?: string
   launchAuth?: LaunchAuthSchema
+  /** The LTI 1.3 platform (the client's LMS) as registered with SCORM Cloud. */
+  lti13Data?: Lti13PlatformConfigurationSchema
+}
+
+/** GET /dispatch/dispatches/{dispatchId}/lti: what an LMS needs to launch the dispatch over LTI 1.1. */
+export interface DispatchLtiInfoSchema {
+  url?: string
+  consumerKey?: string
+  sharedSecret?: string
+}
+
+/** GET /dispatch/dispatches/{dispatchId}/lti13: the resource link an LTI 1.3 platform imports. */
+export interface DispatchLti13InfoSchema {
+  targetLinkUri?: string
+}
+
+/** GET /dispatch/destinations/{destinationId}/lti13: the tool as an LTI 1.3 platform registers it. */
+export interface Lti13ToolConfigurationSchema {
+  publicKey?: string
+  oidcLoginInitiationsUrl?: string
+  redirectUri?: string
+  jsonWebKeySetUrl?: string
+}
+
+export interface Lti13PlatformConfigurationSchema {
+  clientId?: string
+  platformIssuerIdentifier?: string
+  deploymentId?: string
+  oidcAuthorizationEndpoint?: string
+  jsonWebKeySetUrl?: string
+  accessTokenUrl?: string
 }
 
 /** Read shape; `dispatchCount` only with `includeDispatchCount=true`. */

@@ -5,6 +5,7 @@ import type {
   RegistrationSchema,
 } from '../scorm-cloud/scorm-cloud.types'
 import { clampInstant, isStorableInstant } from '@portal/shared'
+import { launchAuthColumns, type LaunchAuthColumns } from '../delivery/launch-auth'
 
 /**
  * Provider JSON → mirror rows, following "Mapping to the portal" of
@@ -25,7 +26,7 @@ export interface CourseRow {
   appSource: string | null
 }
 
-export interface CompanyRow {
+export interface CompanyRow extends LaunchAuthColumns {
   id: string
   name: string
   providerCreated: Date | null
@@ -165,6 +166,7 @@ export function mapDestination(x: DestinationIdSchema): CompanyRow | null {
     name: str(data.name)?.trim() ?? id,
     providerCreated: toDate(data.created),
     providerUpdated: toDate(data.updated),
+    ...launchAuthColumns(data),
   }
 }
 

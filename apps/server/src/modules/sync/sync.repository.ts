@@ -18,7 +18,18 @@ const COURSE_KEYS = [
   'appSource',
   'removedAt',
 ] as const
-const COMPANY_KEYS = ['name', 'providerCreated', 'providerUpdated', 'removedAt'] as const
+const COMPANY_KEYS = [
+  'name',
+  'providerCreated',
+  'providerUpdated',
+  'removedAt',
+  // The destination's launchAuth (delivery settings, migration 0030).
+  'launchAuthType',
+  'launchAuthIpAddress',
+  'launchAuthFingerprint',
+  'launchAuthExpiry',
+  'launchAuthSlidingExpiry',
+] as const
 const DISPATCH_KEYS = [
   'courseId',
   'courseTitle',

@@ -129,6 +129,31 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/dispatches/:id/package': { allow: ALL, id: 'dispatch', clientScoped: true, ok: [503] },
   // Staff name the company (400 without it); a client's is its own.
   'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },
+  // Delivery settings: read by all (a client its own company's), edited by the admin; a style
+  // sheet alone needs no provider, instancing does (503 without SCORM Cloud credentials).
+  'GET /api/dispatches/:id/delivery': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'PUT /api/dispatches/:id/delivery': {
+    allow: ADMIN,
+    id: 'dispatch',
+    ok: [503],
+    payload: () => ({ instanced: false }),
+  },
+  'GET /api/companies/:id/delivery': { allow: ALL, id: 'company', clientScoped: true },
+  'PUT /api/companies/:id/delivery': {
+    allow: ADMIN,
+    id: 'company',
+    payload: () => ({ cssUrl: 'https://styles.example.com/portal.css' }),
+  },
+  'GET /api/companies/:id/licence-count': { allow: ALL, id: 'company', clientScoped: true },
+  'GET /api/dispatches/:id/licence-count': { allow: ALL, id: 'dispatch', clientScoped: true },
+  // LTI data comes from SCORM Cloud on each request; the shared secret only to the roles allowed.
+  'GET /api/dispatches/:id/lti': { allow: ALL, id: 'dispatch', clientScoped: true, ok: [503] },
+  'POST /api/dispatches/:id/lti/secret': {
+    allow: ['admin', 'internal', 'client'],
+    id: 'dispatch',
+    clientScoped: true,
+    ok: [503],
+  },
   'GET /api/reports/registrations/count': { allow: STAFF },
   'GET /api/reports/dispatch/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
   // ---- Charts (the nearest-cap list is left out of a client's answer) ----

@@ -5,6 +5,7 @@ import { Authorization } from '@/features/auth/components/authorization'
 import { CompanyDetailView } from '@/features/companies/components/company-detail'
 import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { CompanyMfaRule } from '@/features/auth/components/admin-security'
+import { CompanyDeliverySection } from '@/features/delivery/components/company-delivery'
 import { can } from '@portal/shared'
 
 /** docs/product-rules.md §2 /admin/companies/{id}. */
@@ -14,6 +15,10 @@ export default function CompanyRoute() {
   return (
     <Authorization permission="company.read" forbidden={<AccessDenied />}>
       <CompanyDetailView key={id} id={id} role={user.role} />
+      {/* Launch authentication, instancing, learner data hashing and style sheet (the admin edits). */}
+      <div className="mx-auto mt-6 w-full max-w-7xl">
+        <CompanyDeliverySection key={id} companyId={id} canEdit={can(user.role, 'delivery.update')} />
+      </div>
       {/* "Second factor required" for the company's client users (admin). */}
       {can(user.role, 'company.update') && (
         <div className="mx-auto mt-6 w-full max-w-7xl">

@@ -5,6 +5,7 @@ import { authHandlers } from './auth'
 import { companyHandlers } from './companies'
 import { courseRequestHandlers } from './course-requests'
 import { courseHandlers } from './courses'
+import { deliveryHandlers } from './delivery'
 import { dispatchHandlers } from './dispatches'
 import { jobHandlers } from './jobs'
 import { logHandlers } from './logs'
@@ -17,6 +18,8 @@ export const handlers = [
   ...courseHandlers, // before dispatchHandlers: /api/dispatches/courses
   ...courseRequestHandlers,
   ...userHandlers, // before dispatchHandlers: /api/dispatches/destinations
+  // Before dispatchHandlers: /api/dispatches/:id/delivery and /licence-count.
+  ...deliveryHandlers,
   ...dispatchHandlers,
   ...reportHandlers,
   ...companyHandlers,

@@ -1,0 +1,67 @@
+import { Spinner } from '@/components/ui/spinner'
+import { errorMessage } from '@/lib/api-error'
+import { useLicenceCount } from '../api/delivery'
+
+const n = (value: number) => value.toLocaleString('en-US')
+
+/** Registrations against distinct learners: the licences a relaunch over-count costs, and whose. */
+export function LicenceCountCard({ dispatchId }: { dispatchId: string }) {
+  const { data, error, isPending } = useLicenceCount(dispatchId)
+  return (
+    <section aria-labelledby="licence-count" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
+      <h2 id="licence-count" className="text-lg font-semibold text-slate-900">
+        Licence count
+      </h2>
+      {isPending ? (
+        <Spinner label="Counting..." className="py-6" />
+      ) : error ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {errorMessage(error, String(error))}
+        </p>
+      ) : (
+        <>
+          <p className="mt-2 text-sm text-slate-800">
+            <span className="font-semibold tabular-nums">{n(data.registrations)}</span> registrations for{' '}
+            <span className="font-semibold tabular-nums">{n(data.learners)}</span> learners
+            {data.extraRegistrations > 0 ? (
+              <>
+                {' '}
+                — <span className="font-semibold text-amber-800">{n(data.extraRegistrations)} extra</span> from{' '}
+                {n(data.repeatLearners)} learners with more than one registration (relaunches while instancing is on).
+              </>
+            ) : (
+              ': one registration per learner.'
+            )}
+          </p>
+          {data.learnersShown.length > 0 && (
+            <table className="mt-3 min-w-full text-sm">
+              <caption className="sr-only">Learners with more than one registration</caption>
+              <thead>
+                <tr className="text-left text-xs text-slate-600 uppercase">
+                  <th scope="col" className="py-1 pr-4">
+                    Learner
+                  </th>
+                  <th scope="col" className="py-1 pr-4">
+                    Email
+                  </th>
+                  <th scope="col" className="py-1">
+                    Registrations
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.learnersShown.map((l) => (
+                  <tr key={l.learnerId} className="border-t border-slate-100">
+                    <td className="py-1 pr-4">{l.name}</td>
+                    <td className="py-1 pr-4">{l.email || '—'}</td>
+                    <td className="py-1 tabular-nums">{l.registrations}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
