@@ -91,6 +91,9 @@ import { createSecretBox, type SecretBox } from './lib/secret-box'
 import { createMfaRepository } from './modules/mfa/mfa.repository'
 import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
 import { createSecurityNotices } from './modules/mfa/mfa.notices'
+import { createApiKeysRepository } from './modules/api-keys/api-keys.repository'
+import { createApiKeysService } from './modules/api-keys/api-keys.service'
+import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys.routes'
 import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
 
 declare module 'fastify' {
@@ -137,6 +140,8 @@ export interface AppOptions {
     /** Background timers (outbox every 15 s, scheduled mails every minute); tests drive them by hand. */
     timers?: boolean
   }
+  /** Calls one API key may make per window (default 600 a minute); tests lower it. */
+  apiKeyRateLimit?: { max: number; timeWindowMs: number }
   /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
   ssoDemo?: SsoDemoInfo | null
 }
@@ -165,11 +170,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   const signer = createTokenSigner(config.jwtSecret)
+  // Built before the auth plugin: the bearer path of every call checks API keys with it.
+  const apiKeys = createApiKeysService({
+    db: database.db,
+    keys: createApiKeysRepository(database.db),
+    activity: createActivityRepository(database.db),
+  })
   await app.register(errorHandlerPlugin)
   await app.register(backpressurePlugin, { waiting: database.waiting, queueLimit: config.databaseQueueLimit })
   await app.register(securityPlugin, { config })
   await app.register(inputGuardPlugin)
-  await app.register(authPlugin, { signer, db: database.db })
+  await app.register(authPlugin, {
+    signer,
+    db: database.db,
+    apiKeys,
+    apiKeyRateLimit: options.apiKeyRateLimit ?? { max: 600, timeWindowMs: 60_000 },
+  })
   await app.register(docsPlugin)
 
   // The composition root: every service is built here and handed to its module's routes.
@@ -264,6 +280,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sso,
     secureCookie: config.publicUrl.startsWith('https:'),
   })
+  await app.register(apiKeysRoutes, { prefix: '/api/api-keys', apiKeys })
+  await app.register(companyApiKeysRoutes, { prefix: '/api/admin/companies', apiKeys })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

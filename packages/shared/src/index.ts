@@ -40,3 +40,5 @@ export * from './schemas/learners'
 export * from './schemas/sso'
 // ---- Second factors, recovery codes, rules, sessions ----
 export * from './schemas/mfa'
+// ---- API keys ----
+export * from './schemas/api-keys'

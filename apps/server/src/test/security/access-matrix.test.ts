@@ -47,6 +47,8 @@ async function idsFor(resource: string | undefined, caller: Caller): Promise<Ids
       return fx.request
     case 'alert':
       return fx.alert
+    case 'apiKey':
+      return fx.apiKey
     case 'user':
       // Admin calls may suspend or delete: give them users no later check relies on.
       return caller === 'admin' ? fx.freshUsers() : stableUsers
