@@ -40,6 +40,7 @@ export const API_KEY_MESSAGES = {
   expiryInvalid: 'The expiry must be an ISO date and time.',
   notFound: 'That API key was not found.',
   revoked: 'That API key is already revoked.',
+  beyondCreator: "This API key's creator may not do this, so neither may the key.",
   outOfScope: (scope: string | null) =>
     scope ? `This API key does not have the scope "${scope}" this route needs.` : 'API keys cannot call this route.',
 } as const
@@ -260,7 +261,9 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
     /** Refuses a call outside the key's scopes (or no longer its creator's). */
     authorize(call: KeyCall, permission: Permission | undefined): void {
       if (!permission || !keyMay(call.key.scopes, call.user.role, permission)) {
-        throw new AppError('FORBIDDEN', API_KEY_MESSAGES.outOfScope(permission ? apiKeyScopeOf(permission) : null))
+        const scope = permission ? apiKeyScopeOf(permission) : null
+        const inScopes = scope !== null && call.key.scopes.includes(scope)
+        throw new AppError('FORBIDDEN', inScopes ? API_KEY_MESSAGES.beyondCreator : API_KEY_MESSAGES.outOfScope(scope))
       }
     },
 
