@@ -23,6 +23,7 @@ export const routeModules = {
   logs: () => import('./routes/logs'),
   profile: () => import('./routes/profile'),
   outbox: () => import('./routes/admin-outbox'),
+  apiKeys: () => import('./routes/api-keys'),
   learners: () => import('./routes/learners'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
@@ -62,6 +63,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.logs.path, m.logs),
             screen(paths.profile.path, m.profile),
             screen(paths.outbox.path, m.outbox),
+            screen(paths.apiKeys.path, m.apiKeys),
             screen(paths.learners.path, m.learners),
           ],
         },

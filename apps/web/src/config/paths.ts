@@ -23,6 +23,8 @@ export const paths = {
   // Profile and the admin's mail outbox.
   profile: { path: '/profile', getHref: () => '/profile' },
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
+  // API keys: an admin's and a client company's.
+  apiKeys: { path: '/api-keys', getHref: () => '/api-keys' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const
