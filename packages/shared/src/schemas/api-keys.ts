@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { can, PERMISSIONS, type Permission } from '../permissions'
 import type { Role } from '../roles'
-import { Nullable, UuidSchema } from './common'
+import { Nullable, OneOf, UuidSchema } from './common'
 
 /**
  * API key scopes, derived from the permission table (permissions.ts): one per permission group
@@ -84,7 +84,7 @@ export type ApiKeyList = Static<typeof ApiKeyListSchema>
 export const ApiKeyCreateSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: API_KEY_NAME_MAX }),
-    scopes: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 64, uniqueItems: true }),
+    scopes: Type.Array(OneOf(API_KEY_SCOPES), { minItems: 1, maxItems: 64, uniqueItems: true }),
     /** ISO date-time in the future, or null for a key that does not expire. */
     expiresAt: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   },

@@ -48,6 +48,10 @@ export const API_KEY_MESSAGES = {
 /** The key's id part: 12 hex characters, unique (a collision is refused by the index). */
 const KEY_PATTERN = /^dp_live_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
 
+/** A 400 naming the field, as the schema's own refusals do. */
+const refused = (field: string, message: string) =>
+  new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
 /** A fresh key: 32 random bytes of secret (256 bits, so one SHA-256 is enough to store it). */
@@ -95,18 +99,24 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
 
   function checkScopes(role: Role, scopes: string[]): void {
     for (const scope of scopes) {
-      if (!API_KEY_SCOPES.includes(scope)) throw new AppError('VALIDATION_FAILED', API_KEY_MESSAGES.unknownScope(scope))
-      if (!canGrantScope(role, scope)) throw new AppError('VALIDATION_FAILED', API_KEY_MESSAGES.cannotGrant(scope))
+      const message = !API_KEY_SCOPES.includes(scope)
+        ? API_KEY_MESSAGES.unknownScope(scope)
+        : !canGrantScope(role, scope)
+          ? API_KEY_MESSAGES.cannotGrant(scope)
+          : null
+      if (message) throw refused('scopes', message)
     }
   }
 
+  // An empty expiry is none (a form's cleared date field, or JSON null, which the schema's
+  // string-or-null coerces to "").
   function expiryOf(text: string | null | undefined): Date | null {
-    if (text == null) return null
+    if (text == null || text === '') return null
     const at = new Date(text)
     if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at.getTime())) {
-      throw new AppError('VALIDATION_FAILED', API_KEY_MESSAGES.expiryInvalid)
+      throw refused('expiresAt', API_KEY_MESSAGES.expiryInvalid)
     }
-    if (at.getTime() <= Date.now()) throw new AppError('VALIDATION_FAILED', API_KEY_MESSAGES.expiryPast)
+    if (at.getTime() <= Date.now()) throw refused('expiresAt', API_KEY_MESSAGES.expiryPast)
     return at
   }
 
@@ -126,7 +136,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       checkScopes(who.role, input.scopes)
       const expiresAt = expiryOf(input.expiresAt)
       const name = input.name.trim()
-      if (!name) throw new AppError('VALIDATION_FAILED', 'Give the key a name.')
+      if (!name) throw refused('name', 'Give the key a name.')
       const fresh = newKey()
       const companyId = ownCompanyOnly(who.role) ? who.companyId : null
       const id = await db.transaction(async (tx) => {

@@ -114,6 +114,8 @@ async function targetOf(resource: IdResource | undefined): Promise<string> {
       return (await fx.freshUsers()).own // the operation may suspend or delete it
     case 'alert':
       return fx.alert.own
+    case 'apiKey':
+      return fx.apiKey.own
     default:
       return MISSING_ID
   }
