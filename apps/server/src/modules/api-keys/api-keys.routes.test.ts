@@ -82,10 +82,15 @@ describe('an admin key (the vendor)', () => {
     expect((await get('/api/auth/me', secret)).statusCode).toBe(403)
     expect((await get('/api/api-keys', secret)).statusCode).toBe(403)
 
-    const audited = await t.database.db.select().from(activityLog).where(eq(activityLog.action, 'API_KEY_CALL'))
-    const mine = audited.filter((r) => (r.details as { apiKeyId?: string }).apiKeyId === key.id)
-    expect(mine.map((r) => (r.details as { status: number }).status).sort()).toEqual([200, 403, 403, 403])
-    expect(mine[0]!.actorName).toContain('API key "Reader"')
+    // Audited after the answer is sent: wait for the rows.
+    const auditedStatuses = async () => {
+      const rows = await t.database.db.select().from(activityLog).where(eq(activityLog.action, 'API_KEY_CALL'))
+      return rows.filter((r) => (r.details as { apiKeyId?: string }).apiKeyId === key.id)
+    }
+    await expect
+      .poll(async () => (await auditedStatuses()).map((r) => (r.details as { status: number }).status).sort())
+      .toEqual([200, 403, 403, 403])
+    expect((await auditedStatuses())[0]!.actorName).toContain('API key "Reader"')
     const shown = (await t.app.inject({ method: 'GET', url: '/api/api-keys', headers: admin }))
       .json()
       .keys.find((k: { id: string }) => k.id === key.id)
