@@ -8,7 +8,7 @@ test.describe('API keys', () => {
   }) => {
     await signInAndWait(page, 'admin')
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click()
-    await expect(page).toHaveURL(/\/api-keys$/)
+    await expect(page).toHaveURL(/\/integrations\/api-keys$/)
     await page.getByRole('button', { name: 'Create API key' }).click()
     const dialog = page.getByRole('dialog', { name: 'Create API key' })
     const name = `e2e key ${Date.now()}`

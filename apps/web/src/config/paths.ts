@@ -24,7 +24,7 @@ export const paths = {
   profile: { path: '/profile', getHref: () => '/profile' },
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
   // API keys: an admin's and a client company's.
-  apiKeys: { path: '/api-keys', getHref: () => '/api-keys' },
+  apiKeys: { path: '/integrations/api-keys', getHref: () => '/integrations/api-keys' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const

@@ -4,7 +4,7 @@ import { paths } from '@/config/paths'
 import { Authorization } from '@/features/auth/components/authorization'
 import { ApiKeysScreen } from '@/features/api-keys/components/api-keys-screen'
 
-/** /api-keys (admins, and client users for their company; others go to /dashboard). */
+/** /integrations/api-keys (admins, and client users for their company; others go to /dashboard). */
 export default function ApiKeysRoute() {
   return (
     <Authorization permission="apiKey.manage" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>

@@ -32,7 +32,7 @@ describe('API keys screen', () => {
   it('a client whose company is not allowed sees why, and no create button', async () => {
     signInAs('client')
     listing({ allowed: false, grantable: [], keys: [] })
-    renderApp('/api-keys')
+    renderApp('/integrations/api-keys')
     expect(await screen.findByText(/not enabled for your company/)).toBeInTheDocument()
     expect(screen.getByRole('heading', { name: 'No API keys' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Create API key' })).toBeNull()
@@ -45,7 +45,7 @@ describe('API keys screen', () => {
         HttpResponse.json({ code: 'INTERNAL', message: 'Something went wrong.' }, { status: 500 }),
       ),
     )
-    renderApp('/api-keys')
+    renderApp('/integrations/api-keys')
     expect(await screen.findByRole('alert')).toHaveTextContent('Error:')
     expect(screen.getByRole('button', { name: /Refresh Data/ })).toBeInTheDocument()
   })
@@ -55,7 +55,7 @@ describe('API keys screen', () => {
     listing({ allowed: true, grantable: ['dispatch:read', 'report:read'], keys: [] })
     const log = recordRequests()
     server.use(http.post('/api/api-keys', () => HttpResponse.json({ key, secret: SECRET }, { status: 201 })))
-    const { user } = renderApp('/api-keys')
+    const { user } = renderApp('/integrations/api-keys')
     await user.click(await screen.findByRole('button', { name: 'Create API key' }))
     const dialog = screen.getByRole('dialog', { name: 'Create API key' })
     await user.type(within(dialog).getByLabelText('Name'), 'HR sync')
@@ -79,7 +79,7 @@ describe('API keys screen', () => {
     server.use(
       http.delete(`/api/api-keys/${key.id}`, () => HttpResponse.json({ ...key, revokedAt: '2026-01-03T00:00:00Z' })),
     )
-    const { user } = renderApp('/api-keys')
+    const { user } = renderApp('/integrations/api-keys')
     const item = within(await screen.findByRole('list', { name: 'API keys' })).getByRole('listitem')
     expect(item).toHaveTextContent('HR sync')
     expect(item).toHaveTextContent('dp_live_ab12cd34ef56…')

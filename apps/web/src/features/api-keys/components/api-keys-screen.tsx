@@ -22,7 +22,7 @@ function stateOf(key: ApiKey): { label: string; tone: 'green' | 'red' | 'yellow'
 }
 
 /**
- * /api-keys. An admin sees the vendor's keys and every company's; a client user its company's,
+ * /integrations/api-keys. An admin sees the vendor's keys and every company's; a client user its company's,
  * and may make keys when an admin allows it for the company. Secrets are shown once.
  */
 export function ApiKeysScreen() {
