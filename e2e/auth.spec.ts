@@ -3,10 +3,10 @@ import { decodeJwt } from 'jose'
 import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInAndWait, type DemoRole } from './support'
 
 const NAV: Record<DemoRole, string[]> = {
-  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'Settings', 'Jobs'],
+  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'API keys', 'Settings', 'Jobs'],
   internal: ['Dashboard', 'Courses', 'Learners'],
   sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys'],
 }
 
 test.describe('sign-in screen', () => {

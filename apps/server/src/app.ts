@@ -100,6 +100,9 @@ import { createSecretBox, type SecretBox } from './lib/secret-box'
 import { createMfaRepository } from './modules/mfa/mfa.repository'
 import { createMfaService, createSecondStepGate } from './modules/mfa/mfa.service'
 import { createSecurityNotices } from './modules/mfa/mfa.notices'
+import { createApiKeysRepository } from './modules/api-keys/api-keys.repository'
+import { createApiKeysService } from './modules/api-keys/api-keys.service'
+import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys.routes'
 import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
 import { passkeyProfileRoutes, passkeySignInRoutes, passkeyStepRoutes } from './modules/mfa/passkeys.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
@@ -153,6 +156,8 @@ export interface AppOptions {
    * run due jobs with appParts(app).jobs.runDue().
    */
   jobs?: { background?: boolean }
+  /** Calls one API key may make per window (default 600 a minute); tests lower it. */
+  apiKeyRateLimit?: { max: number; timeWindowMs: number }
   /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
   ssoDemo?: SsoDemoInfo | null
 }
@@ -181,6 +186,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   const signer = createTokenSigner(config.jwtSecret)
+  // Built before the auth plugin: the bearer path of every call checks API keys with it.
+  const apiKeys = createApiKeysService({
+    db: database.db,
+    keys: createApiKeysRepository(database.db),
+    activity: createActivityRepository(database.db),
+  })
   await app.register(errorHandlerPlugin)
   // A worker node serves its health only: everything else is another node's.
   if (config.role === 'worker') serveHealthOnly(app)
@@ -191,7 +202,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitStore: databaseRateLimitStore(createClusterRepository(database.db)),
   })
   await app.register(inputGuardPlugin)
-  await app.register(authPlugin, { signer, db: database.db })
+  await app.register(authPlugin, {
+    signer,
+    db: database.db,
+    apiKeys,
+    apiKeyRateLimit: options.apiKeyRateLimit ?? { max: 600, timeWindowMs: 60_000 },
+  })
   await app.register(docsPlugin)
 
   // The composition root: every service is built here and handed to its module's routes.
@@ -295,6 +311,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sso,
     secureCookie: config.publicUrl.startsWith('https:'),
   })
+  await app.register(apiKeysRoutes, { prefix: '/api/api-keys', apiKeys })
+  await app.register(companyApiKeysRoutes, { prefix: '/api/admin/companies', apiKeys })
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

@@ -81,6 +81,13 @@ export const SERVER_ACTIONS = [
   // A company's or a dispatch's delivery settings written through to SCORM Cloud; an LTI secret shown.
   'DELIVERY_SETTINGS_UPDATED',
   'LTI_SECRET_REVEALED',
+  // API keys created, rotated or revoked; a company allowed its users keys; and every call a
+  // key made (the key named in the row).
+  'API_KEY_CREATED',
+  'API_KEY_ROTATED',
+  'API_KEY_REVOKED',
+  'API_KEYS_ALLOWED_UPDATED',
+  'API_KEY_CALL',
 ] as const
 
 export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const

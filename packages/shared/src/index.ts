@@ -42,3 +42,5 @@ export * from './schemas/sso'
 // ---- Second factors, recovery codes, rules, sessions ----
 export * from './schemas/mfa'
 export * from './schemas/delivery'
+// ---- API keys ----
+export * from './schemas/api-keys'

@@ -38,6 +38,8 @@ const TABLE: [Permission, Role[]][] = [
   ['course.readHidden', ['admin']],
   ['course.readAppSource', ['admin']],
   ['sso.manage', ['admin']],
+  // API keys: the vendor's (admin) and a company's (its client users, when allowed).
+  ['apiKey.manage', ['admin', 'client']],
 ]
 
 describe('permissions (docs/product-rules.md §6)', () => {

@@ -68,6 +68,11 @@ export const PERMISSIONS = {
   'lti.revealSecret': ['admin', 'internal', 'client'],
   /** A company's single sign-on connection, its e-mail domains and rules. */
   'sso.manage': ['admin'],
+  /**
+   * API keys: an admin's for the vendor, a client's for its own company when an admin allows it
+   * (the company's setting, enforced in the service). A key never holds this one (api-keys.ts).
+   */
+  'apiKey.manage': ['admin', 'client'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -24,6 +24,7 @@ export const routeModules = {
   profile: () => import('./routes/profile'),
   outbox: () => import('./routes/admin-outbox'),
   jobs: () => import('./routes/admin-jobs'),
+  apiKeys: () => import('./routes/api-keys'),
   learners: () => import('./routes/learners'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
@@ -64,6 +65,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.profile.path, m.profile),
             screen(paths.outbox.path, m.outbox),
             screen(paths.jobs.path, m.jobs),
+            screen(paths.apiKeys.path, m.apiKeys),
             screen(paths.learners.path, m.learners),
           ],
         },

@@ -25,6 +25,8 @@ export const paths = {
   outbox: { path: '/admin/outbox', getHref: () => '/admin/outbox' },
   // The background jobs (admin).
   jobs: { path: '/admin/jobs', getHref: () => '/admin/jobs' },
+  // API keys: an admin's and a client company's.
+  apiKeys: { path: '/integrations/api-keys', getHref: () => '/integrations/api-keys' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const

@@ -43,6 +43,8 @@ export const company = pgTable(
     providerUpdated: tz('provider_updated'),
     /** Set when the destination is gone upstream: the row leaves lists, its history stays. */
     removedAt: tz('removed_at'),
+    /** Whether the company's users may make API keys for it (an admin's setting). */
+    apiKeysAllowed: boolean('api_keys_allowed').notNull().default(false),
     syncedAt: tz('synced_at'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),

@@ -7,6 +7,7 @@ import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import type { Actor } from '../../lib/actor'
 import type { Db } from '../../db/client'
 import { sessionUser, type SessionUser } from '../../db/session-user'
+import { keyActor, type ApiKeyGate, type KeyCall } from '../../lib/api-key-call'
 
 /** The signed-in user of a request: the session check's user and the session it holds. */
 export interface AuthUser extends SessionUser {
@@ -21,6 +22,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null
+    /** Set when the call came with an API key (`Authorization: Bearer`) instead of a session. */
+    apiKeyCall: KeyCall | null
   }
 }
 
@@ -35,6 +38,8 @@ export function requireUser(request: FastifyRequest): AuthUser {
 }
 
 export function actorOf(request: FastifyRequest): Actor | null {
+  // A key's change is logged under the key (and through it, its creator).
+  if (request.apiKeyCall) return keyActor(request.apiKeyCall)
   const u = request.user
   return u ? { id: u.id, name: u.name ?? u.username, email: u.email } : null
 }
@@ -43,10 +48,23 @@ export function actorOf(request: FastifyRequest): Actor | null {
  * Deny by default (docs/architecture.md §3, immich's guard): every route declares a permission or `public`;
  * a route that declares neither stops the server at start, and this hook enforces the rest.
  */
-export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
-  async (app, { signer, db }) => {
+export const authPlugin = fp<{
+  signer: TokenSigner
+  db: Db
+  /** The bearer path: API keys, and their per-key limit of calls in a window. */
+  apiKeys: ApiKeyGate
+  apiKeyRateLimit: { max: number; timeWindowMs: number }
+}>(
+  async (app, { signer, db, apiKeys, apiKeyRateLimit }) => {
     const routes: RouteOptions[] = []
     app.decorateRequest('user', null)
+    app.decorateRequest('apiKeyCall', null)
+    // Per key, not per address: a key's calls share one budget wherever they come from.
+    const keyLimit = app.rateLimit({
+      max: apiKeyRateLimit.max,
+      timeWindow: apiKeyRateLimit.timeWindowMs,
+      keyGenerator: (request) => `api-key:${request.apiKeyCall?.key.id ?? ''}`,
+    })
     app.addHook('onRoute', (route) => {
       routes.push(route)
     })
@@ -101,14 +119,37 @@ export const authPlugin = fp<{ signer: TokenSigner; db: Db }>(
       return { ...row, sessionId: claims.sid }
     }
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.url) return // unknown path: the not-found handler answers
       const config = request.routeOptions.config
       if (config.public) return
+      const bearer = request.headers.authorization
+      if (bearer !== undefined && request.headers[ACCESS_TOKEN_HEADER] === undefined) {
+        const call = await apiKeys.authenticate(bearer)
+        request.apiKeyCall = call
+        request.user = { ...call.user, sessionId: `api-key:${call.key.id}` }
+        await keyLimit.call(app, request, reply)
+        apiKeys.authorize(call, config.permission)
+        return
+      }
       const user = await authenticate(request)
       request.user = user
       if (!config.permission || !can(user.role, config.permission)) {
         throw new AppError('FORBIDDEN')
+      }
+    })
+    app.addHook('onResponse', async (request, reply) => {
+      const call = request.apiKeyCall
+      if (!call) return
+      try {
+        await apiKeys.called(call, {
+          method: request.method,
+          route: request.routeOptions.url ?? request.url,
+          ip: request.ip,
+          status: reply.statusCode,
+        })
+      } catch (error) {
+        request.log.error({ err: error }, 'API key call not audited')
       }
     })
   },

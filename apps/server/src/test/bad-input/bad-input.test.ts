@@ -116,6 +116,8 @@ async function targetOf(resource: IdResource | undefined): Promise<string> {
       return fx.alert.own
     case 'job':
       return fx.job.own // a well-formed job id: the route answers 404, the bad values 400
+    case 'apiKey':
+      return fx.apiKey.own
     default:
       return MISSING_ID
   }

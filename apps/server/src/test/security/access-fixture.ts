@@ -1,5 +1,6 @@
 import type { Role } from '@portal/shared'
-import { alert, courseRequest } from '../../db/schema'
+import { inArray } from 'drizzle-orm'
+import { alert, apiKey, company, courseRequest } from '../../db/schema'
 import { insertCourses } from '../../modules/courses/courses.test-data'
 import { insertDispatches, insertRegistrations } from '../../modules/dispatches/dispatches.test-data'
 import type { TestContext, TestUser } from '../helpers'
@@ -48,6 +49,8 @@ export interface AccessFixture {
   alert: Ids
   /** Job ids: none exists, so a route's answer is its permission's (403) or not found (404). */
   job: Ids
+  /** An API key of each company (both companies allow keys). */
+  apiKey: Ids
   /** Fresh users on each call, so destructive admin calls never break later checks. */
   freshUsers(): Promise<Ids>
 }
@@ -134,9 +137,24 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
     )
     .returning({ id: alert.id })
 
+  await db
+    .update(company)
+    .set({ apiKeysAllowed: true })
+    .where(inArray(company.id, [OWN_COMPANY, FOREIGN_COMPANY]))
+  const keys = await db
+    .insert(apiKey)
+    .values(
+      [
+        { companyId: OWN_COMPANY, createdBy: client.id, prefix: 'dp_live_0000000000a1' },
+        { companyId: FOREIGN_COMPANY, createdBy: foreignClient.id, prefix: 'dp_live_0000000000b2' },
+      ].map((k) => ({ ...k, name: `key ${k.prefix}`, secretHash: '00'.repeat(32), scopes: ['dispatch:read'] })),
+    )
+    .returning({ id: apiKey.id })
+
   return {
     headers,
     users,
+    apiKey: { own: keys[0]!.id, foreign: keys[1]!.id, missing: MISSING_UUID },
     alert: { own: String(alerts[0]!.id), foreign: String(alerts[1]!.id), missing: '999999999' },
     // Jobs belong to no company: an admin reaches any id (an unknown one is 404), the others none.
     job: { own: MISSING_UUID, foreign: MISSING_UUID, missing: MISSING_UUID },

@@ -49,6 +49,8 @@ async function idsFor(resource: string | undefined, caller: Caller): Promise<Ids
       return fx.alert
     case 'job':
       return fx.job
+    case 'apiKey':
+      return fx.apiKey
     case 'user':
       // Admin calls may suspend or delete: give them users no later check relies on.
       return caller === 'admin' ? fx.freshUsers() : stableUsers

@@ -4,7 +4,7 @@ import type { AccessFixture } from './access-fixture'
 
 export type Caller = Role | 'none'
 export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
-export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert' | 'job'
+export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert' | 'job' | 'apiKey'
 
 export interface RouteRule {
   /** Roles that pass the permission check (docs/product-rules.md §6, docs/product-decisions.md D7), or a public route. */
@@ -324,6 +324,17 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'PUT /api/admin/mfa/rules': { allow: ADMIN, payload: () => ({ rules: [{ role: 'sales', required: false }] }) },
   'GET /api/admin/companies/:id/mfa': { allow: ADMIN, id: 'company' },
   'PUT /api/admin/companies/:id/mfa': { allow: ADMIN, id: 'company', payload: () => ({ required: false }) },
+  // API keys: an admin's (every key) and a client's (its company's, which the fixture allows).
+  // A key revoked by an earlier caller is a 409 for the next one, rotate included.
+  'GET /api/api-keys': { allow: ['admin', 'client'] },
+  'POST /api/api-keys': {
+    allow: ['admin', 'client'],
+    payload: () => ({ name: `matrix-${next()}`, scopes: ['dispatch:read'] }),
+  },
+  'POST /api/api-keys/:id/rotate': { allow: ['admin', 'client'], id: 'apiKey', clientScoped: true, ok: [200, 409] },
+  'DELETE /api/api-keys/:id': { allow: ['admin', 'client'], id: 'apiKey', clientScoped: true, ok: [200, 409] },
+  'GET /api/admin/companies/:id/api-keys': { allow: ADMIN, id: 'company' },
+  'PUT /api/admin/companies/:id/api-keys': { allow: ADMIN, id: 'company', payload: () => ({ allowed: true }) },
   'GET /api/profile/preferences': { allow: ALL },
   'PUT /api/profile/preferences': {
     allow: ALL,

@@ -6,6 +6,7 @@ import { CompanyDetailView } from '@/features/companies/components/company-detai
 import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { CompanyMfaRule } from '@/features/auth/components/admin-security'
 import { CompanyDeliverySection } from '@/features/delivery/components/company-delivery'
+import { CompanyApiKeys } from '@/features/api-keys/components/company-api-keys'
 import { can } from '@portal/shared'
 
 /** docs/product-rules.md §2 /admin/companies/{id}. */
@@ -24,6 +25,13 @@ export default function CompanyRoute() {
         <div className="mx-auto mt-6 w-full max-w-7xl">
           <CompanyMfaRule key={id} companyId={id} />
         </div>
+      )}
+      {/* Whether the company's users may make API keys (admin). */}
+      {can(user.role, 'company.update') && (
+        <section aria-label="API keys" className="mx-auto mt-6 w-full max-w-7xl">
+          <h2 className="mb-2 text-base font-semibold text-slate-900">API keys</h2>
+          <CompanyApiKeys key={id} companyId={id} />
+        </section>
       )}
       {/* The company's alert thresholds (admin), below the tabs. */}
       {can(user.role, 'alertSettings.manage') && (

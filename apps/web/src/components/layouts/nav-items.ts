@@ -4,6 +4,7 @@ import {
   Building2,
   ClipboardList,
   GraduationCap,
+  KeyRound,
   LayoutDashboard,
   ListChecks,
   ScrollText,
@@ -29,6 +30,7 @@ export function navItemsFor(role: Role): NavItem[] {
   if (can(role, 'learner.read')) items.push({ name: 'Learners', to: paths.learners.getHref(), icon: GraduationCap })
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
+  if (can(role, 'apiKey.manage')) items.push({ name: 'API keys', to: paths.apiKeys.getHref(), icon: KeyRound })
   if (can(role, 'user.manage')) items.push({ name: 'Settings', to: paths.settings.getHref(), icon: Settings })
   if (can(role, 'jobs.manage')) items.push({ name: 'Jobs', to: paths.jobs.getHref(), icon: ListChecks })
   return items

@@ -89,6 +89,10 @@ export const syncResult: CompanySyncResponse = { created: 2, updated: 5, skipped
 /** Typed fixtures only; tests override with server.use for failures and edits. */
 export const companyHandlers = [
   http.get('/api/admin/companies', () => HttpResponse.json(companyFixtures)),
+  // Whether a company's users may make API keys (off by default), and the caller's keys (none).
+  http.get('/api/admin/companies/:id/api-keys', () => HttpResponse.json({ allowed: false })),
+  http.put('/api/admin/companies/:id/api-keys', async ({ request }) => HttpResponse.json(await request.json())),
+  http.get('/api/api-keys', () => HttpResponse.json({ allowed: false, grantable: [], keys: [] })),
   http.get('/api/admin/companies/sync', () => HttpResponse.json(syncResult)),
   http.get<{ id: string }>('/api/admin/companies/:id', ({ params }) => {
     if (params.id === 'sync') return undefined

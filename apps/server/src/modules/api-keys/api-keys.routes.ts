@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import {
+  ApiKeyCreateSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  ApiKeySecretSchema,
+  ApiKeysAllowedSchema,
+  IdParamsSchema,
+  UuidParamsSchema,
+} from '@portal/shared'
+import { errorResponses } from '../../lib/error-responses'
+import { actorOf, requireUser } from '../../plugins/app/auth'
+import type { ApiKeysService, KeyManager } from './api-keys.service'
+
+function managerOf(request: FastifyRequest): KeyManager {
+  const user = requireUser(request)
+  return { id: user.id, role: user.role, companyId: user.companyId, actor: actorOf(request), ip: request.ip }
+}
+
+/**
+ * API keys: an admin's for the vendor (and every company's, to see and revoke), a client's for
+ * its own company when an admin allows it. The secret is in the create and rotate answers only.
+ */
+export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
+  const tags = ['api keys']
+  const config = { permission: 'apiKey.manage' as const }
+
+  app.get(
+    '/',
+    { config, schema: { tags, response: { 200: ApiKeyListSchema, ...errorResponses(401, 403) } } },
+    async (request) => apiKeys.list(managerOf(request)),
+  )
+
+  app.post(
+    '/',
+    {
+      config,
+      schema: {
+        tags,
+        body: ApiKeyCreateSchema,
+        response: { 201: ApiKeySecretSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await apiKeys.create(managerOf(request), request.body)),
+  )
+
+  app.post(
+    '/:id/rotate',
+    {
+      config,
+      schema: {
+        tags,
+        params: UuidParamsSchema,
+        response: { 200: ApiKeySecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => apiKeys.rotate(managerOf(request), request.params.id),
+  )
+
+  app.delete(
+    '/:id',
+    {
+      config,
+      schema: {
+        tags,
+        params: UuidParamsSchema,
+        response: { 200: ApiKeySchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => apiKeys.revoke(managerOf(request), request.params.id),
+  )
+}
+
+/** The company setting: whether its users may make keys for it (an admin's). */
+export const companyApiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (
+  app,
+  { apiKeys },
+) => {
+  const tags = ['api keys']
+  const config = { permission: 'company.update' as const }
+  app.get(
+    '/:id/api-keys',
+    {
+      config,
+      schema: {
+        tags,
+        params: IdParamsSchema,
+        response: { 200: ApiKeysAllowedSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => apiKeys.companyAllows(request.params.id),
+  )
+  app.put(
+    '/:id/api-keys',
+    {
+      config,
+      schema: {
+        tags,
+        params: IdParamsSchema,
+        body: ApiKeysAllowedSchema,
+        response: { 200: ApiKeysAllowedSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => apiKeys.setCompanyAllows(managerOf(request), request.params.id, request.body.allowed),
+  )
+}
