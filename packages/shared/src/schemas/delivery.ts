@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from './common'
+import { Nullable, OneOf } from './common'
 
 /** SCORM Cloud's launch authentication types (docs/scorm-cloud-api.md §5 `launchAuth`). */
 export const LAUNCH_AUTH_TYPES = ['cookies', 'vault'] as const
@@ -55,11 +55,12 @@ export const UpdateCompanyDeliveryBodySchema = Type.Object(
   {
     launchAuth: Type.Optional(
       Type.Object({
-        type: Type.String({ maxLength: 20 }),
+        type: OneOf(LAUNCH_AUTH_TYPES),
         ipAddress: Type.Optional(Type.Boolean()),
         fingerprint: Type.Optional(Type.Boolean()),
-        expiry: Type.Optional(Type.Number()),
-        slidingExpiry: Type.Optional(Type.Number()),
+        // The range is the schema's; a fraction is refused by the service with the product's message.
+        expiry: Type.Optional(Type.Number({ minimum: 0, maximum: LAUNCH_AUTH_EXPIRY_MAX })),
+        slidingExpiry: Type.Optional(Type.Number({ minimum: 0, maximum: LAUNCH_AUTH_EXPIRY_MAX })),
       }),
     ),
     instanced: Type.Optional(Type.Boolean()),

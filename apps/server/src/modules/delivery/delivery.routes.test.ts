@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
-import { DELIVERY_MESSAGES as M } from '@portal/shared'
+import { DELIVERY_MESSAGES as M, LAUNCH_AUTH_EXPIRY_MAX } from '@portal/shared'
 import { company } from '../../db/schema'
 import { appParts } from '../../app'
 import { providerApp, type Headers, type ProviderApp } from '../dispatches/dispatch-actions.test-support'
@@ -85,9 +85,12 @@ describe('company delivery settings', () => {
   })
 
   it.each([
-    [{ launchAuth: { type: 'magic' } }, M.unknownAuthType],
-    [{ launchAuth: { type: 'vault', expiry: -5 } }, M.badExpiry],
-    [{ launchAuth: { type: 'vault', slidingExpiry: 10 ** 9 } }, M.badExpiry],
+    [{ launchAuth: { type: 'magic' } }, 'body/launchAuth/type must be equal to one of the allowed values'],
+    [{ launchAuth: { type: 'vault', expiry: -5 } }, 'body/launchAuth/expiry must be >= 0'],
+    [
+      { launchAuth: { type: 'vault', slidingExpiry: 10 ** 9 } },
+      `body/launchAuth/slidingExpiry must be <= ${LAUNCH_AUTH_EXPIRY_MAX}`,
+    ],
     [{ launchAuth: { type: 'vault', expiry: 1.5 } }, M.badExpiry],
     [{ cssUrl: 'javascript:alert(1)' }, M.badCssUrl],
     [{ cssUrl: 'ftp://example.com/a.css' }, M.badCssUrl],

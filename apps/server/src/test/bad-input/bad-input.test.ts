@@ -134,7 +134,12 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
     const role = ROLES.find((r) => declared?.permission && can(r, declared.permission as Permission))
     if (role) headers = fx.headers[role]
   }
-  const id = keyOf(op) === 'POST /api/course-requests/:id/fulfil' ? upstreamRequestId : await targetOf(rule?.id)
+  // A company's delivery settings are written to the provider: a company it knows.
+  const upstream: Record<string, string | undefined> = {
+    'POST /api/course-requests/:id/fulfil': upstreamRequestId,
+    'PUT /api/companies/:id/delivery': sim.data.getDispatch(dispatchId)!.destinationId,
+  }
+  const id = upstream[keyOf(op)] ?? (await targetOf(rule?.id))
   // A new dispatch needs a pair the provider knows (the fixture's companies are the mirror's only).
   const payload = () =>
     keyOf(op) === 'POST /api/dispatches' ? { ...freePair } : rule?.payload ? rule.payload('own', fx) : undefined

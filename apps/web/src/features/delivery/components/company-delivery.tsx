@@ -1,4 +1,9 @@
-import { DELIVERY_MESSAGES, type CompanyDelivery, type UpdateCompanyDeliveryBody } from '@portal/shared'
+import {
+  DELIVERY_MESSAGES,
+  type CompanyDelivery,
+  type LaunchAuthType,
+  type UpdateCompanyDeliveryBody,
+} from '@portal/shared'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { ErrorState } from '@/components/ui/error-state'
@@ -41,7 +46,7 @@ function changes(before: Draft, after: Draft): UpdateCompanyDeliveryBody {
   const authKeys = ['type', 'ipAddress', 'fingerprint', 'expiry', 'slidingExpiry'] as const
   if (authKeys.some((k) => before[k] !== after[k]))
     body.launchAuth = {
-      type: after.type,
+      type: after.type as LaunchAuthType, // the select offers the two types only
       ipAddress: after.ipAddress,
       fingerprint: after.fingerprint,
       expiry: Number(after.expiry),
