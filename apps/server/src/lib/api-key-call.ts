@@ -1,21 +1,11 @@
-import type { Permission, Role } from '@portal/shared'
+import type { Permission } from '@portal/shared'
+import type { SessionUser } from '../db/session-user'
 import type { Actor } from './actor'
 
 /** What a bearer call is made as: the key, and its creator's user as the rest of the API reads it. */
 export interface KeyCall {
   key: { id: string; name: string; prefix: string; scopes: string[] }
-  user: {
-    id: string
-    email: string
-    name: string | null
-    username: string
-    role: Role
-    companyId: string | null
-    companyName: string | null
-    status: string
-    createdAt: Date
-    lastLogin: Date | null
-  }
+  user: SessionUser
 }
 
 /** The bearer path the auth plugin runs (modules/api-keys builds it). */

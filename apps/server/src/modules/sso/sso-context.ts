@@ -109,8 +109,17 @@ export function createSsoContext(deps: SsoDeps) {
     users: deps.repositories.users,
     redirectUri,
 
-    /** A secret sealed for one connection (the id binds it: a sealed value moved elsewhere fails). */
-    sealSecret: (connectionId: string, secret: string) => box().seal(secret, secretContext(connectionId)),
+    /**
+     * A saved connection's client secret as the admin sent it: left out keeps the stored one,
+     * blank clears it, anything else is sealed for this row: the id binds it, so a sealed value
+     * moved to another row fails to open (and the id exists only once the row is saved).
+     */
+    async replaceClientSecret(saved: SsoConnectionRow, clientSecret: string | undefined, tx: DbOrTx) {
+      if (clientSecret === undefined) return
+      const secret = clientSecret.trim()
+      saved.oidcClientSecret = secret ? box().seal(secret, secretContext(saved.id)) : null
+      await sso.setClientSecret(saved.id, saved.oidcClientSecret, tx)
+    },
 
     /**
      * This portal as a SAML service provider for one company: its entity id is the address of its

@@ -66,11 +66,7 @@ export function createSsoStaff(ctx: SsoContext) {
           },
           tx,
         )
-        if (body.clientSecret !== undefined) {
-          const secret = body.clientSecret.trim()
-          saved.oidcClientSecret = secret ? ctx.sealSecret(saved.id, secret) : null
-          await sso.setClientSecret(saved.id, saved.oidcClientSecret, tx)
-        }
+        await ctx.replaceClientSecret(saved, body.clientSecret, tx)
         await activity.record(tx, {
           action: 'SSO_CONNECTION_SAVED',
           actor: admin.actor,
