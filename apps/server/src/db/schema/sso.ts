@@ -91,6 +91,8 @@ export const ssoFlow = pgTable(
     testedBy: uuid('tested_by').references(() => appUser.id, { onDelete: 'cascade' }),
     /** The test's outcome: the claims or attributes received (never a token), or the refusal. */
     testResult: jsonb('test_result'),
+    /** 'sign_in', or 'logout': a SAML LogoutRequest (its id is `state`) awaiting the provider's answer. */
+    purpose: text('purpose').notNull().default('sign_in'),
   },
   (t) => [index('sso_flow_expires_at_idx').on(t.expiresAt), index('sso_flow_state_idx').on(t.state)],
 )
@@ -111,7 +113,16 @@ export const ssoHandoff = pgTable('sso_handoff', {
   consumedAt: tz('consumed_at'),
   /** The second factors the OIDC provider reported (`amr`), for the company's rule (0030). */
   amr: jsonb('amr').$type<string[]>(),
+  /** The SAML subject to name in a LogoutRequest, when the provider offers single logout. */
+  samlSubject: jsonb('saml_subject').$type<SamlSubject>(),
 })
+
+/** Who the identity provider signed in, as a LogoutRequest names them. */
+export interface SamlSubject {
+  nameID: string
+  nameIDFormat: string | null
+  sessionIndex: string | null
+}
 
 /** Which connection a portal session came from, for signing out at the provider too. */
 export const ssoSession = pgTable('sso_session', {
@@ -121,6 +132,8 @@ export const ssoSession = pgTable('sso_session', {
   connectionId: uuid('connection_id')
     .notNull()
     .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+  /** The SAML subject (NameID, SessionIndex) the provider's session is ended with; null: none to end. */
+  samlSubject: jsonb('saml_subject').$type<SamlSubject>(),
 })
 
 /**

@@ -203,16 +203,25 @@ export function createAuthService(deps: {
     },
 
     /** Logout: ends the whole session. Unknown tokens get the same answer (no oracle). */
-    async revoke(token: string, client: ClientInfo): Promise<{ sessionId: string } | null> {
+    /**
+     * Ends the session of a refresh token. `within`: more to do in the same transaction (a single
+     * sign-on session asking its provider to end its own), its answer added to the LOGOUT entry.
+     */
+    async revoke(
+      token: string,
+      client: ClientInfo,
+      within?: (sessionId: string, tx: Tx) => Promise<Record<string, unknown> | undefined>,
+    ): Promise<{ sessionId: string } | null> {
       const stored = await auth.findRefreshToken(hashToken(token))
       if (!stored || stored.sessionRevokedAt) return null
       await db.transaction(async (tx) => {
         await auth.revokeSession(stored.sessionId, 'logout', tx)
+        const more = (await within?.(stored.sessionId, tx)) ?? {}
         await activity.record(
           {
             action: 'LOGOUT',
             actor: { id: stored.userId, name: stored.userName ?? stored.userUsername, email: stored.userEmail },
-            details: { message: 'User signed out' },
+            details: { message: 'User signed out', ...more },
             ipAddress: client.ip,
           },
           tx,

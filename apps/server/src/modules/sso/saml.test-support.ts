@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { inflateRawSync } from 'node:zlib'
+import { SAML } from '@node-saml/node-saml'
 import { SignedXml } from 'xml-crypto'
 import { IDP_CERT, IDP_KEY, OTHER_CERT, OTHER_KEY } from './saml.test-keys'
 
@@ -30,6 +31,18 @@ export interface ResponseOptions {
   wrap?: 'beside' | 'around'
   /** Prepended to the XML (a DOCTYPE with an entity). */
   prolog?: string
+  /** The AuthnStatement's SessionIndex (a fresh one when not given). */
+  sessionIndex?: string
+}
+
+/** What the next LogoutResponse says; each field differs from a good one in one thing only. */
+export interface LogoutResponseOptions {
+  inResponseTo: string
+  destination: string
+  issuer?: string
+  /** 'none': unsigned; 'other': signed by a key the metadata does not publish. */
+  signature?: 'idp' | 'none' | 'other'
+  status?: string
 }
 
 /**
@@ -38,7 +51,7 @@ export interface ResponseOptions {
  * answers with an auto-posting form holding a signed response (as a real IdP's page does), and
  * a maker of crafted responses for every refusal. Assertions are signed with xml-crypto.
  */
-export async function startSamlIdp() {
+export async function startSamlIdp(options: { singleLogout?: boolean } = {}) {
   let user = { email: 'someone@example.test', name: 'Some One' }
   let audience = ''
   const server = createServer((req, res) => {
@@ -68,7 +81,12 @@ export async function startSamlIdp() {
     <md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certBody(IDP_CERT)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
     <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
     <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${entityId}/sso"/>
-    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${entityId}/sso"/>
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${entityId}/sso"/>${
+      options.singleLogout
+        ? `
+    <md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${entityId}/slo"/>`
+        : ''
+    }
   </md:IDPSSODescriptor>
 </md:EntityDescriptor>`
 
@@ -85,7 +103,7 @@ export async function startSamlIdp() {
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}">` +
       `<saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-      `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${newId()}"><saml:AuthnContext>` +
+      `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${o.sessionIndex ?? newId()}"><saml:AuthnContext>` +
       `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>` +
       `</saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement>` +
@@ -95,7 +113,7 @@ export async function startSamlIdp() {
     )
   }
 
-  function sign(xml: string, key: string, cert: string) {
+  function sign(xml: string, key: string, cert: string, root = 'Assertion') {
     const signer = new SignedXml({
       privateKey: key,
       publicCert: cert,
@@ -103,12 +121,12 @@ export async function startSamlIdp() {
       canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
     })
     signer.addReference({
-      xpath: "/*[local-name(.)='Assertion']",
+      xpath: `/*[local-name(.)='${root}']`,
       digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
       transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
     })
     signer.computeSignature(xml, {
-      location: { reference: "/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
+      location: { reference: `/*[local-name(.)='${root}']/*[local-name(.)='Issuer']`, action: 'after' },
     })
     return signer.getSignedXml()
   }
@@ -144,8 +162,39 @@ export async function startSamlIdp() {
     return Buffer.from(xml).toString('base64')
   }
 
+  /** A base64 LogoutResponse as the identity provider's form would post it to the SP's logout address. */
+  function makeLogoutResponse(o: LogoutResponseOptions): string {
+    const xml =
+      `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(Date.now())}"` +
+      ` Destination="${o.destination}" InResponseTo="${o.inResponseTo}">` +
+      `<saml:Issuer>${o.issuer ?? entityId}</saml:Issuer>` +
+      `<samlp:Status><samlp:StatusCode Value="${o.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success'}"/></samlp:Status>` +
+      `</samlp:LogoutResponse>`
+    const signature = o.signature ?? 'idp'
+    const signed =
+      signature === 'none'
+        ? xml
+        : signature === 'other'
+          ? sign(xml, OTHER_KEY, OTHER_CERT, 'LogoutResponse')
+          : sign(xml, IDP_KEY, IDP_CERT, 'LogoutResponse')
+    return Buffer.from(signed).toString('base64')
+  }
+
+  /** Reads the SP's LogoutRequest (HTTP-Redirect binding) from the address it sent the browser to, with node-saml. */
+  async function readLogoutRequest(address: string) {
+    const url = new URL(address)
+    const reader = new SAML({ idpCert: IDP_CERT, issuer: entityId, callbackUrl: `${entityId}/unused` })
+    const { profile } = await reader.validateRedirectAsync(
+      { SAMLRequest: url.searchParams.get('SAMLRequest') ?? '' },
+      url.search.slice(1),
+    )
+    return profile!
+  }
+
   return {
     entityId,
+    makeLogoutResponse,
+    readLogoutRequest,
     metadataXml,
     metadataUrl: `${entityId}/metadata`,
     /** Who the sign-in endpoint signs in next, and the audience (the portal's SP entity id) it names. */

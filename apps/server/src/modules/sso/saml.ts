@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo } from '@node-saml/node-saml'
 import { XMLParser } from 'fast-xml-parser'
+import type { SamlSubject } from './sso.repository'
 
 /** Clocks of the identity provider and this server may differ this much (NotBefore, NotOnOrAfter). */
 export const SAML_CLOCK_SKEW_MS = 2 * 60_000
@@ -18,6 +19,8 @@ const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect'
 export interface IdpMetadata {
   entityId: string
   ssoUrl: string
+  /** Its HTTP-Redirect single logout address; absent: it offers none (sign-out ends the portal session only). */
+  sloUrl?: string | null
   /** Base64 DER of each signing certificate. */
   certificates: string[]
 }
@@ -35,6 +38,8 @@ export interface StoredSamlSettings extends IdpMetadata {
 export interface ServiceProvider {
   entityId: string
   acsUrl: string
+  /** Where the identity provider posts its LogoutResponse. */
+  sloUrl: string
 }
 
 /** A problem with metadata, in words for the admin who pasted or linked it. */
@@ -89,6 +94,11 @@ export function parseIdpMetadata(xml: string, urlAllowed: (url: string) => boole
   if (!urlAllowed(ssoUrl)) {
     throw new SamlMetadataError('The sign-in address must be https:// (http:// only for localhost).')
   }
+  const slo = list(idp.SingleLogoutService).find((s) => s['@Binding'] === REDIRECT_BINDING)
+  const sloUrl = typeof slo?.['@Location'] === 'string' ? slo['@Location'].trim() : ''
+  if (sloUrl && !urlAllowed(sloUrl)) {
+    throw new SamlMetadataError('The single logout address must be https:// (http:// only for localhost).')
+  }
   const certificates = list(idp.KeyDescriptor)
     .filter((k) => k['@use'] === undefined || k['@use'] === 'signing')
     .flatMap((k) => list(k.KeyInfo).flatMap((i) => list(i.X509Data)))
@@ -103,7 +113,7 @@ export function parseIdpMetadata(xml: string, urlAllowed: (url: string) => boole
       throw new SamlMetadataError('A signing certificate in the metadata could not be read.')
     }
   }
-  return { entityId, ssoUrl, certificates: [...new Set(certificates)] }
+  return { entityId, ssoUrl, sloUrl: sloUrl || null, certificates: [...new Set(certificates)] }
 }
 
 /** A certificate's subject and expiry, for the admin (and the test connection action). */
@@ -137,13 +147,15 @@ export async function fetchMetadata(url: string, maxChars: number): Promise<stri
  * request id, recipient, destination, issuer and replay are checked by `checkAssertion` below,
  * against the database rather than node-saml's in-memory cache, so any server process agrees.
  */
-function samlOf(settings: StoredSamlSettings, sp: ServiceProvider, requestId?: string) {
+export function samlOf(settings: StoredSamlSettings, sp: ServiceProvider, requestId?: string) {
   return new SAML({
     idpCert: settings.certificates.map(pem),
     issuer: sp.entityId,
     audience: sp.entityId,
     callbackUrl: sp.acsUrl,
     entryPoint: settings.ssoUrl,
+    idpIssuer: settings.entityId,
+    ...(settings.sloUrl ? { logoutUrl: settings.sloUrl, logoutCallbackUrl: sp.sloUrl } : {}),
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: false,
     acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
@@ -164,6 +176,8 @@ export function serviceProviderMetadata(sp: ServiceProvider): string {
   return generateServiceProviderMetadata({
     issuer: sp.entityId,
     callbackUrl: sp.acsUrl,
+    // node-saml declares it with the HTTP-POST binding: the LogoutResponse comes back as a form.
+    logoutCallbackUrl: sp.sloUrl,
     wantAssertionsSigned: true,
     identifierFormat: null,
   })
@@ -178,6 +192,8 @@ export interface CheckedAssertion {
   inResponseTo: string | null
   /** Keep the id until then: the assertion is refused as expired afterwards anyway. */
   expiresAt: Date
+  /** Who the provider signed in, for a LogoutRequest (null without a NameID). */
+  subject: SamlSubject | null
 }
 
 /**
@@ -295,5 +311,12 @@ export async function checkResponse(
     issuer,
     inResponseTo,
     expiresAt: new Date(end + SAML_CLOCK_SKEW_MS),
+    subject: profile.nameID
+      ? {
+          nameID: profile.nameID,
+          nameIDFormat: profile.nameIDFormat || null,
+          sessionIndex: typeof profile.sessionIndex === 'string' ? profile.sessionIndex : null,
+        }
+      : null,
   }
 }

@@ -127,7 +127,7 @@ export function createSsoContext(deps: SsoDeps) {
      */
     spOf(companyId: string): ServiceProvider {
       const entityId = `${deps.config.publicUrl}/api/auth/sso/saml/${encodeURIComponent(companyId)}`
-      return { entityId, acsUrl: `${entityId}/acs` }
+      return { entityId, acsUrl: `${entityId}/acs`, sloUrl: `${entityId}/slo` }
     },
 
     samlSettingsOf(row: SsoConnectionRow): StoredSamlSettings | null {

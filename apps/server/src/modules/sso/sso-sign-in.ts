@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import {
-  emailDomain,
-  SSO_DEFAULT_SCOPES,
-  type SignInResponse,
-  type SsoLogoutResponse,
-  type SsoLookup,
-} from '@portal/shared'
+import { emailDomain, SSO_DEFAULT_SCOPES, type SignInResponse, type SsoLookup } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import type { ClientInfo } from '../auth/auth.service'
 import { providerSecondFactors } from '../mfa/mfa.gate'
-import { authorizationUrl, endSessionUrl, finishFlow, refusalOf } from './oidc'
+import { authorizationUrl, finishFlow, refusalOf } from './oidc'
 import { authnRequestUrl, checkResponse, SamlRefusal, serviceProviderMetadata, unverifiedInResponseTo } from './saml'
 import { EXPIRED_GRACE_MS, FLOW_MINUTES, hash, type Identity, type SsoContext, SsoRefusal } from './sso-context'
 import { createSsoUsers, oidcIdentity, samlIdentity } from './sso-users'
-import type { SsoConnectionRow } from './sso.repository'
+import type { SamlSubject, SsoConnectionRow } from './sso.repository'
 
 /** The one-time code lives just long enough for the sign-in page to exchange it. */
 const HANDOFF_SECONDS = 60
@@ -47,7 +41,12 @@ export function createSsoSignIn(
    * The signed-in user's one-time code for the sign-in page, in the address fragment: the
    * browser never sends a fragment to a server, so no log or proxy sees it.
    */
-  async function handOff(connection: SsoConnectionRow, identity: Identity, amr?: string[]): Promise<string> {
+  async function handOff(
+    connection: SsoConnectionRow,
+    identity: Identity,
+    amr?: string[],
+    samlSubject: SamlSubject | null = null,
+  ): Promise<string> {
     const { user, created } = await userFor(connection, identity)
     const code = randomBytes(32).toString('base64url')
     await sso.insertHandoff({
@@ -56,6 +55,7 @@ export function createSsoSignIn(
       connectionId: connection.id,
       expiresAt: new Date(Date.now() + HANDOFF_SECONDS * 1000),
       amr: amr?.length ? amr : null,
+      samlSubject,
     })
     if (created) log.info({ userId: user.id, companyId: connection.companyId }, 'user created on first single sign-on')
     return `/login#sso_code=${code}${created ? '&created=1' : ''}`
@@ -221,7 +221,7 @@ export function createSsoSignIn(
         }
         if (checked.inResponseTo) {
           const flow = await sso.findFlowByState(checked.inResponseTo)
-          if (!flow || flow.connectionId !== connection.id) {
+          if (!flow || flow.connectionId !== connection.id || flow.purpose !== 'sign_in') {
             throw new SsoRefusal('failed', 'InResponseTo of no started flow')
           }
           if (!(await sso.consumeFlow(flow.id))) throw new SsoRefusal('expired', 'flow already used')
@@ -233,7 +233,9 @@ export function createSsoSignIn(
         } else if (!saml.allowUnsolicited) {
           throw new SsoRefusal('failed', 'unsolicited response not enabled')
         }
-        return await handOff(connection, samlIdentity(saml, checked.attributes))
+        // Kept only where the provider offers single logout: sign-out then names this subject.
+        const subject = saml.sloUrl ? checked.subject : null
+        return await handOff(connection, samlIdentity(saml, checked.attributes), undefined, subject)
       } catch (error) {
         if (error instanceof SsoRefusal) return ctx.refuse(error, client, known, 'saml')
         throw error
@@ -262,23 +264,8 @@ export function createSsoSignIn(
           // The provider's own second factor; the company's rule says whether it counts.
           ...(handoff.amr?.length ? { providerAmr: handoff.amr } : {}),
         },
-        (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx),
+        (sessionId, tx) => sso.insertSession(sessionId, handoff.connectionId, tx, handoff.samlSubject),
       )
-    },
-
-    /** Ends the portal session; where the provider offers it, the address that ends its own. */
-    async logout(refreshToken: string, client: ClientInfo): Promise<SsoLogoutResponse> {
-      const ended = await auth.revoke(refreshToken, client)
-      const connection = ended ? await sso.connectionOfSession(ended.sessionId) : null
-      let url: string | null = null
-      if (connection?.protocol === 'oidc') {
-        try {
-          url = endSessionUrl(await ctx.providerOf(connection), `${ctx.config.publicUrl}/login`)
-        } catch (error) {
-          log.warn({ err: error }, 'the provider could not be asked for its end-session address')
-        }
-      }
-      return { message: 'Signed out', endSessionUrl: url }
     },
   }
 }

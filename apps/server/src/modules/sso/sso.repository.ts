@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'driz
 import type { DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
 import {
+  type SamlSubject,
   appUser,
   company,
   ssoAssertion,
@@ -15,6 +16,7 @@ import {
 } from '../../db/schema'
 
 export type SsoConnectionRow = typeof ssoConnection.$inferSelect
+export type { SamlSubject } from '../../db/schema'
 
 /** What a save writes: every setting of the protocol (the service fills defaults). */
 export interface ConnectionValues {
@@ -209,6 +211,7 @@ export function createSsoRepository(db: DbOrTx) {
         codeVerifier: string
         expiresAt: Date
         testedBy?: string | null
+        purpose?: 'sign_in' | 'logout'
       },
       tx: DbOrTx = db,
     ): Promise<string> {
@@ -318,7 +321,14 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async insertHandoff(
-      values: { codeHash: string; userId: string; connectionId: string; expiresAt: Date; amr?: string[] | null },
+      values: {
+        codeHash: string
+        userId: string
+        connectionId: string
+        expiresAt: Date
+        amr?: string[] | null
+        samlSubject?: SamlSubject | null
+      },
       tx: DbOrTx = db,
     ): Promise<void> {
       await tx.insert(ssoHandoff).values(values)
@@ -330,22 +340,34 @@ export function createSsoRepository(db: DbOrTx) {
         .update(ssoHandoff)
         .set({ consumedAt: now })
         .where(and(eq(ssoHandoff.codeHash, codeHash), isNull(ssoHandoff.consumedAt), gt(ssoHandoff.expiresAt, now)))
-        .returning({ userId: ssoHandoff.userId, connectionId: ssoHandoff.connectionId, amr: ssoHandoff.amr })
+        .returning({
+          userId: ssoHandoff.userId,
+          connectionId: ssoHandoff.connectionId,
+          amr: ssoHandoff.amr,
+          samlSubject: ssoHandoff.samlSubject,
+        })
       return row ?? null
     },
 
-    async insertSession(sessionId: string, connectionId: string, tx: DbOrTx = db): Promise<void> {
-      await tx.insert(ssoSession).values({ sessionId, connectionId }).onConflictDoNothing()
+    /** `samlSubject`: who to name when ending the identity provider's session (none: not ended there). */
+    async insertSession(
+      sessionId: string,
+      connectionId: string,
+      tx: DbOrTx = db,
+      samlSubject: SamlSubject | null = null,
+    ): Promise<void> {
+      await tx.insert(ssoSession).values({ sessionId, connectionId, samlSubject }).onConflictDoNothing()
     },
 
-    async connectionOfSession(sessionId: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
+    /** The connection a portal session came from, and the SAML subject to end at the provider. */
+    async linkOfSession(sessionId: string, tx: DbOrTx = db) {
       const [row] = await tx
-        .select({ connection: ssoConnection })
+        .select({ connection: ssoConnection, samlSubject: ssoSession.samlSubject })
         .from(ssoSession)
         .innerJoin(ssoConnection, eq(ssoConnection.id, ssoSession.connectionId))
         .where(eq(ssoSession.sessionId, sessionId))
         .limit(1)
-      return row?.connection ?? null
+      return row ?? null
     },
 
     /**

@@ -310,6 +310,29 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
         return reply.redirect(location, 303)
       },
     )
+    acs.post(
+      '/saml/:companyId/slo',
+      {
+        config: { public: true },
+        bodyLimit: ACS_BODY_LIMIT,
+        schema: {
+          tags: ['sso'],
+          description:
+            "Single logout service: the identity provider posts its signed LogoutResponse here after the portal's sign-out asked it to end its session; the browser is sent on to the sign-in page.",
+          consumes: ['application/x-www-form-urlencoded', 'application/json'],
+          params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
+          body: Type.Object({
+            SAMLResponse: Type.String({ minLength: 1, maxLength: ACS_BODY_LIMIT }),
+            RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
+          }),
+          response: { 303: Type.Null({ description: 'A redirect (Location header)' }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const location = await sso.samlLogoutResponse(request.params.companyId, request.body.SAMLResponse)
+        return reply.redirect(location, 303)
+      },
+    )
   })
 
   app.post(

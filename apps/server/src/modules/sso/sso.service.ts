@@ -2,6 +2,7 @@ import { ownCompanyOnly, type Role, SSO_MESSAGES as M, type SsoDemo } from '@por
 import type { Actor } from '../../lib/actor'
 import { createSsoAdmin } from './sso-admin'
 import { createSsoContext, type SsoDeps } from './sso-context'
+import { createSsoLogout } from './sso-logout'
 import { createSsoSignIn, STAFF_START_PATH } from './sso-sign-in'
 import { createSsoStaff } from './sso-staff'
 import { createSsoTestFlow } from './sso-test-flow'
@@ -41,6 +42,7 @@ export function createSsoService(deps: SsoDeps) {
   return {
     ...createSsoAdmin(ctx),
     ...browser,
+    ...createSsoLogout(ctx),
     ...createSsoStaff(ctx),
 
     /** An admin's test sign-in at the company's provider: where to send the admin's browser. */
