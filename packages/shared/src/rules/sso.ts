@@ -61,5 +61,7 @@ export const SSO_ERRORS = {
   suspended: 'Your account is suspended. Contact your administrator.',
   not_member: 'This account cannot sign in through this company’s sign-in service.',
   no_role: 'Your account has no portal role at your sign-in service. Ask your administrator for access.',
+  logout_failed:
+    'You are signed out of the portal, but your company’s sign-in service did not confirm that it signed you out. Close the browser to end that session.',
 } as const
 export type SsoErrorCode = keyof typeof SSO_ERRORS

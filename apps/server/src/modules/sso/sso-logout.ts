@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import type { SsoLogoutResponse } from '@portal/shared'
-import { AppError } from '../../lib/app-error'
 import type { ClientInfo } from '../auth/auth.service'
 import { endSessionUrl } from './oidc'
 import { SamlRefusal } from './saml'
@@ -59,7 +58,8 @@ export function createSsoLogout(ctx: SsoContext) {
      * The identity provider's LogoutResponse, posted to the company's single logout address:
      * checked (see `checkLogoutResponse`) and matched to a LogoutRequest this portal sent for
      * this connection, used once and in time; the browser then goes to the sign-in page. The
-     * portal session ended already when the request was sent; a refusal says so.
+     * portal session ended already when the request was sent: a refusal is logged with its
+     * reason and the sign-in page says the provider did not confirm its sign-out.
      */
     async samlLogoutResponse(companyId: string, samlResponse: string): Promise<string> {
       const connection = await ctx.sso.findConnection(companyId)
@@ -76,11 +76,9 @@ export function createSsoLogout(ctx: SsoContext) {
         return '/login'
       } catch (error) {
         if (!(error instanceof SamlRefusal)) throw error
-        log.warn({ companyId, reason: error.message }, 'SAML LogoutResponse refused')
-        throw new AppError(
-          'VALIDATION_FAILED',
-          `The identity provider's sign-out answer was refused: ${error.message}. You are signed out of the portal; close the browser to end the provider's session.`,
-        )
+        // The portal session ended already; the page says the provider did not confirm its end.
+        log.warn({ companyId: companyId.slice(0, 200), reason: error.message }, 'SAML LogoutResponse refused')
+        return '/login?sso_error=logout_failed'
       }
     },
   }

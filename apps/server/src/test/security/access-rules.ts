@@ -68,10 +68,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     publicStatus: [303],
     payload: () => ({ SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64') }),
   },
-  // A LogoutResponse for a company without a SAML connection is refused with a message (400).
+  // A LogoutResponse for a company without a SAML connection is refused back to the sign-in page.
   'POST /api/auth/sso/saml/:companyId/slo': {
     allow: 'public',
-    publicStatus: [400],
+    publicStatus: [303],
     payload: () => ({ SAMLResponse: Buffer.from('<samlp:LogoutResponse/>').toString('base64') }),
   },
   // The postback webhook has its own Basic credentials; an access token is not one.
