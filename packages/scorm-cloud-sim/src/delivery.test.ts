@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from './simulator'
 import { testClient, type TestClient } from './test-support'
@@ -7,6 +8,7 @@ import type {
   DispatchLtiInfoSchema,
   DispatchSchema,
   Lti13ToolConfigurationSchema,
+  RegistrationSchema,
 } from '@portal/server/scorm-cloud-types'
 
 describe('delivery settings and LTI', () => {
@@ -57,6 +59,27 @@ describe('delivery settings and LTI', () => {
     expect((await api.get(dispPath)).body).toEqual({ enabled: false })
     expect((await api.request('PUT', dispPath, {})).status).toBe(400)
     expect((await api.get('/dispatch/dispatches/nope/hashUserInfo')).status).toBe(404)
+  })
+
+  it('hashes learner names and e-mails with hashUserInfo on (stable SHA-256 hex), the learner id kept', async () => {
+    const dispPath = `/dispatch/dispatches/${dispatchId}/hashUserInfo`
+    const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+    const reg = sim.addRegistration(dispatchId)
+    expect((await api.request('PUT', dispPath, { enabled: false })).status).toBe(204)
+    const plain = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner
+    expect(plain.lastName).not.toMatch(/^[0-9a-f]{64}$/)
+
+    expect((await api.request('PUT', dispPath, { enabled: true })).status).toBe(204)
+    const hashed = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner
+    expect(hashed.id).toBe(plain.id)
+    expect(hashed.lastName).toBe(sha256(plain.lastName!))
+    expect(hashed.firstName).toBe(plain.firstName ? sha256(plain.firstName) : '')
+    expect(hashed.email).toBe(plain.email === undefined ? undefined : sha256(plain.email))
+    // Stable: the same learner hashes the same on every read.
+    expect((await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner).toEqual(hashed)
+
+    expect((await api.request('PUT', dispPath, { enabled: false })).status).toBe(204)
+    expect((await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner).toEqual(plain)
   })
 
   it("turns instancing on or off for all of a destination's dispatches", async () => {

@@ -3,6 +3,7 @@
  * so a million of them cost nothing until read. Changed ones live in the store's overlay
  * as the same numeric RegState.
  */
+import { createHash } from 'node:crypto'
 import { learnerNumber } from './dispatch-generator'
 import { STREAM, chance, hex8, intBetween, mix32, pick, rngFor, uuidFrom } from './prng'
 import {
@@ -199,6 +200,25 @@ export function learnerFor(seed: number, destination: DestinationRecord, learner
   return { id, firstName, lastName, email: `${local}@${destination.domain}` }
 }
 
+/** A learner's value as SCORM Cloud sends it with hashUserInfo on: a stable SHA-256 hex; empty stays empty. */
+export const hashedUserInfo = (value: string) => (value ? createHash('sha256').update(value).digest('hex') : value)
+
+/**
+ * The learner as sent: with hashUserInfo on for the dispatch (else its destination), the names
+ * and the e-mail are hashed (the id is kept, as the LMS's learner key). The simulator applies the
+ * setting as it answers, to every registration of the dispatch.
+ */
+function learnerAsSent(learner: LearnerSchema, hashed: boolean): LearnerSchema {
+  if (!hashed) return learner
+  const sent: LearnerSchema = {
+    ...learner,
+    firstName: hashedUserInfo(learner.firstName ?? ''),
+    lastName: hashedUserInfo(learner.lastName ?? ''),
+  }
+  if (learner.email !== undefined) sent.email = hashedUserInfo(learner.email)
+  return sent
+}
+
 export function registrationToJson(seed: number, s: RegState, lookup: RecordLookup): RegistrationSchema {
   const dispatch = lookup.dispatch(s.dispatchIdx)
   const course = lookup.course(dispatch.courseIdx)
@@ -215,7 +235,10 @@ export function registrationToJson(seed: number, s: RegState, lookup: RecordLook
     totalSecondsTracked: s.seconds,
     createdDate: iso(s.createdMs),
     course: { id: course.id, title: course.title, version: course.version },
-    learner: learnerFor(seed, destination, s.learnerNo),
+    learner: learnerAsSent(
+      learnerFor(seed, destination, s.learnerNo),
+      dispatch.hashUserInfo ?? destination.hashUserInfo ?? false,
+    ),
   }
   if (s.score !== null) json.score = { scaled: s.score }
   if (s.firstAccessMs !== null) json.firstAccessDate = iso(s.firstAccessMs)

@@ -17,6 +17,7 @@ export const ReportExportQuerySchema = Type.Object({
   status: StatusFilter,
   startDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
   endDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
+  repeatLearners: Type.Optional(Type.Boolean()),
 })
 export type ReportExportQuery = Static<typeof ReportExportQuerySchema>
 

@@ -24,6 +24,11 @@ export const ReportQuerySchema = Type.Object({
   /** On last access, inclusive days (YYYY-MM-DD); endDate not before startDate. */
   startDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
   endDate: Type.Optional(Type.Union([Type.Literal(''), IsoDay])),
+  /**
+   * Only the registrations of learners holding more than one live registration on the dispatch
+   * (the licence over-count of relaunches with instancing on), whatever the other filters.
+   */
+  repeatLearners: Type.Optional(Type.Boolean()),
 })
 export type ReportQuery = Static<typeof ReportQuerySchema>
 

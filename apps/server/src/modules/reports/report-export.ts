@@ -114,7 +114,9 @@ export function createReportExportService(deps: {
       const filter = reportFilterOf(dispatchId, query)
       const row = await dispatches.requireVisible(viewer, dispatchId)
       const format: ExportFormat = query.format
-      const details = { report: 'completion', dispatchId, format, filters: givenFilters(query) }
+      // givenFilters keeps the text filters; the repeat-learners switch is named when on.
+      const filters = { ...givenFilters(query), ...(query.repeatLearners ? { repeatLearners: 'true' } : {}) }
+      const details = { report: 'completion', dispatchId, format, filters }
       const rows = audited(
         () => chunks(filter, exportChunkRows(format)),
         (rowCount, completed) => recordExport(activity, log, ctx, { ...details, rowCount, completed }),

@@ -63,6 +63,7 @@ function inputOf(filter: RegistrationFilter) {
     status: filter.status ? R.status : undefined,
     from: filter.from ? R.from : undefined,
     before: filter.before ? R.before : undefined,
+    repeatLearners: Boolean(filter.repeatLearners),
     search: match && { kind: match.kind, pattern: R.pattern },
   }
   const values = {
@@ -72,7 +73,13 @@ function inputOf(filter: RegistrationFilter) {
     before: filter.before,
     pattern: match?.pattern,
   }
-  const shape = [Boolean(filter.status), Boolean(filter.from), Boolean(filter.before), match?.kind ?? '']
+  const shape = [
+    Boolean(filter.status),
+    Boolean(filter.from),
+    Boolean(filter.before),
+    match?.kind ?? '',
+    Boolean(filter.repeatLearners),
+  ]
   return { input, values, shape }
 }
 
@@ -85,8 +92,9 @@ const registrationVersionOf = (dispatchId: unknown) =>
     number | null
   >`(select ${dispatchStat.version} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${dispatchId})`
 
-/** A filter without a search or a last-access window: its totals are kept (migration 0008). */
-export const isKeptFilter = (filter: RegistrationFilter) => !filter.search?.trim() && !filter.from && !filter.before
+/** A filter without a search, a last-access window or repeat learners: its totals are kept (migration 0008). */
+export const isKeptFilter = (filter: RegistrationFilter) =>
+  !filter.search?.trim() && !filter.from && !filter.before && !filter.repeatLearners
 
 /**
  * The totals of such a filter, from the dispatch's kept counts (read with the dispatch itself:

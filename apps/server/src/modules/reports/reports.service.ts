@@ -34,6 +34,7 @@ const filterKey = (filter: RegistrationFilter) =>
     filter.status ?? '',
     filter.from?.getTime() ?? null,
     filter.before?.getTime() ?? null,
+    Boolean(filter.repeatLearners),
   ])
 
 /** A YYYY-MM-DD day as its first instant in UTC; a day that does not exist (02-30) is refused. */
@@ -49,11 +50,12 @@ function dayStart(day: string, field: 'startDate' | 'endDate'): Date {
 /** The report's filters as SQL bounds (also the export's); refused days are a 400. */
 export function reportFilterOf(
   dispatchId: string,
-  query: Pick<ReportQuery, 'search' | 'status' | 'startDate' | 'endDate'>,
+  query: Pick<ReportQuery, 'search' | 'status' | 'startDate' | 'endDate' | 'repeatLearners'>,
 ): RegistrationFilter {
   const start = query.startDate || undefined
   const end = query.endDate || undefined
   const filter: RegistrationFilter = { dispatchId, search: query.search, status: query.status || undefined }
+  if (query.repeatLearners) filter.repeatLearners = true
   if (start) filter.from = dayStart(start, 'startDate')
   if (end) {
     dayStart(end, 'endDate') // refuses a day that does not exist

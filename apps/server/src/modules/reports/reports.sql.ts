@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } 
 import type { CompletionStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { progressColumns } from '../../db/columns'
-import { registration } from '../../db/schema'
+import { dispatchLearner, registration } from '../../db/schema'
 import { matchesTerm, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
 
 /**
@@ -18,6 +18,8 @@ export interface RegistrationFilter {
   from?: Date | undefined
   /** Last access strictly before this instant (the day after the inclusive end day). */
   before?: Date | undefined
+  /** Only learners holding more than one live registration on the dispatch (repeatLearnersSql). */
+  repeatLearners?: boolean | undefined
 }
 
 export interface RegistrationRow {
@@ -41,7 +43,19 @@ export interface RegistrationInput {
   status?: unknown
   from?: unknown
   before?: unknown
+  /** A shape, not a value: the condition takes only the dispatch's id. */
+  repeatLearners?: boolean | undefined
   search: TermMatch | null
+}
+
+/**
+ * The registrations of learners holding more than one live registration on the dispatch: the
+ * learners dispatch_learner (kept by triggers, migration 0008) counts more than once, looked up
+ * by its primary key (dispatch_id, learner_hash). The licence count reads the same rows.
+ */
+function repeatLearnersSql(dispatchId: unknown): SQL {
+  return sql`${registration.learnerHash} in (select ${dispatchLearner.learnerHash} from ${dispatchLearner}
+    where ${dispatchLearner.dispatchId} = ${dispatchId} and ${dispatchLearner.registrations} > 1)`
 }
 
 /** The report's rows of a filter as a statement's condition. */
@@ -51,6 +65,7 @@ export function whereSql(input: RegistrationInput): SQL {
   if (input.status !== undefined) conditions.push(eq(registration.completionStatus, input.status as string))
   if (input.from !== undefined) conditions.push(gte(registration.lastAccessDate, input.from as Date))
   if (input.before !== undefined) conditions.push(lt(registration.lastAccessDate, input.before as Date))
+  if (input.repeatLearners) conditions.push(repeatLearnersSql(input.dispatchId))
   return and(...conditions)!
 }
 

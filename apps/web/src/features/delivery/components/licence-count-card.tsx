@@ -1,3 +1,4 @@
+import { Link } from '@/components/ui/link'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useLicenceCount } from '../api/delivery'
@@ -27,7 +28,11 @@ export function LicenceCountCard({ dispatchId }: { dispatchId: string }) {
               <>
                 {' '}
                 — <span className="font-semibold text-amber-800">{n(data.extraRegistrations)} extra</span> from{' '}
-                {n(data.repeatLearners)} learners with more than one registration (relaunches while instancing is on).
+                {n(data.repeatLearners)} learners with more than one registration (relaunches while instancing is on).{' '}
+                {/* The completion report below, filtered to those learners (its URL parameter). */}
+                <Link to={{ search: '?repeatLearners=true', hash: '#completion-report' }}>
+                  Show their registrations in the completion report
+                </Link>
               </>
             ) : (
               ': one registration per learner.'

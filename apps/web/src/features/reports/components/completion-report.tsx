@@ -6,6 +6,7 @@ import {
   type ReportQuery,
 } from '@portal/shared'
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { ErrorState, useStickyError } from '@/components/ui/error-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
@@ -24,6 +25,12 @@ const PAGE_SIZE_OPTIONS = REPORT_PAGE_SIZES.map((size) => ({ value: String(size)
 export const registrationsErrorText = (error: unknown) =>
   `Error fetching registrations: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
 
+/**
+ * The URL parameter of the repeat-learners filter on the dispatch screen: the licence count card
+ * links to the report with it, and reload or back keeps it.
+ */
+export const REPEAT_LEARNERS_PARAM = 'repeatLearners'
+
 const DATES_OUT_OF_ORDER = 'Last Access To cannot be before Last Access From.'
 
 /** docs/product-rules.md §2 "Completion Report" of the dispatch details screen. */
@@ -35,7 +42,25 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
   // docs/product-decisions.md D13: 100 by default.
   const [pageSize, setPageSize] = useState<PageSize>(REPORT_DEFAULT_PAGE_SIZE)
 
-  const query: ReportQuery = { page, pageSize, ...applied, search: applied.search.trim() }
+  const [searchParams, setSearchParams] = useSearchParams()
+  const repeatLearners = searchParams.get(REPEAT_LEARNERS_PARAM) === 'true'
+  const setRepeatLearners = (on: boolean) => {
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current)
+      if (on) next.set(REPEAT_LEARNERS_PARAM, 'true')
+      else next.delete(REPEAT_LEARNERS_PARAM)
+      return next
+    })
+    setPage(1)
+  }
+
+  const query: ReportQuery = {
+    page,
+    pageSize,
+    ...applied,
+    search: applied.search.trim(),
+    ...(repeatLearners ? { repeatLearners: true } : {}),
+  }
   const { data, error, isFetching, isPlaceholderData, refetch } = useDispatchReport(dispatchId, query)
   const shownError = useStickyError(error, data !== undefined)
 
@@ -58,13 +83,16 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
         <ReportFilters
           draft={draft}
           invalid={invalid}
-          showClear={hasFilters(applied) || hasFilters(draft)}
+          showClear={hasFilters(applied) || hasFilters(draft) || repeatLearners}
+          repeatLearners={repeatLearners}
           onChange={setDraft}
           onApply={() => apply(draft)}
           onClear={() => {
             setDraft(NO_FILTERS)
             apply(NO_FILTERS)
+            if (repeatLearners) setRepeatLearners(false)
           }}
+          onRepeatLearnersChange={setRepeatLearners}
         />
         <div className="flex flex-wrap items-end justify-between gap-3">
           <p className="text-sm text-slate-700" aria-live="polite">
@@ -99,6 +127,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
                 status: query.status || undefined,
                 startDate: query.startDate || undefined,
                 endDate: query.endDate || undefined,
+                repeatLearners: repeatLearners ? 'true' : undefined,
               }}
               fileName="completion report"
             />

@@ -28,16 +28,21 @@ export function ReportFilters({
   draft,
   showClear,
   invalid,
+  repeatLearners,
   onChange,
   onApply,
   onClear,
+  onRepeatLearnersChange,
 }: {
   draft: ReportFilterValues
   showClear: boolean
   invalid: string | null
+  /** Only the registrations of learners with more than one on the dispatch (applies at once). */
+  repeatLearners: boolean
   onChange: (draft: ReportFilterValues) => void
   onApply: () => void
   onClear: () => void
+  onRepeatLearnersChange: (on: boolean) => void
 }) {
   const set = <K extends keyof ReportFilterValues>(key: K, value: ReportFilterValues[K]) =>
     onChange({ ...draft, [key]: value })
@@ -80,6 +85,15 @@ export function ReportFilters({
         cellClassName="min-w-[12rem] flex-[1_1_12rem]"
         onChange={(change) => onChange({ ...draft, ...change })}
       />
+      <label className="flex shrink-0 items-center gap-2 self-center text-sm font-medium text-slate-800">
+        <input
+          type="checkbox"
+          checked={repeatLearners}
+          onChange={(e) => onRepeatLearnersChange(e.target.checked)}
+          className="size-4 rounded border-slate-300"
+        />
+        Only learners with more than one registration
+      </label>
       <div className="flex shrink-0 items-end gap-2">
         <Button type="submit">Apply Filters</Button>
         {showClear && (
