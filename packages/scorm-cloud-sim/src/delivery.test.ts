@@ -66,11 +66,11 @@ describe('delivery settings and LTI', () => {
     const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
     const reg = sim.addRegistration(dispatchId)
     expect((await api.request('PUT', dispPath, { enabled: false })).status).toBe(204)
-    const plain = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner
+    const plain = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner!
     expect(plain.lastName).not.toMatch(/^[0-9a-f]{64}$/)
 
     expect((await api.request('PUT', dispPath, { enabled: true })).status).toBe(204)
-    const hashed = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner
+    const hashed = (await api.get<RegistrationSchema>(`/registrations/${reg.id}`)).body.learner!
     expect(hashed.id).toBe(plain.id)
     expect(hashed.lastName).toBe(sha256(plain.lastName!))
     expect(hashed.firstName).toBe(plain.firstName ? sha256(plain.firstName) : '')
