@@ -77,9 +77,15 @@ test('learners and their details fit 1280 px; the report’s filters are not squ
   await report.getByRole('button', { name: 'Export' }).click()
   const menu = report.getByRole('group', { name: 'Export formats' })
   await expect(menu).toBeVisible()
-  const m = await box(menu)
-  const form = await box(report.getByRole('search', { name: 'Completion report filters' }))
-  expect(m.y, 'the menu opens below the filters').toBeGreaterThanOrEqual(form.y + form.height)
+  // Both edges read in one go: cards above the report still loading would move the two apart
+  // between two separate reads.
+  const menuHandle = (await menu.elementHandle())!
+  const formHandle = (await report.getByRole('search', { name: 'Completion report filters' }).elementHandle())!
+  const [menuTop, formBottom] = await client.evaluate(
+    ([m, f]) => [m.getBoundingClientRect().top, f.getBoundingClientRect().bottom],
+    [menuHandle, formHandle] as const,
+  )
+  expect(menuTop, 'the menu opens below the filters').toBeGreaterThanOrEqual(formBottom)
   expect(await uncovered(apply)).toBe(true)
   await apply.click()
   await expect(menu).toHaveCount(0)

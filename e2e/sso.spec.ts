@@ -90,7 +90,7 @@ test('an SSO-required company’s user is refused a password sign-in, told how t
     // The contractor the admin named keeps the password.
     await page.getByLabel('Email').fill(contractor)
     await page.getByLabel('Password').fill('Correct-Horse-Battery-9')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect(page).toHaveURL(/\/dashboard$/)
   } finally {
     await save(false)

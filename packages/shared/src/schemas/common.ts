@@ -44,3 +44,12 @@ export function OneOf<const T extends readonly (string | number)[]>(values: T, o
   const type = typeof values[0] === 'number' ? 'integer' : 'string'
   return Type.Unsafe<T[number]>({ type, enum: [...values], ...options })
 }
+
+/**
+ * An object of any keys, as `Type.Record(Type.String(), Type.Unknown())` declares it (the same
+ * JSON Schema: every key matches the pattern, so Ajv's removeAdditional keeps them). Written
+ * out because TypeBox's Record brings its key engine into the shared chunk every screen of the
+ * web app loads, several KiB for a schema only the security screens use.
+ */
+export const FreeObject = (options: Record<string, unknown> = {}) =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', patternProperties: { '^.*$': {} }, ...options })

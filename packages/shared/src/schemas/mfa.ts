@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { ROLES, type Role } from '../roles'
 import { ownCompanyOnly } from '../permissions'
 import { RoleSchema } from './users'
-import { FreeJson, Nullable, OneOf, UuidSchema } from './common'
+import { FreeJson, FreeObject, Nullable, OneOf, UuidSchema } from './common'
 import { SessionResponseSchema } from './auth'
 
 /** Second factors a user can hold; `recovery` is a one-use code, not a factor of its own. */
@@ -156,10 +156,7 @@ export const UserMfaSchema = Type.Object({
 export type UserMfa = Static<typeof UserMfaSchema>
 
 /** A WebAuthn options or response object from the browser library, bounded as free JSON. */
-export const WebAuthnJsonSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
-  maxProperties: 20,
-  ...FreeJson(8, 20_000),
-})
+export const WebAuthnJsonSchema = FreeObject({ maxProperties: 20, ...FreeJson(8, 20_000) })
 export const PasskeyOptionsSchema = Type.Object({ options: Type.Unknown() })
 export const PasskeyRegisterBodySchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: FACTOR_NAME_MAX }),

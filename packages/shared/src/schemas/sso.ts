@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
-import { Nullable, OneOf, UuidSchema } from './common'
+import { FreeObject, Nullable, OneOf, UuidSchema } from './common'
 
 export * from '../rules/sso'
 
@@ -128,7 +128,7 @@ export const SsoFlowTestResultSchema = Type.Object({
   message: Type.String(),
   protocol: OneOf(SSO_PROTOCOLS),
   /** The ID token's claims (OIDC) or the assertion's attributes (SAML); never a token. */
-  claims: Type.Record(Type.String(), Type.Unknown()),
+  claims: FreeObject(),
   /** The e-mail and name the portal reads from them through the connection's settings. */
   email: Nullable(Type.String()),
   name: Nullable(Type.String()),

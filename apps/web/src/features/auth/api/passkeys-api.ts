@@ -1,15 +1,19 @@
 import type { FactorAdded, SessionResponse } from '@portal/shared'
-import {
-  browserSupportsWebAuthn,
-  startAuthentication,
-  startRegistration,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser'
 import { api, parseSession } from '@/lib/api-client'
 import { ApiError, errorMessage } from '@/lib/api-error'
 
-export const passkeysSupported = () => browserSupportsWebAuthn()
+/**
+ * The browser library loads when a passkey is used, not with the sign-in screen: most visits
+ * sign in with a password, and the first visit to /login has a size budget.
+ */
+const webAuthn = () => import('@simplewebauthn/browser')
+
+/** Whether this browser can make or use passkeys (what the library's own check looks at). */
+export const passkeysSupported = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
 
 /**
  * The message for a failed passkey step: the server's, or a plain one for the browser's prompt
@@ -28,7 +32,7 @@ export async function registerPasskey(name: string): Promise<FactorAdded> {
   const { options } = await api.post<{ options: PublicKeyCredentialCreationOptionsJSON }>(
     '/api/profile/mfa/passkeys/options',
   )
-  const response = await startRegistration({ optionsJSON: options })
+  const response = await (await webAuthn()).startRegistration({ optionsJSON: options })
   return api.post<FactorAdded>('/api/profile/mfa/passkeys', { name, response })
 }
 
@@ -39,7 +43,7 @@ export async function signInWithPasskey(): Promise<SessionResponse> {
     undefined,
     { public: true },
   )
-  const response = await startAuthentication({ optionsJSON: options })
+  const response = await (await webAuthn()).startAuthentication({ optionsJSON: options })
   return parseSession(await api.post<unknown>('/api/auth/passkey', { token, response }, { public: true }))
 }
 
@@ -50,7 +54,7 @@ export async function verifyPasskeyStep(token: string): Promise<SessionResponse>
     { token },
     { public: true },
   )
-  const response = await startAuthentication({ optionsJSON: options })
+  const response = await (await webAuthn()).startAuthentication({ optionsJSON: options })
   return parseSession(await api.post<unknown>('/api/auth/mfa/passkey', { token, response }, { public: true }))
 }
 
