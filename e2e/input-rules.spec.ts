@@ -78,7 +78,7 @@ test('an alert names the usage and the threshold; "Near cap" only marks dispatch
   for (const text of texts) {
     // The percent shown is the usage (e.g. 45 % for 45 of 100), not the 2 % threshold.
     const [, percent, count, cap] = alert.exec(text.trim()) ?? []
-    expect(percent, text).toBeDefined()
+    expect(percent, `the alert text names its usage: ${text}`).toMatch(/^\d+$/)
     expect(Number(percent)).toBe(Math.floor((Number(count) * 100) / Number(cap)))
     expect(Number(percent)).toBeGreaterThan(2)
   }

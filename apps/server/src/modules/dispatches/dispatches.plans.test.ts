@@ -90,7 +90,7 @@ describe('dispatch list plans (migration 0023)', () => {
       const grouped = limits.find((node) =>
         node.Plans?.some((child) => child['Node Type'] === 'Index Only Scan' && child['Index Name'] === index),
       )
-      expect(grouped).toBeDefined()
+      expect(grouped, 'a Limit over an Index Only Scan of the group index').toMatchObject({ 'Node Type': 'Limit' })
     },
   )
 

@@ -36,7 +36,10 @@ describe('removing factors', () => {
     expect(await actions(user.id)).toContain('MFA_FACTOR_REMOVED')
     expect((await mailsTo(user.email)).map((m) => m.subject)).toContain('A second factor was removed from your account')
     // Without a factor the next sign-in needs none.
-    expect((await login(user.email)).json().accessToken).toBeDefined()
+    expect((await login(user.email)).json()).toMatchObject({
+      accessToken: expect.any(String),
+      user: { email: user.email },
+    })
   })
 
   it("cannot remove another user's factor", async () => {
@@ -59,7 +62,10 @@ describe('removing factors', () => {
     const [audit] = await t.database.db.select().from(activityLog).where(eq(activityLog.action, 'MFA_FACTORS_RESET'))
     expect(audit!.details).toMatchObject({ userId: user.id, removed: 1 })
     expect((await mailsTo(user.email)).map((m) => m.subject)).toContain('Your second factors were reset')
-    expect((await login(user.email)).json().accessToken).toBeDefined()
+    expect((await login(user.email)).json()).toMatchObject({
+      accessToken: expect.any(String),
+      user: { email: user.email },
+    })
   })
 })
 
@@ -126,7 +132,10 @@ describe('rules: a user who must have a factor and has none', () => {
     const bound = await t.createUser('client', { companyId: 'mfa-co' })
     const free = await t.createUser('client', { companyId: 'free-co' })
     expect((await secondStepFor(bound.email)).kind).toBe('enrol')
-    expect((await login(free.email)).json().accessToken).toBeDefined()
+    expect((await login(free.email)).json()).toMatchObject({
+      accessToken: expect.any(String),
+      user: { email: free.email },
+    })
     // A client role is governed by its company, not by the role rules.
     const res = await call('PUT', '/api/admin/mfa/rules', await asAdmin(), {
       rules: [{ role: 'client', required: true }],
@@ -138,7 +147,10 @@ describe('rules: a user who must have a factor and has none', () => {
     const rules = (await call('GET', '/api/admin/mfa/rules', await asAdmin())).json().rules
     expect(rules).toContainEqual({ role: 'admin', required: false, isDefault: true })
     const another = await t.createUser('admin')
-    expect((await login(another.email)).json().accessToken).toBeDefined()
+    expect((await login(another.email)).json()).toMatchObject({
+      accessToken: expect.any(String),
+      user: { email: another.email },
+    })
   })
 })
 

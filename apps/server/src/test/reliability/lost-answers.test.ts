@@ -60,7 +60,7 @@ describe('a create whose answer SCORM Cloud lost', () => {
     expect(f.sim.stats().faults.answersDropped).toBe(1)
     // SCORM Cloud did make it; the portal has not heard of it.
     const [upstreamId] = upstreamPair(f.sim, pair.companyId, pair.courseId)
-    expect(upstreamId).toBeDefined()
+    expect(upstreamId, 'SCORM Cloud holds the dispatch').toEqual(expect.any(String))
     expect(await mirrorPair(pair.companyId, pair.courseId)).toEqual([])
 
     const retry = await post(body, keyed(key))
@@ -170,7 +170,7 @@ describe('a fulfilment whose create SCORM Cloud applied but whose answer it lost
     expect(first.statusCode, first.body).toBe(502)
     expect(f.sim.stats().faults.answersDropped).toBeGreaterThanOrEqual(1)
     const [upstreamId] = upstreamPair(f.sim, companyId, courseId)
-    expect(upstreamId).toBeDefined()
+    expect(upstreamId, 'SCORM Cloud holds the dispatch').toEqual(expect.any(String))
 
     const retry = await fulfil()
     expect(retry.statusCode, retry.body).toBe(200)
