@@ -1,7 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { AppConfig } from './config'
-import type { Database } from './db/client'
 import { createTokenSigner } from './lib/tokens'
 import { authPlugin } from './plugins/app/auth'
 import { backpressurePlugin } from './plugins/app/backpressure'
@@ -17,7 +15,6 @@ import healthRoutes, { serveHealthOnly } from './modules/health/health.routes'
 import authRoutes from './modules/auth/auth.routes'
 import { createAuthService } from './modules/auth/auth.service'
 import { createAuthRepository } from './modules/auth/auth.repository'
-import type { DEFAULT_THROTTLE } from './modules/auth/login-throttle'
 import { createLoginThrottle } from './modules/auth/login-throttle'
 import { salesUsersRoutes, usersRoutes } from './modules/users/users.routes'
 import { createUsersService } from './modules/users/users.service'
@@ -26,12 +23,9 @@ import { createLogsService } from './modules/activity-logs/logs.service'
 import { createLogsRepository } from './modules/activity-logs/logs.repository'
 import { createSyncParts } from './modules/sync/sync.parts'
 import syncRoutes from './modules/sync/sync.routes'
-import type { SyncService } from './modules/sync/sync.service'
-import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
-import type { TransportOptions } from './modules/scorm-cloud/http-transport'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
-import { createAlertsService, type AlertsService } from './modules/alerts/alerts.service'
+import { createAlertsService } from './modules/alerts/alerts.service'
 import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
 import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
 import outboxRoutes from './modules/mail/outbox.routes'
@@ -41,9 +35,8 @@ import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.r
 import { createAlertsRepository } from './modules/alerts/alerts.repository'
 import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
 import { createNotificationsRepository } from './modules/alerts/notifications.repository'
-import { createMailOutbox, createMailParts, type MailPartsOptions } from './modules/mail/mail.parts'
+import { createMailOutbox, createMailParts } from './modules/mail/mail.parts'
 import { defineBackgroundWork, jobEngineFor } from './background'
-import type { JobEngine } from './modules/jobs/job-engine'
 import jobsRoutes from './modules/jobs/jobs.routes'
 import { createJobsService } from './modules/jobs/jobs.service'
 import preferencesRoutes from './modules/profile/preferences.routes'
@@ -92,7 +85,7 @@ import { createRequestFulfilService } from './modules/course-requests/request-fu
 import { createUsersRepository } from './modules/users/users.repository'
 import { createActivityRepository } from './modules/activity-logs/activity.repository'
 import { createSsoRepository } from './modules/sso/sso.repository'
-import { createSsoPasswordRule, createSsoService, type SsoDemoInfo } from './modules/sso/sso.service'
+import { createSsoPasswordRule, createSsoService } from './modules/sso/sso.service'
 import { ssoAdminRoutes, ssoAuthRoutes } from './modules/sso/sso.routes'
 import { ssoStaffAdminRoutes } from './modules/sso/sso-staff.routes'
 import { generatedSsoKey } from './config'
@@ -103,8 +96,7 @@ import { createSecurityNotices } from './modules/mfa/mfa.notices'
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository'
 import { createApiKeysService } from './modules/api-keys/api-keys.service'
 import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys.routes'
-import { mfaProfileRoutes, mfaRulesRoutes, mfaStepRoutes, mfaUserAdminRoutes } from './modules/mfa/mfa.routes'
-import { passkeyProfileRoutes, passkeySignInRoutes, passkeyStepRoutes } from './modules/mfa/passkeys.routes'
+import { secondFactorRoutes } from './modules/mfa/second-factor.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
 
 declare module 'fastify' {
@@ -113,54 +105,8 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The background parts buildApp wires, reachable from outside the app only through appParts:
- * server.ts runs the start-up sync with them, and tests drive them by hand. Routes never read
- * them; each receives what it uses as options.
- */
-export interface AppParts {
-  /** The one SCORM Cloud client of this process (shared breaker); null without credentials. */
-  scormCloud: ScormCloudClient | null
-  /** The mirror sync; null without SCORM Cloud credentials. */
-  sync: SyncService | null
-  /** The alert evaluation of this process. */
-  alerts: AlertsService
-  /** Queues due digests and reports now (the mail-scheduled job; tests call it). */
-  queueScheduledMails(now?: Date): Promise<number>
-  /** The job engine of this process (tests run due jobs with runDue; server.ts sends the start-up sync). */
-  jobs: JobEngine
-}
-
-const partsOfApp = new WeakMap<FastifyInstance, AppParts>()
-
-export function appParts(app: FastifyInstance): AppParts {
-  const parts = partsOfApp.get(app)
-  if (!parts) throw new Error('appParts: not an app made by buildApp')
-  return parts
-}
-
-export interface AppOptions {
-  config: AppConfig
-  database: Database
-  logger?: FastifyServerOptions['logger']
-  throttle?: typeof DEFAULT_THROTTLE
-  /** Tests only: shorter SCORM Cloud timeouts, backoff and breaker period. */
-  scormCloudTransport?: Partial<TransportOptions>
-  /** Alert and mail tests: their own mail transport, attachment builder, and no background workers. */
-  alerts?: MailPartsOptions & {
-    /** false: as jobs.background false (tests drive the jobs by hand). */
-    timers?: boolean
-  }
-  /**
-   * The job engine's workers and schedules run by themselves (default); tests turn this off and
-   * run due jobs with appParts(app).jobs.runDue().
-   */
-  jobs?: { background?: boolean }
-  /** Calls one API key may make per window (default 600 a minute); tests lower it. */
-  apiKeyRateLimit?: { max: number; timeWindowMs: number }
-  /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
-  ssoDemo?: SsoDemoInfo | null
-}
+export { appParts, type AppOptions, type AppParts } from './app-parts'
+import { rememberParts, type AppOptions } from './app-parts'
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
@@ -299,13 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sso,
     secureCookie: config.publicUrl.startsWith('https:'),
   })
-  await app.register(mfaStepRoutes, { prefix: '/api/auth/mfa', mfa })
-  await app.register(passkeyStepRoutes, { prefix: '/api/auth/mfa', mfa })
-  await app.register(passkeySignInRoutes, { prefix: '/api/auth', mfa })
-  await app.register(passkeyProfileRoutes, { prefix: '/api/profile', mfa })
-  await app.register(mfaProfileRoutes, { prefix: '/api/profile', mfa })
-  await app.register(mfaUserAdminRoutes, { prefix: '/api/users', mfa })
-  await app.register(mfaRulesRoutes, { prefix: '/api/admin', mfa })
+  await app.register(secondFactorRoutes, { mfa })
   await app.register(ssoStaffAdminRoutes, {
     prefix: '/api/admin/sso/staff',
     sso,
@@ -348,7 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
   })
-  partsOfApp.set(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
+  rememberParts(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
   defineBackgroundWork(app, config, { jobs, sync, client, alerts, alertsRepository, mail, logs: logsRepository })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
