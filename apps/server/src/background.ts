@@ -61,7 +61,7 @@ export function defineBackgroundWork(
   if (sync) {
     jobs.define(syncJob(sync, app.log))
     const every = syncSchedule(config.syncIntervalMinutes)
-    if (every) jobs.schedule({ name: SYNC_JOB, cron: every })
+    if (every) jobs.schedule({ name: SYNC_JOB, cron: every, data: { trigger: 'schedule' } })
   }
   app.addHook('onReady', async () => {
     await jobs.start()

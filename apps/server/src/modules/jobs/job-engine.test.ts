@@ -99,6 +99,12 @@ describe('job engine (pg-boss, here on ' + (process.env.TEST_DB_KIND ?? 'pglite'
     await expect(engine.send('no-such-job', {})).rejects.toThrow('No job named no-such-job')
   })
 
+  it('refuses a schedule whose payload does not match its job (every run would fail)', () => {
+    expect(() => engine.schedule({ name: 'test-echo', cron: '* * * * *', data: { text: 5 } })).toThrow(
+      "The test-echo schedule's payload does not match its job's schema.",
+    )
+  })
+
   it('retries a failing job with backoff, then keeps it failed with its error', async () => {
     failuresLeft = 5
     const id = (await engine.send('test-flaky', {}))!

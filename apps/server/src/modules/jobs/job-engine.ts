@@ -176,6 +176,10 @@ export function createJobEngine(options: JobEngineOptions) {
     },
     /** Before start: a recurring job, kept in the database by the nodes that run jobs. */
     schedule(schedule: JobSchedule) {
+      // Checked as send checks: a schedule's payload is sent on every run, so a wrong one would
+      // fail every run of the job.
+      if (!Value.Check(definition(schedule.name).payload, schedule.data ?? {}))
+        throw new Error(`The ${schedule.name} schedule's payload does not match its job's schema.`)
       schedules.push(schedule)
     },
     names: () => [...definitions.keys()],
