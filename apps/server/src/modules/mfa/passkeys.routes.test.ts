@@ -342,8 +342,17 @@ describe('the OpenAPI document', () => {
 })
 
 it('bounds the options a single address may ask for (each stores a challenge)', async () => {
+  // An address no other test used, so the limit's window starts with this test's first request
+  // (a window opened earlier in the file could end midway and let every request through).
   const answers = []
-  for (let i = 0; i < 35; i += 1) answers.push((await call('POST', '/api/auth/passkey/options')).statusCode)
+  for (let i = 0; i < 35; i += 1) {
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/passkey/options',
+      remoteAddress: '203.0.113.77',
+    })
+    answers.push(answer.statusCode)
+  }
   expect(answers).toContain(429)
   expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(30)
 })
