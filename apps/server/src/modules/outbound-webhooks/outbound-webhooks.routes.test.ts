@@ -4,6 +4,8 @@ import { WEBHOOK_MAX_PER_OWNER } from '@portal/shared'
 import { activityLog, webhookSubscription } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { WEBHOOK_MESSAGES } from './outbound-webhooks.service'
+import { outboundWebhooksOf } from './outbound-webhooks.parts'
+import { startReceiver } from './outbound-webhooks.test-support'
 import { URL_GUARD_MESSAGES } from './url-guard'
 
 /**
@@ -20,7 +22,8 @@ let internal: H
 // A public address: nothing is delivered in this file (no job runs).
 const PUBLIC_URL = 'https://1.1.1.1/hooks/portal'
 beforeAll(async () => {
-  t = await buildTestApp()
+  // Private targets not allowed (the default outside demo mode); a short timeout in case.
+  t = await buildTestApp({ webhooks: { timeoutMs: 1_000, retryDelaysMs: [] } })
   await t.createCompany('hooks-a', 'Hooks Alpha')
   await t.createCompany('hooks-b', 'Hooks Beta')
   admin = (await t.loginAs('admin')).headers
@@ -295,5 +298,31 @@ describe('editing, pausing, revealing, deleting', () => {
     const res = await t.app.inject({ method: 'POST', url: `${BASE}/${mine.subscription.id}/secret`, headers: clientB })
     expect(res.statusCode).toBe(404)
     expect(res.body).not.toContain(mine.secret)
+  })
+})
+
+describe('the guard at connect time', () => {
+  it('refuses a saved name that now resolves to loopback (DNS rebinding) and a literal private address, sending nothing', async () => {
+    const receiver = await startReceiver()
+    try {
+      const { subscription } = (await create(client, { url: PUBLIC_URL, events: ['dispatch.created'] })).json<Created>()
+      const send = async (url: string) => {
+        // As if the name's DNS answer changed after it was saved (the row is written directly).
+        await t.database.db.update(webhookSubscription).set({ url }).where(eq(webhookSubscription.id, subscription.id))
+        await t.app.inject({ method: 'POST', url: `${BASE}/${subscription.id}/test`, headers: client })
+        await outboundWebhooksOf(t.app).deliverNow()
+        const log = await t.app.inject({ method: 'GET', url: `${BASE}/${subscription.id}/deliveries`, headers: client })
+        return log.json().deliveries[0] as { status: string; error: string; statusCode: number | null }
+      }
+      const rebound = await send(`https://localhost:${receiver.port}/hook`)
+      expect(rebound.status).toBe('failed')
+      expect(rebound.statusCode).toBeNull()
+      expect(rebound.error).toMatch(/points to a private, loopback.*\((127\.0\.0\.1|::1)\)/)
+      const literal = await send(`https://127.0.0.1:${receiver.port}/hook`)
+      expect(literal).toMatchObject({ status: 'failed', error: URL_GUARD_MESSAGES.privateTarget('127.0.0.1') })
+      expect(receiver.requests).toBe(0)
+    } finally {
+      await receiver.close()
+    }
   })
 })

@@ -35,8 +35,9 @@ export function verifySignature(secret: string, headers: IncomingMessage['header
 
 export async function startReceiver() {
   let secret = ''
-  /** What to do with each next request; when empty, `ok`. */
-  const plan: Behaviour[] = []
+  /** What to do with a request: by its event and how often this webhook-id came before (0 the first time). */
+  let behave: (event: { type: string; data: Record<string, unknown>; seen: number }) => Behaviour = () => 'ok'
+  const seenIds = new Map<string, number>()
   const accepted: Received[] = []
   let requests = 0
   const stalled: ServerResponse[] = []
@@ -46,17 +47,25 @@ export async function startReceiver() {
     req.on('end', () => {
       requests += 1
       const body = Buffer.concat(chunks).toString('utf8')
-      const behaviour = plan.shift() ?? 'ok'
+      const id = String(req.headers['webhook-id'] ?? '')
+      const seen = seenIds.get(id) ?? 0
+      seenIds.set(id, seen + 1)
+      let parsed: { type: string; data: Record<string, unknown> }
+      try {
+        parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> }
+      } catch {
+        return res.writeHead(400).end('not JSON')
+      }
+      const behaviour = behave({ ...parsed, seen })
       if (behaviour === 'stall') {
         stalled.push(res)
         return
       }
       if (behaviour === 'fail') return res.writeHead(500).end('receiver is down')
       if (behaviour === 'redirect') return res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end()
-      const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> }
       const verified = verifySignature(secret, req.headers, body)
       if (!verified) return res.writeHead(401).end('bad signature')
-      accepted.push({ id: String(req.headers['webhook-id']), type: parsed.type, data: parsed.data, verified })
+      accepted.push({ id, type: parsed.type, data: parsed.data, verified })
       res.writeHead(200, { 'content-type': 'text/plain' }).end(`ok ${'x'.repeat(3000)}`)
     })
   })
@@ -67,7 +76,9 @@ export async function startReceiver() {
     url: `http://127.0.0.1:${port}/hook`,
     port,
     accepted,
-    plan,
+    behave(rule: typeof behave) {
+      behave = rule
+    },
     get requests() {
       return requests
     },
