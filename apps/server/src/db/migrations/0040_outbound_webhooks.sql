@@ -63,7 +63,8 @@ CREATE INDEX "webhook_delivery_due_idx" ON "webhook_delivery" ("next_attempt_at"
 CREATE INDEX "webhook_delivery_event_idx" ON "webhook_delivery" ("event_id");
 --> statement-breakpoint
 -- Writes one event and its deliveries to every active subscription that wants it: the
--- vendor's, and the company's own (a client subscription never sees another company's data).
+-- vendor's, and the company's own (a client subscription never sees another company's data)
+-- while an admin allows the company integrations (the setting of its API keys).
 CREATE FUNCTION "webhook_emit"(p_type text, p_company_id text, p_order_key text, p_data jsonb)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -72,7 +73,8 @@ BEGIN
   IF NOT EXISTS (
     SELECT 1 FROM "webhook_subscription" s
     WHERE s."status" = 'active' AND s."events" ? p_type
-      AND (s."company_id" IS NULL OR s."company_id" = p_company_id)
+      AND (s."company_id" IS NULL OR (s."company_id" = p_company_id
+      AND EXISTS (SELECT 1 FROM "company" c WHERE c."id" = p_company_id AND c."api_keys_allowed")))
   ) THEN
     RETURN;
   END IF;
@@ -81,7 +83,8 @@ BEGIN
   INSERT INTO "webhook_delivery" ("subscription_id", "event_id", "order_key")
   SELECT s."id", event_id, p_order_key FROM "webhook_subscription" s
   WHERE s."status" = 'active' AND s."events" ? p_type
-    AND (s."company_id" IS NULL OR s."company_id" = p_company_id)
+    AND (s."company_id" IS NULL OR (s."company_id" = p_company_id
+      AND EXISTS (SELECT 1 FROM "company" c WHERE c."id" = p_company_id AND c."api_keys_allowed")))
   ORDER BY s."id";
 END $$;
 --> statement-breakpoint

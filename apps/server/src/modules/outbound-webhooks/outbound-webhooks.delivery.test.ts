@@ -212,6 +212,18 @@ describe('events from every change, signed, to the right subscriptions only', ()
     expect(licence.data).toMatchObject({ dispatchId: 'hd-l', thresholdPercent: 90, registrationCap: 10 })
   })
 
+  it("while an admin turns the company's integrations off, its subscriptions get nothing (the vendor's still do)", async () => {
+    const allow = (allowed: boolean) =>
+      t.app.inject({ method: 'PUT', url: '/api/admin/companies/hook-a/api-keys', headers: admin, payload: { allowed } })
+    expect((await allow(false)).statusCode).toBe(200)
+    await insertDispatches(t.database.db, [{ id: 'hd-off', destinationId: 'hook-a', courseId: 'hook-course' }])
+    await deliver()
+    expect((await allow(true)).statusCode).toBe(200)
+    await deliver()
+    expect(typesFor(mine.receiver, 'hd-off')).toEqual([])
+    expect(typesFor(vendor.receiver, 'hd-off')).toEqual(['dispatch.created'])
+  })
+
   it('the delivery log: status, attempts, a bounded excerpt of the answer; a test event and "send again"', async () => {
     const log = await deliveries(mine.id, client)
     expect(log.length).toBeGreaterThan(5)

@@ -241,6 +241,8 @@ export function createOutboundWebhooksRepository(db: DbOrTx) {
           select d.id from webhook_delivery d
           join webhook_subscription s on s.id = d.subscription_id and s.status = 'active'
           where d.status = 'pending'
+            and (s.company_id is null
+              or exists (select 1 from company c where c.id = s.company_id and c.api_keys_allowed))
             and d.next_attempt_at < ${now.toISOString()}::timestamptz + interval '1 millisecond'
             and not exists (
               select 1 from webhook_delivery e
