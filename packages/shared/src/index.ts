@@ -45,3 +45,4 @@ export * from './schemas/delivery'
 // ---- API keys ----
 export * from './schemas/api-keys'
 export * from './schemas/webhooks'
+export * from './schemas/webhook-events'

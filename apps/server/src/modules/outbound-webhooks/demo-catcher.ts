@@ -112,7 +112,12 @@ export const demoCatcherRoutes: FastifyPluginAsyncTypebox<{ catcher: WebhookCatc
   )
   app.post('/', { config: { public: true }, schema: { tags, hide: true } }, async (request, reply) => {
     const verified = await catcher.receive(request.headers as Record<string, string | undefined>, String(request.body))
-    return reply.code(verified ? 200 : 401).send({ received: true, verified })
+    if (!verified) {
+      return reply
+        .code(401)
+        .send({ code: 'UNAUTHENTICATED', message: 'The signature does not match any subscription to this receiver.' })
+    }
+    return { received: true, verified }
   })
   app.get(
     '/',
