@@ -3,10 +3,21 @@ import { decodeJwt } from 'jose'
 import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInAndWait, type DemoRole } from './support'
 
 const NAV: Record<DemoRole, string[]> = {
-  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'API keys', 'Settings', 'Jobs'],
+  admin: [
+    'Dashboard',
+    'Courses',
+    'Course Requests',
+    'Learners',
+    'Companies',
+    'Logs',
+    'API keys',
+    'Webhooks',
+    'Settings',
+    'Jobs',
+  ],
   internal: ['Dashboard', 'Courses', 'Learners'],
   sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys', 'Webhooks'],
 }
 
 test.describe('sign-in screen', () => {

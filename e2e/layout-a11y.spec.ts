@@ -50,6 +50,7 @@ const SCREENS: Screen[] = [
     ready: heading('Beacon Pharmaceuticals'),
   },
   { name: 'learners', roles: ['client'], path: () => '/learners', ready: heading('Learners') },
+  { name: 'webhooks', roles: ['admin', 'client'], path: () => '/integrations/webhooks', ready: heading('Webhooks') },
   {
     name: 'learners of a company',
     roles: ['admin'],

@@ -5,6 +5,7 @@ import type { AlertsService } from './modules/alerts/alerts.service'
 import type { DEFAULT_THROTTLE } from './modules/auth/login-throttle'
 import type { JobEngine } from './modules/jobs/job-engine'
 import type { MailPartsOptions } from './modules/mail/mail.parts'
+import type { DeliveryOptions } from './modules/outbound-webhooks/deliverer'
 import type { TransportOptions } from './modules/scorm-cloud/http-transport'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import type { SsoDemoInfo } from './modules/sso/sso.service'
@@ -65,6 +66,8 @@ export interface AppOptions {
   jobs?: { background?: boolean }
   /** Calls one API key may make per window (default 600 a minute); tests lower it. */
   apiKeyRateLimit?: { max: number; timeWindowMs: number }
+  /** Tests: outgoing webhooks' retry schedule, timeout, pause rules and private targets. */
+  webhooks?: DeliveryOptions
   /** Demo mode's built-in OIDC provider, listed on the sign-in screen (server.ts starts it). */
   ssoDemo?: SsoDemoInfo | null
 }

@@ -98,6 +98,7 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service'
 import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys.routes'
 import { secondFactorRoutes } from './modules/mfa/second-factor.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
+import { registerOutboundWebhooks } from './modules/outbound-webhooks/outbound-webhooks.parts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -253,6 +254,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(apiKeysRoutes, { prefix: '/api/api-keys', apiKeys })
   await app.register(companyApiKeysRoutes, { prefix: '/api/admin/companies', apiKeys })
+  await registerOutboundWebhooks(app, config, { db, jobs, mails, activity }, options)
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

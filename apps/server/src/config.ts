@@ -64,6 +64,11 @@ export interface AppConfig {
    * serves HTTP only, `worker` runs the jobs and serves only its health. PGlite allows `all` only.
    */
   role: PortalRole
+  /**
+   * Outgoing webhooks may go to private, loopback and link-local addresses and over plain http
+   * (WEBHOOK_ALLOW_PRIVATE_TARGETS; on by default in demo mode only). Undefined: off.
+   */
+  webhookAllowPrivateTargets?: boolean
 }
 
 export const PORTAL_ROLES = ['all', 'web', 'worker'] as const
@@ -145,6 +150,7 @@ export const EnvSchema = Type.Object({
   DATABASE_POOL_SIZE: Type.Optional(wholeNumber(1, 1000)),
   DATABASE_QUEUE_LIMIT: Type.Optional(wholeNumber(0, 100_000)),
   READ_CACHE: Type.Optional(flag),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Optional(flag),
   DATA_DIR: Type.Optional(text),
   JWT_SECRET: Type.Optional(
     Type.Refine(
@@ -332,5 +338,6 @@ export function loadConfig(processEnv: Env = process.env): AppConfig {
     ssoSecretKey: env.SSO_SECRET_KEY ?? null,
     demoOidcPort: env.DEMO_OIDC_PORT ?? 0,
     role: (env.PORTAL_ROLE as PortalRole | undefined) ?? 'all',
+    webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !appId,
   }
 }

@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace'
+import { ownCompanyOnly } from '@portal/shared'
 import { appParts, buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
@@ -7,6 +8,7 @@ import { createDemoRepository } from './modules/demo/demo.repository'
 import { createUsersRepository } from './modules/users/users.repository'
 import { startDemoSimulator, type DemoSimulator } from './modules/demo/demo-simulator'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './modules/demo/demo-accounts'
+import { outboundWebhooksOf } from './modules/outbound-webhooks/outbound-webhooks.parts'
 import { SYNC_JOB } from './modules/sync/sync.scheduler'
 import { DEMO_SSO, DEMO_STAFF_SSO, seedDemoSso, seedDemoStaffSso, startDemoSso } from './modules/sso/demo-sso'
 import { createSsoRepository } from './modules/sso/sso.repository'
@@ -68,6 +70,9 @@ try {
   }
   if (config.demoMode) {
     const clientCompany = await ensureDemoAccounts(seeding)
+    // The demo client's webhook to the built-in catcher: completions of the simulator's live
+    // learners show up on its Webhooks screen.
+    await outboundWebhooksOf(app).catcher?.seed(clientCompany, DEMO_ACCOUNTS.find((a) => ownCompanyOnly(a.role))!.email)
     if (demoSso) {
       await seedDemoSso(createSsoRepository(database.db), config, demoSso, clientCompany)
       await seedDemoStaffSso(createSsoRepository(database.db), config, demoSso)

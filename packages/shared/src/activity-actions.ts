@@ -88,6 +88,13 @@ export const SERVER_ACTIONS = [
   'API_KEY_REVOKED',
   'API_KEYS_ALLOWED_UPDATED',
   'API_KEY_CALL',
+  // Outgoing webhook subscriptions created, edited, paused or resumed, deleted, their secret
+  // revealed; and a subscription paused by the delivery after repeated failures.
+  'WEBHOOK_CREATED',
+  'WEBHOOK_UPDATED',
+  'WEBHOOK_DELETED',
+  'WEBHOOK_SECRET_REVEALED',
+  'WEBHOOK_PAUSED',
 ] as const
 
 export const ACTIVITY_ACTIONS = [...SPEC_ACTIONS, ...SERVER_ACTIONS] as const

@@ -44,3 +44,5 @@ export * from './schemas/mfa'
 export * from './schemas/delivery'
 // ---- API keys ----
 export * from './schemas/api-keys'
+export * from './schemas/webhooks'
+export * from './schemas/webhook-events'

@@ -40,6 +40,7 @@ const TABLE: [Permission, Role[]][] = [
   ['sso.manage', ['admin']],
   // API keys: the vendor's (admin) and a company's (its client users, when allowed).
   ['apiKey.manage', ['admin', 'client']],
+  ['webhook.manage', ['admin', 'client']],
 ]
 
 describe('permissions (docs/product-rules.md §6)', () => {

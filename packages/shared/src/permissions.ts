@@ -73,6 +73,11 @@ export const PERMISSIONS = {
    * (the company's setting, enforced in the service). A key never holds this one (api-keys.ts).
    */
   'apiKey.manage': ['admin', 'client'],
+  /**
+   * Outgoing webhooks: as API keys, an admin's for the vendor, a client's for its own company when
+   * an admin allows integrations for it. A key never holds this one either.
+   */
+  'webhook.manage': ['admin', 'client'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

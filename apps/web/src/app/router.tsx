@@ -25,6 +25,7 @@ export const routeModules = {
   outbox: () => import('./routes/admin-outbox'),
   jobs: () => import('./routes/admin-jobs'),
   apiKeys: () => import('./routes/api-keys'),
+  webhooks: () => import('./routes/webhooks'),
   learners: () => import('./routes/learners'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
@@ -66,6 +67,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.outbox.path, m.outbox),
             screen(paths.jobs.path, m.jobs),
             screen(paths.apiKeys.path, m.apiKeys),
+            screen(paths.webhooks.path, m.webhooks),
             screen(paths.learners.path, m.learners),
           ],
         },

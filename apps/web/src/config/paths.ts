@@ -27,6 +27,8 @@ export const paths = {
   jobs: { path: '/admin/jobs', getHref: () => '/admin/jobs' },
   // API keys: an admin's and a client company's.
   apiKeys: { path: '/integrations/api-keys', getHref: () => '/integrations/api-keys' },
+  // Outgoing webhooks: an admin's and a client company's.
+  webhooks: { path: '/integrations/webhooks', getHref: () => '/integrations/webhooks' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
 } as const

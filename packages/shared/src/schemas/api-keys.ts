@@ -12,10 +12,10 @@ const READ_ACTION = /^(read|list|download)/
 
 /**
  * Groups a key never holds: signing in and out, the browser's own activity rows, the person's
- * profile, user accounts, single sign-on and keys themselves (a key making keys would outlive
- * every revocation).
+ * profile, user accounts, single sign-on, keys themselves (a key making keys would outlive
+ * every revocation) and webhook subscriptions (their secrets are a person's to hold).
  */
-const NOT_FOR_KEYS = new Set(['session', 'activity', 'profile', 'user', 'sso', 'apiKey'])
+const NOT_FOR_KEYS = new Set(['session', 'activity', 'profile', 'user', 'sso', 'apiKey', 'webhook'])
 
 function scopeOf(permission: Permission): string | null {
   const [group, action] = permission.split('.') as [string, string]

@@ -1,6 +1,6 @@
 import type { Role } from '@portal/shared'
 import { inArray } from 'drizzle-orm'
-import { alert, apiKey, company, courseRequest } from '../../db/schema'
+import { alert, apiKey, company, courseRequest, webhookSubscription } from '../../db/schema'
 import { insertCourses } from '../../modules/courses/courses.test-data'
 import { insertDispatches, insertRegistrations } from '../../modules/dispatches/dispatches.test-data'
 import type { TestContext, TestUser } from '../helpers'
@@ -51,6 +51,10 @@ export interface AccessFixture {
   job: Ids
   /** An API key of each company (both companies allow keys). */
   apiKey: Ids
+  /** A webhook subscription of each company (both companies allow integrations). */
+  webhook: Ids
+  /** Fresh subscriptions on each call, for the deletes. */
+  freshWebhooks(): Promise<Ids>
   /** Fresh users on each call, so destructive admin calls never break later checks. */
   freshUsers(): Promise<Ids>
 }
@@ -151,9 +155,25 @@ export async function seedAccessFixture(t: TestContext): Promise<AccessFixture> 
     )
     .returning({ id: apiKey.id })
 
+  // The sealed secret is not one the server's key opens: revealing it is a 409, never a leak.
+  const webhooks = async () => {
+    const rows = await db
+      .insert(webhookSubscription)
+      .values(
+        [
+          { companyId: OWN_COMPANY, createdBy: client.id },
+          { companyId: FOREIGN_COMPANY, createdBy: foreignClient.id },
+        ].map((w) => ({ ...w, url: 'https://1.1.1.1/hook', events: ['dispatch.created'], secretSealed: 'v1.x.y.z' })),
+      )
+      .returning({ id: webhookSubscription.id })
+    return { own: rows[0]!.id, foreign: rows[1]!.id, missing: MISSING_UUID }
+  }
+
   return {
     headers,
     users,
+    webhook: await webhooks(),
+    freshWebhooks: webhooks,
     apiKey: { own: keys[0]!.id, foreign: keys[1]!.id, missing: MISSING_UUID },
     alert: { own: String(alerts[0]!.id), foreign: String(alerts[1]!.id), missing: '999999999' },
     // Jobs belong to no company: an admin reaches any id (an unknown one is 404), the others none.

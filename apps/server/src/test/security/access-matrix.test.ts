@@ -51,6 +51,10 @@ async function idsFor(resource: string | undefined, caller: Caller): Promise<Ids
       return fx.job
     case 'apiKey':
       return fx.apiKey
+    case 'webhook':
+      return fx.webhook
+    case 'webhookFresh':
+      return fx.freshWebhooks()
     case 'user':
       // Admin calls may suspend or delete: give them users no later check relies on.
       return caller === 'admin' ? fx.freshUsers() : stableUsers
@@ -85,7 +89,10 @@ describe('access matrix', () => {
           : (['own', 'foreign', 'missing', ...(ids?.hidden ? ['hidden' as const] : [])] as IdKind[])
         for (const kind of kinds) {
           const id = kind && ids ? ids[kind] : undefined
-          const url = route.url.replace(':id', encodeURIComponent(id ?? '')).replace('*', 'nothing-here')
+          const url = route.url
+            .replace(':id', encodeURIComponent(id ?? ''))
+            .replace(':deliveryId', '999999')
+            .replace('*', 'nothing-here')
           const res = await t.app.inject({
             method: route.method as 'GET',
             url,

@@ -4,7 +4,8 @@ import type { AccessFixture } from './access-fixture'
 
 export type Caller = Role | 'none'
 export type IdKind = 'own' | 'foreign' | 'missing' | 'hidden'
-export type IdResource = 'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert' | 'job' | 'apiKey'
+export type IdResource =
+  'dispatch' | 'company' | 'course' | 'request' | 'user' | 'alert' | 'job' | 'apiKey' | 'webhook' | 'webhookFresh'
 
 export interface RouteRule {
   /** Roles that pass the permission check (docs/product-rules.md §6, docs/product-decisions.md D7), or a public route. */
@@ -341,6 +342,38 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'DELETE /api/api-keys/:id': { allow: ['admin', 'client'], id: 'apiKey', clientScoped: true, ok: [200, 409] },
   'GET /api/admin/companies/:id/api-keys': { allow: ADMIN, id: 'company' },
   'PUT /api/admin/companies/:id/api-keys': { allow: ADMIN, id: 'company', payload: () => ({ allowed: true }) },
+  // Webhook subscriptions: as API keys. The fixture's secrets do not open (reveal: 409); the
+  // delivery id of a resend is one that does not exist (404). Deletes get fresh subscriptions.
+  'GET /api/integrations/webhooks': { allow: ['admin', 'client'] },
+  'POST /api/integrations/webhooks': {
+    allow: ['admin', 'client'],
+    payload: () => ({ url: `https://1.1.1.1/matrix-${next()}`, events: ['dispatch.created'] }),
+  },
+  'PATCH /api/integrations/webhooks/:id': {
+    allow: ['admin', 'client'],
+    id: 'webhook',
+    clientScoped: true,
+    payload: () => ({ description: 'matrix' }),
+  },
+  'DELETE /api/integrations/webhooks/:id': { allow: ['admin', 'client'], id: 'webhookFresh', clientScoped: true },
+  'POST /api/integrations/webhooks/:id/secret': {
+    allow: ['admin', 'client'],
+    id: 'webhook',
+    clientScoped: true,
+    ok: [409],
+  },
+  'GET /api/integrations/webhooks/:id/deliveries': { allow: ['admin', 'client'], id: 'webhook', clientScoped: true },
+  'POST /api/integrations/webhooks/:id/deliveries/:deliveryId/resend': {
+    allow: ['admin', 'client'],
+    id: 'webhook',
+    clientScoped: true,
+    ok: [404],
+  },
+  'POST /api/integrations/webhooks/:id/test': { allow: ['admin', 'client'], id: 'webhook', clientScoped: true },
+  // Demo mode's built-in receiver: anyone may post (an unsigned post is refused, 401); what it
+  // caught is shown to those who manage webhooks.
+  'POST /api/demo/webhook-catcher': { allow: 'public', publicStatus: [401] },
+  'GET /api/demo/webhook-catcher': { allow: ['admin', 'client'] },
   'GET /api/profile/preferences': { allow: ALL },
   'PUT /api/profile/preferences': {
     allow: ALL,

@@ -9,6 +9,7 @@ import {
   ListChecks,
   ScrollText,
   Settings,
+  Webhook,
   type LucideIcon,
 } from 'lucide-react'
 import { paths } from '@/config/paths'
@@ -31,6 +32,7 @@ export function navItemsFor(role: Role): NavItem[] {
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
   if (can(role, 'apiKey.manage')) items.push({ name: 'API keys', to: paths.apiKeys.getHref(), icon: KeyRound })
+  if (can(role, 'webhook.manage')) items.push({ name: 'Webhooks', to: paths.webhooks.getHref(), icon: Webhook })
   if (can(role, 'user.manage')) items.push({ name: 'Settings', to: paths.settings.getHref(), icon: Settings })
   if (can(role, 'jobs.manage')) items.push({ name: 'Jobs', to: paths.jobs.getHref(), icon: ListChecks })
   return items

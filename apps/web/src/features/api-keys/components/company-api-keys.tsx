@@ -24,7 +24,8 @@ export function CompanyApiKeys({ companyId }: { companyId: string }) {
       </div>
       <p className="text-sm text-slate-600">
         Their keys read and change this company&apos;s data only, never more than the person who made them. Turning this
-        off stops the company&apos;s keys at once.
+        off stops the company&apos;s keys at once. The same setting lets them add webhooks for the company; while it is
+        off, none of the company&apos;s webhooks is sent.
       </p>
     </div>
   )

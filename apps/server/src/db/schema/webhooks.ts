@@ -1,0 +1,62 @@
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { appUser, company } from './users'
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * Outgoing webhook subscriptions (migration 0040): a company's, or the vendor's (no company).
+ * The signing secret is sealed with the deployment key; the triggers of 0040 fan events out.
+ */
+export const webhookSubscription = pgTable(
+  'webhook_subscription',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => appUser.id, { onDelete: 'set null' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    events: jsonb('events').$type<string[]>().notNull(),
+    secretSealed: text('secret_sealed').notNull(),
+    status: text('status').$type<'active' | 'paused'>().notNull().default('active'),
+    pausedReason: text('paused_reason'),
+    failingSince: tz('failing_since'),
+    finalFailures: integer('final_failures').notNull().default(0),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_subscription_company_id_idx').on(t.companyId)],
+)
+
+/** The outbox: one event, written in the transaction of the change it reports. */
+export const webhookEvent = pgTable('webhook_event', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  type: text('type').notNull(),
+  companyId: text('company_id'),
+  orderKey: text('order_key').notNull(),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  createdAt: tz('created_at').notNull().defaultNow(),
+})
+
+/** One event to one subscription: its state, attempts and last answer (the delivery log). */
+export const webhookDelivery = pgTable('webhook_delivery', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  subscriptionId: uuid('subscription_id')
+    .notNull()
+    .references(() => webhookSubscription.id, { onDelete: 'cascade' }),
+  eventId: uuid('event_id')
+    .notNull()
+    .references(() => webhookEvent.id, { onDelete: 'cascade' }),
+  orderKey: text('order_key').notNull(),
+  status: text('status').$type<'pending' | 'sending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: tz('next_attempt_at').notNull().defaultNow(),
+  claimToken: uuid('claim_token'),
+  lockedUntil: tz('locked_until'),
+  lastAttemptAt: tz('last_attempt_at'),
+  statusCode: integer('status_code'),
+  durationMs: integer('duration_ms'),
+  responseExcerpt: text('response_excerpt'),
+  error: text('error'),
+  createdAt: tz('created_at').notNull().defaultNow(),
+  completedAt: tz('completed_at'),
+})

@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import type { AppOptions } from '../../app-parts'
+import type { AppConfig } from '../../config'
+import { generatedSsoKey } from '../../config'
+import type { Db, DbOrTx } from '../../db/client'
+import { createSecretBox, type SecretBox } from '../../lib/secret-box'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
+import { defineJob, type JobEngine } from '../jobs/job-engine'
+import type { MailOutbox } from '../mail/mail.parts'
+import { createWebhookDeliverer, type DeliveryOptions, type WebhookDeliverer } from './deliverer'
+import { createOutboundWebhooksRepository } from './outbound-webhooks.repository'
+import { outboundWebhooksRoutes } from './outbound-webhooks.routes'
+import { createOutboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks.service'
+import { createWebhookCatcher, demoCatcherRoutes, DEMO_CATCHER_PATH, type WebhookCatcher } from './demo-catcher'
+
+/** The delivery pass: one waiting at most (a pass sends everything due; claims keep passes apart). */
+export const WEBHOOK_DELIVER_JOB = 'webhook-deliver'
+/** How often a working node looks for due deliveries between the minute's scheduled pass. */
+const NUDGE_MS = 3_000
+
+export interface OutboundWebhooksParts {
+  service: OutboundWebhooksService
+  deliverer: WebhookDeliverer
+  /** Demo mode's built-in receiver; null outside demo mode. */
+  catcher: WebhookCatcher | null
+  /** Tests: sends the delivery job and runs every due job now. */
+  deliverNow(): Promise<void>
+}
+
+const partsOf = new WeakMap<FastifyInstance, OutboundWebhooksParts>()
+
+/** What registerOutboundWebhooks wired (tests and server.ts's demo seeding). */
+export function outboundWebhooksOf(app: FastifyInstance): OutboundWebhooksParts {
+  const parts = partsOf.get(app)
+  if (!parts) throw new Error('outboundWebhooksOf: not an app made by buildApp')
+  return parts
+}
+
+/**
+ * Outgoing webhooks: the subscription routes, the delivery job (every minute, and at once when
+ * a working node sees a delivery due), and in demo mode the built-in catcher. Events are written
+ * by the database triggers of migration 0040 in the transaction of each change.
+ */
+export async function registerOutboundWebhooks(
+  app: FastifyInstance,
+  config: AppConfig,
+  deps: { db: Db; jobs: JobEngine; mails: MailOutbox; activity: ActivityRepository },
+  appOptions: Pick<AppOptions, 'jobs' | 'alerts' | 'webhooks'>,
+): Promise<OutboundWebhooksParts> {
+  const { db, jobs } = deps
+  const options: DeliveryOptions = appOptions.webhooks ?? {}
+  // As the job engine's workers: tests drive deliveries by hand.
+  const background = appOptions.jobs?.background ?? appOptions.alerts?.timers !== false
+  const allowPrivateTargets = options.allowPrivateTargets ?? config.webhookAllowPrivateTargets ?? false
+  let box: SecretBox | null = null
+  const secrets = () => (box ??= createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir)))
+  const hooks = createOutboundWebhooksRepository(db)
+  const nudge = async (tx?: DbOrTx) => {
+    await jobs.send(WEBHOOK_DELIVER_JOB, {}, tx ? { tx } : {})
+  }
+  const service = createOutboundWebhooksService({
+    db,
+    hooks,
+    activity: deps.activity,
+    box: secrets,
+    allowPrivateTargets,
+    nudge,
+  })
+  const deliverer = createWebhookDeliverer({
+    db,
+    hooks,
+    box: secrets,
+    mails: deps.mails,
+    activity: deps.activity,
+    log: app.log,
+    publicUrl: config.publicUrl,
+    options: { ...options, allowPrivateTargets },
+  })
+  jobs.define(
+    defineJob({
+      name: WEBHOOK_DELIVER_JOB,
+      payload: Type.Object({}),
+      policy: 'short',
+      // The next minute's pass (or nudge) covers a failed one.
+      retryLimit: 0,
+      async run() {
+        return { delivered: await deliverer.runOnce() }
+      },
+    }),
+  )
+  jobs.schedule({ name: WEBHOOK_DELIVER_JOB, cron: '* * * * *' })
+  await app.register(outboundWebhooksRoutes, { prefix: '/api/integrations/webhooks', hooks: service })
+
+  const catcher = config.demoMode ? createWebhookCatcher({ hooks, box: secrets, publicUrl: config.publicUrl }) : null
+  if (catcher) await app.register(demoCatcherRoutes, { prefix: DEMO_CATCHER_PATH, catcher })
+
+  // Events written by a sync run, an alert evaluation or a postback go within seconds, not at
+  // the next minute: a working node checks cheaply and sends the job when a delivery is due.
+  let timer: NodeJS.Timeout | null = null
+  if (background && config.role !== 'web') {
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        deliverer
+          .anyDue()
+          .then((due) => (due ? nudge() : undefined))
+          .catch((err: unknown) => app.log.warn({ err }, 'webhook nudge failed'))
+      }, NUDGE_MS)
+      timer.unref()
+    })
+  }
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer)
+    await deliverer.close()
+  })
+
+  const parts: OutboundWebhooksParts = {
+    service,
+    deliverer,
+    catcher,
+    async deliverNow() {
+      await nudge()
+      await jobs.runDue()
+    },
+  }
+  partsOf.set(app, parts)
+  return parts
+}
