@@ -98,6 +98,7 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service'
 import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys.routes'
 import { secondFactorRoutes } from './modules/mfa/second-factor.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
+import { registerRenewals } from './modules/dispatches/renewals.parts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -364,6 +365,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
+  const renewalDeps = { providerDeps, repository: dispatchesRepository, jobs, mails, publicUrl: config.publicUrl }
+  await registerRenewals(app, renewalDeps)
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',

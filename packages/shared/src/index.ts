@@ -44,3 +44,5 @@ export * from './schemas/mfa'
 export * from './schemas/delivery'
 // ---- API keys ----
 export * from './schemas/api-keys'
+// ---- Scheduled renewals and bulk actions ----
+export * from './schemas/renewals'
