@@ -24,7 +24,14 @@ describe('admin Jobs API', () => {
     const body = await overview()
     expect(body.engine).toEqual({ state: 'running', working: true })
     expect(body.queues.map((q: { name: string }) => q.name).sort()).toEqual(
-      ['alerts-evaluate', 'alerts-postback', 'log-partitions', 'mail-outbox', 'mail-scheduled'].sort(),
+      [
+        'alerts-evaluate',
+        'alerts-postback',
+        'dispatch-renewals',
+        'log-partitions',
+        'mail-outbox',
+        'mail-scheduled',
+      ].sort(),
     )
     const partitions = body.queues.find((q: { name: string }) => q.name === 'log-partitions')
     expect(partitions.schedules).toEqual(['17 0 * * *'])
