@@ -5,6 +5,9 @@ import { createDispatchUpdateService, type ProviderDeps } from './dispatch-updat
 import type { DispatchesRepository } from './dispatches.repository'
 import { defineJob, type JobEngine } from '../jobs/job-engine'
 import type { MailOutbox } from '../mail/mail.parts'
+import { createBulkRunsRepository } from './bulk-runs.repository'
+import bulkRunsRoutes from './bulk-runs.routes'
+import { BULK_JOB, createBulkRunsService, type BulkRunsService } from './bulk-runs.service'
 import { createRenewalsRepository } from './renewals.repository'
 import renewalsRoutes from './renewals.routes'
 import { createRenewalsService, type RenewalsService } from './renewals.service'
@@ -19,6 +22,7 @@ export const RENEWALS_CRON = '*/10 * * * *'
 
 export interface RenewalParts {
   renewals: RenewalsService
+  bulk: BulkRunsService
 }
 
 const partsOfApp = new WeakMap<FastifyInstance, RenewalParts>()
@@ -60,6 +64,14 @@ export async function registerRenewals(
     publicUrl: deps.publicUrl,
     log: app.log,
   })
+  const bulk = createBulkRunsService({
+    db: providerDeps.db,
+    runs: createBulkRunsRepository(providerDeps.db),
+    renewals: repository,
+    updates,
+    jobs,
+    log: app.log,
+  })
   jobs.define(
     defineJob({
       name: RENEWALS_JOB,
@@ -67,10 +79,22 @@ export async function registerRenewals(
       policy: 'short',
       // A renewal's own retries are its rows' (next_attempt_at); the sweep itself runs again soon.
       retryLimit: 1,
-      run: async () => renewals.runDue(now()),
+      run: async () => ({
+        ...(await renewals.runDue(now())),
+        // Bulk items a stopped worker left are carried on here too, whatever became of its job.
+        bulkItems: await bulk.resumeOpen(now),
+      }),
+    }),
+    defineJob({
+      name: BULK_JOB,
+      payload: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 40 }) }),
+      // Items are settled one by one: a retried job carries on with the items left.
+      retryLimit: 3,
+      run: async ([payload]) => bulk.process(payload!.runId, now),
     }),
   )
   jobs.schedule({ name: RENEWALS_JOB, cron: RENEWALS_CRON })
-  partsOfApp.set(app, { renewals })
+  partsOfApp.set(app, { renewals, bulk })
   await app.register(renewalsRoutes, { prefix: '/api/dispatches', renewals, now })
+  await app.register(bulkRunsRoutes, { prefix: '/api/dispatches', bulk, now })
 }

@@ -103,7 +103,10 @@ export async function resolveSelection(
     throw new AppError('NOT_FOUND', M.notFound)
   if (companyId && targets.some((t) => t.companyId !== companyId)) throw new AppError('FORBIDDEN', M.otherCompany)
   if (targets.length === 0) throw rule(M.noDispatches, 'dispatchIds')
-  return targets
+  if (!ids) return targets
+  // In the order they were selected (a bulk run's progress lists them so).
+  const order = new Map(ids.map((id, i) => [id, i]))
+  return targets.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
 }
 
 export const staffOf = (actor: Actor | null): Staff => ({

@@ -27,6 +27,7 @@ describe('admin Jobs API', () => {
       [
         'alerts-evaluate',
         'alerts-postback',
+        'dispatch-bulk',
         'dispatch-renewals',
         'log-partitions',
         'mail-outbox',
