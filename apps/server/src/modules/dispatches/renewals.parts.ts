@@ -94,6 +94,11 @@ export async function registerRenewals(
     }),
   )
   jobs.schedule({ name: RENEWALS_JOB, cron: RENEWALS_CRON })
+  // After the engine has started (its hook was added first): renewals that fell due while no
+  // worker ran, and bulk items a stopped process left, are taken up at once, not at the next sweep.
+  app.addHook('onReady', async () => {
+    if (jobs.status().working) await jobs.send(RENEWALS_JOB, {})
+  })
   partsOfApp.set(app, { renewals, bulk })
   await app.register(renewalsRoutes, { prefix: '/api/dispatches', renewals, now })
   await app.register(bulkRunsRoutes, { prefix: '/api/dispatches', bulk, now })
