@@ -64,7 +64,13 @@ export function checkRenewalChange(change: RenewalChange, now: Date): void {
     !change.resetCount &&
     change.rolloverMonths === undefined
   )
-    throw rule(M.nothingToChange)
+    // Any one of the four would do: each is named.
+    throw new AppError('RULE_VIOLATION', M.nothingToChange, {
+      details: ['registrationCap', 'expirationDate', 'resetCount', 'rolloverMonths'].map((field) => ({
+        field,
+        message: M.nothingToChange,
+      })),
+    })
 }
 
 /**
