@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { and, eq } from 'drizzle-orm'
 import { RENEWAL_MESSAGES as M } from '@portal/shared'
@@ -16,14 +18,37 @@ const dayAfter = (days: number) => utcDay(new Date(Date.now() + days * DAY))
 const on = (day: string, minutes = 30) => new Date(Date.parse(`${day}T00:00:00Z`) + minutes * 60_000)
 
 let ids: string[]
+/** A real SMTP server: what the outbox hands over, raw. */
+const received: string[] = []
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  onData(stream, _session, callback) {
+    const chunks: Buffer[] = []
+    stream.on('data', (c: Buffer) => chunks.push(c))
+    stream.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'))
+      callback()
+    })
+  },
+})
+/** The mails delivered to an address (after the outbox job has run). */
+const delivered = (to: string) => received.filter((raw) => new RegExp(`^To: .*${to}`, 'im').test(raw))
+
 beforeAll(async () => {
-  f = await providerApp()
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  const { port } = smtp.server.address() as AddressInfo
+  f = await providerApp({ smtpUrl: `smtp://127.0.0.1:${port}` })
   const manager = await f.t.createUser('sales', { name: 'Morgan Manager' })
   managerEmail = manager.email
   await f.t.database.db.update(company).set({ accountManagerId: manager.id })
   ids = f.sim.data.listDispatchIds()
 })
-afterAll(async () => f?.close())
+afterAll(async () => {
+  await f?.close()
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+})
 beforeEach(() => f.sim.clearFaults())
 
 const renewals = () => renewalParts(f.t.app).renewals
@@ -75,6 +100,9 @@ describe('carrying out renewals', () => {
     expect(mail).toMatchObject({ toAddress: managerEmail })
     expect(mail!.subject).toContain('Renewal carried out')
     expect(mail!.textBody).toContain('cap 777')
+    // The outbox job hands it to the SMTP server.
+    await runDueJobs(f.t.app)
+    expect(delivered(managerEmail).filter((raw) => /^Subject: .*Renewal carried out/m.test(raw))).toHaveLength(1)
   })
 
   it('is carried out once when two workers run the sweep at the same time', async () => {
@@ -120,6 +148,8 @@ describe('carrying out renewals', () => {
     expect(mail!.toAddress).toBe(managerEmail)
     expect(mail!.subject).toContain('Renewal failed')
     expect(mail!.textBody).toContain(`Reason: ${failed.lastError}`)
+    await runDueJobs(f.t.app)
+    expect(delivered(managerEmail).filter((raw) => /^Subject: .*Renewal failed/m.test(raw))).toHaveLength(1)
   })
 
   it('fails a renewal of a dispatch removed upstream at once, with that reason', async () => {
