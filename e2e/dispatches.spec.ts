@@ -35,10 +35,11 @@ test.describe('dashboard as admin (1280 px)', () => {
     await page.getByLabel('Status').selectOption('all')
 
     // Search narrows to one client.
-    const firstClient = (await bodyRows(page).first().locator('td').first().innerText()).trim()
+    // The admin's first cell is the row's selection box (bulk actions); the client comes next.
+    const firstClient = (await bodyRows(page).first().locator('td').nth(1).innerText()).trim()
     await page.getByLabel('Search dispatches').fill(firstClient)
     await expect(showing(page)).not.toHaveText(/of 150 dispatches/)
-    const clients = await bodyRows(page).locator('td:first-child').allInnerTexts()
+    const clients = await bodyRows(page).locator('td:nth-child(2)').allInnerTexts()
     for (const c of clients) expect(c).toContain(firstClient)
     await page.getByLabel('Search dispatches').fill('')
     await expect(showing(page)).toHaveText('Showing 1 to 10 of 150 dispatches')

@@ -27,6 +27,7 @@ const postgresFiles = [
   'src/test/reliability/processes/two-processes.test.ts',
   'src/test/reliability/processes/connection-loss.test.ts',
   'src/test/reliability/processes/outbox-crash-postgres.test.ts',
+  'src/test/reliability/processes/bulk-crash.test.ts',
 ]
 if (process.env.TEST_DATABASE_URL) files.push(...postgresFiles)
 else {

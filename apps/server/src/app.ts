@@ -99,6 +99,7 @@ import { apiKeysRoutes, companyApiKeysRoutes } from './modules/api-keys/api-keys
 import { secondFactorRoutes } from './modules/mfa/second-factor.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
 import { registerOutboundWebhooks } from './modules/outbound-webhooks/outbound-webhooks.parts'
+import { registerRenewals } from './modules/dispatches/renewals.parts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -366,6 +367,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
+  const renewalDeps = { providerDeps, repository: dispatchesRepository, jobs, mails, publicUrl: config.publicUrl }
+  await registerRenewals(app, renewalDeps)
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',

@@ -46,3 +46,5 @@ export * from './schemas/delivery'
 export * from './schemas/api-keys'
 export * from './schemas/webhooks'
 export * from './schemas/webhook-events'
+// ---- Scheduled renewals and bulk actions ----
+export * from './schemas/renewals'

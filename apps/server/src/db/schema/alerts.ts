@@ -178,7 +178,7 @@ export const mailOutbox = pgTable(
     index('mail_outbox_sending_idx')
       .on(t.lockedUntil)
       .where(sql`${t.status} = 'sending'`),
-    check('mail_outbox_kind_check', sql`${t.kind} in ('alert', 'digest', 'report', 'security')`),
+    check('mail_outbox_kind_check', sql`${t.kind} in ('alert', 'digest', 'report', 'security', 'renewal')`),
     check('mail_outbox_status_check', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'uncertain')`),
   ],
 )

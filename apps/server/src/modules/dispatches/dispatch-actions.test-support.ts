@@ -5,6 +5,7 @@ import { activityLog, course, dispatch } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { startTestSimulator } from '../sync/sync.test-support'
 import { appParts } from '../../app'
+import type { AppConfig } from '../../config'
 
 export type Headers = Record<string, string>
 
@@ -31,10 +32,10 @@ export interface ProviderApp {
  * client, mirrored once. Short timeouts and backoff keep failure paths fast; the breaker needs
  * many failures so one test's faults do not open it for the next.
  */
-export async function providerApp(): Promise<ProviderApp> {
+export async function providerApp(config: Partial<AppConfig> = {}): Promise<ProviderApp> {
   const sim = await startTestSimulator()
   const t = await buildTestApp({
-    config: testConfig({ scormCloud: { baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey } }),
+    config: testConfig({ scormCloud: { baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey }, ...config }),
     scormCloudTransport: {
       requestTimeoutMs: 1_000,
       backoffBaseMs: 5,

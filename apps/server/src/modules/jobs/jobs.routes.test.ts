@@ -27,6 +27,8 @@ describe('admin Jobs API', () => {
       [
         'alerts-evaluate',
         'alerts-postback',
+        'dispatch-bulk',
+        'dispatch-renewals',
         'log-partitions',
         'mail-outbox',
         'mail-scheduled',

@@ -9,7 +9,7 @@ import { rowsOf } from '../../db/statement'
 
 export interface NewMail {
   idempotencyKey: string
-  kind: 'alert' | 'digest' | 'report' | 'security'
+  kind: 'alert' | 'digest' | 'report' | 'security' | 'renewal'
   userId: string | null
   to: string
   subject: string

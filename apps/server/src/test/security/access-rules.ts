@@ -133,6 +133,19 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
     payload: (_kind, fx) => ({ companyId: fx.company.own, courseId: 'sec-course-foreign' }),
   },
   'POST /api/dispatches/:id/registration-count/reset': { allow: ADMIN, id: 'dispatch', ok: [503] },
+  // Scheduled renewals and bulk actions: staff who may edit dispatches (the admin). A schedule
+  // or a bulk run is only written (201, 202); nothing reaches SCORM Cloud until its job runs.
+  'POST /api/dispatches/renewals': {
+    allow: ADMIN,
+    payload: (_kind, fx) => ({ dispatchIds: [fx.dispatch.own], runOn: '2999-01-01', resetCount: true }),
+  },
+  'GET /api/dispatches/renewals': { allow: ADMIN },
+  'DELETE /api/dispatches/renewals/:id': { allow: ADMIN, id: 'job', ok: [404] },
+  'POST /api/dispatches/bulk': {
+    allow: ADMIN,
+    payload: (_kind, fx) => ({ action: 'enable', dispatchIds: [fx.dispatch.own] }),
+  },
+  'GET /api/dispatches/bulk/:id': { allow: ADMIN, id: 'job', ok: [404] },
   'GET /api/dispatches/:id/package': { allow: ALL, id: 'dispatch', clientScoped: true, ok: [503] },
   // Staff name the company (400 without it); a client's is its own.
   'GET /api/dispatches/packages': { allow: ALL, ok: [400, 503] },

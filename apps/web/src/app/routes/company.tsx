@@ -7,6 +7,7 @@ import { CompanyAlertSettings } from '@/features/alerts/components/alert-setting
 import { CompanyMfaRule } from '@/features/auth/components/admin-security'
 import { CompanyDeliverySection } from '@/features/delivery/components/company-delivery'
 import { CompanyApiKeys } from '@/features/api-keys/components/company-api-keys'
+import { CompanyRenewals } from '@/features/renewals/components/company-renewals'
 import { can } from '@portal/shared'
 
 /** docs/product-rules.md §2 /admin/companies/{id}. */
@@ -16,6 +17,12 @@ export default function CompanyRoute() {
   return (
     <Authorization permission="company.read" forbidden={<AccessDenied />}>
       <CompanyDetailView key={id} id={id} role={user.role} />
+      {/* Scheduled renewals of the company's dispatches (staff who may edit dispatches). */}
+      {can(user.role, 'dispatch.update') && (
+        <div className="mx-auto mt-6 w-full max-w-7xl">
+          <CompanyRenewals key={id} companyId={id} />
+        </div>
+      )}
       {/* Launch authentication, instancing, learner data hashing and style sheet (the admin edits). */}
       <div className="mx-auto mt-6 w-full max-w-7xl">
         <CompanyDeliverySection key={id} companyId={id} canEdit={can(user.role, 'delivery.update')} />

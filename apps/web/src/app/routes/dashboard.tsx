@@ -7,7 +7,8 @@ import { DispatchAlertBadges } from '@/features/alerts/components/dispatch-alert
 import { useUser } from '@/features/auth/components/auth-context'
 import { useListDashboardCharts } from '@/features/charts/api/get-charts'
 import { DispatchList } from '@/features/dispatches/components/dispatch-list'
-import type { RowBadges } from '@/features/dispatches/types'
+import type { BulkSlot, RowBadges } from '@/features/dispatches/types'
+import { BulkActions } from '@/features/renewals/components/bulk-actions'
 import type { UiEventHandler } from '@/types/ui-event'
 
 /**
@@ -21,6 +22,8 @@ const DashboardCharts = lazy(() =>
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 // "Near cap" and "Expires soon" from the alerts feature.
 const rowBadges: RowBadges = (id, pageIds) => <DispatchAlertBadges id={id} pageIds={pageIds} />
+// Enable, disable, cap, expiry and renewals for the selected dispatches, from the renewals feature.
+const bulk: BulkSlot = (selection) => <BulkActions selection={selection} />
 
 /** docs/product-decisions.md D6: /dashboard is the dispatch list screen. */
 export default function DashboardRoute() {
@@ -35,6 +38,7 @@ export default function DashboardRoute() {
         role={user.role}
         onEvent={recordUiEvent}
         rowBadges={rowBadges}
+        bulk={bulk}
         // The charts over the list's filters, above the long list where they are seen.
         charts={
           <Suspense fallback={<ChartsPlaceholder />}>

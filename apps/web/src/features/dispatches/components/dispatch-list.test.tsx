@@ -120,7 +120,9 @@ describe('dispatch list (/dashboard)', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent)
-    expect(headers).toEqual(['Client', 'Course', 'Status', 'Registrations', 'Actions'])
+    // Staff who may edit dispatches (admin) get a selection column for bulk actions first.
+    const select = role === 'admin' ? ['Select'] : []
+    expect(headers).toEqual([...select, 'Client', 'Course', 'Status', 'Registrations', 'Actions'])
     expect(within(table).getByRole('cell', { name: 'Globex Training' })).toBeInTheDocument()
   })
 

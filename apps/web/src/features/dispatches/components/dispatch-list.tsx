@@ -1,13 +1,14 @@
 import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Button } from '@/components/ui/button'
 import { Banner } from '@/components/ui/banner'
 import { Pagination } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatches } from '../api/get-dispatches'
 import { useDispatchListParams } from '@/hooks/use-dispatch-list-params'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
-import type { RowBadges } from '../types'
+import type { BulkSlot, DispatchSelection, RowBadges } from '../types'
 import type { UiEventHandler } from '@/types/ui-event'
 import { DispatchCards } from './dispatch-cards'
 import { DispatchFilters } from './dispatch-filters'
@@ -23,12 +24,15 @@ export function DispatchList({
   onEvent,
   rowBadges,
   charts,
+  bulk,
 }: {
   role: Role
   onEvent: UiEventHandler
   rowBadges?: RowBadges
   /** Shown between the filters and the list, so charts over the filtered list are seen first. */
   charts?: ReactNode
+  /** Bulk actions for staff who may edit dispatches: rows get checkboxes (table layout). */
+  bulk?: BulkSlot
 }) {
   const { query, update } = useDispatchListParams()
   const { data, error, isPending, isPlaceholderData } = useDispatches(query)
@@ -51,6 +55,58 @@ export function DispatchList({
 
   const pagination = data?.pagination
   const totalPages = pagination?.totalPages ?? 0
+
+  // The selection is the filter's: a new search or status starts it again.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  const [allMatching, setAllMatching] = useState(false)
+  const filterKey = `${query.search ?? ''}|${query.status ?? ''}`
+  const [selectionFilter, setSelectionFilter] = useState(filterKey)
+  if (selectionFilter !== filterKey) {
+    setSelectionFilter(filterKey)
+    setSelected(new Set())
+    setAllMatching(false)
+  }
+  const selectable = bulk !== undefined && can(role, 'dispatch.update')
+  const selection = useMemo<DispatchSelection>(() => {
+    const clear = () => {
+      setSelected(new Set())
+      setAllMatching(false)
+    }
+    const status = query.status === 'enabled' || query.status === 'disabled' ? query.status : undefined
+    return allMatching
+      ? {
+          dispatchIds: null,
+          filter: { ...(query.search ? { search: query.search } : {}), ...(status ? { status } : {}) },
+          count: pagination?.totalItems ?? 0,
+          clear,
+        }
+      : { dispatchIds: [...selected], filter: null, count: selected.size, clear }
+  }, [allMatching, selected, query.search, query.status, pagination?.totalItems])
+  const pageIds = data?.dispatches.map((d) => d.id) ?? []
+  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id))
+  const rowSelection = {
+    selected: allMatching ? new Set(pageIds) : selected,
+    onToggle: (id: string) => {
+      setAllMatching(false)
+      setSelected((old) => {
+        const next = new Set(allMatching ? pageIds : old)
+        if (next.has(id)) next.delete(id)
+        else next.add(id)
+        return next
+      })
+    },
+    onTogglePage: (ids: string[], on: boolean) => {
+      setAllMatching(false)
+      setSelected((old) => {
+        const next = new Set(old)
+        for (const id of ids) {
+          if (on) next.add(id)
+          else next.delete(id)
+        }
+        return next
+      })
+    },
+  }
 
   // A page past the end (an old link, or rows removed meanwhile) moves to the last page.
   const pastEnd = !isPlaceholderData && totalPages > 0 && query.page > totalPages
@@ -90,6 +146,30 @@ export function DispatchList({
         }}
       />
       {charts}
+      {selectable && wide && selection.count > 0 && (
+        <div
+          className="space-y-3 rounded-lg border border-blue-200 bg-blue-50 p-4"
+          aria-label="Selection"
+          role="region"
+        >
+          <div className="flex flex-wrap items-center gap-3 text-sm text-slate-800">
+            <p aria-live="polite">
+              {allMatching
+                ? `All ${selection.count} dispatches matching this filter are selected.`
+                : `${selection.count} selected`}
+            </p>
+            {!allMatching && pageSelected && (pagination?.totalItems ?? 0) > pageIds.length && (
+              <Button variant="secondary" size="sm" onClick={() => setAllMatching(true)}>
+                Select all {pagination?.totalItems} matching this filter
+              </Button>
+            )}
+            <Button variant="ghost" size="sm" onClick={selection.clear}>
+              Clear selection
+            </Button>
+          </div>
+          {bulk(selection)}
+        </div>
+      )}
       {data && (
         <div aria-busy={isPlaceholderData} className={isPlaceholderData ? 'opacity-60' : undefined}>
           {data.dispatches.length === 0 ? (
@@ -111,6 +191,7 @@ export function DispatchList({
               order={query.order}
               onSort={onSort}
               rowBadges={rowBadges}
+              selection={selectable ? rowSelection : undefined}
             />
           ) : (
             <DispatchCards dispatches={data.dispatches} showClient={staff} rowBadges={rowBadges} />

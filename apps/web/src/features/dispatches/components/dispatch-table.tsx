@@ -9,18 +9,39 @@ import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 type SortProps = DispatchSortProps<DispatchSort>
 
 /** docs/product-rules.md §2: Client, Course, Status and Registrations sort on click, with an arrow for the direction. */
+/** Checkboxes per row and for the page (staff bulk actions). */
+export interface RowSelection {
+  selected: ReadonlySet<string>
+  onToggle(id: string): void
+  onTogglePage(ids: string[], on: boolean): void
+}
+
 export function DispatchTable({
   dispatches,
   showClient,
   rowBadges,
+  selection,
   ...sortProps
-}: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges }) {
+}: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges; selection?: RowSelection }) {
   const pageIds = dispatches.map((d) => d.id)
+  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection?.selected.has(id))
   return (
     <DataTable
       caption="Dispatches"
       head={
         <>
+          {selection && (
+            <th scope="col" className={headerCellClass()}>
+              <span className="sr-only">Select</span>
+              <input
+                type="checkbox"
+                aria-label="Select all dispatches on this page"
+                className="size-4"
+                checked={pageSelected}
+                onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
+              />
+            </th>
+          )}
           {showClient && <SortHeader column="client" label="Client" {...sortProps} />}
           <SortHeader column="course" label="Course" {...sortProps} />
           <SortHeader column="status" label="Status" {...sortProps} />
@@ -33,6 +54,17 @@ export function DispatchTable({
     >
       {dispatches.map((dispatch) => (
         <tr key={dispatch.id} className="hover:bg-slate-50">
+          {selection && (
+            <td className="px-4 py-3">
+              <input
+                type="checkbox"
+                aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
+                className="size-4"
+                checked={selection.selected.has(dispatch.id)}
+                onChange={() => selection.onToggle(dispatch.id)}
+              />
+            </td>
+          )}
           {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
           <td className="px-4 py-3 font-medium text-slate-900">
             {courseName(dispatch)}

@@ -29,6 +29,8 @@ export const QUEUE_LABELS: Record<string, string> = {
   'mail-outbox': 'Mail sending',
   'mail-scheduled': 'Digests and report mails',
   'log-partitions': 'Activity log upkeep',
+  'dispatch-renewals': 'Scheduled renewals and rollovers',
+  'dispatch-bulk': 'Bulk actions on dispatches',
 }
 
 function FailureItem({ failure }: { failure: JobFailure }) {

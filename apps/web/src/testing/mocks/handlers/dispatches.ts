@@ -80,6 +80,8 @@ const OTHER_ROUTES = new Set(['courses', 'destinations'])
 
 export const dispatchHandlers = [
   http.get('/api/dispatches', ({ request }) => HttpResponse.json(makeDispatchList(request))),
+  // Scheduled renewals (a company screen lists them): none by default.
+  http.get('/api/dispatches/renewals', () => HttpResponse.json({ renewals: [] })),
   http.get<{ id: string }>('/api/dispatches/:id', ({ params }) => {
     if (OTHER_ROUTES.has(params.id)) return undefined
     return HttpResponse.json(makeDispatch({ id: params.id }))

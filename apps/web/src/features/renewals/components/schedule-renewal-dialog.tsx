@@ -1,0 +1,68 @@
+import { useState } from 'react'
+import { Banner } from '@/components/ui/banner'
+import { Button } from '@/components/ui/button'
+import { Modal } from '@/components/ui/modal'
+import { errorMessage } from '@/lib/api-error'
+import { useScheduleRenewal } from '../api/renewals'
+import { emptyRenewal, RenewalFields, toRenewalChange } from './renewal-fields'
+
+/** Schedules a renewal for every dispatch of a company. */
+export function ScheduleRenewalDialog({
+  companyId,
+  onClose,
+  onScheduled,
+}: {
+  companyId: string
+  onClose: () => void
+  onScheduled: (count: number) => void
+}) {
+  const [draft, setDraft] = useState(emptyRenewal)
+  const [formError, setFormError] = useState<string | null>(null)
+  const schedule = useScheduleRenewal()
+  const submit = () => {
+    const parsed = toRenewalChange(draft)
+    if ('error' in parsed) return setFormError(parsed.error)
+    setFormError(null)
+    schedule.mutate(
+      { companyId, ...parsed.change },
+      {
+        onSuccess: (result) => {
+          onScheduled(result.scheduled)
+          onClose()
+        },
+      },
+    )
+  }
+  const error = formError ?? (schedule.error ? errorMessage(schedule.error, 'Could not schedule the renewal') : null)
+  return (
+    <Modal
+      title="Schedule renewal"
+      onClose={onClose}
+      className="max-w-2xl"
+      footer={
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose} disabled={schedule.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={schedule.isPending}>
+            {schedule.isPending ? 'Scheduling...' : 'Schedule renewal'}
+          </Button>
+        </div>
+      }
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit()
+        }}
+      >
+        <p className="text-sm text-slate-700">
+          For every dispatch of this company, carried out on the renewal date (UTC).
+        </p>
+        <RenewalFields draft={draft} onChange={setDraft} />
+        {error && <Banner variant="error">{error}</Banner>}
+      </form>
+    </Modal>
+  )
+}
