@@ -35,23 +35,29 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         if (!(await repo.endSession(user.id, sessionId, 'ended by the user', tx))) {
           throw new AppError('NOT_FOUND', M.sessionNotFound)
         }
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: core.actorOf(user),
-          details: { userId: user.id, sessionId },
-          ipAddress: client.ip,
-        })
+        await activity.record(
+          {
+            action: 'SESSION_ENDED',
+            actor: core.actorOf(user),
+            details: { userId: user.id, sessionId },
+            ipAddress: client.ip,
+          },
+          tx,
+        )
       })
     },
     async endOtherSessions(user: NamedUser, currentSessionId: string, client: ClientInfo): Promise<EndedSessions> {
       return db.transaction(async (tx) => {
         const ended = await repo.endSessions(user.id, currentSessionId, 'ended by the user (everywhere else)', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: core.actorOf(user),
-          details: { userId: user.id, everywhereElse: true, ended },
-          ipAddress: client.ip,
-        })
+        await activity.record(
+          {
+            action: 'SESSION_ENDED',
+            actor: core.actorOf(user),
+            details: { userId: user.id, everywhereElse: true, ended },
+            ipAddress: client.ip,
+          },
+          tx,
+        )
         return {
           message: ended === 1 ? 'Signed out of 1 other session' : `Signed out of ${ended} other sessions`,
           ended,
@@ -75,12 +81,15 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         const user = await repo.signInUser(userId, tx)
         if (!user) throw new AppError('NOT_FOUND', 'User not found')
         const ended = await repo.endSessions(userId, null, 'ended by an administrator', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: ctx.actor,
-          details: { userId, email: user.email, all: true, ended },
-          ipAddress: ctx.ip,
-        })
+        await activity.record(
+          {
+            action: 'SESSION_ENDED',
+            actor: ctx.actor,
+            details: { userId, email: user.email, all: true, ended },
+            ipAddress: ctx.ip,
+          },
+          tx,
+        )
         return { message: ended === 1 ? 'Ended 1 session' : `Ended ${ended} sessions`, ended }
       })
     },
@@ -90,12 +99,15 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         const user = await repo.signInUser(userId, tx)
         if (!user) throw new AppError('NOT_FOUND', 'User not found')
         const removed = await repo.deleteAllFactors(userId, tx)
-        await activity.record(tx, {
-          action: 'MFA_FACTORS_RESET',
-          actor: ctx.actor,
-          details: { userId, email: user.email, removed },
-          ipAddress: ctx.ip,
-        })
+        await activity.record(
+          {
+            action: 'MFA_FACTORS_RESET',
+            actor: ctx.actor,
+            details: { userId, email: user.email, removed },
+            ipAddress: ctx.ip,
+          },
+          tx,
+        )
         const at = new Date()
         await deps.notices.notify(tx, user, { kind: 'factors-reset', at }, `mfa:reset:${userId}:${at.getTime()}`)
       })
@@ -132,12 +144,15 @@ export function createMfaRules(deps: MfaDeps) {
       const before = await roleRules()
       await db.transaction(async (tx) => {
         for (const rule of body.rules) await repo.setRoleRule(rule.role, rule.required, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'roles', before: before.rules, after: body.rules },
-          ipAddress: ctx.ip,
-        })
+        await activity.record(
+          {
+            action: 'MFA_RULES_UPDATED',
+            actor: ctx.actor,
+            details: { scope: 'roles', before: before.rules, after: body.rules },
+            ipAddress: ctx.ip,
+          },
+          tx,
+        )
       })
       return roleRules()
     },
@@ -154,12 +169,15 @@ export function createMfaRules(deps: MfaDeps) {
           trustProviderFactor: body.trustProviderFactor ?? before.trustProviderFactor,
         }
         await repo.setCompanyRule(companyId, after, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'company', companyId, before, after },
-          ipAddress: ctx.ip,
-        })
+        await activity.record(
+          {
+            action: 'MFA_RULES_UPDATED',
+            actor: ctx.actor,
+            details: { scope: 'company', companyId, before, after },
+            ipAddress: ctx.ip,
+          },
+          tx,
+        )
         return after
       })
     },

@@ -4,7 +4,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client'
 import type { Actor } from '../../lib/actor'
 import { AppError } from '../../lib/app-error'
 import type { SecretBox } from '../../lib/secret-box'
-import type { ActivityEntry } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { LoginThrottle } from '../auth/login-throttle'
 import type { UsersRepository } from '../users/users.repository'
@@ -65,7 +65,7 @@ export interface MfaDeps {
   auth: AuthService
   users: UsersRepository
   throttle: LoginThrottle
-  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
+  activity: ActivityRepository
   notices: SecurityNotices
   /** The secret box, opened when a key is first sealed or read (its key file may be made then). */
   box: () => SecretBox
@@ -85,7 +85,7 @@ export interface MfaDeps {
 
 /** What every part of the second-factor service shares: tokens, throttling, audit, sessions. */
 export function createMfaCore(deps: MfaDeps) {
-  const { db, repository: repo, auth, throttle, activity } = deps
+  const { repository: repo, auth, throttle, activity } = deps
 
   const actorOf = (u: NamedUser): Actor => ({ id: u.id, name: u.name ?? u.username, email: u.email })
 
@@ -104,7 +104,7 @@ export function createMfaCore(deps: MfaDeps) {
 
   async function failed(user: NamedUser, client: ClientInfo, method: string, reason: string) {
     await throttle.recordFailure(user.email, client.ip)
-    await activity.record(db, {
+    await activity.record({
       action: 'LOGIN_FAILED',
       actor: actorOf(user),
       details: { email: user.email, method, reason },
@@ -146,12 +146,15 @@ export function createMfaCore(deps: MfaDeps) {
     tx: Tx,
   ): Promise<string[] | null> {
     const recoveryCodes = first ? await addRecoveryCodes(user.id, tx) : null
-    await activity.record(tx, {
-      action: 'MFA_FACTOR_ADDED',
-      actor: actorOf(user),
-      details: { kind: factor.kind, factorId: factor.id, name: factor.name },
-      ipAddress: client.ip,
-    })
+    await activity.record(
+      {
+        action: 'MFA_FACTOR_ADDED',
+        actor: actorOf(user),
+        details: { kind: factor.kind, factorId: factor.id, name: factor.name },
+        ipAddress: client.ip,
+      },
+      tx,
+    )
     const notice = { kind: 'factor-added' as const, factor: factorLabel(factor), at: new Date() }
     await deps.notices.notify(tx, user, notice, `mfa:added:${factor.id}`)
     return recoveryCodes

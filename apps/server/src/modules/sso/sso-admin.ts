@@ -90,18 +90,21 @@ export function createSsoAdmin(ctx: SsoContext) {
         tx,
       )
       await ctx.replaceClientSecret(saved, body.clientSecret, tx)
-      await activity.record(tx, {
-        action: 'SSO_CONNECTION_SAVED',
-        actor: admin.actor,
-        ipAddress: admin.ip,
-        // The settings as the API shows them: whether a secret is set, never the secret.
-        details: {
-          companyId,
-          created: !current,
-          clientSecretChanged: body.clientSecret !== undefined,
-          after: connectionOf(saved),
+      await activity.record(
+        {
+          action: 'SSO_CONNECTION_SAVED',
+          actor: admin.actor,
+          ipAddress: admin.ip,
+          // The settings as the API shows them: whether a secret is set, never the secret.
+          details: {
+            companyId,
+            created: !current,
+            clientSecretChanged: body.clientSecret !== undefined,
+            after: connectionOf(saved),
+          },
         },
-      })
+        tx,
+      )
     })
     return settingsOf(companyId)
   }
@@ -164,12 +167,15 @@ export function createSsoAdmin(ctx: SsoContext) {
         },
         tx,
       )
-      await activity.record(tx, {
-        action: 'SSO_CONNECTION_SAVED',
-        actor: admin.actor,
-        ipAddress: admin.ip,
-        details: { companyId, created: !current, after: connectionOf(saved) },
-      })
+      await activity.record(
+        {
+          action: 'SSO_CONNECTION_SAVED',
+          actor: admin.actor,
+          ipAddress: admin.ip,
+          details: { companyId, created: !current, after: connectionOf(saved) },
+        },
+        tx,
+      )
     })
     return settingsOf(companyId)
   }
@@ -218,12 +224,15 @@ export function createSsoAdmin(ctx: SsoContext) {
       await ctx.requireCompany(companyId)
       await db.transaction(async (tx) => {
         if (!(await sso.deleteConnection(companyId, tx))) throw new AppError('NOT_FOUND', M.notConfigured)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_REMOVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId },
-        })
+        await activity.record(
+          {
+            action: 'SSO_CONNECTION_REMOVED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: { companyId },
+          },
+          tx,
+        )
       })
     },
 
@@ -249,12 +258,15 @@ export function createSsoAdmin(ctx: SsoContext) {
       const before = (await sso.passwordUsers(companyId)).map((u) => u.email)
       await db.transaction(async (tx) => {
         await sso.replacePasswordUsers(companyId, ids, tx)
-        await activity.record(tx, {
-          action: 'SSO_PASSWORD_USERS_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId, before, after: (await sso.passwordUsers(companyId, tx)).map((u) => u.email) },
-        })
+        await activity.record(
+          {
+            action: 'SSO_PASSWORD_USERS_UPDATED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: { companyId, before, after: (await sso.passwordUsers(companyId, tx)).map((u) => u.email) },
+          },
+          tx,
+        )
       })
       return settingsOf(companyId)
     },

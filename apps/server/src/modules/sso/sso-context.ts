@@ -14,7 +14,7 @@ import type { Db, DbOrTx } from '../../db/client'
 import type { Actor } from '../../lib/actor'
 import { AppError } from '../../lib/app-error'
 import { createSecretBox, type SecretBox } from '../../lib/secret-box'
-import type { ActivityEntry } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
 import { discover } from './oidc'
@@ -47,7 +47,7 @@ export interface SsoDeps {
   db: Db
   repositories: { sso: SsoRepository; users: UsersRepository }
   auth: AuthService
-  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
+  activity: ActivityRepository
   config: { publicUrl: string; ssoSecretKey: string | null; dataDir: string }
   log: FastifyBaseLogger
   demo?: SsoDemoInfo | null
@@ -87,7 +87,7 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** The helpers every part of the single sign-on service shares: secrets, discovery, addresses. */
 export function createSsoContext(deps: SsoDeps) {
-  const { db, activity, log } = deps
+  const { activity, log } = deps
   const { sso } = deps.repositories
   let opened: SecretBox | null = null
   // The key file in DATA_DIR is read (or made) when a secret is first sealed or opened.
@@ -161,7 +161,7 @@ export function createSsoContext(deps: SsoDeps) {
      * attribute value. The sign-in page's address with the refusal's code.
      */
     async refuse(refusal: SsoRefusal, client: ClientInfo, companyId: string | null, method: 'oidc' | 'saml' = 'oidc') {
-      await activity.record(db, {
+      await activity.record({
         action: 'LOGIN_FAILED',
         actor: null,
         details: { method, reason: refusal.reason, companyId, ...refusal.extra },

@@ -34,12 +34,15 @@ export function createReplaceDomains(ctx: SsoContext) {
         // Inserted domains that another company took meanwhile were skipped: refuse them.
         const raced = await sso.domainsOfOthers(domains, companyId, tx)
         if (raced[0]) throw conflict(raced[0].domain, raced[0].companyName)
-        await activity.record(tx, {
-          action: 'SSO_DOMAINS_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId, ...(companyId === null ? { staff: true } : {}), before, after: domains },
-        })
+        await activity.record(
+          {
+            action: 'SSO_DOMAINS_UPDATED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: { companyId, ...(companyId === null ? { staff: true } : {}), before, after: domains },
+          },
+          tx,
+        )
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(domains.join(', '), 'another company')

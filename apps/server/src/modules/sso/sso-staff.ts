@@ -67,17 +67,20 @@ export function createSsoStaff(ctx: SsoContext) {
           tx,
         )
         await ctx.replaceClientSecret(saved, body.clientSecret, tx)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_SAVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: {
-            staff: true,
-            created: !current,
-            clientSecretChanged: body.clientSecret !== undefined,
-            after: (await toStaffSettings(saved, tx)).connection,
+        await activity.record(
+          {
+            action: 'SSO_CONNECTION_SAVED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: {
+              staff: true,
+              created: !current,
+              clientSecretChanged: body.clientSecret !== undefined,
+              after: (await toStaffSettings(saved, tx)).connection,
+            },
           },
-        })
+          tx,
+        )
         return saved
       })
       return toStaffSettings(row)
@@ -86,12 +89,15 @@ export function createSsoStaff(ctx: SsoContext) {
     async removeStaff(admin: AdminContext): Promise<void> {
       await db.transaction(async (tx) => {
         if (!(await sso.deleteStaffConnection(tx))) throw new AppError('NOT_FOUND', M.staffNotConfigured)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_REMOVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { staff: true },
-        })
+        await activity.record(
+          {
+            action: 'SSO_CONNECTION_REMOVED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: { staff: true },
+          },
+          tx,
+        )
       })
     },
 
@@ -113,12 +119,15 @@ export function createSsoStaff(ctx: SsoContext) {
       const before = await sso.staffRoles()
       await db.transaction(async (tx) => {
         await sso.replaceStaffRoles(mappings, tx)
-        await activity.record(tx, {
-          action: 'SSO_STAFF_ROLES_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { before, after: mappings },
-        })
+        await activity.record(
+          {
+            action: 'SSO_STAFF_ROLES_UPDATED',
+            actor: admin.actor,
+            ipAddress: admin.ip,
+            details: { before, after: mappings },
+          },
+          tx,
+        )
       })
       return toStaffSettings(await sso.findStaffConnection())
     },
