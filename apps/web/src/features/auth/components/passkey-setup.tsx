@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { errorMessage } from '@/lib/api-error'
 import { passkeyError, registerPasskey, renameFactor } from '../api/passkeys-api'
+import { useAttempt } from '../hooks/use-attempt'
 
 /**
  * Adding a passkey on Profile: a name of the user's choosing ("Work laptop"), then the
@@ -18,19 +19,13 @@ export function AddPasskey({
   onCancel: () => void
 }) {
   const [name, setName] = useState('Passkey')
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { pending, error, attempt } = useAttempt()
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    setPending(true)
-    setError(null)
-    try {
-      const added = await registerPasskey(name.trim() || 'Passkey')
-      onAdded(added.recoveryCodes)
-    } catch (failure) {
-      setError(passkeyError(failure, 'The passkey could not be added. Please try again.'))
-      setPending(false)
-    }
+    await attempt(
+      async () => onAdded((await registerPasskey(name.trim() || 'Passkey')).recoveryCodes),
+      (failure) => passkeyError(failure, 'The passkey could not be added. Please try again.'),
+    )
   }
   return (
     <form className="space-y-4" onSubmit={(e) => void submit(e)} aria-label="Add a passkey">
@@ -61,19 +56,16 @@ export function AddPasskey({
 /** A factor's name, changed in place (an authenticator app or a passkey). */
 export function RenameFactor({ factor, onDone }: { factor: MfaFactor; onDone: (renamed: boolean) => void }) {
   const [name, setName] = useState(factor.name)
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { pending, error, attempt } = useAttempt()
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    setPending(true)
-    setError(null)
-    try {
-      await renameFactor(factor.id, name.trim())
-      onDone(true)
-    } catch (failure) {
-      setError(errorMessage(failure, 'Not renamed.'))
-      setPending(false)
-    }
+    await attempt(
+      async () => {
+        await renameFactor(factor.id, name.trim())
+        onDone(true)
+      },
+      (failure) => errorMessage(failure, 'Not renamed.'),
+    )
   }
   return (
     <form
