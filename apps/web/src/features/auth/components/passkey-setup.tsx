@@ -7,6 +7,20 @@ import { errorMessage } from '@/lib/api-error'
 import { passkeyError, registerPasskey, renameFactor } from '../api/passkeys-api'
 import { useAttempt } from '../hooks/use-attempt'
 
+/** A factor's name as the user types it, within the length the server keeps. */
+function FactorName(props: { label: string; name: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Input
+      label={props.label}
+      name={props.name}
+      required
+      limit={FACTOR_NAME_MAX}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  )
+}
+
 /**
  * Adding a passkey on Profile: a name of the user's choosing ("Work laptop"), then the
  * browser's own prompt. The first factor of an account brings recovery codes.
@@ -33,14 +47,7 @@ export function AddPasskey({
         Your browser or phone keeps the passkey and asks for your PIN, fingerprint or face each time you use it.
       </p>
       {error && <Banner variant="error">{error}</Banner>}
-      <Input
-        label="Passkey name"
-        name="passkey-name"
-        required
-        limit={FACTOR_NAME_MAX}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <FactorName label="Passkey name" name="passkey-name" value={name} onChange={setName} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? 'Waiting for your passkey...' : 'Create passkey'}
@@ -73,14 +80,7 @@ export function RenameFactor({ factor, onDone }: { factor: MfaFactor; onDone: (r
       onSubmit={(e) => void submit(e)}
       aria-label={`Rename ${factor.name}`}
     >
-      <Input
-        label="New name"
-        name="factor-name"
-        required
-        limit={FACTOR_NAME_MAX}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <FactorName label="New name" name="factor-name" value={name} onChange={setName} />
       <Button type="submit" size="sm" disabled={pending}>
         Save
       </Button>
