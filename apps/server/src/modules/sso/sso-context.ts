@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
+  type ActivityAction,
   issuerError,
   SSO_DEFAULT_SCOPES,
   type SaveOidcConnectionBody,
@@ -80,6 +81,18 @@ export const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
 
 /** Whether a database error is a unique violation (PostgreSQL and PGlite name it alike). */
+/** An OIDC connection's client as the API shows it: whether a secret is set, never the secret. */
+export function oidcClientOf(row: SsoConnectionRow) {
+  return {
+    issuer: row.oidcIssuer ?? '',
+    clientId: row.oidcClientId ?? '',
+    clientSecretSet: Boolean(row.oidcClientSecret),
+    scopes: row.oidcScopes ?? SSO_DEFAULT_SCOPES,
+    emailClaim: row.oidcEmailClaim ?? 'email',
+    nameClaim: row.oidcNameClaim ?? 'name',
+  }
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; cause?: { code?: unknown } }
   return e.code === '23505' || e.cause?.code === '23505'
@@ -106,6 +119,10 @@ export function createSsoContext(deps: SsoDeps) {
   return {
     ...deps,
     sso,
+    /** An admin's change in the activity log, written in the change's transaction. */
+    recordAdmin(action: ActivityAction, admin: AdminContext, details: unknown, tx: DbOrTx) {
+      return activity.record({ action, actor: admin.actor, ipAddress: admin.ip, details }, tx)
+    },
     users: deps.repositories.users,
     redirectUri,
 
