@@ -17,7 +17,7 @@ import {
   SsoSettingsSchema,
   SsoTestResultSchema,
 } from '@portal/shared'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyRequest, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
@@ -69,57 +69,46 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
 ) => {
   const errors = errorResponses(400, 401, 403, 404, 409)
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+  // Every route here manages one company's connection: the same permission, tag and company id.
+  const manage = <S extends Omit<FastifySchema, 'params'>>(schema: S) =>
+    route('sso.manage', { tags: ['sso'], params: IdParamsSchema, ...schema })
 
-  app.get(
-    '/:id/sso',
-    route('sso.manage', { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoSettingsSchema, ...errors } }),
-    async (request) => sso.settings(request.params.id),
+  app.get('/:id/sso', manage({ response: { 200: SsoSettingsSchema, ...errors } }), async (request) =>
+    sso.settings(request.params.id),
   )
 
   app.put(
     '/:id/sso',
-    route('sso.manage', {
-      tags: ['sso'],
-      params: IdParamsSchema,
+    manage({
       body: SaveSsoConnectionBodySchema,
       response: { 200: SsoSettingsSchema, ...errors },
     }),
     async (request) => sso.save(request.params.id, request.body, ctx(request)),
   )
 
-  app.delete(
-    '/:id/sso',
-    route('sso.manage', { tags: ['sso'], params: IdParamsSchema, response: { 200: OkResponseSchema, ...errors } }),
-    async (request) => {
-      await sso.remove(request.params.id, ctx(request))
-      return { message: 'Single sign-on connection removed' }
-    },
-  )
+  app.delete('/:id/sso', manage({ response: { 200: OkResponseSchema, ...errors } }), async (request) => {
+    await sso.remove(request.params.id, ctx(request))
+    return { message: 'Single sign-on connection removed' }
+  })
 
   app.put(
     '/:id/sso/domains',
-    route('sso.manage', {
-      tags: ['sso'],
-      params: IdParamsSchema,
+    manage({
       body: SsoDomainsBodySchema,
       response: { 200: SsoSettingsSchema, ...errors },
     }),
     async (request) => sso.setDomains(request.params.id, request.body.domains, ctx(request)),
   )
 
-  app.post(
-    '/:id/sso/test',
-    route('sso.manage', { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoTestResultSchema, ...errors } }),
-    async (request) => sso.test(request.params.id),
+  app.post('/:id/sso/test', manage({ response: { 200: SsoTestResultSchema, ...errors } }), async (request) =>
+    sso.test(request.params.id),
   )
 
   app.put(
     '/:id/sso/password-users',
-    route('sso.manage', {
-      tags: ['sso'],
+    manage({
       description:
         'The company’s users who may keep signing in with a password although the company requires single sign-on (the whole list).',
-      params: IdParamsSchema,
       body: SsoPasswordUsersBodySchema,
       response: { 200: SsoSettingsSchema, ...errors },
     }),
@@ -128,11 +117,9 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
 
   app.post(
     '/:id/sso/test/start',
-    route('sso.manage', {
-      tags: ['sso'],
+    manage({
       description:
         'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
-      params: IdParamsSchema,
       response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
     }),
     async (request, reply) => {
