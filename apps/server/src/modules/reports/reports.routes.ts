@@ -12,10 +12,7 @@ const errors = errorResponses(400, 401, 403, 404)
 const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
   app.get(
     '/registrations/count',
-    {
-      config: { permission: 'report.readCount' },
-      schema: { tags: ['reports'], response: { 200: RegistrationCountSchema, ...errors } },
-    },
+    route('report.readCount', { tags: ['reports'], response: { 200: RegistrationCountSchema, ...errors } }),
     async () => reports.registrationCount(),
   )
 
