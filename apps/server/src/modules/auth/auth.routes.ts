@@ -73,16 +73,12 @@ const authRoutes: FastifyPluginAsyncTypebox<{
     async () => users.options(),
   )
 
-  app.get(
-    '/config',
-    { config: { public: true }, schema: { tags: ['auth'], response: { 200: AuthConfigSchema } } },
-    async () => ({
-      demoMode,
-      demoAccounts: demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
-      demoPassword: demoMode ? DEMO_PASSWORD : null,
-      supportEmail,
-    }),
-  )
+  app.get('/config', route('public', { tags: ['auth'], response: { 200: AuthConfigSchema } }), async () => ({
+    demoMode,
+    demoAccounts: demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
+    demoPassword: demoMode ? DEMO_PASSWORD : null,
+    supportEmail,
+  }))
 }
 
 export default authRoutes

@@ -29,11 +29,7 @@ const healthRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { database, role, jobs }) => {
   const node = (status: string) => ({ status, role, database: database.kind, jobs: jobs() })
 
-  app.get(
-    '/health',
-    { config: { public: true }, schema: { tags: ['operations'], response: { 200: NodeSchema } } },
-    async () => node('ok'),
-  )
+  app.get('/health', route('public', { tags: ['operations'], response: { 200: NodeSchema } }), async () => node('ok'))
 
   const ready = route('public', { tags: ['operations'], response: { 200: NodeSchema, 503: NodeSchema } })
   for (const url of ['/ready', '/health/ready']) {

@@ -217,10 +217,8 @@ export const mfaRulesRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> = as
   const errors = errorResponses(400, 401, 403, 404)
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request)!, ip: request.ip })
 
-  app.get(
-    '/mfa/rules',
-    { config: { permission: 'user.manage' }, schema: { tags, response: { 200: MfaRoleRulesSchema, ...errors } } },
-    async () => mfa.roleRules(),
+  app.get('/mfa/rules', route('user.manage', { tags, response: { 200: MfaRoleRulesSchema, ...errors } }), async () =>
+    mfa.roleRules(),
   )
 
   app.put(

@@ -26,9 +26,7 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
   const settings = { 200: StaffSsoSettingsSchema, ...errors }
 
-  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
-    sso.staffSettings(),
-  )
+  app.get('', route('sso.manage', { tags: ['sso'], response: settings }), async () => sso.staffSettings())
 
   app.put(
     '',
@@ -38,7 +36,7 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
 
   app.delete(
     '',
-    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
+    route('sso.manage', { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } }),
     async (request) => {
       await sso.removeStaff(ctx(request))
       return { message: 'Staff sign-in connection removed' }

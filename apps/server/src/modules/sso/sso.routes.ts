@@ -17,7 +17,7 @@ import {
   SsoSettingsSchema,
   SsoTestResultSchema,
 } from '@portal/shared'
-import type { FastifyRequest, FastifySchema } from 'fastify'
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
@@ -149,6 +149,12 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
 ) => {
   const errors = errorResponses(400, 401, 429)
   const cookie = (value: string, maxAge: number) => flowCookie(value, maxAge, secureCookie)
+  /** A sign-in starts at the provider: a company's connection, or the staff connection (null). */
+  const startAt = async (companyId: string | null, request: FastifyRequest, reply: FastifyReply) => {
+    const { location, flowId } = await sso.start(companyId, clientOf(request))
+    if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
+    return reply.redirect(location, 302)
+  }
 
   app.get(
     '/lookup',
@@ -160,11 +166,7 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
     async (request) => sso.lookup(request.query.email),
   )
 
-  app.get(
-    '/demo',
-    { config: { public: true }, schema: { tags: ['sso'], response: { 200: SsoDemoSchema } } },
-    async () => sso.demo(),
-  )
+  app.get('/demo', route('public', { tags: ['sso'], response: { 200: SsoDemoSchema } }), async () => sso.demo())
 
   app.get(
     '/:companyId/start',
@@ -173,11 +175,7 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
       params: CompanyIdParams,
       response: { ...redirect, ...errors },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.start(request.params.companyId, clientOf(request))
-      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
-      return reply.redirect(location, 302)
-    },
+    async (request, reply) => startAt(request.params.companyId, request, reply),
   )
 
   app.get(
@@ -187,11 +185,7 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
       description: "Starts the vendor's staff sign-in through the staff connection.",
       response: { ...redirect, ...errors },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.start(null, clientOf(request))
-      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
-      return reply.redirect(location, 302)
-    },
+    async (request, reply) => startAt(null, request, reply),
   )
 
   app.get(
