@@ -177,8 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mails = createMailOutbox(outboxRepository, jobs)
   const notices = createSecurityNotices({
     repository: mfaRepository,
-    // The second-factor module still takes the handle first.
-    outbox: { enqueue: (tx, list) => mails.enqueue(list, tx) },
+    outbox: mails,
     publicUrl: config.publicUrl,
   })
   const auth = createAuthService({
@@ -199,8 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     repositories: { sso: ssoRepository, users: usersRepository },
     auth,
-    // The single sign-on module still takes the handle first.
-    activity: { record: (tx, entry) => activity.record(entry, tx) },
+    activity,
     config,
     log: app.log,
     demo: options.ssoDemo ?? null,
@@ -216,8 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth,
     users: usersRepository,
     throttle,
-    // The second-factor module still takes the handle first.
-    activity: { record: (tx, entry) => activity.record(entry, tx) },
+    activity,
     notices,
     box: () => (box ??= createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir))),
     // A single sign-on session that needed a second step keeps its link to the connection.

@@ -70,19 +70,27 @@ export const SsoSettingsSchema = Type.Object({
 export type SsoSettings = Static<typeof SsoSettingsSchema>
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength })
-
-/** PUT /api/admin/companies/{id}/sso with OIDC. A client secret left out keeps the stored one. */
-export const SaveOidcConnectionBodySchema = Type.Object({
-  protocol: Type.Literal('oidc'),
+/** A company connection's switches, whichever protocol it uses. */
+const ConnectionRuleFields = {
   enabled: Type.Optional(Type.Boolean()),
   ssoRequired: Type.Boolean(),
   createUsers: Type.Boolean(),
+}
+/** The OIDC client a company's or the staff connection signs in through. */
+const OidcClientFields = {
   issuer: Text(500),
   clientId: Text(500),
   clientSecret: Type.Optional(Type.String({ maxLength: 2000 })),
   scopes: Type.Optional(Type.String({ maxLength: 500 })),
   emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
   nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
+}
+
+/** PUT /api/admin/companies/{id}/sso with OIDC. A client secret left out keeps the stored one. */
+export const SaveOidcConnectionBodySchema = Type.Object({
+  protocol: Type.Literal('oidc'),
+  ...ConnectionRuleFields,
+  ...OidcClientFields,
 })
 export type SaveOidcConnectionBody = Static<typeof SaveOidcConnectionBodySchema>
 
@@ -92,9 +100,7 @@ export type SaveOidcConnectionBody = Static<typeof SaveOidcConnectionBodySchema>
  */
 export const SaveSamlConnectionBodySchema = Type.Object({
   protocol: Type.Literal('saml'),
-  enabled: Type.Optional(Type.Boolean()),
-  ssoRequired: Type.Boolean(),
-  createUsers: Type.Boolean(),
+  ...ConnectionRuleFields,
   metadataXml: Type.Optional(Type.String({ maxLength: SAML_METADATA_MAX_CHARS })),
   metadataUrl: Type.Optional(Type.String({ maxLength: 500 })),
   allowUnsolicited: Type.Optional(Type.Boolean()),
@@ -224,12 +230,7 @@ export type StaffSsoSettings = Static<typeof StaffSsoSettingsSchema>
 export const SaveStaffSsoBodySchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   displayName: Text(100),
-  issuer: Text(500),
-  clientId: Text(500),
-  clientSecret: Type.Optional(Type.String({ maxLength: 2000 })),
-  scopes: Type.Optional(Type.String({ maxLength: 500 })),
-  emailClaim: Type.Optional(Type.String({ maxLength: 100 })),
-  nameClaim: Type.Optional(Type.String({ maxLength: 100 })),
+  ...OidcClientFields,
   roleClaim: Type.Optional(Type.String({ maxLength: 100 })),
 })
 export type SaveStaffSsoBody = Static<typeof SaveStaffSsoBodySchema>

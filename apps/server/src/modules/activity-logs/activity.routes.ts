@@ -3,6 +3,7 @@ import { LogActionBodySchema, LogNavigationBodySchema, OkResponseSchema } from '
 import { actorOf } from '../../plugins/app/auth'
 import logsRoutes from './logs.routes'
 import type { LogsService } from './logs.service'
+import { route } from '../../lib/route'
 
 /**
  * UI events only (docs/product-decisions.md D14): the action list is closed by the schema, and the user and IP
@@ -11,14 +12,11 @@ import type { LogsService } from './logs.service'
 const activityRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
   app.post(
     '/action',
-    {
-      config: { permission: 'activity.write' },
-      schema: {
-        tags: ['activity-logs'],
-        body: LogActionBodySchema,
-        response: { 201: OkResponseSchema },
-      },
-    },
+    route('activity.write', {
+      tags: ['activity-logs'],
+      body: LogActionBodySchema,
+      response: { 201: OkResponseSchema },
+    }),
     async (request, reply) => {
       await logs.record({
         action: request.body.action,
@@ -32,14 +30,11 @@ const activityRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (
 
   app.post(
     '/navigation',
-    {
-      config: { permission: 'activity.write' },
-      schema: {
-        tags: ['activity-logs'],
-        body: LogNavigationBodySchema,
-        response: { 201: OkResponseSchema },
-      },
-    },
+    route('activity.write', {
+      tags: ['activity-logs'],
+      body: LogNavigationBodySchema,
+      response: { 201: OkResponseSchema },
+    }),
     async (request, reply) => {
       await logs.record({
         action: 'NAVIGATION_LOGGED',

@@ -7,6 +7,7 @@ import { CSV_MEDIA_TYPE, fileResponse } from '../../lib/file-response'
 import { readAhead, textStream } from '../../lib/table-export'
 import { actorOf } from '../../plugins/app/auth'
 import type { LogsService, ReaderContext } from './logs.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403)
 
@@ -16,27 +17,21 @@ const contextOf = (request: FastifyRequest): ReaderContext => ({ actor: actorOf(
 const logsRoutes: FastifyPluginAsyncTypebox<{ logs: LogsService }> = async (app, { logs }) => {
   app.get(
     '/',
-    {
-      config: { permission: 'log.read' },
-      schema: {
-        tags: ['activity-logs'],
-        querystring: LogListQuerySchema,
-        response: { 200: LogListResponseSchema, ...errors },
-      },
-    },
+    route('log.read', {
+      tags: ['activity-logs'],
+      querystring: LogListQuerySchema,
+      response: { 200: LogListResponseSchema, ...errors },
+    }),
     async (request, reply) => sendJsonAnswer(reply, await logs.list(request.query, contextOf(request))),
   )
 
   app.get(
     '/export.csv',
-    {
-      config: { permission: 'log.read' },
-      schema: {
-        tags: ['activity-logs'],
-        querystring: LogFilterSchema,
-        response: { ...fileResponse('The filtered logs as CSV.', CSV_MEDIA_TYPE), ...errors },
-      },
-    },
+    route('log.read', {
+      tags: ['activity-logs'],
+      querystring: LogFilterSchema,
+      response: { ...fileResponse('The filtered logs as CSV.', CSV_MEDIA_TYPE), ...errors },
+    }),
     async (request, reply) => {
       // The header and the first rows are read before the answer starts, so a query
       // these filters break is a JSON error, not a file cut short. A failure after the first

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AuthConfigSchema,
-  ErrorResponseSchema,
   LoginBodySchema,
   OkResponseSchema,
   RefreshBodySchema,
@@ -16,6 +15,7 @@ import type { UsersService } from '../users/users.service'
 import { toUser } from '../users/users.mapper'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../demo/demo-accounts'
 import type { AuthService } from './auth.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 429)
 
@@ -32,34 +32,25 @@ const authRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/login',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['auth'],
-        description:
-          'A session, or (`secondStep`) the single-purpose token for the second factor or a required enrolment.',
-        body: LoginBodySchema,
-        response: { 200: SignInResponseSchema, ...errors },
-      },
-    },
+    route('public', {
+      tags: ['auth'],
+      description:
+        'A session, or (`secondStep`) the single-purpose token for the second factor or a required enrolment.',
+      body: LoginBodySchema,
+      response: { 200: SignInResponseSchema, ...errors },
+    }),
     async (request) => auth.login(request.body.email, request.body.password, clientOf(request)),
   )
 
   app.post(
     '/refresh-token',
-    {
-      config: { public: true },
-      schema: { tags: ['auth'], body: RefreshBodySchema, response: { 200: SessionResponseSchema, ...errors } },
-    },
+    route('public', { tags: ['auth'], body: RefreshBodySchema, response: { 200: SessionResponseSchema, ...errors } }),
     async (request) => auth.refresh(request.body.refreshToken, clientOf(request)),
   )
 
   app.post(
     '/revoke-token',
-    {
-      config: { public: true },
-      schema: { tags: ['auth'], body: RefreshBodySchema, response: { 200: OkResponseSchema, ...errors } },
-    },
+    route('public', { tags: ['auth'], body: RefreshBodySchema, response: { 200: OkResponseSchema, ...errors } }),
     async (request) => {
       await auth.revoke(request.body.refreshToken, clientOf(request))
       return { message: 'Signed out' }
@@ -68,36 +59,26 @@ const authRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/me',
-    {
-      config: { permission: 'session.read' },
-      schema: { tags: ['auth'], response: { 200: UserSchema, 401: ErrorResponseSchema } },
-    },
+    route('session.read', { tags: ['auth'], response: { 200: UserSchema, ...errorResponses(401) } }),
     // The session check of plugins/app/auth.ts has just read the whole user: no second query.
     async (request) => toUser(requireUser(request)),
   )
 
   app.get(
     '/users',
-    {
-      config: { permission: 'user.list' },
-      schema: {
-        tags: ['auth'],
-        response: { 200: UserOptionListSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
-      },
-    },
+    route('user.list', {
+      tags: ['auth'],
+      response: { 200: UserOptionListSchema, ...errorResponses(401, 403) },
+    }),
     async () => users.options(),
   )
 
-  app.get(
-    '/config',
-    { config: { public: true }, schema: { tags: ['auth'], response: { 200: AuthConfigSchema } } },
-    async () => ({
-      demoMode,
-      demoAccounts: demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
-      demoPassword: demoMode ? DEMO_PASSWORD : null,
-      supportEmail,
-    }),
-  )
+  app.get('/config', route('public', { tags: ['auth'], response: { 200: AuthConfigSchema } }), async () => ({
+    demoMode,
+    demoAccounts: demoMode ? DEMO_ACCOUNTS.map(({ email, role }) => ({ email, role })) : [],
+    demoPassword: demoMode ? DEMO_PASSWORD : null,
+    supportEmail,
+  }))
 }
 
 export default authRoutes

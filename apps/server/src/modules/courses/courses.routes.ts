@@ -14,6 +14,7 @@ import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseEditService } from './course-edit.service'
 import type { CoursesService, RequestContext } from './courses.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403, 404)
 
@@ -36,19 +37,17 @@ const coursesRoutes: FastifyPluginAsyncTypebox<{ courses: CoursesService; edits:
 ) => {
   app.get(
     '/dispatches/courses',
-    {
-      config: { permission: 'course.read' },
-      schema: { tags: ['courses'], response: { 200: CourseListResponseSchema, ...errors } },
-    },
+    route('course.read', { tags: ['courses'], response: { 200: CourseListResponseSchema, ...errors } }),
     async (request) => courses.list(requireUser(request)),
   )
 
   app.get(
     '/courses/:id/details',
-    {
-      config: { permission: 'course.read' },
-      schema: { tags: ['courses'], params: IdParamsSchema, response: { 200: CourseDetailsSchema, ...errors } },
-    },
+    route('course.read', {
+      tags: ['courses'],
+      params: IdParamsSchema,
+      response: { 200: CourseDetailsSchema, ...errors },
+    }),
     async (request) => courses.view(requireUser(request), request.params.id, contextOf(request)),
   )
 
@@ -69,15 +68,12 @@ const coursesRoutes: FastifyPluginAsyncTypebox<{ courses: CoursesService; edits:
 
   app.put(
     '/courses/:id/visibility',
-    {
-      config: { permission: 'course.edit' },
-      schema: {
-        tags: ['courses'],
-        params: IdParamsSchema,
-        body: UpdateCourseVisibilitySchema,
-        response: { 200: CourseVisibilityResponseSchema, ...errors },
-      },
-    },
+    route('course.edit', {
+      tags: ['courses'],
+      params: IdParamsSchema,
+      body: UpdateCourseVisibilitySchema,
+      response: { 200: CourseVisibilityResponseSchema, ...errors },
+    }),
     async (request) =>
       edits.setVisibility(requireUser(request), request.params.id, request.body.isVisible, contextOf(request)),
   )

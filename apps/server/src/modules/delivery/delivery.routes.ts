@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyRequest, FastifySchema } from 'fastify'
 import {
   CompanyDeliverySchema,
   CompanyLicenceCountSchema,
@@ -8,6 +8,7 @@ import {
   IdParamsSchema,
   LicenceCountSchema,
   LtiSecretSchema,
+  type Permission,
   UpdateCompanyDeliveryBodySchema,
   UpdateDispatchDeliveryBodySchema,
 } from '@portal/shared'
@@ -15,8 +16,13 @@ import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DeliveryService } from './delivery.service'
 import type { LtiService } from './lti.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403, 404, 502, 503)
+
+/** A delivery route about one company or dispatch (the id in the path): its permission and summary. */
+const byId = <S extends Omit<FastifySchema, 'params'>>(permission: Permission, summary: string, schema: S) =>
+  route(permission, { tags: ['delivery'], summary, params: IdParamsSchema, ...schema })
 
 const contextOf = (request: FastifyRequest) => ({
   viewer: requireUser(request),
@@ -28,44 +34,30 @@ const contextOf = (request: FastifyRequest) => ({
 const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService }> = async (app, { delivery }) => {
   app.get(
     '/:id/delivery',
-    {
-      config: { permission: 'delivery.read' },
-      schema: {
-        tags: ['delivery'],
-        summary: "A company's delivery settings: launch authentication, instancing, learner data hashing, style sheet",
-        params: IdParamsSchema,
-        response: { 200: CompanyDeliverySchema, ...errors },
-      },
-    },
+    byId(
+      'delivery.read',
+      "A company's delivery settings: launch authentication, instancing, learner data hashing, style sheet",
+      { response: { 200: CompanyDeliverySchema, ...errors } },
+    ),
     async (request) => delivery.company(requireUser(request), request.params.id),
   )
 
   app.get(
     '/:id/licence-count',
-    {
-      config: { permission: 'learner.read' },
-      schema: {
-        tags: ['delivery'],
-        summary: "A company's registrations against its learners per dispatch, and the learners counted twice",
-        params: IdParamsSchema,
-        response: { 200: CompanyLicenceCountSchema, ...errors },
-      },
-    },
+    byId(
+      'learner.read',
+      "A company's registrations against its learners per dispatch, and the learners counted twice",
+      { response: { 200: CompanyLicenceCountSchema, ...errors } },
+    ),
     async (request) => delivery.companyLicenceCount(requireUser(request), request.params.id),
   )
 
   app.put(
     '/:id/delivery',
-    {
-      config: { permission: 'delivery.update' },
-      schema: {
-        tags: ['delivery'],
-        summary: "Change a company's delivery settings (SCORM Cloud first, then the mirror)",
-        params: IdParamsSchema,
-        body: UpdateCompanyDeliveryBodySchema,
-        response: { 200: CompanyDeliverySchema, ...errors },
-      },
-    },
+    byId('delivery.update', "Change a company's delivery settings (SCORM Cloud first, then the mirror)", {
+      body: UpdateCompanyDeliveryBodySchema,
+      response: { 200: CompanyDeliverySchema, ...errors },
+    }),
     async (request) => delivery.updateCompany(request.params.id, request.body, contextOf(request)),
   )
 }
@@ -77,72 +69,42 @@ const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryServ
 ) => {
   app.get(
     '/:id/delivery',
-    {
-      config: { permission: 'delivery.read' },
-      schema: {
-        tags: ['delivery'],
-        summary: "A dispatch's delivery settings and those it takes from its company",
-        params: IdParamsSchema,
-        response: { 200: DispatchDeliverySchema, ...errors },
-      },
-    },
+    byId('delivery.read', "A dispatch's delivery settings and those it takes from its company", {
+      response: { 200: DispatchDeliverySchema, ...errors },
+    }),
     async (request) => delivery.dispatch(requireUser(request), request.params.id),
   )
 
   app.put(
     '/:id/delivery',
-    {
-      config: { permission: 'delivery.update' },
-      schema: {
-        tags: ['delivery'],
-        summary: "Change a dispatch's instancing, learner data hashing or style sheet",
-        params: IdParamsSchema,
-        body: UpdateDispatchDeliveryBodySchema,
-        response: { 200: DispatchDeliverySchema, ...errors },
-      },
-    },
+    byId('delivery.update', "Change a dispatch's instancing, learner data hashing or style sheet", {
+      body: UpdateDispatchDeliveryBodySchema,
+      response: { 200: DispatchDeliverySchema, ...errors },
+    }),
     async (request) => delivery.updateDispatch(request.params.id, request.body, contextOf(request)),
   )
 
   app.get(
     '/:id/licence-count',
-    {
-      config: { permission: 'dispatch.read' },
-      schema: {
-        tags: ['delivery'],
-        summary: 'Registrations against distinct learners, and the learners with more than one registration',
-        params: IdParamsSchema,
-        response: { 200: LicenceCountSchema, ...errors },
-      },
-    },
+    byId('dispatch.read', 'Registrations against distinct learners, and the learners with more than one registration', {
+      response: { 200: LicenceCountSchema, ...errors },
+    }),
     async (request) => delivery.licenceCount(requireUser(request), request.params.id),
   )
 
   app.get(
     '/:id/lti',
-    {
-      config: { permission: 'lti.read' },
-      schema: {
-        tags: ['delivery'],
-        summary: "A dispatch's LTI 1.1 launch data and LTI 1.3 tool configuration (no secret)",
-        params: IdParamsSchema,
-        response: { 200: DispatchLtiSchema, ...errors },
-      },
-    },
+    byId('lti.read', "A dispatch's LTI 1.1 launch data and LTI 1.3 tool configuration (no secret)", {
+      response: { 200: DispatchLtiSchema, ...errors },
+    }),
     async (request) => lti.get(requireUser(request), request.params.id),
   )
 
   app.post(
     '/:id/lti/secret',
-    {
-      config: { permission: 'lti.revealSecret' },
-      schema: {
-        tags: ['delivery'],
-        summary: "Reveal a dispatch's LTI 1.1 shared secret (logged)",
-        params: IdParamsSchema,
-        response: { 200: LtiSecretSchema, ...errors },
-      },
-    },
+    byId('lti.revealSecret', "Reveal a dispatch's LTI 1.1 shared secret (logged)", {
+      response: { 200: LtiSecretSchema, ...errors },
+    }),
     async (request) => lti.revealSecret(request.params.id, contextOf(request)),
   )
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error'
 import type { PortalRole } from '../../config'
 import type { Database } from '../../db/client'
 import type { JobEngineStatus } from '../jobs/job-engine'
+import { route } from '../../lib/route'
 
 const NodeSchema = Type.Object({
   status: Type.String(),
@@ -28,16 +29,9 @@ const healthRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { database, role, jobs }) => {
   const node = (status: string) => ({ status, role, database: database.kind, jobs: jobs() })
 
-  app.get(
-    '/health',
-    { config: { public: true }, schema: { tags: ['operations'], response: { 200: NodeSchema } } },
-    async () => node('ok'),
-  )
+  app.get('/health', route('public', { tags: ['operations'], response: { 200: NodeSchema } }), async () => node('ok'))
 
-  const ready = {
-    config: { public: true },
-    schema: { tags: ['operations'], response: { 200: NodeSchema, 503: NodeSchema } },
-  } as const
+  const ready = route('public', { tags: ['operations'], response: { 200: NodeSchema, 503: NodeSchema } })
   for (const url of ['/ready', '/health/ready']) {
     app.get(url, ready, async (request, reply) => {
       if (app.closing) return reply.code(503).send(node('shutting down'))

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { JobActionResultSchema, JobParamsSchema, JobsOverviewSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import type { JobsService } from './jobs.service'
+import { route } from '../../lib/route'
 
 /**
  * The admin Jobs screen (admin only): GET the queues, their counts by state and the last
@@ -10,20 +11,17 @@ import type { JobsService } from './jobs.service'
 const jobsRoutes: FastifyPluginAsyncTypebox<{ jobs: JobsService }> = async (app, { jobs }) => {
   app.get(
     '/',
-    {
-      config: { permission: 'jobs.manage' },
-      schema: { tags: ['operations'], response: { 200: JobsOverviewSchema, ...errorResponses(401, 403, 503) } },
-    },
+    route('jobs.manage', {
+      tags: ['operations'],
+      response: { 200: JobsOverviewSchema, ...errorResponses(401, 403, 503) },
+    }),
     async () => jobs.overview(),
   )
-  const action = {
-    config: { permission: 'jobs.manage' },
-    schema: {
-      tags: ['operations'],
-      params: JobParamsSchema,
-      response: { 200: JobActionResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
-    },
-  } as const
+  const action = route('jobs.manage', {
+    tags: ['operations'],
+    params: JobParamsSchema,
+    response: { 200: JobActionResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+  })
   app.post('/:id/retry', action, async (request) => jobs.retry(request.params.id))
   app.post('/:id/cancel', action, async (request) => jobs.cancel(request.params.id))
 }

@@ -10,6 +10,7 @@ import {
 import { requireUser } from '../../plugins/app/auth'
 import { exportContextOf, exportErrors, exportFileResponse, sendExport } from '../reports/report-export.routes'
 import type { LearnersService } from './learners.service'
+import { route } from '../../lib/route'
 
 /**
  * /api/learners: a company's learners across its dispatches, their export and one
@@ -19,45 +20,36 @@ import type { LearnersService } from './learners.service'
 const learnersRoutes: FastifyPluginAsyncTypebox<{ learners: LearnersService }> = async (app, { learners }) => {
   app.get(
     '/',
-    {
-      config: { permission: 'learner.read' },
-      schema: {
-        tags: ['learners'],
-        querystring: LearnerListQuerySchema,
-        response: { 200: LearnerListResponseSchema, ...exportErrors },
-      },
-    },
+    route('learner.read', {
+      tags: ['learners'],
+      querystring: LearnerListQuerySchema,
+      response: { 200: LearnerListResponseSchema, ...exportErrors },
+    }),
     async (request) => learners.list(requireUser(request), request.query),
   )
 
   app.get(
     '/export',
-    {
-      config: { permission: 'learner.read' },
-      schema: {
-        tags: ['learners'],
-        description: "Every learner of the list's filters, in its order, as CSV or .xlsx.",
-        querystring: LearnerExportQuerySchema,
-        response: { ...exportFileResponse, ...exportErrors },
-      },
-    },
+    route('learner.read', {
+      tags: ['learners'],
+      description: "Every learner of the list's filters, in its order, as CSV or .xlsx.",
+      querystring: LearnerExportQuerySchema,
+      response: { ...exportFileResponse, ...exportErrors },
+    }),
     async (request, reply) =>
       sendExport(reply, await learners.export(requireUser(request), exportContextOf(request), request.query)),
   )
 
   app.get(
     '/:email/registrations',
-    {
-      config: { permission: 'learner.read' },
-      schema: {
-        tags: ['learners'],
-        description:
-          'The learner’s registrations in the company (the e-mail; `id:<learner id>` for a learner without one).',
-        params: LearnerParamsSchema,
-        querystring: LearnerRegistrationsQuerySchema,
-        response: { 200: LearnerRegistrationsResponseSchema, ...exportErrors },
-      },
-    },
+    route('learner.read', {
+      tags: ['learners'],
+      description:
+        'The learner’s registrations in the company (the e-mail; `id:<learner id>` for a learner without one).',
+      params: LearnerParamsSchema,
+      querystring: LearnerRegistrationsQuerySchema,
+      response: { 200: LearnerRegistrationsResponseSchema, ...exportErrors },
+    }),
     async (request) => learners.registrations(requireUser(request), request.params.email, request.query.companyId),
   )
 }

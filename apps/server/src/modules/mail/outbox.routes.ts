@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { OutboxPageSchema, OutboxQuerySchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import type { OutboxService } from './outbox.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403)
 
@@ -9,10 +10,11 @@ const errors = errorResponses(400, 401, 403)
 const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> = async (app, { outbox }) => {
   app.get(
     '/outbox',
-    {
-      config: { permission: 'outbox.read' },
-      schema: { tags: ['mail'], querystring: OutboxQuerySchema, response: { 200: OutboxPageSchema, ...errors } },
-    },
+    route('outbox.read', {
+      tags: ['mail'],
+      querystring: OutboxQuerySchema,
+      response: { 200: OutboxPageSchema, ...errors },
+    }),
     async (request) => outbox.page(request.query),
   )
 }

@@ -16,7 +16,7 @@ import { describeAgent } from './mfa.notices'
 
 /** Sessions a user sees and ends, and User Management's view of a user's factors and sessions. */
 export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
-  const { db, repository: repo, gate, activity } = deps
+  const { db, repository: repo, gate } = deps
   return {
     async sessions(userId: string, currentSessionId: string | null): Promise<SessionInfo[]> {
       const rows = await repo.sessions(userId)
@@ -35,23 +35,13 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         if (!(await repo.endSession(user.id, sessionId, 'ended by the user', tx))) {
           throw new AppError('NOT_FOUND', M.sessionNotFound)
         }
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: core.actorOf(user),
-          details: { userId: user.id, sessionId },
-          ipAddress: client.ip,
-        })
+        await core.recordUser('SESSION_ENDED', user, client, { userId: user.id, sessionId }, tx)
       })
     },
     async endOtherSessions(user: NamedUser, currentSessionId: string, client: ClientInfo): Promise<EndedSessions> {
       return db.transaction(async (tx) => {
         const ended = await repo.endSessions(user.id, currentSessionId, 'ended by the user (everywhere else)', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: core.actorOf(user),
-          details: { userId: user.id, everywhereElse: true, ended },
-          ipAddress: client.ip,
-        })
+        await core.recordUser('SESSION_ENDED', user, client, { userId: user.id, everywhereElse: true, ended }, tx)
         return {
           message: ended === 1 ? 'Signed out of 1 other session' : `Signed out of ${ended} other sessions`,
           ended,
@@ -75,12 +65,7 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         const user = await repo.signInUser(userId, tx)
         if (!user) throw new AppError('NOT_FOUND', 'User not found')
         const ended = await repo.endSessions(userId, null, 'ended by an administrator', tx)
-        await activity.record(tx, {
-          action: 'SESSION_ENDED',
-          actor: ctx.actor,
-          details: { userId, email: user.email, all: true, ended },
-          ipAddress: ctx.ip,
-        })
+        await core.recordAdmin('SESSION_ENDED', ctx, { userId, email: user.email, all: true, ended }, tx)
         return { message: ended === 1 ? 'Ended 1 session' : `Ended ${ended} sessions`, ended }
       })
     },
@@ -90,12 +75,7 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
         const user = await repo.signInUser(userId, tx)
         if (!user) throw new AppError('NOT_FOUND', 'User not found')
         const removed = await repo.deleteAllFactors(userId, tx)
-        await activity.record(tx, {
-          action: 'MFA_FACTORS_RESET',
-          actor: ctx.actor,
-          details: { userId, email: user.email, removed },
-          ipAddress: ctx.ip,
-        })
+        await core.recordAdmin('MFA_FACTORS_RESET', ctx, { userId, email: user.email, removed }, tx)
         const at = new Date()
         await deps.notices.notify(tx, user, { kind: 'factors-reset', at }, `mfa:reset:${userId}:${at.getTime()}`)
       })
@@ -104,8 +84,8 @@ export function createMfaSessions(deps: MfaDeps, core: MfaCore) {
 }
 
 /** The rules: per staff role, and per company for its client users (and its provider's factor). */
-export function createMfaRules(deps: MfaDeps) {
-  const { db, repository: repo, gate, activity } = deps
+export function createMfaRules(deps: MfaDeps, core: MfaCore) {
+  const { db, repository: repo, gate } = deps
   async function roleRules(): Promise<MfaRoleRules> {
     const set = new Map((await repo.roleRules()).map((r) => [r.role, r.required]))
     return {
@@ -132,12 +112,12 @@ export function createMfaRules(deps: MfaDeps) {
       const before = await roleRules()
       await db.transaction(async (tx) => {
         for (const rule of body.rules) await repo.setRoleRule(rule.role, rule.required, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'roles', before: before.rules, after: body.rules },
-          ipAddress: ctx.ip,
-        })
+        await core.recordAdmin(
+          'MFA_RULES_UPDATED',
+          ctx,
+          { scope: 'roles', before: before.rules, after: body.rules },
+          tx,
+        )
       })
       return roleRules()
     },
@@ -154,12 +134,7 @@ export function createMfaRules(deps: MfaDeps) {
           trustProviderFactor: body.trustProviderFactor ?? before.trustProviderFactor,
         }
         await repo.setCompanyRule(companyId, after, tx)
-        await activity.record(tx, {
-          action: 'MFA_RULES_UPDATED',
-          actor: ctx.actor,
-          details: { scope: 'company', companyId, before, after },
-          ipAddress: ctx.ip,
-        })
+        await core.recordAdmin('MFA_RULES_UPDATED', ctx, { scope: 'company', companyId, before, after }, tx)
         return after
       })
     },

@@ -1,10 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { MFA_MESSAGES as M, RECOVERY_CODE_COUNT, type MfaFactor, type SessionResponse } from '@portal/shared'
+import {
+  MFA_MESSAGES as M,
+  RECOVERY_CODE_COUNT,
+  type ActivityAction,
+  type MfaFactor,
+  type SessionResponse,
+} from '@portal/shared'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import type { Actor } from '../../lib/actor'
 import { AppError } from '../../lib/app-error'
 import type { SecretBox } from '../../lib/secret-box'
-import type { ActivityEntry } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { LoginThrottle } from '../auth/login-throttle'
 import type { UsersRepository } from '../users/users.repository'
@@ -65,7 +71,7 @@ export interface MfaDeps {
   auth: AuthService
   users: UsersRepository
   throttle: LoginThrottle
-  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
+  activity: ActivityRepository
   notices: SecurityNotices
   /** The secret box, opened when a key is first sealed or read (its key file may be made then). */
   box: () => SecretBox
@@ -85,7 +91,7 @@ export interface MfaDeps {
 
 /** What every part of the second-factor service shares: tokens, throttling, audit, sessions. */
 export function createMfaCore(deps: MfaDeps) {
-  const { db, repository: repo, auth, throttle, activity } = deps
+  const { repository: repo, auth, throttle, activity } = deps
 
   const actorOf = (u: NamedUser): Actor => ({ id: u.id, name: u.name ?? u.username, email: u.email })
 
@@ -97,6 +103,16 @@ export function createMfaCore(deps: MfaDeps) {
     return { challenge, user }
   }
 
+  /** What a user did to their own account, in the activity log (in the change's transaction). */
+  function recordUser(action: ActivityAction, user: NamedUser, client: ClientInfo, details: unknown, tx?: DbOrTx) {
+    return activity.record({ action, actor: actorOf(user), details, ipAddress: client.ip }, tx)
+  }
+
+  /** An admin's change to someone else's second factor or the rules, in the activity log. */
+  function recordAdmin(action: ActivityAction, admin: MfaContext, details: unknown, tx: DbOrTx) {
+    return activity.record({ action, actor: admin.actor, details, ipAddress: admin.ip }, tx)
+  }
+
   async function checkThrottle(email: string, client: ClientInfo) {
     const wait = await throttle.retryAfter(email, client.ip)
     if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', M.tooMany, { retryAfterSeconds: wait })
@@ -104,12 +120,7 @@ export function createMfaCore(deps: MfaDeps) {
 
   async function failed(user: NamedUser, client: ClientInfo, method: string, reason: string) {
     await throttle.recordFailure(user.email, client.ip)
-    await activity.record(db, {
-      action: 'LOGIN_FAILED',
-      actor: actorOf(user),
-      details: { email: user.email, method, reason },
-      ipAddress: client.ip,
-    })
+    await recordUser('LOGIN_FAILED', user, client, { email: user.email, method, reason })
   }
 
   /** Spends the step's token and issues the session (with the sign-in method's own rows). */
@@ -146,17 +157,18 @@ export function createMfaCore(deps: MfaDeps) {
     tx: Tx,
   ): Promise<string[] | null> {
     const recoveryCodes = first ? await addRecoveryCodes(user.id, tx) : null
-    await activity.record(tx, {
-      action: 'MFA_FACTOR_ADDED',
-      actor: actorOf(user),
-      details: { kind: factor.kind, factorId: factor.id, name: factor.name },
-      ipAddress: client.ip,
-    })
+    await recordUser(
+      'MFA_FACTOR_ADDED',
+      user,
+      client,
+      { kind: factor.kind, factorId: factor.id, name: factor.name },
+      tx,
+    )
     const notice = { kind: 'factor-added' as const, factor: factorLabel(factor), at: new Date() }
     await deps.notices.notify(tx, user, notice, `mfa:added:${factor.id}`)
     return recoveryCodes
   }
 
-  return { actorOf, openStep, checkThrottle, failed, complete, addRecoveryCodes, factorAdded }
+  return { actorOf, recordUser, recordAdmin, openStep, checkThrottle, failed, complete, addRecoveryCodes, factorAdded }
 }
 export type MfaCore = ReturnType<typeof createMfaCore>

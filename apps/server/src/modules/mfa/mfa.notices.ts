@@ -1,6 +1,6 @@
 import Bowser from 'bowser'
 import type { DbOrTx } from '../../db/client'
-import type { NewMail } from '../mail/outbox.repository'
+import type { MailOutbox } from '../mail/mail.parts'
 import type { ClientInfo } from '../auth/auth.service'
 import { renderSecurityMail, type SecurityNotice } from './mfa.mails'
 import type { MfaRepository } from './mfa.repository'
@@ -27,14 +27,10 @@ const agentKey = (userAgent: string | null) => {
  * report. Built from the repository and the outbox alone, so the auth service (made before
  * this module's service) can call `onSessionIssued`.
  */
-export function createSecurityNotices(deps: {
-  repository: MfaRepository
-  outbox: { enqueue(tx: DbOrTx, mails: NewMail[]): Promise<number> }
-  publicUrl: string
-}) {
+export function createSecurityNotices(deps: { repository: MfaRepository; outbox: MailOutbox; publicUrl: string }) {
   async function notify(tx: DbOrTx, user: { id: string; email: string }, notice: SecurityNotice, key: string) {
     const mail = renderSecurityMail(notice, deps.publicUrl)
-    await deps.outbox.enqueue(tx, [{ idempotencyKey: key, kind: 'security', userId: user.id, to: user.email, ...mail }])
+    await deps.outbox.enqueue([{ idempotencyKey: key, kind: 'security', userId: user.id, to: user.email, ...mail }], tx)
   }
 
   return {

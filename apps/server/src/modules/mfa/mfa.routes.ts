@@ -28,6 +28,7 @@ import {
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { MfaService } from './mfa.service'
+import { route } from '../../lib/route'
 
 export const clientOf = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -45,41 +46,29 @@ export const mfaStepRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> = asy
 
   app.post(
     '/totp',
-    {
-      config: { public: true },
-      schema: { tags, body: SecondStepCodeBodySchema, response: { 200: SessionResponseSchema, ...errors } },
-    },
+    route('public', { tags, body: SecondStepCodeBodySchema, response: { 200: SessionResponseSchema, ...errors } }),
     async (request) => mfa.verifyTotp(request.body.token, request.body.code, clientOf(request)),
   )
 
   app.post(
     '/recovery',
-    {
-      config: { public: true },
-      schema: { tags, body: RecoveryCodeBodySchema, response: { 200: SessionResponseSchema, ...errors } },
-    },
+    route('public', { tags, body: RecoveryCodeBodySchema, response: { 200: SessionResponseSchema, ...errors } }),
     async (request) => mfa.verifyRecoveryCode(request.body.token, request.body.code, clientOf(request)),
   )
 
   app.post(
     '/enrol/totp',
-    {
-      config: { public: true },
-      schema: { tags, body: StepTokenBodySchema, response: { 200: TotpEnrolmentSchema, ...errors } },
-    },
+    route('public', { tags, body: StepTokenBodySchema, response: { 200: TotpEnrolmentSchema, ...errors } }),
     async (request) => mfa.enrolStart(request.body.token),
   )
 
   app.post(
     '/enrol/totp/confirm',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        body: EnrolConfirmBodySchema,
-        response: { 200: EnrolCompleteSchema, ...errorResponses(400, 401, 404, 429) },
-      },
-    },
+    route('public', {
+      tags,
+      body: EnrolConfirmBodySchema,
+      response: { 200: EnrolCompleteSchema, ...errorResponses(400, 401, 404, 429) },
+    }),
     async (request) =>
       mfa.enrolConfirm(request.body.token, request.body.factorId, request.body.code, clientOf(request)),
   )
@@ -228,41 +217,30 @@ export const mfaRulesRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> = as
   const errors = errorResponses(400, 401, 403, 404)
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request)!, ip: request.ip })
 
-  app.get(
-    '/mfa/rules',
-    { config: { permission: 'user.manage' }, schema: { tags, response: { 200: MfaRoleRulesSchema, ...errors } } },
-    async () => mfa.roleRules(),
+  app.get('/mfa/rules', route('user.manage', { tags, response: { 200: MfaRoleRulesSchema, ...errors } }), async () =>
+    mfa.roleRules(),
   )
 
   app.put(
     '/mfa/rules',
-    {
-      config: { permission: 'user.manage' },
-      schema: { tags, body: MfaRoleRulesBodySchema, response: { 200: MfaRoleRulesSchema, ...errors } },
-    },
+    route('user.manage', { tags, body: MfaRoleRulesBodySchema, response: { 200: MfaRoleRulesSchema, ...errors } }),
     async (request) => mfa.setRoleRules(request.body, ctx(request)),
   )
 
   app.get(
     '/companies/:id/mfa',
-    {
-      config: { permission: 'company.update' },
-      schema: { tags, params: IdParamsSchema, response: { 200: MfaCompanyRuleSchema, ...errors } },
-    },
+    route('company.update', { tags, params: IdParamsSchema, response: { 200: MfaCompanyRuleSchema, ...errors } }),
     async (request) => mfa.companyRule(request.params.id),
   )
 
   app.put(
     '/companies/:id/mfa',
-    {
-      config: { permission: 'company.update' },
-      schema: {
-        tags,
-        params: IdParamsSchema,
-        body: MfaCompanyRuleBodySchema,
-        response: { 200: MfaCompanyRuleSchema, ...errors },
-      },
-    },
+    route('company.update', {
+      tags,
+      params: IdParamsSchema,
+      body: MfaCompanyRuleBodySchema,
+      response: { 200: MfaCompanyRuleSchema, ...errors },
+    }),
     async (request) => mfa.setCompanyRule(request.params.id, request.body, ctx(request)),
   )
 }

@@ -43,9 +43,9 @@ const secretContext = (factorId: string) => `mfa_factor:${factorId}:totp_secret`
  * required enrolment, the caller's own factors on Profile, sessions, and the rules.
  */
 export function createMfaService(deps: MfaDeps) {
-  const { db, repository: repo, gate, throttle, activity } = deps
+  const { db, repository: repo, gate, throttle } = deps
   const core = createMfaCore(deps)
-  const { actorOf, openStep, checkThrottle, failed, complete, addRecoveryCodes } = core
+  const { recordUser, openStep, checkThrottle, failed, complete, addRecoveryCodes } = core
 
   const malformed = () =>
     new AppError('VALIDATION_FAILED', M.codeMalformed, { details: [{ field: 'code', message: M.codeMalformed }] })
@@ -158,12 +158,7 @@ export function createMfaService(deps: MfaDeps) {
           // Throwing rolls the transaction back: nothing is written for a wrong or used code.
           if (!(await repo.spendRecoveryCode(user.id, recoveryHash(user.id, typed), tx))) throw notSpent
           const left = await repo.recoveryCodesLeft(user.id, tx)
-          await activity.record(tx, {
-            action: 'MFA_RECOVERY_CODE_USED',
-            actor: actorOf(user),
-            details: { left },
-            ipAddress: client.ip,
-          })
+          await recordUser('MFA_RECOVERY_CODE_USED', user, client, { left }, tx)
           const notice = { kind: 'recovery-code-used' as const, left, ip: client.ip, at: new Date() }
           await deps.notices.notify(tx, user, notice, `mfa:recovery:${challenge.id}`)
           return true
@@ -212,12 +207,13 @@ export function createMfaService(deps: MfaDeps) {
         const factor = await repo.findFactor(user.id, factorId, tx)
         if (!factor?.confirmedAt) throw new AppError('NOT_FOUND', M.factorNotFound)
         await repo.renameFactor(factor.id, label, tx)
-        await activity.record(tx, {
-          action: 'MFA_FACTOR_RENAMED',
-          actor: actorOf(user),
-          details: { kind: factor.kind, factorId: factor.id, before: factor.name, after: label },
-          ipAddress: client.ip,
-        })
+        await recordUser(
+          'MFA_FACTOR_RENAMED',
+          user,
+          client,
+          { kind: factor.kind, factorId: factor.id, before: factor.name, after: label },
+          tx,
+        )
       })
     },
     async removeFactor(user: RuleInput & NamedUser, factorId: string, client: ClientInfo): Promise<void> {
@@ -232,12 +228,13 @@ export function createMfaService(deps: MfaDeps) {
         if (!factor.confirmedAt) return
         // Recovery codes stand in for a factor: without any factor they would be a second password.
         if (others.length === 0) await repo.replaceRecoveryCodes(user.id, [], tx)
-        await activity.record(tx, {
-          action: 'MFA_FACTOR_REMOVED',
-          actor: actorOf(user),
-          details: { kind: factor.kind, factorId: factor.id, name: factor.name },
-          ipAddress: client.ip,
-        })
+        await recordUser(
+          'MFA_FACTOR_REMOVED',
+          user,
+          client,
+          { kind: factor.kind, factorId: factor.id, name: factor.name },
+          tx,
+        )
         await deps.notices.notify(
           tx,
           user,
@@ -255,19 +252,14 @@ export function createMfaService(deps: MfaDeps) {
           )
         }
         const recoveryCodes = await addRecoveryCodes(user.id, tx)
-        await activity.record(tx, {
-          action: 'MFA_RECOVERY_CODES_REGENERATED',
-          actor: actorOf(user),
-          details: { count: recoveryCodes.length },
-          ipAddress: client.ip,
-        })
+        await recordUser('MFA_RECOVERY_CODES_REGENERATED', user, client, { count: recoveryCodes.length }, tx)
         return { recoveryCodes }
       })
     },
 
     ...createPasskeys(deps, core),
     ...createMfaSessions(deps, core),
-    ...createMfaRules(deps),
+    ...createMfaRules(deps, core),
   }
 }
 export type MfaService = ReturnType<typeof createMfaService>

@@ -17,6 +17,7 @@ import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import { clientOf } from './mfa.routes'
 import type { MfaService } from './mfa.service'
+import { route } from '../../lib/route'
 
 // The browser library's JSON, bounded by the body schema; @simplewebauthn checks its content.
 const registration = (body: unknown) => body as RegistrationResponseJSON
@@ -43,15 +44,12 @@ export const passkeySignInRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }>
   )
   app.post(
     '/passkey',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        description: 'A passkey with user verification is both factors: a session, with no second step.',
-        body: PasskeyStepBodySchema,
-        response: { 200: SessionResponseSchema, ...errorResponses(400, 401, 429) },
-      },
-    },
+    route('public', {
+      tags,
+      description: 'A passkey with user verification is both factors: a session, with no second step.',
+      body: PasskeyStepBodySchema,
+      response: { 200: SessionResponseSchema, ...errorResponses(400, 401, 429) },
+    }),
     async (request) => mfa.passkeySignIn(request.body.token, assertion(request.body.response), clientOf(request)),
   )
 }
@@ -61,26 +59,20 @@ export const passkeyStepRoutes: FastifyPluginAsyncTypebox<{ mfa: MfaService }> =
   const tags = ['auth']
   app.post(
     '/passkey/options',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        body: StepTokenBodySchema,
-        response: { 200: PasskeyOptionsSchema, ...errorResponses(400, 401, 429) },
-      },
-    },
+    route('public', {
+      tags,
+      body: StepTokenBodySchema,
+      response: { 200: PasskeyOptionsSchema, ...errorResponses(400, 401, 429) },
+    }),
     async (request) => mfa.passkeyStepOptions(request.body.token),
   )
   app.post(
     '/passkey',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        body: PasskeyStepBodySchema,
-        response: { 200: SessionResponseSchema, ...errorResponses(400, 401, 429) },
-      },
-    },
+    route('public', {
+      tags,
+      body: PasskeyStepBodySchema,
+      response: { 200: SessionResponseSchema, ...errorResponses(400, 401, 429) },
+    }),
     async (request) => mfa.verifyPasskeyStep(request.body.token, assertion(request.body.response), clientOf(request)),
   )
 }

@@ -205,7 +205,7 @@ export function createPasskeys(deps: MfaDeps, core: MfaCore) {
       const factor = typeof response.id === 'string' ? await repo.findByCredentialId(response.id) : null
       const user = factor?.kind === 'passkey' ? await repo.signInUser(factor.userId) : null
       if (!factor || !user || user.status !== 'active') {
-        await activity.record(db, {
+        await activity.record({
           action: 'LOGIN_FAILED',
           actor: null,
           details: { method: 'passkey', reason: user ? 'account suspended' : 'unknown passkey' },

@@ -3,6 +3,7 @@ import { PreferencesSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { PreferencesService } from './preferences.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403)
 
@@ -13,19 +14,17 @@ const preferencesRoutes: FastifyPluginAsyncTypebox<{ preferences: PreferencesSer
 ) => {
   app.get(
     '/preferences',
-    {
-      config: { permission: 'profile.manage' },
-      schema: { tags: ['profile'], response: { 200: PreferencesSchema, ...errors } },
-    },
+    route('profile.manage', { tags: ['profile'], response: { 200: PreferencesSchema, ...errors } }),
     async (request) => preferences.read(requireUser(request)),
   )
 
   app.put(
     '/preferences',
-    {
-      config: { permission: 'profile.manage' },
-      schema: { tags: ['profile'], body: PreferencesSchema, response: { 200: PreferencesSchema, ...errors } },
-    },
+    route('profile.manage', {
+      tags: ['profile'],
+      body: PreferencesSchema,
+      response: { 200: PreferencesSchema, ...errors },
+    }),
     async (request) => preferences.save(requireUser(request), request.body),
   )
 }

@@ -3,6 +3,7 @@ import { DashboardChartsQuerySchema, DashboardChartsSchema, DispatchChartsSchema
 import { errorResponses } from '../../lib/error-responses'
 import { requireUser } from '../../plugins/app/auth'
 import type { ChartsService } from './charts.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403, 404)
 
@@ -10,30 +11,24 @@ const errors = errorResponses(400, 401, 403, 404)
 const chartsRoutes: FastifyPluginAsyncTypebox<{ charts: ChartsService }> = async (app, { charts }) => {
   app.get(
     '/dispatch/:id',
-    {
-      config: { permission: 'report.read' },
-      schema: {
-        tags: ['reports'],
-        summary: 'A dispatch: completions per week (last 26 weeks) and registrations by status',
-        params: IdParamsSchema,
-        response: { 200: DispatchChartsSchema, ...errors },
-      },
-    },
+    route('report.read', {
+      tags: ['reports'],
+      summary: 'A dispatch: completions per week (last 26 weeks) and registrations by status',
+      params: IdParamsSchema,
+      response: { 200: DispatchChartsSchema, ...errors },
+    }),
     async (request) => charts.dispatchCharts(requireUser(request), request.params.id),
   )
 
   app.get(
     '/dashboard',
-    {
-      config: { permission: 'dispatch.read' },
-      schema: {
-        tags: ['reports'],
-        summary:
-          'The dashboard: registrations per month (last 12 months) of the filtered dispatches, cap usage, and (staff) the ten dispatches nearest their cap',
-        querystring: DashboardChartsQuerySchema,
-        response: { 200: DashboardChartsSchema, ...errors },
-      },
-    },
+    route('dispatch.read', {
+      tags: ['reports'],
+      summary:
+        'The dashboard: registrations per month (last 12 months) of the filtered dispatches, cap usage, and (staff) the ten dispatches nearest their cap',
+      querystring: DashboardChartsQuerySchema,
+      response: { 200: DashboardChartsSchema, ...errors },
+    }),
     async (request) => charts.dashboardCharts(requireUser(request), request.query),
   )
 }

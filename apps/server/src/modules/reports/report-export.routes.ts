@@ -7,6 +7,7 @@ import type { ExportFile } from '../../lib/table-export'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { ExportContext } from '../../lib/export-audit'
 import type { ReportExportService } from './report-export'
+import { route } from '../../lib/route'
 
 export const exportErrors = errorResponses(400, 401, 403, 404)
 
@@ -31,16 +32,13 @@ export function sendExport(reply: FastifyReply, file: ExportFile) {
 const reportExportRoutes: FastifyPluginAsyncTypebox<{ exports: ReportExportService }> = async (app, { exports }) => {
   app.get(
     '/dispatch/:id/export',
-    {
-      config: { permission: 'report.read' },
-      schema: {
-        tags: ['reports'],
-        description: "Every row of the completion report's filters (not one page), as CSV or .xlsx.",
-        params: IdParamsSchema,
-        querystring: ReportExportQuerySchema,
-        response: { ...exportFileResponse, ...exportErrors },
-      },
-    },
+    route('report.read', {
+      tags: ['reports'],
+      description: "Every row of the completion report's filters (not one page), as CSV or .xlsx.",
+      params: IdParamsSchema,
+      querystring: ReportExportQuerySchema,
+      response: { ...exportFileResponse, ...exportErrors },
+    }),
     async (request, reply) => {
       const file = await exports.exportDispatch(
         requireUser(request),

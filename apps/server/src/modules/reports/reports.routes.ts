@@ -4,6 +4,7 @@ import { errorResponses } from '../../lib/error-responses'
 import { sendJsonAnswer } from '../../lib/json-answer'
 import { requireUser } from '../../plugins/app/auth'
 import type { ReportsService } from './reports.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403, 404)
 
@@ -11,24 +12,18 @@ const errors = errorResponses(400, 401, 403, 404)
 const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
   app.get(
     '/registrations/count',
-    {
-      config: { permission: 'report.readCount' },
-      schema: { tags: ['reports'], response: { 200: RegistrationCountSchema, ...errors } },
-    },
+    route('report.readCount', { tags: ['reports'], response: { 200: RegistrationCountSchema, ...errors } }),
     async () => reports.registrationCount(),
   )
 
   app.get(
     '/dispatch/:id',
-    {
-      config: { permission: 'report.read' },
-      schema: {
-        tags: ['reports'],
-        params: IdParamsSchema,
-        querystring: ReportQuerySchema,
-        response: { 200: ReportResponseSchema, ...errors },
-      },
-    },
+    route('report.read', {
+      tags: ['reports'],
+      params: IdParamsSchema,
+      querystring: ReportQuerySchema,
+      response: { 200: ReportResponseSchema, ...errors },
+    }),
     async (request, reply) =>
       sendJsonAnswer(reply, await reports.dispatchReport(requireUser(request), request.params.id, request.query)),
   )

@@ -3,7 +3,6 @@ import {
   ownCompanyOnly,
   ROLES,
   SAML_METADATA_MAX_CHARS,
-  SSO_DEFAULT_SCOPES,
   SSO_MESSAGES as M,
   type SaveOidcConnectionBody,
   type SaveSamlConnectionBody,
@@ -13,7 +12,7 @@ import {
 } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import { certificateInfo, fetchMetadata, parseIdpMetadata, SamlMetadataError, type StoredSamlSettings } from './saml'
-import { type AdminContext, invalid, type SsoContext } from './sso-context'
+import { type AdminContext, invalid, oidcClientOf, type SsoContext } from './sso-context'
 import { createReplaceDomains } from './sso-domains'
 import type { SsoConnectionRow } from './sso.repository'
 
@@ -22,7 +21,7 @@ const COMPANY_ROLES = ROLES.filter((role) => ownCompanyOnly(role))
 
 /** A company's connection, domains and rules, as the admin's "Sign-in" tab manages them. */
 export function createSsoAdmin(ctx: SsoContext) {
-  const { db, sso, activity } = ctx
+  const { db, sso } = ctx
   const replaceDomainsOf = createReplaceDomains(ctx)
 
   /** The connection as the API shows it (whether a secret is set, never the secret). */
@@ -34,17 +33,7 @@ export function createSsoAdmin(ctx: SsoContext) {
         enabled: row.enabled,
         ssoRequired: row.ssoRequired,
         createUsers: row.createUsers,
-        oidc:
-          row.protocol === 'oidc'
-            ? {
-                issuer: row.oidcIssuer ?? '',
-                clientId: row.oidcClientId ?? '',
-                clientSecretSet: Boolean(row.oidcClientSecret),
-                scopes: row.oidcScopes ?? SSO_DEFAULT_SCOPES,
-                emailClaim: row.oidcEmailClaim ?? 'email',
-                nameClaim: row.oidcNameClaim ?? 'name',
-              }
-            : null,
+        oidc: row.protocol === 'oidc' ? oidcClientOf(row) : null,
         saml: saml && {
           metadataUrl: saml.metadataUrl,
           idpEntityId: saml.entityId,
@@ -90,18 +79,18 @@ export function createSsoAdmin(ctx: SsoContext) {
         tx,
       )
       await ctx.replaceClientSecret(saved, body.clientSecret, tx)
-      await activity.record(tx, {
-        action: 'SSO_CONNECTION_SAVED',
-        actor: admin.actor,
-        ipAddress: admin.ip,
+      await ctx.recordAdmin(
+        'SSO_CONNECTION_SAVED',
+        admin,
         // The settings as the API shows them: whether a secret is set, never the secret.
-        details: {
+        {
           companyId,
           created: !current,
           clientSecretChanged: body.clientSecret !== undefined,
           after: connectionOf(saved),
         },
-      })
+        tx,
+      )
     })
     return settingsOf(companyId)
   }
@@ -164,12 +153,12 @@ export function createSsoAdmin(ctx: SsoContext) {
         },
         tx,
       )
-      await activity.record(tx, {
-        action: 'SSO_CONNECTION_SAVED',
-        actor: admin.actor,
-        ipAddress: admin.ip,
-        details: { companyId, created: !current, after: connectionOf(saved) },
-      })
+      await ctx.recordAdmin(
+        'SSO_CONNECTION_SAVED',
+        admin,
+        { companyId, created: !current, after: connectionOf(saved) },
+        tx,
+      )
     })
     return settingsOf(companyId)
   }
@@ -218,12 +207,7 @@ export function createSsoAdmin(ctx: SsoContext) {
       await ctx.requireCompany(companyId)
       await db.transaction(async (tx) => {
         if (!(await sso.deleteConnection(companyId, tx))) throw new AppError('NOT_FOUND', M.notConfigured)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_REMOVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId },
-        })
+        await ctx.recordAdmin('SSO_CONNECTION_REMOVED', admin, { companyId }, tx)
       })
     },
 
@@ -249,12 +233,12 @@ export function createSsoAdmin(ctx: SsoContext) {
       const before = (await sso.passwordUsers(companyId)).map((u) => u.email)
       await db.transaction(async (tx) => {
         await sso.replacePasswordUsers(companyId, ids, tx)
-        await activity.record(tx, {
-          action: 'SSO_PASSWORD_USERS_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId, before, after: (await sso.passwordUsers(companyId, tx)).map((u) => u.email) },
-        })
+        await ctx.recordAdmin(
+          'SSO_PASSWORD_USERS_UPDATED',
+          admin,
+          { companyId, before, after: (await sso.passwordUsers(companyId, tx)).map((u) => u.email) },
+          tx,
+        )
       })
       return settingsOf(companyId)
     },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
+  type ActivityAction,
   issuerError,
   SSO_DEFAULT_SCOPES,
   type SaveOidcConnectionBody,
@@ -14,7 +15,7 @@ import type { Db, DbOrTx } from '../../db/client'
 import type { Actor } from '../../lib/actor'
 import { AppError } from '../../lib/app-error'
 import { createSecretBox, type SecretBox } from '../../lib/secret-box'
-import type { ActivityEntry } from '../activity-logs/activity.repository'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { AuthService, ClientInfo } from '../auth/auth.service'
 import type { UsersRepository } from '../users/users.repository'
 import { discover } from './oidc'
@@ -47,7 +48,7 @@ export interface SsoDeps {
   db: Db
   repositories: { sso: SsoRepository; users: UsersRepository }
   auth: AuthService
-  activity: { record(db: DbOrTx, entry: ActivityEntry): Promise<void> }
+  activity: ActivityRepository
   config: { publicUrl: string; ssoSecretKey: string | null; dataDir: string }
   log: FastifyBaseLogger
   demo?: SsoDemoInfo | null
@@ -80,6 +81,18 @@ export const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
 
 /** Whether a database error is a unique violation (PostgreSQL and PGlite name it alike). */
+/** An OIDC connection's client as the API shows it: whether a secret is set, never the secret. */
+export function oidcClientOf(row: SsoConnectionRow) {
+  return {
+    issuer: row.oidcIssuer ?? '',
+    clientId: row.oidcClientId ?? '',
+    clientSecretSet: Boolean(row.oidcClientSecret),
+    scopes: row.oidcScopes ?? SSO_DEFAULT_SCOPES,
+    emailClaim: row.oidcEmailClaim ?? 'email',
+    nameClaim: row.oidcNameClaim ?? 'name',
+  }
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; cause?: { code?: unknown } }
   return e.code === '23505' || e.cause?.code === '23505'
@@ -87,7 +100,7 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** The helpers every part of the single sign-on service shares: secrets, discovery, addresses. */
 export function createSsoContext(deps: SsoDeps) {
-  const { db, activity, log } = deps
+  const { activity, log } = deps
   const { sso } = deps.repositories
   let opened: SecretBox | null = null
   // The key file in DATA_DIR is read (or made) when a secret is first sealed or opened.
@@ -106,6 +119,10 @@ export function createSsoContext(deps: SsoDeps) {
   return {
     ...deps,
     sso,
+    /** An admin's change in the activity log, written in the change's transaction. */
+    recordAdmin(action: ActivityAction, admin: AdminContext, details: unknown, tx: DbOrTx) {
+      return activity.record({ action, actor: admin.actor, ipAddress: admin.ip, details }, tx)
+    },
     users: deps.repositories.users,
     redirectUri,
 
@@ -161,7 +178,7 @@ export function createSsoContext(deps: SsoDeps) {
      * attribute value. The sign-in page's address with the refusal's code.
      */
     async refuse(refusal: SsoRefusal, client: ClientInfo, companyId: string | null, method: 'oidc' | 'saml' = 'oidc') {
-      await activity.record(db, {
+      await activity.record({
         action: 'LOGIN_FAILED',
         actor: null,
         details: { method, reason: refusal.reason, companyId, ...refusal.extra },

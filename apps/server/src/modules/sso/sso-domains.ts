@@ -7,7 +7,7 @@ import { type AdminContext, invalid, isUniqueViolation, type SsoContext } from '
  * another owner is a 409.
  */
 export function createReplaceDomains(ctx: SsoContext) {
-  const { db, sso, activity } = ctx
+  const { db, sso } = ctx
   return async function replaceDomainsOf(companyId: string | null, input: string[], admin: AdminContext) {
     const domains = [...new Set(input.map(normaliseDomain).filter(Boolean))].sort()
     const badAt = input.findIndex((d) => normaliseDomain(d) && domainError(d))
@@ -34,12 +34,12 @@ export function createReplaceDomains(ctx: SsoContext) {
         // Inserted domains that another company took meanwhile were skipped: refuse them.
         const raced = await sso.domainsOfOthers(domains, companyId, tx)
         if (raced[0]) throw conflict(raced[0].domain, raced[0].companyName)
-        await activity.record(tx, {
-          action: 'SSO_DOMAINS_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { companyId, ...(companyId === null ? { staff: true } : {}), before, after: domains },
-        })
+        await ctx.recordAdmin(
+          'SSO_DOMAINS_UPDATED',
+          admin,
+          { companyId, ...(companyId === null ? { staff: true } : {}), before, after: domains },
+          tx,
+        )
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(domains.join(', '), 'another company')

@@ -15,6 +15,7 @@ import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
 import { flowCookie } from './sso.routes'
 import type { SsoService } from './sso.service'
+import { route } from '../../lib/route'
 
 /** /api/admin/sso/staff: the vendor's staff connection, its domains and role mapping (admin). */
 export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
@@ -25,22 +26,17 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
   const settings = { 200: StaffSsoSettingsSchema, ...errors }
 
-  app.get('', { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: settings } }, async () =>
-    sso.staffSettings(),
-  )
+  app.get('', route('sso.manage', { tags: ['sso'], response: settings }), async () => sso.staffSettings())
 
   app.put(
     '',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings },
-    },
+    route('sso.manage', { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings }),
     async (request) => sso.saveStaff(request.body, ctx(request)),
   )
 
   app.delete(
     '',
-    { config: { permission: 'sso.manage' }, schema: { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } } },
+    route('sso.manage', { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } }),
     async (request) => {
       await sso.removeStaff(ctx(request))
       return { message: 'Staff sign-in connection removed' }
@@ -49,42 +45,30 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
 
   app.put(
     '/domains',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: SsoDomainsBodySchema, response: settings },
-    },
+    route('sso.manage', { tags: ['sso'], body: SsoDomainsBodySchema, response: settings }),
     async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
   )
 
   app.put(
     '/roles',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], body: StaffRolesBodySchema, response: settings },
-    },
+    route('sso.manage', { tags: ['sso'], body: StaffRolesBodySchema, response: settings }),
     async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
   )
 
   app.post(
     '/test',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } },
-    },
+    route('sso.manage', { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } }),
     async () => sso.testStaff(),
   )
 
   app.post(
     '/test/start',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        description:
-          'Starts a test sign-in at the staff provider: the admin’s browser goes to `location` and comes back to Settings with the test’s id. Nobody is signed in or created.',
-        response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
-      },
-    },
+    route('sso.manage', {
+      tags: ['sso'],
+      description:
+        'Starts a test sign-in at the staff provider: the admin’s browser goes to `location` and comes back to Settings with the test’s id. Nobody is signed in or created.',
+      response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
+    }),
     async (request, reply) => {
       const { location, flowId } = await sso.startStaffTest(actorOf(request))
       void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
@@ -94,15 +78,12 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
 
   app.get(
     '/test/:flowId',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        description: 'What the staff provider sent in the admin’s own test sign-in (claims, never a token).',
-        params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
-        response: { 200: SsoFlowTestResultSchema, ...errors },
-      },
-    },
+    route('sso.manage', {
+      tags: ['sso'],
+      description: 'What the staff provider sent in the admin’s own test sign-in (claims, never a token).',
+      params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
+      response: { 200: SsoFlowTestResultSchema, ...errors },
+    }),
     async (request) => sso.staffTestResult(request.params.flowId, actorOf(request)),
   )
 }

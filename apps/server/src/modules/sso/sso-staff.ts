@@ -1,5 +1,4 @@
 import {
-  SSO_DEFAULT_SCOPES,
   SSO_MESSAGES as M,
   type SaveStaffSsoBody,
   type StaffRoleMapping,
@@ -8,13 +7,13 @@ import {
 } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import { type AdminContext, DEFAULT_ROLE_CLAIM, invalid, type SsoContext } from './sso-context'
+import { type AdminContext, DEFAULT_ROLE_CLAIM, invalid, oidcClientOf, type SsoContext } from './sso-context'
 import { createReplaceDomains } from './sso-domains'
 import type { SsoConnectionRow } from './sso.repository'
 
 /** The vendor's staff connection (OIDC), its domains and the mapping of its groups to roles. */
 export function createSsoStaff(ctx: SsoContext) {
-  const { db, sso, activity } = ctx
+  const { db, sso } = ctx
   const replaceDomainsOf = createReplaceDomains(ctx)
 
   async function toStaffSettings(row: SsoConnectionRow | null, tx: DbOrTx = db): Promise<StaffSsoSettings> {
@@ -23,14 +22,7 @@ export function createSsoStaff(ctx: SsoContext) {
       connection: row && {
         enabled: row.enabled,
         displayName: row.displayName ?? '',
-        oidc: {
-          issuer: row.oidcIssuer ?? '',
-          clientId: row.oidcClientId ?? '',
-          clientSecretSet: Boolean(row.oidcClientSecret),
-          scopes: row.oidcScopes ?? SSO_DEFAULT_SCOPES,
-          emailClaim: row.oidcEmailClaim ?? 'email',
-          nameClaim: row.oidcNameClaim ?? 'name',
-        },
+        oidc: oidcClientOf(row),
         roleClaim: row.oidcRoleClaim ?? DEFAULT_ROLE_CLAIM,
         updatedAt: row.updatedAt.toISOString(),
       },
@@ -67,17 +59,17 @@ export function createSsoStaff(ctx: SsoContext) {
           tx,
         )
         await ctx.replaceClientSecret(saved, body.clientSecret, tx)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_SAVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: {
+        await ctx.recordAdmin(
+          'SSO_CONNECTION_SAVED',
+          admin,
+          {
             staff: true,
             created: !current,
             clientSecretChanged: body.clientSecret !== undefined,
             after: (await toStaffSettings(saved, tx)).connection,
           },
-        })
+          tx,
+        )
         return saved
       })
       return toStaffSettings(row)
@@ -86,12 +78,7 @@ export function createSsoStaff(ctx: SsoContext) {
     async removeStaff(admin: AdminContext): Promise<void> {
       await db.transaction(async (tx) => {
         if (!(await sso.deleteStaffConnection(tx))) throw new AppError('NOT_FOUND', M.staffNotConfigured)
-        await activity.record(tx, {
-          action: 'SSO_CONNECTION_REMOVED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { staff: true },
-        })
+        await ctx.recordAdmin('SSO_CONNECTION_REMOVED', admin, { staff: true }, tx)
       })
     },
 
@@ -113,12 +100,7 @@ export function createSsoStaff(ctx: SsoContext) {
       const before = await sso.staffRoles()
       await db.transaction(async (tx) => {
         await sso.replaceStaffRoles(mappings, tx)
-        await activity.record(tx, {
-          action: 'SSO_STAFF_ROLES_UPDATED',
-          actor: admin.actor,
-          ipAddress: admin.ip,
-          details: { before, after: mappings },
-        })
+        await ctx.recordAdmin('SSO_STAFF_ROLES_UPDATED', admin, { before, after: mappings }, tx)
       })
       return toStaffSettings(await sso.findStaffConnection())
     },

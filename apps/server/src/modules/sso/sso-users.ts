@@ -85,12 +85,15 @@ export function createSsoUsers(ctx: SsoContext) {
       await db.transaction(async (tx) => {
         // A new token version ends the access tokens issued under the old role.
         await users.update(found!.id, { role }, true, tx)
-        await activity.record(tx, {
-          action: 'SSO_STAFF_ROLE_CHANGED',
-          actor: null,
-          ipAddress: null,
-          details: { userId: found!.id, email, before, after: role },
-        })
+        await activity.record(
+          {
+            action: 'SSO_STAFF_ROLE_CHANGED',
+            actor: null,
+            ipAddress: null,
+            details: { userId: found!.id, email, before, after: role },
+          },
+          tx,
+        )
       })
       found = await users.findCredentialsByEmail(email)
     }

@@ -17,12 +17,13 @@ import {
   SsoSettingsSchema,
   SsoTestResultSchema,
 } from '@portal/shared'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
 import { SAML_RESPONSE_MAX_CHARS } from './saml'
 import type { SsoService } from './sso.service'
+import { route } from '../../lib/route'
 
 /** The browser that started a sign-in carries its flow's id back to the callback. */
 export const FLOW_COOKIE = 'portal_sso_flow'
@@ -45,12 +46,21 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
 export const flowCookie = (value: string, maxAge: number, secure: boolean) =>
   `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 
-const redirect = { 302: Type.Null({ description: 'A redirect (Location header)' }) }
+const redirectTo = Type.Null({ description: 'A redirect (Location header)' })
+const redirect = { 302: redirectTo }
+const CompanyIdParams = Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) })
 /**
  * The ACS route reads at most this much: above it Fastify answers 413 unread; a SAMLResponse
  * field over SAML_RESPONSE_MAX_CHARS within it is refused and logged like any bad response.
  */
 const ACS_BODY_LIMIT = SAML_RESPONSE_MAX_CHARS + 64 * 1024
+/** What the identity provider posts back (HTTP-POST binding). */
+const SamlPostBody = Type.Object({
+  // Longer than SAML_RESPONSE_MAX_CHARS, so an oversized response within the body
+  // limit is refused by the service, which logs the refusal.
+  SAMLResponse: Type.String({ minLength: 1, maxLength: ACS_BODY_LIMIT }),
+  RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
+})
 
 /** /api/admin/companies/{id}/sso: a company's connection, domains and rules (admin). */
 export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
@@ -59,93 +69,59 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
 ) => {
   const errors = errorResponses(400, 401, 403, 404, 409)
   const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+  // Every route here manages one company's connection: the same permission, tag and company id.
+  const manage = <S extends Omit<FastifySchema, 'params'>>(schema: S) =>
+    route('sso.manage', { tags: ['sso'], params: IdParamsSchema, ...schema })
 
-  app.get(
-    '/:id/sso',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoSettingsSchema, ...errors } },
-    },
-    async (request) => sso.settings(request.params.id),
+  app.get('/:id/sso', manage({ response: { 200: SsoSettingsSchema, ...errors } }), async (request) =>
+    sso.settings(request.params.id),
   )
 
   app.put(
     '/:id/sso',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        params: IdParamsSchema,
-        body: SaveSsoConnectionBodySchema,
-        response: { 200: SsoSettingsSchema, ...errors },
-      },
-    },
+    manage({
+      body: SaveSsoConnectionBodySchema,
+      response: { 200: SsoSettingsSchema, ...errors },
+    }),
     async (request) => sso.save(request.params.id, request.body, ctx(request)),
   )
 
-  app.delete(
-    '/:id/sso',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: OkResponseSchema, ...errors } },
-    },
-    async (request) => {
-      await sso.remove(request.params.id, ctx(request))
-      return { message: 'Single sign-on connection removed' }
-    },
-  )
+  app.delete('/:id/sso', manage({ response: { 200: OkResponseSchema, ...errors } }), async (request) => {
+    await sso.remove(request.params.id, ctx(request))
+    return { message: 'Single sign-on connection removed' }
+  })
 
   app.put(
     '/:id/sso/domains',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        params: IdParamsSchema,
-        body: SsoDomainsBodySchema,
-        response: { 200: SsoSettingsSchema, ...errors },
-      },
-    },
+    manage({
+      body: SsoDomainsBodySchema,
+      response: { 200: SsoSettingsSchema, ...errors },
+    }),
     async (request) => sso.setDomains(request.params.id, request.body.domains, ctx(request)),
   )
 
-  app.post(
-    '/:id/sso/test',
-    {
-      config: { permission: 'sso.manage' },
-      schema: { tags: ['sso'], params: IdParamsSchema, response: { 200: SsoTestResultSchema, ...errors } },
-    },
-    async (request) => sso.test(request.params.id),
+  app.post('/:id/sso/test', manage({ response: { 200: SsoTestResultSchema, ...errors } }), async (request) =>
+    sso.test(request.params.id),
   )
 
   app.put(
     '/:id/sso/password-users',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        description:
-          'The company’s users who may keep signing in with a password although the company requires single sign-on (the whole list).',
-        params: IdParamsSchema,
-        body: SsoPasswordUsersBodySchema,
-        response: { 200: SsoSettingsSchema, ...errors },
-      },
-    },
+    manage({
+      description:
+        'The company’s users who may keep signing in with a password although the company requires single sign-on (the whole list).',
+      body: SsoPasswordUsersBodySchema,
+      response: { 200: SsoSettingsSchema, ...errors },
+    }),
     async (request) => sso.setPasswordUsers(request.params.id, request.body.userIds, ctx(request)),
   )
 
   app.post(
     '/:id/sso/test/start',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        description:
-          'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
-        params: IdParamsSchema,
-        response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
-      },
-    },
+    manage({
+      description:
+        'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
+      response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
+    }),
     async (request, reply) => {
       const { location, flowId } = await sso.startTest(request.params.id, actorOf(request))
       void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
@@ -155,16 +131,13 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
 
   app.get(
     '/:id/sso/test/:flowId',
-    {
-      config: { permission: 'sso.manage' },
-      schema: {
-        tags: ['sso'],
-        description:
-          'What the provider sent in the admin’s own test sign-in: the ID token’s claims or the assertion’s attributes (never a token).',
-        params: Type.Object({ id: IdParamsSchema.properties.id, flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
-        response: { 200: SsoFlowTestResultSchema, ...errors },
-      },
-    },
+    route('sso.manage', {
+      tags: ['sso'],
+      description:
+        'What the provider sent in the admin’s own test sign-in: the ID token’s claims or the assertion’s attributes (never a token).',
+      params: Type.Object({ id: IdParamsSchema.properties.id, flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
+      response: { 200: SsoFlowTestResultSchema, ...errors },
+    }),
     async (request) => sso.testResult(request.params.id, request.params.flowId, actorOf(request)),
   )
 }
@@ -176,71 +149,57 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
 ) => {
   const errors = errorResponses(400, 401, 429)
   const cookie = (value: string, maxAge: number) => flowCookie(value, maxAge, secureCookie)
+  /** A sign-in starts at the provider: a company's connection, or the staff connection (null). */
+  const startAt = async (companyId: string | null, request: FastifyRequest, reply: FastifyReply) => {
+    const { location, flowId } = await sso.start(companyId, clientOf(request))
+    if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
+    return reply.redirect(location, 302)
+  }
 
   app.get(
     '/lookup',
-    {
-      config: { public: true },
-      schema: { tags: ['sso'], querystring: SsoLookupQuerySchema, response: { 200: SsoLookupSchema, ...errors } },
-    },
+    route('public', {
+      tags: ['sso'],
+      querystring: SsoLookupQuerySchema,
+      response: { 200: SsoLookupSchema, ...errors },
+    }),
     async (request) => sso.lookup(request.query.email),
   )
 
-  app.get(
-    '/demo',
-    { config: { public: true }, schema: { tags: ['sso'], response: { 200: SsoDemoSchema } } },
-    async () => sso.demo(),
-  )
+  app.get('/demo', route('public', { tags: ['sso'], response: { 200: SsoDemoSchema } }), async () => sso.demo())
 
   app.get(
     '/:companyId/start',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['sso'],
-        params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { ...redirect, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { location, flowId } = await sso.start(request.params.companyId, clientOf(request))
-      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
-      return reply.redirect(location, 302)
-    },
+    route('public', {
+      tags: ['sso'],
+      params: CompanyIdParams,
+      response: { ...redirect, ...errors },
+    }),
+    async (request, reply) => startAt(request.params.companyId, request, reply),
   )
 
   app.get(
     '/staff/start',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['sso'],
-        description: "Starts the vendor's staff sign-in through the staff connection.",
-        response: { ...redirect, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { location, flowId } = await sso.start(null, clientOf(request))
-      if (flowId) void reply.header('set-cookie', cookie(flowId, 600))
-      return reply.redirect(location, 302)
-    },
+    route('public', {
+      tags: ['sso'],
+      description: "Starts the vendor's staff sign-in through the staff connection.",
+      response: { ...redirect, ...errors },
+    }),
+    async (request, reply) => startAt(null, request, reply),
   )
 
   app.get(
     '/callback',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['sso'],
-        querystring: Type.Object({
-          code: Type.Optional(Type.String({ maxLength: 2000 })),
-          state: Type.Optional(Type.String({ maxLength: 500 })),
-          error: Type.Optional(Type.String({ maxLength: 200 })),
-          iss: Type.Optional(Type.String({ maxLength: 500 })),
-        }),
-        response: { ...redirect, ...errors },
-      },
-    },
+    route('public', {
+      tags: ['sso'],
+      querystring: Type.Object({
+        code: Type.Optional(Type.String({ maxLength: 2000 })),
+        state: Type.Optional(Type.String({ maxLength: 500 })),
+        error: Type.Optional(Type.String({ maxLength: 200 })),
+        iss: Type.Optional(Type.String({ maxLength: 500 })),
+      }),
+      response: { ...redirect, ...errors },
+    }),
     async (request, reply) => {
       const query = new URL(request.url, 'http://callback.invalid').searchParams
       const location = await sso.callback(query, cookieOf(request, FLOW_COOKIE), clientOf(request))
@@ -251,17 +210,14 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
 
   app.get(
     '/saml/:companyId/metadata',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['sso'],
-        description:
-          "This portal's SAML service-provider metadata for the company (entity id, ACS URL), for the identity provider's administrator.",
-        params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
-        produces: ['application/samlmetadata+xml'],
-        response: { 200: Type.String({ description: 'SAML metadata XML' }), ...errorResponses(404) },
-      },
-    },
+    route('public', {
+      tags: ['sso'],
+      description:
+        "This portal's SAML service-provider metadata for the company (entity id, ACS URL), for the identity provider's administrator.",
+      params: CompanyIdParams,
+      produces: ['application/samlmetadata+xml'],
+      response: { 200: Type.String({ description: 'SAML metadata XML' }), ...errorResponses(404) },
+    }),
     async (request, reply) => {
       const xml = await sso.samlMetadata(request.params.companyId)
       if (xml === null) return reply.code(404).send({ code: 'NOT_FOUND', message: 'Company not found' })
@@ -283,27 +239,24 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
         done(null, Object.fromEntries(new URLSearchParams(body.toString())))
       },
     )
+    // Identity providers post a form; JSON is read the same way (and goes through the same checks).
+    const samlPost = (description: string) => ({
+      config: { public: true },
+      bodyLimit: ACS_BODY_LIMIT,
+      schema: {
+        tags: ['sso'],
+        description,
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        params: CompanyIdParams,
+        body: SamlPostBody,
+        response: { 303: redirectTo, ...errors },
+      },
+    })
     acs.post(
       '/saml/:companyId/acs',
-      {
-        config: { public: true },
-        bodyLimit: ACS_BODY_LIMIT,
-        schema: {
-          tags: ['sso'],
-          description:
-            'Assertion consumer service: the identity provider posts its signed response here; the browser is sent on to the sign-in page with a one-time code or a refusal code.',
-          // Identity providers post a form; JSON is read the same way (and goes through the same checks).
-          consumes: ['application/x-www-form-urlencoded', 'application/json'],
-          params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
-          body: Type.Object({
-            // Longer than SAML_RESPONSE_MAX_CHARS, so an oversized response within the body
-            // limit is refused by the service, which logs the refusal.
-            SAMLResponse: Type.String({ minLength: 1, maxLength: ACS_BODY_LIMIT }),
-            RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
-          }),
-          response: { 303: Type.Null({ description: 'A redirect (Location header)' }), ...errors },
-        },
-      },
+      samlPost(
+        'Assertion consumer service: the identity provider posts its signed response here; the browser is sent on to the sign-in page with a one-time code or a refusal code.',
+      ),
       async (request, reply) => {
         const location = await sso.samlAcs(request.params.companyId, request.body.SAMLResponse, clientOf(request))
         // 303: the browser follows with a GET, never re-posting the response.
@@ -312,22 +265,9 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
     )
     acs.post(
       '/saml/:companyId/slo',
-      {
-        config: { public: true },
-        bodyLimit: ACS_BODY_LIMIT,
-        schema: {
-          tags: ['sso'],
-          description:
-            "Single logout service: the identity provider posts its signed LogoutResponse here after the portal's sign-out asked it to end its session; the browser is sent on to the sign-in page.",
-          consumes: ['application/x-www-form-urlencoded', 'application/json'],
-          params: Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) }),
-          body: Type.Object({
-            SAMLResponse: Type.String({ minLength: 1, maxLength: ACS_BODY_LIMIT }),
-            RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
-          }),
-          response: { 303: Type.Null({ description: 'A redirect (Location header)' }), ...errors },
-        },
-      },
+      samlPost(
+        "Single logout service: the identity provider posts its signed LogoutResponse here after the portal's sign-out asked it to end its session; the browser is sent on to the sign-in page.",
+      ),
       async (request, reply) => {
         const location = await sso.samlLogoutResponse(request.params.companyId, request.body.SAMLResponse)
         return reply.redirect(location, 303)
@@ -347,10 +287,7 @@ export const ssoAuthRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureC
 
   app.post(
     '/logout',
-    {
-      config: { public: true },
-      schema: { tags: ['sso'], body: RefreshBodySchema, response: { 200: SsoLogoutResponseSchema, ...errors } },
-    },
+    route('public', { tags: ['sso'], body: RefreshBodySchema, response: { 200: SsoLogoutResponseSchema, ...errors } }),
     async (request) => sso.logout(request.body.refreshToken, clientOf(request)),
   )
 }

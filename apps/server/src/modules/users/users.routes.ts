@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import {
   CreateUserSchema,
-  ErrorResponseSchema,
   OkResponseSchema,
   SalesUserListSchema,
   UpdateUserSchema,
@@ -16,6 +15,7 @@ import {
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { AdminContext, UsersService } from './users.service'
+import { route } from '../../lib/route'
 
 const errors = errorResponses(400, 401, 403, 404, 409)
 
@@ -111,13 +111,10 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
 export const salesUsersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   app.get(
     '/sales',
-    {
-      config: { permission: 'company.read' },
-      schema: {
-        tags: ['users'],
-        response: { 200: SalesUserListSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
-      },
-    },
+    route('company.read', {
+      tags: ['users'],
+      response: { 200: SalesUserListSchema, ...errorResponses(401, 403) },
+    }),
     async () => users.listSales(),
   )
 }

@@ -17,6 +17,12 @@ export type SidebarProps = {
   onLogout: () => void
 }
 
+/** A sidebar link's classes: its own layout, highlighted while its page is open. */
+const navLinkClass =
+  (layout: string) =>
+  ({ isActive }: { isActive: boolean }) =>
+    cn(layout, isActive ? 'bg-blue-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white')
+
 /** docs/product-rules.md §2 shell sidebar. Below 1024 px it is a drawer opened from the header's menu button. */
 export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick, onLogout }: SidebarProps) {
   return (
@@ -39,12 +45,9 @@ export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick,
               <NavLink
                 to={to}
                 onClick={onNavigate}
-                className={({ isActive }) =>
-                  cn(
-                    'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
-                    isActive ? 'bg-blue-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white',
-                  )
-                }
+                className={navLinkClass(
+                  'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
+                )}
               >
                 <Icon aria-hidden="true" className="size-5 shrink-0" />
                 {name}
@@ -60,12 +63,7 @@ export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick,
         <NavLink
           to={paths.profile.getHref()}
           onClick={onNavigate}
-          className={({ isActive }) =>
-            cn(
-              'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm',
-              isActive ? 'bg-blue-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white',
-            )
-          }
+          className={navLinkClass('flex items-center gap-2 rounded-md px-2 py-1.5 text-sm')}
         >
           <UserRound aria-hidden="true" className="size-4" />
           Profile

@@ -5,6 +5,21 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { errorMessage } from '@/lib/api-error'
 import { passkeyError, registerPasskey, renameFactor } from '../api/passkeys-api'
+import { useAttempt } from '../hooks/use-attempt'
+
+/** A factor's name as the user types it, within the length the server keeps. */
+function FactorName(props: { label: string; name: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Input
+      label={props.label}
+      name={props.name}
+      required
+      limit={FACTOR_NAME_MAX}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  )
+}
 
 /**
  * Adding a passkey on Profile: a name of the user's choosing ("Work laptop"), then the
@@ -18,19 +33,13 @@ export function AddPasskey({
   onCancel: () => void
 }) {
   const [name, setName] = useState('Passkey')
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { pending, error, attempt } = useAttempt()
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    setPending(true)
-    setError(null)
-    try {
-      const added = await registerPasskey(name.trim() || 'Passkey')
-      onAdded(added.recoveryCodes)
-    } catch (failure) {
-      setError(passkeyError(failure, 'The passkey could not be added. Please try again.'))
-      setPending(false)
-    }
+    await attempt(
+      async () => onAdded((await registerPasskey(name.trim() || 'Passkey')).recoveryCodes),
+      (failure) => passkeyError(failure, 'The passkey could not be added. Please try again.'),
+    )
   }
   return (
     <form className="space-y-4" onSubmit={(e) => void submit(e)} aria-label="Add a passkey">
@@ -38,14 +47,7 @@ export function AddPasskey({
         Your browser or phone keeps the passkey and asks for your PIN, fingerprint or face each time you use it.
       </p>
       {error && <Banner variant="error">{error}</Banner>}
-      <Input
-        label="Passkey name"
-        name="passkey-name"
-        required
-        limit={FACTOR_NAME_MAX}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <FactorName label="Passkey name" name="passkey-name" value={name} onChange={setName} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? 'Waiting for your passkey...' : 'Create passkey'}
@@ -61,19 +63,16 @@ export function AddPasskey({
 /** A factor's name, changed in place (an authenticator app or a passkey). */
 export function RenameFactor({ factor, onDone }: { factor: MfaFactor; onDone: (renamed: boolean) => void }) {
   const [name, setName] = useState(factor.name)
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { pending, error, attempt } = useAttempt()
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    setPending(true)
-    setError(null)
-    try {
-      await renameFactor(factor.id, name.trim())
-      onDone(true)
-    } catch (failure) {
-      setError(errorMessage(failure, 'Not renamed.'))
-      setPending(false)
-    }
+    await attempt(
+      async () => {
+        await renameFactor(factor.id, name.trim())
+        onDone(true)
+      },
+      (failure) => errorMessage(failure, 'Not renamed.'),
+    )
   }
   return (
     <form
@@ -81,14 +80,7 @@ export function RenameFactor({ factor, onDone }: { factor: MfaFactor; onDone: (r
       onSubmit={(e) => void submit(e)}
       aria-label={`Rename ${factor.name}`}
     >
-      <Input
-        label="New name"
-        name="factor-name"
-        required
-        limit={FACTOR_NAME_MAX}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <FactorName label="New name" name="factor-name" value={name} onChange={setName} />
       <Button type="submit" size="sm" disabled={pending}>
         Save
       </Button>

@@ -1,9 +1,9 @@
-import { useState } from 'react'
 import { KeyRound } from 'lucide-react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { tokenStorage } from '@/lib/token-storage'
 import { passkeyError, passkeysSupported, signInWithPasskey } from '../api/passkeys-api'
+import { useAttempt } from '../hooks/use-attempt'
 
 /**
  * Beside the sign-in form (whose texts and fields stay as docs/product-rules.md §2 has them): a
@@ -11,20 +11,16 @@ import { passkeyError, passkeysSupported, signInWithPasskey } from '../api/passk
  * factor. Browsers without passkeys do not see it.
  */
 export function PasskeySignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { pending, error, attempt } = useAttempt()
   if (!passkeysSupported()) return null
-  const signIn = async () => {
-    setPending(true)
-    setError(null)
-    try {
-      tokenStorage.setSession(await signInWithPasskey())
-      onSignedIn()
-    } catch (failure) {
-      setError(passkeyError(failure, 'The passkey sign-in failed. Please try again.'))
-      setPending(false)
-    }
-  }
+  const signIn = () =>
+    attempt(
+      async () => {
+        tokenStorage.setSession(await signInWithPasskey())
+        onSignedIn()
+      },
+      (failure) => passkeyError(failure, 'The passkey sign-in failed. Please try again.'),
+    )
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:px-8">
       {error && (

@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-error'
 import { tokenStorage } from '@/lib/token-storage'
 import { confirmRequiredEnrolment, startRequiredEnrolment, verifyRecoveryCode, verifyTotp } from '../api/mfa-api'
 import { passkeyError, verifyPasskeyStep } from '../api/passkeys-api'
+import { useAttempt } from '../hooks/use-attempt'
 import { RecoveryCodesList, TotpSetup } from './totp-setup'
 
 /**
@@ -53,30 +54,21 @@ function VerifyStep({ step, onSession }: { step: Step; onSession: (s: SessionRes
   const ways = (['totp', 'passkey', 'recovery'] as const).filter((w) => step.methods.includes(w))
   const [way, setWay] = useState<Way>(ways[0] ?? 'recovery')
   const [code, setCode] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [pending, setPending] = useState(false)
+  const { pending, error, attempt, reset } = useAttempt()
   const recovery = way === 'recovery'
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    setPending(true)
-    setError(null)
-    try {
-      onSession(await (recovery ? verifyRecoveryCode(step.token, code.trim()) : verifyTotp(step.token, code.trim())))
-    } catch (failure) {
-      setError(errorMessage(failure, 'The code could not be checked. Please try again.'))
-      setPending(false)
-    }
+    await attempt(
+      async () =>
+        onSession(await (recovery ? verifyRecoveryCode(step.token, code.trim()) : verifyTotp(step.token, code.trim()))),
+      (failure) => errorMessage(failure, 'The code could not be checked. Please try again.'),
+    )
   }
-  const checkPasskey = async () => {
-    setPending(true)
-    setError(null)
-    try {
-      onSession(await verifyPasskeyStep(step.token))
-    } catch (failure) {
-      setError(passkeyError(failure, 'The passkey could not be checked. Please try again.'))
-      setPending(false)
-    }
-  }
+  const checkPasskey = () =>
+    attempt(
+      async () => onSession(await verifyPasskeyStep(step.token)),
+      (failure) => passkeyError(failure, 'The passkey could not be checked. Please try again.'),
+    )
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Two-step verification</h1>
@@ -122,8 +114,7 @@ function VerifyStep({ step, onSession }: { step: Step; onSession: (s: SessionRes
             onClick={() => {
               setWay(w)
               setCode('')
-              setError(null)
-              setPending(false)
+              reset()
             }}
           >
             {WAY_LINKS[w]}
@@ -135,8 +126,7 @@ function VerifyStep({ step, onSession }: { step: Step; onSession: (s: SessionRes
 
 function EnrolStep({ step, onSession }: { step: Step; onSession: (s: SessionResponse) => void }) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [pending, setPending] = useState(false)
+  const { pending, error, setError, attempt } = useAttempt()
   const [done, setDone] = useState<{ session: SessionResponse; codes: string[] } | null>(null)
   const started = useRef(false)
   useEffect(() => {
@@ -145,7 +135,7 @@ function EnrolStep({ step, onSession }: { step: Step; onSession: (s: SessionResp
     startRequiredEnrolment(step.token)
       .then(setEnrolment)
       .catch((failure: unknown) => setError(errorMessage(failure, 'The set-up could not start. Please sign in again.')))
-  }, [step.token])
+  }, [step.token, setError])
 
   if (done) {
     return (
@@ -157,16 +147,14 @@ function EnrolStep({ step, onSession }: { step: Step; onSession: (s: SessionResp
   }
   const confirm = async (code: string) => {
     if (!enrolment) return
-    setPending(true)
-    setError(null)
-    try {
-      const result = await confirmRequiredEnrolment(step.token, enrolment.factorId, code)
-      if (result.recoveryCodes?.length) setDone({ session: result.session, codes: result.recoveryCodes })
-      else onSession(result.session)
-    } catch (failure) {
-      setError(errorMessage(failure, 'The code could not be checked. Please try again.'))
-      setPending(false)
-    }
+    await attempt(
+      async () => {
+        const result = await confirmRequiredEnrolment(step.token, enrolment.factorId, code)
+        if (result.recoveryCodes?.length) setDone({ session: result.session, codes: result.recoveryCodes })
+        else onSession(result.session)
+      },
+      (failure) => errorMessage(failure, 'The code could not be checked. Please try again.'),
+    )
   }
   return (
     <>

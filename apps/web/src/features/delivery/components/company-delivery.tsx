@@ -15,6 +15,7 @@ import { Toast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/api-error'
 import { useCompanyDelivery, useUpdateCompanyDelivery } from '../api/delivery'
 import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
+import { CardSection } from '@/components/ui/card-section'
 
 const INSTANCING = { on: 'On', off: 'Off', mixed: 'Mixed (some dispatches on)', none: 'No dispatches yet' } as const
 
@@ -177,10 +178,7 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
   const { data, error, isPending, refetch, isFetching } = useCompanyDelivery(companyId)
   const [saved, setSaved] = useState(false)
   return (
-    <section aria-labelledby="delivery-settings" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="delivery-settings" className="text-lg font-semibold text-slate-900">
-        Delivery settings
-      </h2>
+    <CardSection id="delivery-settings" title="Delivery settings">
       <p className="mt-1 text-sm text-slate-600">How this company&apos;s LMS launches its courses from SCORM Cloud.</p>
       {isPending ? (
         <Spinner label="Loading delivery settings..." className="py-6" />
@@ -210,6 +208,6 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
           <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
         </>
       )}
-    </section>
+    </CardSection>
   )
 }

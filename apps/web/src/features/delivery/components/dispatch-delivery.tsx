@@ -8,6 +8,7 @@ import { Switch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
 import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
+import { CardSection } from '@/components/ui/card-section'
 
 function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
   const update = useUpdateDispatchDelivery(delivery.dispatchId)
@@ -67,10 +68,7 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
 export function DispatchDeliverySection({ dispatchId, canEdit }: { dispatchId: string; canEdit: boolean }) {
   const { data, error, isPending, refetch, isFetching } = useDispatchDelivery(dispatchId)
   return (
-    <section aria-labelledby="dispatch-delivery" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="dispatch-delivery" className="text-lg font-semibold text-slate-900">
-        Delivery settings
-      </h2>
+    <CardSection id="dispatch-delivery" title="Delivery settings">
       {isPending ? (
         <Spinner label="Loading delivery settings..." className="py-6" />
       ) : error ? (
@@ -92,6 +90,6 @@ export function DispatchDeliverySection({ dispatchId, canEdit }: { dispatchId: s
           {canEdit && <DispatchDeliveryForm key={JSON.stringify(data)} delivery={data} />}
         </>
       )}
-    </section>
+    </CardSection>
   )
 }

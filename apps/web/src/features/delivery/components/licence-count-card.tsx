@@ -2,6 +2,7 @@ import { Link } from '@/components/ui/link'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useLicenceCount } from '../api/delivery'
+import { CardSection } from '@/components/ui/card-section'
 
 const n = (value: number) => value.toLocaleString('en-US')
 
@@ -9,10 +10,7 @@ const n = (value: number) => value.toLocaleString('en-US')
 export function LicenceCountCard({ dispatchId }: { dispatchId: string }) {
   const { data, error, isPending } = useLicenceCount(dispatchId)
   return (
-    <section aria-labelledby="licence-count" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="licence-count" className="text-lg font-semibold text-slate-900">
-        Licence count
-      </h2>
+    <CardSection id="licence-count" title="Licence count">
       {isPending ? (
         <Spinner label="Counting..." className="py-6" />
       ) : error ? (
@@ -67,6 +65,6 @@ export function LicenceCountCard({ dispatchId }: { dispatchId: string }) {
           )}
         </>
       )}
-    </section>
+    </CardSection>
   )
 }

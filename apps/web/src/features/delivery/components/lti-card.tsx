@@ -5,6 +5,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { revealLtiSecret, useDispatchLti } from '../api/delivery'
 import { CopyField } from './copy-field'
+import { CardSection } from '@/components/ui/card-section'
 
 function SharedSecret({ dispatchId }: { dispatchId: string }) {
   const [secret, setSecret] = useState<string | null>(null)
@@ -48,10 +49,7 @@ function SharedSecret({ dispatchId }: { dispatchId: string }) {
 export function LtiCard({ dispatchId }: { dispatchId: string }) {
   const { data, error, isPending, refetch, isFetching } = useDispatchLti(dispatchId)
   return (
-    <section aria-labelledby="lti-delivery" className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <h2 id="lti-delivery" className="text-lg font-semibold text-slate-900">
-        LTI delivery
-      </h2>
+    <CardSection id="lti-delivery" title="LTI delivery">
       <p className="mt-1 text-sm text-slate-600">
         Instead of importing the SCORM package, an LMS can launch this course as an external tool.
       </p>
@@ -115,6 +113,6 @@ export function LtiCard({ dispatchId }: { dispatchId: string }) {
           </details>
         </div>
       )}
-    </section>
+    </CardSection>
   )
 }

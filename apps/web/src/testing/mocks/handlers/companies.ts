@@ -6,13 +6,18 @@ export const salesUserFixtures: SalesUser[] = [
   { id: 'sales-2', name: 'Sue Seller', email: 'sue@example.com' },
 ]
 
+/** The first company of the fixtures, as the list and the detail screen show it. */
+const acme = {
+  id: 'company-1',
+  name: 'Acme Learning',
+  accountManagerId: 'sales-1',
+  accountManagerName: 'Sam Sales',
+  accountManagerEmail: 'sam@example.com',
+}
+
 export function makeCompany(overrides: Partial<Company> = {}): Company {
   return {
-    id: 'company-1',
-    name: 'Acme Learning',
-    accountManagerId: 'sales-1',
-    accountManagerName: 'Sam Sales',
-    accountManagerEmail: 'sam@example.com',
+    ...acme,
     counts: { users: 4, courseRequests: 2, dispatches: 3 },
     ...overrides,
   }
@@ -40,11 +45,7 @@ export const companyFixtures: Company[] = [
 
 export function makeCompanyDetail(overrides: Partial<CompanyDetail> = {}): CompanyDetail {
   return {
-    id: 'company-1',
-    name: 'Acme Learning',
-    accountManagerId: 'sales-1',
-    accountManagerName: 'Sam Sales',
-    accountManagerEmail: 'sam@example.com',
+    ...acme,
     users: [
       { id: 'user-c1', name: 'Cleo Client', email: 'cleo@acme.test', role: 'client' },
       { id: 'user-c2', name: 'Carl Client', email: 'carl@acme.test', role: 'client' },
