@@ -62,6 +62,9 @@ import learnersRoutes from './modules/learners/learners.routes'
 import { createLearnersService } from './modules/learners/learners.service'
 import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
+import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
+import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
+import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import deliveryRoutes from './modules/delivery/delivery.routes'
 import { createDelivery } from './modules/delivery/delivery.service'
@@ -364,6 +367,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
+  const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
+  await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',

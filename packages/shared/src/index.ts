@@ -44,3 +44,4 @@ export * from './schemas/mfa'
 export * from './schemas/delivery'
 // ---- API keys ----
 export * from './schemas/api-keys'
+export * from './schemas/licences'
