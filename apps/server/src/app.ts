@@ -62,6 +62,9 @@ import learnersRoutes from './modules/learners/learners.routes'
 import { createLearnersService } from './modules/learners/learners.service'
 import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
+import statementsRoutes from './modules/statements/statements.routes'
+import { createStatementsService } from './modules/statements/statements.service'
+import { createStatementsRepository } from './modules/statements/statements.repository'
 import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
 import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
 import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
@@ -369,6 +372,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
   await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
+  const statements = createStatementsService({ statements: createStatementsRepository(db) })
+  await app.register(statementsRoutes, { prefix: '/api/statements', statements })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',
