@@ -65,6 +65,7 @@ import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import statementsRoutes from './modules/statements/statements.routes'
 import { createStatementsService } from './modules/statements/statements.service'
 import { createStatementsRepository } from './modules/statements/statements.repository'
+import { queueStatementMails } from './modules/statements/statement-mails'
 import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
 import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
 import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
@@ -294,8 +295,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
   })
-  rememberParts(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
-  defineBackgroundWork(app, config, { jobs, sync, client, alerts, alertsRepository, mail, logs: logsRepository })
+  const statementsRepository = createStatementsRepository(db)
+  const statements = createStatementsService({ statements: statementsRepository })
+  const statementMails = { db, statements, repository: statementsRepository, mails, publicUrl: config.publicUrl }
+  rememberParts(app, {
+    scormCloud: client,
+    sync,
+    alerts,
+    queueScheduledMails: mail.queueScheduledMails,
+    jobs,
+    queueStatementMails: (now?: Date) => queueStatementMails(statementMails, now),
+  })
+  defineBackgroundWork(app, config, {
+    jobs,
+    sync,
+    client,
+    alerts,
+    alertsRepository,
+    mail,
+    logs: logsRepository,
+    statementMails,
+  })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
   const notifications = createNotificationsService(createNotificationsRepository(db))
@@ -372,7 +392,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
   await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
-  const statements = createStatementsService({ statements: createStatementsRepository(db) })
   await app.register(statementsRoutes, { prefix: '/api/statements', statements })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {

@@ -3,7 +3,14 @@ import type { Db, DbOrTx } from '../../db/client'
 import { companyShownName } from '../../db/columns'
 import { company } from '../../db/schema'
 import { queryRows } from '../../db/statement'
-import { statementLearnersSql, statementLinesSql, type StatementWindow } from './statements.sql'
+import { statementLearnersSql, statementLinesSql, statementRecipientsSql, type StatementWindow } from './statements.sql'
+
+export interface StatementRecipientRow {
+  user_id: string
+  email: string
+  company_id: string
+  company_name: string
+}
 
 export interface StatementLineRow {
   dispatch_id: string
@@ -28,6 +35,9 @@ export function createStatementsRepository(db: Db) {
     },
 
     lines: (window: StatementWindow, tx: DbOrTx = db) => queryRows<StatementLineRow>(tx, statementLinesSql(window)),
+
+    /** Who gets the monthly statement mail of which company (statements.sql.ts). */
+    recipients: (tx: DbOrTx = db) => queryRows<StatementRecipientRow>(tx, statementRecipientsSql()),
 
     async learners(window: StatementWindow, tx: DbOrTx = db): Promise<number> {
       const [row] = await queryRows<{ learners: number }>(tx, statementLearnersSql(window))

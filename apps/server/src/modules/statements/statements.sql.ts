@@ -59,3 +59,23 @@ export const statementLearnersSql = ({ companyId, start, end }: StatementWindow)
   join registration r on r.dispatch_id = d.id and r.first_access_date >= ${start} and r.first_access_date < ${end}
   where d.destination_id = ${companyId} and (d.removed_at is null or d.removed_at >= ${start})
     and (d.provider_created is null or d.provider_created < ${end})`
+
+/**
+ * The monthly statement mail's recipients, one row per user and company: each company's
+ * account manager, and the company's client users who opted in on their profile; active users
+ * only, companies with at least one dispatch.
+ */
+export const statementRecipientsSql = () => sql`
+  select u.id::text as user_id, u.email, c.id as company_id, coalesce(c.display_name, c.name) as company_name
+  from company c
+  join app_user u on u.id = c.account_manager_id
+  where c.removed_at is null and u.status = 'active'
+    and exists (select 1 from dispatch d where d.destination_id = c.id)
+  union
+  select u.id::text, u.email, c.id, coalesce(c.display_name, c.name)
+  from user_preference p
+  join app_user u on u.id = p.user_id
+  join company c on c.id = u.company_id
+  where p.statement_mails and u.status = 'active' and u.role = 'client' and c.removed_at is null
+    and exists (select 1 from dispatch d where d.destination_id = c.id)
+  order by 1, 3`
