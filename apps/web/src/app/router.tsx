@@ -26,6 +26,7 @@ export const routeModules = {
   jobs: () => import('./routes/admin-jobs'),
   apiKeys: () => import('./routes/api-keys'),
   learners: () => import('./routes/learners'),
+  statements: () => import('./routes/statements'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
 
@@ -67,6 +68,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.jobs.path, m.jobs),
             screen(paths.apiKeys.path, m.apiKeys),
             screen(paths.learners.path, m.learners),
+            screen(paths.statements.path, m.statements),
           ],
         },
         screen('*', m.notFound),

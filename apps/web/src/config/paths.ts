@@ -29,4 +29,6 @@ export const paths = {
   apiKeys: { path: '/integrations/api-keys', getHref: () => '/integrations/api-keys' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
+  // A company's monthly usage statements.
+  statements: { path: '/statements', getHref: () => '/statements' },
 } as const

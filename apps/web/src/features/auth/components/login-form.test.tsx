@@ -9,10 +9,21 @@ import { server } from '@/testing/mocks/server'
 import { advance, navLinkNames, pollUntil, preloadRoutes, renderApp, signInAs } from '@/testing/test-utils'
 
 const EXPECTED_NAV: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'API keys', 'Settings', 'Jobs'],
-  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  internal: ['Dashboard', 'Courses', 'Learners'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys'],
+  admin: [
+    'Dashboard',
+    'Courses',
+    'Course Requests',
+    'Learners',
+    'Statements',
+    'Companies',
+    'Logs',
+    'API keys',
+    'Settings',
+    'Jobs',
+  ],
+  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'Companies'],
+  internal: ['Dashboard', 'Courses', 'Learners', 'Statements'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'API keys'],
 }
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
