@@ -63,9 +63,7 @@ import { createLearnersService } from './modules/learners/learners.service'
 import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import statementsRoutes from './modules/statements/statements.routes'
-import { createStatementsService } from './modules/statements/statements.service'
-import { createStatementsRepository } from './modules/statements/statements.repository'
-import { queueStatementMails } from './modules/statements/statement-mails'
+import { createStatementParts } from './modules/statements/statements.parts'
 import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
 import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
 import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
@@ -295,16 +293,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
   })
-  const statementsRepository = createStatementsRepository(db)
-  const statements = createStatementsService({ statements: statementsRepository })
-  const statementMails = { db, statements, repository: statementsRepository, mails, publicUrl: config.publicUrl }
+  const statements = createStatementParts({ db, mails, publicUrl: config.publicUrl })
   rememberParts(app, {
     scormCloud: client,
     sync,
     alerts,
     queueScheduledMails: mail.queueScheduledMails,
     jobs,
-    queueStatementMails: (now?: Date) => queueStatementMails(statementMails, now),
+    queueStatementMails: statements.queueMails,
   })
   defineBackgroundWork(app, config, {
     jobs,
@@ -314,7 +310,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     alertsRepository,
     mail,
     logs: logsRepository,
-    statementMails,
+    statementMails: statements.mail,
   })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
@@ -392,7 +388,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
   await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
-  await app.register(statementsRoutes, { prefix: '/api/statements', statements })
+  await app.register(statementsRoutes, { prefix: '/api/statements', statements: statements.statements })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',

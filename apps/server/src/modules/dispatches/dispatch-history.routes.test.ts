@@ -73,6 +73,27 @@ describe('dispatch licence history from portal edits', () => {
     expect(reset!.actor.email).toMatch(/^admin-/)
   })
 
+  it('records a change made with an API key under the key', async () => {
+    const made = await p.t.app.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      headers: p.admin,
+      payload: { name: 'Renewals', scopes: ['dispatch:read', 'dispatch:write'] },
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    const { key, secret } = made.json() as { key: { id: string; prefix: string }; secret: string }
+    const res = await p.t.app.inject({
+      method: 'PUT',
+      url: `/api/dispatches/${p.ownDispatchId}`,
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { expirationDate: '2032-12-31' },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const [latest] = await entries(p.ownDispatchId)
+    expect(latest).toMatchObject({ kind: 'expiry', source: 'portal', actor: { kind: 'apiKey', id: key.id } })
+    expect(latest!.actor.label).toContain(`API key "Renewals" (${key.prefix})`)
+  })
+
   it('pages newest first with `before`', async () => {
     const first = (await history(p.ownDispatchId, p.admin, '?limit=2')).json() as DispatchHistoryResponse
     expect(first.entries).toHaveLength(2)
@@ -124,7 +145,9 @@ describe('history export', () => {
       'Date,Change,Old Value,New Value,Registrations Before,Registrations After,Cap After,Source,By,By Email',
     )
     expect(lines.length - 1).toBe((await entries(p.ownDispatchId)).length)
-    expect(lines[1]).toContain('Registration counter reset')
+    expect(lines[1]).toContain('Expiry changed,2031-05-01,2032-12-31')
+    expect(lines[1]).toContain('Portal,"API key ""Renewals""')
+    expect(lines.some((l) => l.includes('Registration counter reset,7,0,7,0'))).toBe(true)
     expect(lines.some((l) => l.includes('Expiry changed,None,2031-05-01'))).toBe(true)
     expect(lines.at(-1)).toContain('Found upstream by the sync')
   })
@@ -136,7 +159,8 @@ describe('history export', () => {
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
     const sheet = book.worksheets[0]!
     expect(sheet.getRow(1).getCell(2).value).toBe('Change')
-    expect(sheet.getRow(2).getCell(2).value).toBe('Registration counter reset')
+    expect(sheet.getRow(2).getCell(2).value).toBe('Expiry changed')
+    expect(sheet.getRow(2).getCell(4).value).toBe('2032-12-31')
     expect(sheet.rowCount - 1).toBe((await entries(p.ownDispatchId)).length)
   })
 })
