@@ -24,8 +24,17 @@ describe('admin Jobs API', () => {
     const body = await overview()
     expect(body.engine).toEqual({ state: 'running', working: true })
     expect(body.queues.map((q: { name: string }) => q.name).sort()).toEqual(
-      ['alerts-evaluate', 'alerts-postback', 'log-partitions', 'mail-outbox', 'mail-scheduled'].sort(),
+      [
+        'alerts-evaluate',
+        'alerts-postback',
+        'log-partitions',
+        'mail-outbox',
+        'mail-scheduled',
+        'statement-mails',
+      ].sort(),
     )
+    // The monthly usage statements: the first of each month.
+    expect(body.queues.find((q: { name: string }) => q.name === 'statement-mails').schedules).toEqual(['0 5 1 * *'])
     const partitions = body.queues.find((q: { name: string }) => q.name === 'log-partitions')
     expect(partitions.schedules).toEqual(['17 0 * * *'])
     // Sent when the node started.
