@@ -3,10 +3,21 @@ import { decodeJwt } from 'jose'
 import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInAndWait, type DemoRole } from './support'
 
 const NAV: Record<DemoRole, string[]> = {
-  admin: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies', 'Logs', 'API keys', 'Settings', 'Jobs'],
-  internal: ['Dashboard', 'Courses', 'Learners'],
-  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys'],
+  admin: [
+    'Dashboard',
+    'Courses',
+    'Course Requests',
+    'Learners',
+    'Statements',
+    'Companies',
+    'Logs',
+    'API keys',
+    'Settings',
+    'Jobs',
+  ],
+  internal: ['Dashboard', 'Courses', 'Learners', 'Statements'],
+  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'Companies'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'API keys'],
 }
 
 test.describe('sign-in screen', () => {
