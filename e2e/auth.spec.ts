@@ -8,6 +8,7 @@ const NAV: Record<DemoRole, string[]> = {
     'Courses',
     'Course Requests',
     'Learners',
+    'Statements',
     'Companies',
     'Logs',
     'API keys',
@@ -15,9 +16,9 @@ const NAV: Record<DemoRole, string[]> = {
     'Settings',
     'Jobs',
   ],
-  internal: ['Dashboard', 'Courses', 'Learners'],
-  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys', 'Webhooks'],
+  internal: ['Dashboard', 'Courses', 'Learners', 'Statements'],
+  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'Companies'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'API keys', 'Webhooks'],
 }
 
 test.describe('sign-in screen', () => {

@@ -57,6 +57,22 @@ const SCREENS: Screen[] = [
     path: () => '/learners?companyId=beacon-pharmaceuticals',
     ready: heading('Learners'),
   },
+  {
+    name: 'statements',
+    roles: ['client'],
+    path: () => '/statements',
+    ready: async (page) => {
+      await expect(page.getByRole('table', { name: /^Usage statement / })).toBeVisible()
+    },
+  },
+  {
+    name: 'statements of a company',
+    roles: ['admin'],
+    path: () => '/statements?companyId=beacon-pharmaceuticals&year=true',
+    ready: async (page) => {
+      await expect(page.getByRole('table', { name: /^Usage statement / })).toBeVisible()
+    },
+  },
   { name: 'settings', roles: ['admin'], path: () => '/settings', ready: heading('Settings') },
   { name: 'user', roles: ['admin'], path: (ids) => `/admin/users/${ids.user}`, ready: heading(/.+/) },
   { name: 'logs', roles: ['admin'], path: () => '/logs', ready: heading('Activity Logs') },

@@ -30,6 +30,8 @@ export interface AppParts {
   alerts: AlertsService
   /** Queues due digests and reports now (the mail-scheduled job; tests call it). */
   queueScheduledMails(now?: Date): Promise<number>
+  /** Queues the monthly usage statement mails of the month before `now` (the statement-mails job). */
+  queueStatementMails(now?: Date): Promise<number>
   /** The job engine of this process (tests run due jobs with runDue; server.ts sends the start-up sync). */
   jobs: JobEngine
 }

@@ -62,6 +62,11 @@ import learnersRoutes from './modules/learners/learners.routes'
 import { createLearnersService } from './modules/learners/learners.service'
 import { createLearnersRepository } from './modules/learners/learners.repository'
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
+import statementsRoutes from './modules/statements/statements.routes'
+import { createStatementParts } from './modules/statements/statements.parts'
+import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
+import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
+import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import deliveryRoutes from './modules/delivery/delivery.routes'
 import { createDelivery } from './modules/delivery/delivery.service'
@@ -288,8 +293,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
   })
-  rememberParts(app, { scormCloud: client, sync, alerts, queueScheduledMails: mail.queueScheduledMails, jobs })
-  defineBackgroundWork(app, config, { jobs, sync, client, alerts, alertsRepository, mail, logs: logsRepository })
+  const statements = createStatementParts({ db, mails, publicUrl: config.publicUrl })
+  rememberParts(app, {
+    scormCloud: client,
+    sync,
+    alerts,
+    queueScheduledMails: mail.queueScheduledMails,
+    jobs,
+    queueStatementMails: statements.queueMails,
+  })
+  defineBackgroundWork(app, config, {
+    jobs,
+    sync,
+    client,
+    alerts,
+    alertsRepository,
+    mail,
+    logs: logsRepository,
+    statementMails: statements.mail,
+  })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
   const notifications = createNotificationsService(createNotificationsRepository(db))
@@ -366,6 +388,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   const renewalDeps = { providerDeps, repository: dispatchesRepository, jobs, mails, publicUrl: config.publicUrl }
   await registerRenewals(app, renewalDeps)
+  const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
+  await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
+  await app.register(statementsRoutes, { prefix: '/api/statements', statements: statements.statements })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {
     prefix: '/api/dispatches',

@@ -8,6 +8,7 @@ import type { Database } from './db/client'
 import { createJobEngine, type JobEngine } from './modules/jobs/job-engine'
 import { MAIL_OUTBOX_JOB, mailJobs, type MailParts } from './modules/mail/mail.parts'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
+import { statementMailJobs, type StatementMailsDeps } from './modules/statements/statement-mails'
 import { SYNC_JOB, syncJob, syncSchedule } from './modules/sync/sync.scheduler'
 import type { SyncService } from './modules/sync/sync.service'
 
@@ -30,7 +31,7 @@ export function jobEngineFor(
 /**
  * Background work, all of it, as jobs of the one engine (docs/architecture.md, "Background
  * work"): the log's month partitions, the scheduled sync (and the start-up sync server.ts sends),
- * the alert evaluations, the outbox and the scheduled mails. The engine starts when the app is
+ * the alert evaluations, the outbox, the scheduled mails and the monthly usage statements. The engine starts when the app is
  * ready; on close, the sync in flight is told to stop, the jobs running here finish (up to 8 s;
  * a job cut short is handed out again after its expiry),
  * then the client and the mail transport are closed.
@@ -46,6 +47,8 @@ export function defineBackgroundWork(
     alertsRepository: AlertsRepository
     mail: MailParts
     logs: LogsRepository
+    /** The monthly usage statement mails (modules/statements). */
+    statementMails: StatementMailsDeps
   },
 ): void {
   const { jobs, sync, client, mail } = parts
@@ -57,6 +60,9 @@ export function defineBackgroundWork(
   const mailWork = mailJobs(mail)
   jobs.define(partitions.job, ...alertJobs(parts.alerts, parts.alertsRepository), ...mailWork.jobs)
   jobs.schedule(partitions.schedule)
+  const statements = statementMailJobs(parts.statementMails)
+  jobs.define(statements.job)
+  jobs.schedule(statements.schedule)
   for (const s of mailWork.schedules) jobs.schedule(s)
   if (sync) {
     jobs.define(syncJob(sync, app.log))

@@ -48,3 +48,4 @@ export * from './schemas/webhooks'
 export * from './schemas/webhook-events'
 // ---- Scheduled renewals and bulk actions ----
 export * from './schemas/renewals'
+export * from './schemas/licences'

@@ -24,6 +24,8 @@ const TABLE: [Permission, Role[]][] = [
   ['dispatch.create', ['admin']],
   ['dispatch.resetCount', ['admin']],
   ['dispatch.download', ['admin', 'internal', 'sales', 'client']],
+  ['dispatch.readHistory', ['admin', 'internal', 'sales', 'client']],
+  ['statement.read', ['admin', 'internal', 'sales', 'client']],
   ['courseRequest.fulfil', ['admin']],
 
   ['notification.read', ['admin', 'internal', 'sales', 'client']],

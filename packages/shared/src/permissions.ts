@@ -24,6 +24,10 @@ export const PERMISSIONS = {
   'dispatch.create': ['admin'],
   'dispatch.resetCount': ['admin'],
   'dispatch.download': ['admin', 'internal', 'sales', 'client'],
+  /** A dispatch's licence history (a client: its own company's dispatches, enforced in the query). */
+  'dispatch.readHistory': ['admin', 'internal', 'sales', 'client'],
+  /** Monthly usage statements per company (a client: its own company's, enforced in the query). */
+  'statement.read': ['admin', 'internal', 'sales', 'client'],
   'destination.read': ['admin', 'internal', 'sales'],
   'report.readCount': ['admin', 'internal', 'sales'],
   'report.read': ['admin', 'internal', 'sales', 'client'], // client: own company, enforced in the service

@@ -27,6 +27,7 @@ export const routeModules = {
   apiKeys: () => import('./routes/api-keys'),
   webhooks: () => import('./routes/webhooks'),
   learners: () => import('./routes/learners'),
+  statements: () => import('./routes/statements'),
   notFound: () => import('./routes/not-found'),
 } satisfies Record<string, RouteModule>
 
@@ -69,6 +70,7 @@ export function createRoutes(): RouteObject[] {
             screen(paths.apiKeys.path, m.apiKeys),
             screen(paths.webhooks.path, m.webhooks),
             screen(paths.learners.path, m.learners),
+            screen(paths.statements.path, m.statements),
           ],
         },
         screen('*', m.notFound),

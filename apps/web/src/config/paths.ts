@@ -31,4 +31,6 @@ export const paths = {
   webhooks: { path: '/integrations/webhooks', getHref: () => '/integrations/webhooks' },
   // Every learner of a company.
   learners: { path: '/learners', getHref: () => '/learners' },
+  // A company's monthly usage statements.
+  statements: { path: '/statements', getHref: () => '/statements' },
 } as const

@@ -32,6 +32,13 @@ export const reportExportBaseName = (companyName: string, courseTitle: string) =
   `${safeFileNamePart(companyName, 'company')} - ${safeFileNamePart(courseTitle, 'course')} - completion report`
 export const learnersExportBaseName = (companyName: string) => `${safeFileNamePart(companyName, 'company')} - learners`
 
+/** A dispatch's licence history, dated with the day it was exported (yyyy-MM-dd). */
+export const historyExportBaseName = (companyName: string, courseTitle: string, day: string) =>
+  `${safeFileNamePart(companyName, 'company')} - ${safeFileNamePart(courseTitle, 'course')} - licence history ${day}`
+/** A company's usage statement of a month (yyyy-MM) or a year (yyyy). */
+export const statementExportBaseName = (companyName: string, period: string) =>
+  `${safeFileNamePart(companyName, 'company')} - usage statement ${period}`
+
 /** Every package of a company in one zip. */
 export const companyPackagesFileName = (companyName: string) =>
   `${safeFileNamePart(companyName, 'company')} - all packages.zip`

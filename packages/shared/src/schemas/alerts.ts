@@ -102,6 +102,11 @@ export const PreferencesSchema = Type.Object({
   reportFrequency: OneOf(REPORT_FREQUENCIES),
   /** The hour (0-23, in the time zone) the digest and the report are sent. */
   reportHour: Type.Integer({ minimum: 0, maximum: 23 }),
+  /**
+   * A client user's opt-in to the monthly usage statement mail (account managers always get
+   * theirs). Optional in a save: left out, the saved choice stays.
+   */
+  statementMails: Type.Optional(Type.Boolean()),
 })
 export type Preferences = Static<typeof PreferencesSchema>
 

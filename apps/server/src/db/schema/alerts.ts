@@ -128,6 +128,8 @@ export const userPreference = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     reportFrequency: text('report_frequency').notNull().default('off'),
     reportHour: integer('report_hour').notNull().default(8),
+    /** A client user's opt-in to the monthly usage statement mail (migration 0036). */
+    statementMails: boolean('statement_mails').notNull().default(false),
     updatedAt: tz('updated_at').notNull().defaultNow(),
   },
   (t) => [

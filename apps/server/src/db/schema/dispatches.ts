@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  bigserial,
   boolean,
   doublePrecision,
   index,
@@ -219,8 +220,38 @@ export const registration = pgTable(
       .on(t.dispatchId, t.completionStatus, t.lastAccessDate.desc().nullsLast(), t.id)
       .where(sql`${t.removedAt} is null`),
     index('registration_course_id_idx').on(t.courseId),
+    // registration_created_idx, registration_first_access_idx and registration_completed_idx
+    // (dispatch, date; migration 0037) serve the monthly usage statements.
     // registration_learner_status_search_idx (gin: dispatch_id, completion_status, learner
     // text trigrams) is made by migration 0020 (0008's without the status before it) where
     // pg_trgm and btree_gin exist.
   ],
+)
+
+/**
+ * A dispatch's licence history (migration 0036): one row per change of cap, expiry, enabled flag
+ * or counter reset (and one on creation), written by triggers on `dispatch` in the change's own
+ * transaction, with the actor the writer named (db/change-actor.ts) or the sync.
+ */
+export const dispatchHistory = pgTable(
+  'dispatch_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dispatchId: text('dispatch_id').notNull(),
+    companyId: text('company_id').notNull(),
+    occurredAt: tz('occurred_at').notNull().defaultNow(),
+    /** created | cap | expiry | enabled | count_reset */
+    kind: text('kind').notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    countBefore: integer('count_before'),
+    countAfter: integer('count_after').notNull(),
+    capBefore: integer('cap_before'),
+    capAfter: integer('cap_after').notNull(),
+    actorKind: text('actor_kind').notNull(),
+    actorId: text('actor_id'),
+    actorLabel: text('actor_label').notNull(),
+    actorEmail: text('actor_email'),
+  },
+  (t) => [index('dispatch_history_dispatch_idx').on(t.dispatchId, t.occurredAt, t.id)],
 )

@@ -192,6 +192,7 @@ describe('/api/profile/preferences', () => {
       timeZone: 'UTC',
       reportFrequency: 'off',
       reportHour: 8,
+      statementMails: false,
     })
     expect((await call('GET', '/api/profile/preferences', sales)).json().alertMails).toBe(true)
     const body = {
@@ -201,8 +202,13 @@ describe('/api/profile/preferences', () => {
       reportFrequency: 'monthly',
       reportHour: 7,
     }
-    expect((await call('PUT', '/api/profile/preferences', clientA, body)).json()).toEqual(body)
-    expect((await call('GET', '/api/profile/preferences', clientA)).json()).toEqual(body)
+    // Left out of a save, the statement mail choice stays as it was (off).
+    const saved = { ...body, statementMails: false }
+    expect((await call('PUT', '/api/profile/preferences', clientA, body)).json()).toEqual(saved)
+    expect((await call('GET', '/api/profile/preferences', clientA)).json()).toEqual(saved)
+    const optedIn = { ...body, statementMails: true }
+    expect((await call('PUT', '/api/profile/preferences', clientA, optedIn)).json()).toEqual(optedIn)
+    expect((await call('PUT', '/api/profile/preferences', clientA, body)).json()).toEqual(optedIn)
     expect((await call('GET', '/api/profile/preferences', clientB)).json().alertMails).toBe(false)
     expect((await call('GET', '/api/profile/preferences', {})).statusCode).toBe(401)
   })

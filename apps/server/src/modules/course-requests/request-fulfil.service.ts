@@ -19,7 +19,8 @@ import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import type { CourseRequestsRepository } from './course-requests.repository'
 import { toCourseRequest, type RequestContext, type Requestor } from './course-requests.service'
 import type { FulfilIntent, FulfilState, RequestFulfilRepository } from './request-fulfil.repository'
-import { auditEntry } from '../../lib/actor'
+import { auditEntry, changeActorOf } from '../../lib/actor'
+import { nameChangeActor } from '../../db/change-actor'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -132,6 +133,8 @@ export function createRequestFulfilService(deps: {
 
       const before = pairDispatch?.registrationCap ?? null
       await deps.db.transaction(async (tx) => {
+        // The dispatch history records the new dispatch or the raised cap under the fulfilling admin.
+        await nameChangeActor(tx, changeActorOf(ctx))
         await mirrorProviderDispatch(deps.mirror, intent.dispatchId, fresh, pair, tx)
         await fulfilments.complete(id, intent.dispatchId, tx)
         const common = {

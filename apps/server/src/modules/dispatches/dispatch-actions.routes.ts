@@ -8,7 +8,7 @@ import {
   IdParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
-import { actorOf, requireUser } from '../../plugins/app/auth'
+import { actorOf, requestChangeActor, requireUser } from '../../plugins/app/auth'
 import type { DispatchCountService } from './dispatch-count.service'
 import { withConflictAnswer } from './dispatch-conflict'
 import type { DispatchCreateService } from './dispatch-create.service'
@@ -23,6 +23,7 @@ const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
   const contextOf = (request: FastifyRequest) => ({
     viewer: requireUser(request),
     actor: actorOf(request),
+    changeActor: requestChangeActor(request),
     ip: request.ip,
   })
 

@@ -4,7 +4,8 @@ import { toDate } from '../sync/sync.mapper'
 import type { EditContext, ProviderDeps } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesRepository } from './dispatches.repository'
-import { auditEntry } from '../../lib/actor'
+import { auditEntry, changeActorOf } from '../../lib/actor'
+import { nameChangeActor } from '../../db/change-actor'
 
 /**
  * "Reset registration count" (renewing licenses): DELETE …/registrationCount at
@@ -26,6 +27,8 @@ export function createDispatchCountService(deps: ProviderDeps & { repository: Di
       const resetDate = toDate(fresh.registrationResetDate) ?? resetAt
       const count = Number.isInteger(fresh.registrationCount) ? Math.max(0, fresh.registrationCount!) : 0
       await deps.db.transaction(async (tx) => {
+        // The history triggers record the reset (and any other licence change read back) under ctx's actor.
+        await nameChangeActor(tx, changeActorOf(ctx))
         await repository.updateMirror(id, { registrationCount: count, registrationResetDate: resetDate }, tx)
         await activity.record(
           auditEntry(ctx, 'DISPATCH_COUNT_RESET', {

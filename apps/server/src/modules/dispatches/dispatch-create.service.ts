@@ -18,7 +18,8 @@ import type { DispatchPairRepository, PairCompany, PairCourse } from './dispatch
 import { parseExpiration, type EditContext } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
 import type { DispatchesService } from './dispatches.service'
-import { auditEntry } from '../../lib/actor'
+import { auditEntry, changeActorOf } from '../../lib/actor'
+import { nameChangeActor } from '../../db/change-actor'
 
 const fieldError = (field: string, message: string) =>
   new AppError('RULE_VIOLATION', message, { details: [{ field, message }] })
@@ -114,6 +115,8 @@ export function createDispatchCreateService(deps: {
       /** This submission's dispatch exists upstream: the mirror row and the one DISPATCH_CREATED row. */
       const finish = async (fresh: DispatchSchema | null): Promise<Dispatch> => {
         await deps.db.transaction(async (tx) => {
+          // The history's first row (the dispatch's initial cap, expiry, state) names the creator.
+          await nameChangeActor(tx, changeActorOf(ctx))
           if (fresh) await mirrorProviderDispatch(deps.mirror, id, fresh, pair, tx)
           // Two retries of one submission at once: one logs the creation, the other sees it.
           await pairs.lockCreation(id, tx)

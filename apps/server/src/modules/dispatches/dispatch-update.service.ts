@@ -9,11 +9,17 @@ import { toDispatch, type DispatchRow } from './dispatches.mapper'
 import type { DispatchesRepository, MirrorUpdate } from './dispatches.repository'
 import type { Viewer } from '../../lib/viewer'
 import type { DispatchesService } from './dispatches.service'
-import { auditEntry } from '../../lib/actor'
+import { auditEntry, changeActorOf, type ChangeActor } from '../../lib/actor'
+import { nameChangeActor } from '../../db/change-actor'
 
 export interface EditContext {
   viewer: Viewer
   actor: Actor | null
+  /**
+   * Who the dispatch history records the change under; without it, `actor` as a portal user.
+   * A system caller (a scheduled renewal) names itself here: { kind: 'system', id, label }.
+   */
+  changeActor?: ChangeActor
   ip: string
   log?: { error(obj: unknown, msg: string): void }
 }
@@ -168,6 +174,8 @@ export function createDispatchUpdateService(deps: ProviderDeps & { repository: D
       ...(mapped.providerUpdated ? { providerUpdated: mapped.providerUpdated } : {}),
     }
     await deps.db.transaction(async (tx) => {
+      // The history triggers record the cap, expiry, enabled and counter changes of this write.
+      await nameChangeActor(tx, changeActorOf(ctx))
       await repository.updateMirror(row.id, values, tx)
       await activity.record(
         auditEntry(ctx, 'DISPATCH_UPDATED', {

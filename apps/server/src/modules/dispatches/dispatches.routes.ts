@@ -11,7 +11,7 @@ import {
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { sendJsonAnswer } from '../../lib/json-answer'
-import { actorOf, requireUser } from '../../plugins/app/auth'
+import { actorOf, requestChangeActor, requireUser } from '../../plugins/app/auth'
 import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
 
@@ -78,6 +78,7 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
       const outcome = await updates.update(request.params.id, request.body, {
         viewer: requireUser(request),
         actor: actorOf(request),
+        changeActor: requestChangeActor(request),
         ip: request.ip,
         log: request.log,
       })

@@ -95,6 +95,15 @@ describe('carrying out renewals', () => {
     )
     expect(logged!.actorName).toMatch(new RegExp(`^Renewal ${renewalId.slice(0, 8)} scheduled by `))
     expect(logged!.details).toMatchObject({ changes: { registrationCap: { after: 777 } } })
+    // The dispatch's licence history names the renewal run that made the change.
+    const history = await f.t.app.inject({ method: 'GET', url: `/api/dispatches/${id}/history`, headers: f.admin })
+    expect(history.statusCode, history.body).toBe(200)
+    const capEntry = history.json().entries.find((e: { kind: string }) => e.kind === 'cap')
+    expect(capEntry).toMatchObject({
+      newValue: '777',
+      source: 'portal',
+      actor: { kind: 'system', id: renewalId, label: expect.stringMatching(/^Renewal .* scheduled by /) },
+    })
 
     const [mail] = await mails(renewalId)
     expect(mail).toMatchObject({ toAddress: managerEmail })

@@ -137,9 +137,13 @@ export const newRenewal = (t: TargetDispatch, change: RenewalChange): NewRenewal
  */
 export function backgroundContext(kind: 'Renewal' | 'Bulk run', runId: string, staff: Staff): EditContext {
   const who = staff.name ?? staff.email ?? 'staff'
+  const label = `${kind} ${runId.slice(0, 8)} scheduled by ${who}`
   return {
     viewer: { role: 'admin', companyId: null },
-    actor: { id: staff.id, name: `${kind} ${runId.slice(0, 8)} scheduled by ${who}`, email: staff.email },
+    actor: { id: staff.id, name: label, email: staff.email },
+    // The licence history names the run (a system actor), not the staff member as if they had
+    // made the change by hand at that moment.
+    changeActor: { kind: 'system', id: runId, label, email: staff.email },
     ip: '',
   }
 }

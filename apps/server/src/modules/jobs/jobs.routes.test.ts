@@ -32,9 +32,12 @@ describe('admin Jobs API', () => {
         'log-partitions',
         'mail-outbox',
         'mail-scheduled',
+        'statement-mails',
         'webhook-deliver',
       ].sort(),
     )
+    // The monthly usage statements: the first of each month.
+    expect(body.queues.find((q: { name: string }) => q.name === 'statement-mails').schedules).toEqual(['0 5 1 * *'])
     const partitions = body.queues.find((q: { name: string }) => q.name === 'log-partitions')
     expect(partitions.schedules).toEqual(['17 0 * * *'])
     // Sent when the node started.

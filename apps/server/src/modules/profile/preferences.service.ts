@@ -15,6 +15,7 @@ export function createPreferencesService(preferences: PreferencesRepository) {
       timeZone: row?.timeZone ?? 'UTC',
       reportFrequency: (row?.reportFrequency as Preferences['reportFrequency'] | undefined) ?? 'off',
       reportHour: row?.reportHour ?? 8,
+      statementMails: row?.statementMails ?? false,
     }
   }
 

@@ -118,7 +118,12 @@ export function createSyncRepository(db: Db) {
 
     upsertCompanies: (rows: CompanyRow[], tx: DbOrTx = db) => writeCompanies(tx, uniqueById(rows)),
 
-    /** Rows must carry their final course title and destination name (see the service's fallbacks). */
+    /**
+     * Rows must carry their final course title and destination name (see the service's fallbacks).
+     * Where an incoming cap, expiry, enabled flag or counter reset differs from the mirror, the
+     * dispatch history triggers (migration 0036) record it in this transaction: as found upstream
+     * by the sync, unless the caller named another actor (db/change-actor.ts).
+     */
     upsertDispatches: (rows: (DispatchRow & { courseTitle: string; destinationName: string })[], tx: DbOrTx = db) =>
       writeDispatches(tx, uniqueById(rows)),
 

@@ -4,7 +4,7 @@ import { can, type Permission } from '@portal/shared'
 import { AppError } from '../../lib/app-error'
 import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
-import type { Actor } from '../../lib/actor'
+import type { Actor, ChangeActor } from '../../lib/actor'
 import type { Db } from '../../db/client'
 import { sessionUser, type SessionUser } from '../../db/session-user'
 import { keyActor, type ApiKeyGate, type KeyCall } from '../../lib/api-key-call'
@@ -42,6 +42,15 @@ export function actorOf(request: FastifyRequest): Actor | null {
   if (request.apiKeyCall) return keyActor(request.apiKeyCall)
   const u = request.user
   return u ? { id: u.id, name: u.name ?? u.username, email: u.email } : null
+}
+
+/** Who a request's licence changes are recorded under in the dispatch history: its user or its API key. */
+export function requestChangeActor(request: FastifyRequest): ChangeActor | undefined {
+  const call = request.apiKeyCall
+  if (call)
+    return { kind: 'apiKey', id: call.key.id, label: keyActor(call).name ?? call.key.name, email: call.user.email }
+  const u = request.user
+  return u ? { kind: 'user', id: u.id, label: u.name ?? u.username, email: u.email } : undefined
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   GraduationCap,
   KeyRound,
   LayoutDashboard,
+  Receipt,
   ListChecks,
   ScrollText,
   Settings,
@@ -29,6 +30,7 @@ export function navItemsFor(role: Role): NavItem[] {
   }
   // Every role's learners (a client its company's; staff pick one).
   if (can(role, 'learner.read')) items.push({ name: 'Learners', to: paths.learners.getHref(), icon: GraduationCap })
+  if (can(role, 'statement.read')) items.push({ name: 'Statements', to: paths.statements.getHref(), icon: Receipt })
   if (can(role, 'company.read')) items.push({ name: 'Companies', to: paths.companies.getHref(), icon: Building2 })
   if (can(role, 'log.read')) items.push({ name: 'Logs', to: paths.logs.getHref(), icon: ScrollText })
   if (can(role, 'apiKey.manage')) items.push({ name: 'API keys', to: paths.apiKeys.getHref(), icon: KeyRound })

@@ -81,6 +81,14 @@ function PreferencesForm({ role, initial }: { role: Role; initial: Preferences }
         checked={draft.weeklyDigest}
         onChange={(weeklyDigest) => set({ weeklyDigest })}
       />
+      {ownCompanyOnly(role) && (
+        <SwitchRow
+          label="Monthly usage statement"
+          hint="On the first of each month, your company's usage statement of the month before, as an Excel file."
+          checked={draft.statementMails ?? false}
+          onChange={(statementMails) => set({ statementMails })}
+        />
+      )}
       <div className="grid gap-4 sm:grid-cols-3">
         <Select
           label="Scheduled report"

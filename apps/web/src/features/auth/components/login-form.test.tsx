@@ -14,6 +14,7 @@ const EXPECTED_NAV: Record<Role, string[]> = {
     'Courses',
     'Course Requests',
     'Learners',
+    'Statements',
     'Companies',
     'Logs',
     'API keys',
@@ -21,9 +22,9 @@ const EXPECTED_NAV: Record<Role, string[]> = {
     'Settings',
     'Jobs',
   ],
-  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Companies'],
-  internal: ['Dashboard', 'Courses', 'Learners'],
-  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'API keys', 'Webhooks'],
+  sales: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'Companies'],
+  internal: ['Dashboard', 'Courses', 'Learners', 'Statements'],
+  client: ['Dashboard', 'Courses', 'Course Requests', 'Learners', 'Statements', 'API keys', 'Webhooks'],
 }
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {

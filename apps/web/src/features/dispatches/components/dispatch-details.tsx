@@ -11,6 +11,7 @@ import type { UiEventHandler } from '@/types/ui-event'
 import { DispatchAdminControls } from './dispatch-admin-controls'
 import { DownloadPackageButton } from './download-package-button'
 import { GeneralInformationCard } from './general-information-card'
+import { LicenceHistory } from './licence-history'
 
 export const DEFAULT_TITLE = 'Dispatch Details'
 
@@ -58,6 +59,7 @@ export function DispatchDetails({
             <>
               <GeneralInformationCard dispatch={dispatch} role={role} />
               {can(role, 'dispatch.update') && <DispatchAdminControls dispatch={dispatch} />}
+              {can(role, 'dispatch.readHistory') && <LicenceHistory dispatch={dispatch} />}
               {children}
             </>
           ) : shownError ? (

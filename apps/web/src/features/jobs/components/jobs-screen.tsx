@@ -28,6 +28,7 @@ export const QUEUE_LABELS: Record<string, string> = {
   'alerts-postback': 'Alert evaluation (postbacks)',
   'mail-outbox': 'Mail sending',
   'mail-scheduled': 'Digests and report mails',
+  'statement-mails': 'Monthly usage statements',
   'log-partitions': 'Activity log upkeep',
   'dispatch-renewals': 'Scheduled renewals and rollovers',
   'dispatch-bulk': 'Bulk actions on dispatches',

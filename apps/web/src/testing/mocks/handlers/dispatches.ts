@@ -1,4 +1,11 @@
-import type { Dispatch, DispatchListResponse, DispatchSummary, UpdateDispatchBody } from '@portal/shared'
+import type {
+  Dispatch,
+  DispatchHistoryEntry,
+  DispatchHistoryResponse,
+  DispatchListResponse,
+  DispatchSummary,
+  UpdateDispatchBody,
+} from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 
 export function makeDispatch(overrides: Partial<Dispatch> = {}): Dispatch {
@@ -78,7 +85,26 @@ export function makeDispatchList(
 /** /api/dispatches/courses and /destinations belong to other handlers: fall through to them. */
 const OTHER_ROUTES = new Set(['courses', 'destinations'])
 
+/** A dispatch's licence history: one entry, as the sync first found it. */
+export const makeHistoryEntry = (overrides: Partial<DispatchHistoryEntry> = {}): DispatchHistoryEntry => ({
+  id: 1,
+  occurredAt: '2026-01-02T03:04:05.000Z',
+  kind: 'created',
+  oldValue: null,
+  newValue: null,
+  countBefore: null,
+  countAfter: 12,
+  capBefore: null,
+  capAfter: 50,
+  source: 'upstream',
+  actor: { kind: 'sync', id: null, label: 'Found upstream by the sync', email: null },
+  ...overrides,
+})
+
 export const dispatchHandlers = [
+  http.get('/api/dispatches/:id/history', () =>
+    HttpResponse.json({ entries: [makeHistoryEntry()], nextBefore: null } satisfies DispatchHistoryResponse),
+  ),
   http.get('/api/dispatches', ({ request }) => HttpResponse.json(makeDispatchList(request))),
   // Scheduled renewals (a company screen lists them): none by default.
   http.get('/api/dispatches/renewals', () => HttpResponse.json({ renewals: [] })),
