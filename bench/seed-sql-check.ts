@@ -28,6 +28,7 @@ const DERIVED = [
   'dispatch_summary',
   'dispatch_month',
   'dispatch_week',
+  'dispatch_access_day',
   'company_month',
   'company_learner',
   'company_learner_facet',
