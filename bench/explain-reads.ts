@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/explain-reads.ts [database] [--plans]`: EXPLAIN (ANALYZE, BUFFERS) of every
+ * `npx tsx bench/explain-reads.ts [database] [--only report|logs|learners] [--repeat 5] [--plans]`: EXPLAIN (ANALYZE, BUFFERS) of every
  * statement the read paths' harsh requests issue (the server's own services, caches off, captured
  * through a logging Drizzle instance), on one bench database: the completion report of the
  * biggest dispatch under date windows, statuses and searches and its last page, the activity
@@ -50,6 +50,14 @@ function shape(plan: string): string {
 async function main() {
   const name = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : 'portal_bench'
   const full = process.argv.includes('--plans')
+  const flag = (name: string) => {
+    const at = process.argv.indexOf(`--${name}`)
+    return at >= 0 ? process.argv[at + 1] : undefined
+  }
+  // Each request's plans are taken this many times and the median execution time printed: one
+  // EXPLAIN ANALYZE on a shared machine is noise, its buffers and plan shape are not.
+  const repeat = Math.max(1, Number(flag('repeat') ?? 5))
+  const only = flag('only')
   const url = new URL(benchDatabaseUrl())
   url.pathname = `/${name}`
   // Migrates first: the plans are those of this code's schema.
@@ -88,7 +96,6 @@ async function main() {
     learnersServiceOf(db, silent, { cache: false }).list(admin, {
       page: 1,
       pageSize: 50,
-      status: 'all',
       sort: 'name',
       order: 'asc',
       companyId: fixtures.clientCompanyId,
@@ -133,13 +140,18 @@ async function main() {
   )
   const target = postgresTarget(url.toString())
   try {
-    for (const [label, work] of requests) {
+    for (const [label, work] of requests.filter(([name]) => !only || name.startsWith(only))) {
       // Once to warm the cache, as a running server is: the plans then read what it reads.
       await explainWork(target, work)
-      const plans: StatementPlan[] = await explainWork(target, work)
-      const total = plans.reduce((s, p) => s + (p.executionMs ?? 0), 0)
+      let plans: StatementPlan[] = []
+      const totals: number[] = []
+      for (let i = 0; i < repeat; i += 1) {
+        plans = await explainWork(target, work)
+        totals.push(plans.reduce((s, p) => s + (p.executionMs ?? 0), 0))
+      }
+      const median = totals.sort((a, b) => a - b)[Math.floor(totals.length / 2)]!
       console.log(
-        `\n## ${label}: ${plans.length} statement(s), ${total.toFixed(1)} ms, ${plans.reduce((s, p) => s + buffers(p.plan), 0)} buffers`,
+        `\n## ${label}: ${plans.length} statement(s), median ${median.toFixed(2)} ms of ${repeat}, ${plans.reduce((s, p) => s + buffers(p.plan), 0)} buffers`,
       )
       for (const p of plans) {
         console.log(`- ${p.executionMs?.toFixed(2)} ms, ${buffers(p.plan)} buffers: ${shape(p.plan)}`)
