@@ -44,6 +44,14 @@ function processes(): Map<number, Proc> {
   return out
 }
 
+/** `pid` is `root` or one of its descendants (the server's npm/tsx wrapper runs the real process as a child). */
+function descends(procs: Map<number, Proc>, pid: number, root: number): boolean {
+  for (let p: number | undefined = pid, hops = 0; p && hops < 20; p = procs.get(p)?.ppid, hops += 1) {
+    if (p === root) return true
+  }
+  return false
+}
+
 function ours(procs: Map<number, Proc>): Set<number> {
   const mine = new Set<number>()
   // Our ancestors (npm, the tsx wrapper) are idle; our descendants do the work.
@@ -67,9 +75,12 @@ export interface CpuWindow {
   machineSeconds: number
   /** PostgreSQL's backends serving portal_bench, and its shared writers. */
   postgresSeconds: number
+  /** The server under test (the process given to startCpuShare and its children); 0 without one. */
+  serverSeconds: number
 }
 
-export function startCpuShare() {
+/** `serverPid`: the server under test, whose CPU is reported apart from the load generator's. */
+export function startCpuShare(serverPid?: number) {
   const busy = busyTicks()
   const before = processes()
   const started = performance.now()
@@ -80,10 +91,12 @@ export function startCpuShare() {
       const delta = (pid: number) => after.get(pid)!.ticks - (before.get(pid)?.ticks ?? 0)
       let ourTicks = 0
       let postgresTicks = 0
+      let serverTicks = 0
       for (const pid of mine) {
         ourTicks += delta(pid)
         const cmdline = after.get(pid)!.cmdline
         if (BENCH_BACKEND.test(cmdline) || SHARED_PG.test(cmdline)) postgresTicks += delta(pid)
+        else if (serverPid !== undefined && descends(after, pid, serverPid)) serverTicks += delta(pid)
       }
       const seconds = (performance.now() - started) / 1000
       const machineTicks = busyTicks() - busy
@@ -92,6 +105,7 @@ export function startCpuShare() {
         otherCores: seconds > 0 ? Math.round((foreign / seconds) * 100) / 100 : 0,
         machineSeconds: machineTicks / TICKS_PER_SECOND,
         postgresSeconds: postgresTicks / TICKS_PER_SECOND,
+        serverSeconds: serverTicks / TICKS_PER_SECOND,
       }
     },
   }

@@ -19,6 +19,8 @@ export interface LoadSpec {
    * all connections; `url` is then the server's base URL.
    */
   requests?: VariedRequest[]
+  /** The server under test's process: its CPU per request is then reported (cpuMsPerRequest.server). */
+  serverPid?: number
   /** Defaults from config.ts. */
   durationSeconds?: number
   warmupSeconds?: number
@@ -46,7 +48,7 @@ export interface LoadResult {
    * load generator and anything else), and PostgreSQL's alone (cpu-share.ts). Steadier than
    * req/s on a shared machine whose speed drifts; compare them within one run (bench:ab).
    */
-  cpuMsPerRequest: { machine: number; postgres: number }
+  cpuMsPerRequest: { machine: number; postgres: number; server?: number }
 }
 
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -80,7 +82,7 @@ function variedRequests(list: VariedRequest[]) {
 async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promise<LoadResult> {
   const latencies: number[] = []
   const refusedLatencies: number[] = []
-  const share = startCpuShare()
+  const share = startCpuShare(spec.serverPid)
   const started = performance.now()
   const result = await new Promise<Result>((resolve, reject) => {
     const instance = autocannon(
@@ -130,6 +132,9 @@ async function fire(spec: LoadSpec, seconds: number, maxRequests: number): Promi
     cpuMsPerRequest: {
       machine: latencies.length ? round((cpu.machineSeconds * 1000) / latencies.length, 2) : 0,
       postgres: latencies.length ? round((cpu.postgresSeconds * 1000) / latencies.length, 2) : 0,
+      ...(spec.serverPid !== undefined
+        ? { server: latencies.length ? round((cpu.serverSeconds * 1000) / latencies.length, 2) : 0 }
+        : {}),
     },
   }
 }

@@ -127,15 +127,24 @@ function markdownRows(run: DbRun): string[] {
   return lines
 }
 
+/**
+ * CPU milliseconds per answered request of PostgreSQL's backends and of the server process (on
+ * PGlite the database runs inside the server, so all of it is the server's).
+ */
+const cpuOf = (e: RowResult['endpoint']) =>
+  e && 'cpuMsPerRequest' in e && e.cpuMsPerRequest
+    ? `${fmt(e.cpuMsPerRequest.postgres, 2)}, ${e.cpuMsPerRequest.server === undefined ? '-' : fmt(e.cpuMsPerRequest.server, 2)}`
+    : '-'
+
 function variedRows(run: DbRun): string[] {
   const lines = [
-    '| varied row (caches off) | conn | postbacks/s | distinct requests | p50 ms | p95 ms | p99 ms | req/s | 503 (p95 ms) | other non-2xx | errors | other load |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| varied row (caches off) | conn | postbacks/s | distinct requests | p50 ms | p95 ms | p99 ms | req/s | CPU ms/request: PostgreSQL, server | 503 (p95 ms) | other non-2xx | errors | other load |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
   for (const row of run.varied) {
     const e = row.endpoint
     lines.push(
-      `| ${row.label} | ${row.connections} | ${row.postbacks ? fmt(row.postbacks.perSecond) : 0} | ${fmt(row.distinctRequests, 0)} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.p99)} | ${fmt(e.rps, 0)} | ${e.refused.count}${e.refused.count ? ` (${fmt(e.refused.p95)})` : ''} | ${e.non2xx - e.refused.count} | ${e.errors} | ${fmt(e.otherCores, 2)} |`,
+      `| ${row.label} | ${row.connections} | ${row.postbacks ? fmt(row.postbacks.perSecond) : 0} | ${fmt(row.distinctRequests, 0)} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.p99)} | ${fmt(e.rps, 0)} | ${cpuOf(e)} | ${e.refused.count}${e.refused.count ? ` (${fmt(e.refused.p95)})` : ''} | ${e.non2xx - e.refused.count} | ${e.errors} | ${fmt(e.otherCores, 2)} |`,
     )
   }
   return lines
@@ -267,8 +276,8 @@ const dbName = (run: DbRun) => (run.database === 'postgres' ? 'PostgreSQL' : 'PG
 /** One line per varied mix and database: the row at its base load, with postbacks, and at 100 connections. */
 function variedSummary(reports: BenchReport[]): string[] {
   const lines = [
-    '| varied row (caches off) | database | conn | p50 ms | p95 ms | req/s | p95 with 20 postbacks/s | 100 conn: p95 ms; 503s (their p95 ms); errors |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| varied row (caches off) | database | conn | p50 ms | p95 ms | req/s | CPU ms/request: PostgreSQL, server | p95 with 20 postbacks/s | 100 conn: p95 ms; 503s (their p95 ms); errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ]
   for (const { run } of reports) {
     for (const row of run.varied.filter((r) => !/-(postbacks|100)$/.test(r.id))) {
@@ -277,7 +286,7 @@ function variedSummary(reports: BenchReport[]): string[] {
       const at100 = run.varied.find((r) => r.id === `${row.id}-100`)?.endpoint
       const failed = e.non2xx + e.errors
       lines.push(
-        `| ${row.label}${failed ? ` (${failed} failed)` : ''} | ${dbName(run)} | ${row.connections} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.rps, 0)} | ${withPostbacks ? `${fmt(withPostbacks.p95)} (${fmt(withPostbacks.p95 / e.p95, 2)}×)` : '-'} | ${at100 ? `${fmt(at100.p95)}; ${fmt(at100.refused.count, 0)} (${fmt(at100.refused.p95)}); ${at100.errors}` : '-'} |`,
+        `| ${row.label}${failed ? ` (${failed} failed)` : ''} | ${dbName(run)} | ${row.connections} | ${fmt(e.p50)} | ${fmt(e.p95)} | ${fmt(e.rps, 0)} | ${cpuOf(e)} | ${withPostbacks ? `${fmt(withPostbacks.p95)} (${fmt(withPostbacks.p95 / e.p95, 2)}×)` : '-'} | ${at100 ? `${fmt(at100.p95)}; ${fmt(at100.refused.count, 0)} (${fmt(at100.refused.p95)}); ${at100.errors}` : '-'} |`,
       )
     }
   }

@@ -193,7 +193,12 @@ export async function runVaried(
   ): Promise<void> => {
     const users = new Map(mix.requests.map((q) => [q.path, q.user]))
     const driver = postbacksPerSecond > 0 ? startPostbacks(server.baseUrl, learners, postbacksPerSecond) : null
-    const endpoint = await measureLoad({ url: server.baseUrl, connections, requests: mix.requests })
+    const endpoint = await measureLoad({
+      url: server.baseUrl,
+      connections,
+      requests: mix.requests,
+      serverPid: server.pid,
+    })
     const postbacks = driver ? await driver.stop() : undefined
     const { slowest, end } = slowestSince(server.logFile, logOffset, users)
     logOffset = end
@@ -211,7 +216,7 @@ export async function runVaried(
     }
     rows.push(row)
     progress(
-      `  ${row.label.padEnd(58)} ${String(connections).padStart(4)} conn  p50 ${endpoint.p50} ms  p95 ${endpoint.p95} ms  ${endpoint.rps} req/s  non-2xx ${endpoint.non2xx} (503: ${endpoint.refused.count}, p95 ${endpoint.refused.p95} ms)  errors ${endpoint.errors}${postbacks ? `  postbacks ${postbacks.perSecond}/s ${JSON.stringify(postbacks.statuses)}` : ''}`,
+      `  ${row.label.padEnd(58)} ${String(connections).padStart(4)} conn  p50 ${endpoint.p50} ms  p95 ${endpoint.p95} ms  ${endpoint.rps} req/s  CPU ms/request PostgreSQL ${endpoint.cpuMsPerRequest.postgres}, server ${endpoint.cpuMsPerRequest.server ?? '-'}  non-2xx ${endpoint.non2xx} (503: ${endpoint.refused.count}, p95 ${endpoint.refused.p95} ms)  errors ${endpoint.errors}${postbacks ? `  postbacks ${postbacks.perSecond}/s ${JSON.stringify(postbacks.statuses)}` : ''}`,
     )
   }
   for (const mix of mixes) await run(mix, mix.connections, 0, '')

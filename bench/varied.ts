@@ -61,15 +61,16 @@ function fragment(r: Rng, text: string): string {
 }
 
 /**
- * Pages: mostly the first, often the next few, sometimes the last or anywhere. Drawn before the
- * filter's page count is known (`u` are three draws), so the requests depend on the seed only.
+ * Pages: the first in 40 %, the next few in 25 %, the last in 15 %, anywhere in 20 % (deep pages
+ * as often as real use reaches them: people jump to the end or type a page number). Drawn before
+ * the filter's page count is known (`u` are three draws), so the requests depend on the seed only.
  */
 function pageOf(u: readonly [number, number, number], totalPages: number): number {
   if (totalPages <= 1) return 1
   const [which, a, b] = u
-  if (which < 0.5) return 1
-  if (which < 0.75) return Math.min(totalPages, 2 + Math.floor(a * 4))
-  if (which < 0.83) return totalPages
+  if (which < 0.4) return 1
+  if (which < 0.65) return Math.min(totalPages, 2 + Math.floor(a * 4))
+  if (which < 0.8) return totalPages
   return 1 + Math.floor(b * totalPages)
 }
 const draws = (r: Rng) => [r(), r(), r()] as const
@@ -197,8 +198,9 @@ const learnerSearch = (r: Rng, vocab: Vocabulary) =>
 
 /**
  * Completion report of one dispatch: no status half of the time, else one of the three; a
- * last-access window in 30 % (7 to 120 days within the data); a learner search in 25 % (a first
- * name, a last name, an e-mail's start, or two letters); 100 a page (the default) 70 %.
+ * last-access window in 50 % (7 to 120 days within the data); a learner search in 35 % (a first
+ * name, a last name, an e-mail's start, or two letters), so about one request in six searches
+ * within a window; 100 a page (the default) 70 %.
  */
 export async function reportRequests(
   r: Rng,
@@ -221,13 +223,13 @@ export async function reportRequests(
     ])
     let startDate: string | undefined
     let endDate: string | undefined
-    if (r() < 0.3) {
+    if (r() < 0.5) {
       const days = 7 + Math.floor(r() * 114)
       const from = start + r() * Math.max(0, end - start - days * 86_400_000)
       startDate = day(new Date(from))
       endDate = day(new Date(from + days * 86_400_000))
     }
-    const search = r() < 0.25 ? learnerSearch(r, vocab) : undefined
+    const search = r() < 0.35 ? learnerSearch(r, vocab) : undefined
     const pageSize = weighted(r, [
       [100, 70],
       [10, 10],
@@ -248,9 +250,11 @@ export async function reportRequests(
 }
 
 /**
- * Activity logs (admins): a date window in 40 % (the last 7, 30 or 90 days, or any month), a user
- * in 15 %, an action in 30 % (weighted to the frequent ones), a search in 30 % (actor names,
- * e-mails, IPs, words of the details; two letters in one search of ten); 50 a page.
+ * Activity logs (admins): a date window in 60 % (the last 7, 30 or 90 days, or any month), a user
+ * in 35 %, an action in 30 % (weighted to the frequent ones), a search in 40 % (actor names,
+ * e-mails, IPs, words of the details; two letters in one search of ten); 50 a page. One request
+ * in five is a search for a user within a date window, as someone tracing what a person did
+ * asks it.
  */
 export async function logsRequests(
   r: Rng,
@@ -265,19 +269,20 @@ export async function logsRequests(
   const drafts: Parameters<typeof finish>[0] = []
   for (let i = 0; i < count; i += 1) {
     const user = users[i % users.length]!
+    const traced = r() < 0.2
     let startDate: string | undefined
     let endDate: string | undefined
-    if (r() < 0.4) {
+    if (traced || r() < 0.5) {
       const span = pick(r, [7, 30, 90, 30])
       const to = r() < 0.6 ? last : first + r() * (last - first)
       startDate = day(new Date(to - (span - 1) * 86_400_000))
       endDate = day(new Date(to))
     }
-    const userId = r() < 0.15 ? pick(r, vocab.logUserIds) : undefined
+    const userId = traced || r() < 0.19 ? pick(r, vocab.logUserIds) : undefined
     // Actions are listed most frequent first: favour the front, as people filter on common ones.
     const action = r() < 0.3 ? actions[Math.floor(Math.pow(r(), 2) * actions.length)] : undefined
     const searchTerm =
-      r() < 0.3 ? (r() < 0.1 ? pick(r, vocab.logTerms).slice(0, 2) : pick(r, vocab.logTerms)) : undefined
+      traced || r() < 0.25 ? (r() < 0.1 ? pick(r, vocab.logTerms).slice(0, 2) : pick(r, vocab.logTerms)) : undefined
     const filter = { startDate, endDate, userId, action, searchTerm }
     drafts.push({
       user,

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -107,6 +108,21 @@ export const dispatchStat = pgTable('dispatch_stat', {
   learnersIncomplete: integer('learners_incomplete').notNull().default(0),
   learnersNotAttempted: integer('learners_not_attempted').notNull().default(0),
 })
+
+/**
+ * Live registrations per dispatch, completion status and UTC day of last access (migration 0042,
+ * kept by triggers): the completion report's totals for a window of days.
+ */
+export const dispatchAccessDay = pgTable(
+  'dispatch_access_day',
+  {
+    dispatchId: text('dispatch_id').notNull(),
+    completionStatus: text('completion_status').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    registrations: integer('registrations').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'dispatch_access_day_pkey', columns: [t.dispatchId, t.completionStatus, t.day] })],
+)
 
 /** Per dispatch and learner (hash of the learner key): live registrations in all and per status. */
 export const dispatchLearner = pgTable(

@@ -2,7 +2,7 @@ import { desc, isNotNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DbOrTx } from '../../db/client'
-import { dispatch, dispatchStat, dispatchSummary, registration } from '../../db/schema'
+import { dispatch, dispatchAccessDay, dispatchStat, dispatchSummary, registration } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchWalkRows, searchedPage, termMatch, type SearchPath } from '../../db/search'
@@ -82,6 +82,22 @@ function inputOf(filter: RegistrationFilter) {
   ]
   return { input, values, shape }
 }
+
+/** The UTC day of an instant given as a statement's value. */
+const utcDay = (value: unknown) => sql`(cast(${value} as timestamptz) at time zone 'UTC')::date`
+
+const isUtcMidnight = (date: Date | undefined) => date === undefined || date.getTime() % 86_400_000 === 0
+
+/**
+ * A last-access window of whole UTC days (the report's own filter always is) without a search or
+ * repeat learners: its totals come from the kept day counts.
+ */
+export const isDayWindow = (filter: RegistrationFilter) =>
+  !filter.search?.trim() &&
+  !filter.repeatLearners &&
+  Boolean(filter.from || filter.before) &&
+  isUtcMidnight(filter.from) &&
+  isUtcMidnight(filter.before)
 
 /** Built report statements by shape (db/statement.ts). */
 const statements = statementCache(500)
@@ -244,9 +260,30 @@ export function createReportsRepository(db: DbOrTx) {
      * index (learner_hash is carried by it); a search, a pass over its trigram matches.
      */
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
-      // A search stops at the cap (its matches are row visits); a date window is one index-only
-      // pass. count(distinct) of 8-byte hashes sorts in memory (text keys spilled to disk).
       const { input, values, shape } = inputOf(filter)
+      if (isDayWindow(filter)) {
+        // A window of whole UTC days without a search: the kept day counts (migration 0042), a
+        // few rows per day of the window whatever the dispatch's size. Its distinct learners
+        // are its registrations when no learner holds two live registrations on the dispatch.
+        const kept = statements.get(JSON.stringify(['dayTotals', ...shape]), () => {
+          const days = [sql`${dispatchAccessDay.dispatchId} = ${R.dispatchId}`]
+          if (input.status !== undefined) days.push(sql`${dispatchAccessDay.completionStatus} = ${R.status}`)
+          if (input.from !== undefined) days.push(sql`${dispatchAccessDay.day} >= ${utcDay(R.from)}`)
+          if (input.before !== undefined) days.push(sql`${dispatchAccessDay.day} < ${utcDay(R.before)}`)
+          return sql`select coalesce((select sum(${dispatchAccessDay.registrations}) from ${dispatchAccessDay}
+              where ${sql.join(days, sql` and `)}), 0)::bigint as "total",
+            ${dispatchStat.registrations} = ${dispatchStat.learners} as "unique", ${dispatchStat.version} as "version"
+            from (select 1) as "one" left join ${dispatchStat} on ${dispatchStat.dispatchId} = ${R.dispatchId}`
+        })
+        const [row] = await runStatement(db, kept, values)
+        const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
+        const total = Number(row!.total)
+        // No kept counts yet means no registration yet.
+        if (row!.unique !== false || total === 0) return { total, distinctLearners: total, capped: false, version }
+      }
+      // A search stops at the cap (its matches are row visits); a date window of a dispatch with
+      // repeat learners is one index-only pass. count(distinct) of 8-byte hashes sorts in memory
+      // (text keys spilled to disk).
       const statement = statements.get(JSON.stringify(['totals', ...shape]), () => {
         const cap = input.search ? sql` limit ${sql.raw(String(REPORT_SEARCH_COUNT_CAP + 1))}` : sql``
         return sql`select count(*)::bigint as "total", count(distinct "learner")::bigint as "distinctLearners",
