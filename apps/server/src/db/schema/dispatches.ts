@@ -110,7 +110,7 @@ export const dispatchStat = pgTable('dispatch_stat', {
 })
 
 /**
- * Live registrations per dispatch, completion status and UTC day of last access (migration 0042,
+ * Live registrations per dispatch, completion status and UTC day of last access (migration 0041,
  * kept by triggers): the completion report's totals for a window of days.
  */
 export const dispatchAccessDay = pgTable(

@@ -8,7 +8,7 @@ let t: TestContext
 let admin: { 'x-auth-token': string }
 
 /**
- * The totals of a last-access window come from the kept day counts (migration 0042): they must
+ * The totals of a last-access window come from the kept day counts (migration 0041): they must
  * equal a count of the rows, after inserts, updates that move a last access or a status, removals
  * and deletes, and with a learner holding two registrations (then the learners are counted).
  */

@@ -262,7 +262,7 @@ export function createReportsRepository(db: DbOrTx) {
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
       const { input, values, shape } = inputOf(filter)
       if (isDayWindow(filter)) {
-        // A window of whole UTC days without a search: the kept day counts (migration 0042), a
+        // A window of whole UTC days without a search: the kept day counts (migration 0041), a
         // few rows per day of the window whatever the dispatch's size. Its distinct learners
         // are its registrations when no learner holds two live registrations on the dispatch.
         const kept = statements.get(JSON.stringify(['dayTotals', ...shape]), () => {
