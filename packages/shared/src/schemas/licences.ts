@@ -36,7 +36,7 @@ export const HISTORY_PAGE_MAX = 100
 /** GET /api/dispatches/{id}/history: newest first; `before` is the last id of the previous page. */
 export const DispatchHistoryQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: HISTORY_PAGE_MAX, default: 20 }),
-  before: Type.Optional(Type.Integer({ minimum: 1 })),
+  before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
 })
 export type DispatchHistoryQuery = Static<typeof DispatchHistoryQuerySchema>
 

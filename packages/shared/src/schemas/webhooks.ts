@@ -108,7 +108,7 @@ export type WebhookDeliveryList = Static<typeof WebhookDeliveryListSchema>
 
 export const WebhookDeliveryParamsSchema = Type.Object({
   id: UuidSchema,
-  deliveryId: Type.Integer({ minimum: 1 }),
+  deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
 })
 
 /** Demo mode's built-in receiver: what it caught, newest first. */

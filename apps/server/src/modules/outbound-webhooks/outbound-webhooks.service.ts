@@ -77,9 +77,9 @@ export function createOutboundWebhooksService(deps: {
   }
 
   function checkEvents(events: string[]): void {
-    for (const name of events) {
+    for (const [index, name] of events.entries()) {
       if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(name)) {
-        throw refused('events', WEBHOOK_MESSAGES.unknownEvent(name))
+        throw refused(`events/${index}`, WEBHOOK_MESSAGES.unknownEvent(name))
       }
     }
   }

@@ -210,7 +210,15 @@ describe('usage statements on generated data', () => {
 })
 
 describe('statement input and scope', () => {
-  it.each(['month=2025-13', 'month=2025-1', 'month=25-01', 'year=20x5', '', 'month=2025-01&year=2025'])(
+  it('answers last month when neither a month nor a year is given', async () => {
+    const res = await read('')
+    expect(res.statusCode, res.body).toBe(200)
+    const now = new Date()
+    const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
+    expect(res.json().period).toBe(last)
+  })
+
+  it.each(['month=2025-13', 'month=2025-1', 'month=25-01', 'year=20x5', 'month=2025-01&year=2025'])(
     'answers 400 with the expected form for %s',
     async (query) => {
       const res = await read(query)

@@ -30,13 +30,14 @@ const badPeriod = (field: string, message: string = STATEMENT_MESSAGES.badPeriod
   new AppError('VALIDATION_FAILED', message, { details: [{ field, message }] })
 
 /**
- * A statement's period: a calendar month (yyyy-MM) or year (yyyy) in UTC, one of the two. A
- * period that has not started is refused; the current one runs to date.
+ * A statement's period: a calendar month (yyyy-MM) or year (yyyy) in UTC, one of the two (last
+ * month when neither is given). A period that has not started is refused; the current one runs to date.
  */
 export function parsePeriod(query: StatementQuery, now = new Date()): Period {
-  const month = query.month?.trim() || undefined
   const year = query.year?.trim() || undefined
-  if ((month === undefined) === (year === undefined)) throw badPeriod(month ? 'year' : 'month')
+  // Neither given: last month, the period the screen opens on and the monthly mail sends.
+  const month = query.month?.trim() || (year === undefined ? previousMonth(now) : undefined)
+  if (month !== undefined && year !== undefined) throw badPeriod('year')
   let start: Date
   let end: Date
   if (month !== undefined) {

@@ -118,6 +118,10 @@ async function targetOf(resource: IdResource | undefined): Promise<string> {
       return fx.job.own // a well-formed job id: the route answers 404, the bad values 400
     case 'apiKey':
       return fx.apiKey.own
+    case 'webhook':
+      return fx.webhook.own
+    case 'webhookFresh':
+      return (await fx.freshWebhooks()).own // the operation deletes it
     default:
       return MISSING_ID
   }
@@ -154,6 +158,7 @@ async function baseOf(op: Operation): Promise<BaseRequest & { payload: () => unk
       factorId: none,
       sessionId: none,
       flowId: none,
+      deliveryId: '999999999', // a delivery that does not exist: a valid resend is a 404
     },
     body: payload(),
     headers,

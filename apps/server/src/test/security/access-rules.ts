@@ -119,6 +119,11 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/dispatches': { allow: ALL },
   'GET /api/dispatches/destinations': { allow: STAFF },
   'GET /api/dispatches/:id': { allow: ALL, id: 'dispatch', clientScoped: true },
+  // A dispatch's licence history and a company's usage statement: every role, a client its own company's only.
+  'GET /api/dispatches/:id/history': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'GET /api/dispatches/:id/history/export': { allow: ALL, id: 'dispatch', clientScoped: true },
+  'GET /api/statements/:id': { allow: ALL, id: 'company', clientScoped: true },
+  'GET /api/statements/:id/export': { allow: ALL, id: 'company', clientScoped: true },
   // Admin only; without SCORM Cloud credentials the edit answers 503 (provider first).
   'PUT /api/dispatches/:id': {
     allow: ADMIN,
