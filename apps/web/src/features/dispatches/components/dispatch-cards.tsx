@@ -1,5 +1,6 @@
 import { formatRegistrations, type Dispatch } from '@portal/shared'
 import type { RowBadges } from '../types'
+import type { RowSelection } from './dispatch-table'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { DownloadPackageButton } from './download-package-button'
 import { clientName, courseName, ViewDetailsLink } from './view-details-link'
@@ -9,43 +10,71 @@ export function DispatchCards({
   dispatches,
   showClient,
   rowBadges,
+  selection,
 }: {
   dispatches: Dispatch[]
   showClient: boolean
   rowBadges?: RowBadges
+  /** Staff bulk actions: a checkbox per card and one for the page, as the table has. */
+  selection?: RowSelection
 }) {
   const pageIds = dispatches.map((d) => d.id)
+  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection?.selected.has(id))
   return (
-    <ul aria-label="Dispatches" className="grid gap-4 sm:grid-cols-2">
-      {dispatches.map((dispatch) => (
-        <li key={dispatch.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-          <div className="flex items-start justify-between gap-2">
-            <h3 className="font-medium text-slate-900">
-              {courseName(dispatch)}
-              {rowBadges?.(dispatch.id, pageIds)}
-            </h3>
-            <DispatchStatusBadge enabled={dispatch.enabled} />
-          </div>
-          <dl className="mt-3 space-y-1 text-sm">
-            {showClient && (
-              <div className="flex gap-2">
-                <dt className="text-slate-600">Client:</dt>
-                <dd className="text-slate-900">{clientName(dispatch)}</dd>
+    <div className="space-y-3">
+      {selection && (
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="size-4"
+            checked={pageSelected}
+            onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
+          />
+          Select all dispatches on this page
+        </label>
+      )}
+      <ul aria-label="Dispatches" className="grid gap-4 sm:grid-cols-2">
+        {dispatches.map((dispatch) => (
+          <li key={dispatch.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+            <div className="flex items-start justify-between gap-2">
+              <div className="flex items-start gap-2">
+                {selection && (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
+                    className="mt-1 size-4 shrink-0"
+                    checked={selection.selected.has(dispatch.id)}
+                    onChange={() => selection.onToggle(dispatch.id)}
+                  />
+                )}
+                <h3 className="font-medium text-slate-900">
+                  {courseName(dispatch)}
+                  {rowBadges?.(dispatch.id, pageIds)}
+                </h3>
               </div>
-            )}
-            <div className="flex gap-2">
-              <dt className="text-slate-600">Registrations:</dt>
-              <dd className="text-slate-900 tabular-nums">
-                {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
-              </dd>
+              <DispatchStatusBadge enabled={dispatch.enabled} />
             </div>
-          </dl>
-          <div className="mt-4 flex flex-wrap items-start gap-2">
-            <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-            <DownloadPackageButton dispatch={dispatch} rowLabel />
-          </div>
-        </li>
-      ))}
-    </ul>
+            <dl className="mt-3 space-y-1 text-sm">
+              {showClient && (
+                <div className="flex gap-2">
+                  <dt className="text-slate-600">Client:</dt>
+                  <dd className="text-slate-900">{clientName(dispatch)}</dd>
+                </div>
+              )}
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Registrations:</dt>
+                <dd className="text-slate-900 tabular-nums">
+                  {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
+                </dd>
+              </div>
+            </dl>
+            <div className="mt-4 flex flex-wrap items-start gap-2">
+              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+              <DownloadPackageButton dispatch={dispatch} rowLabel />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }

@@ -31,7 +31,7 @@ export function DispatchList({
   rowBadges?: RowBadges
   /** Shown between the filters and the list, so charts over the filtered list are seen first. */
   charts?: ReactNode
-  /** Bulk actions for staff who may edit dispatches: rows get checkboxes (table layout). */
+  /** Bulk actions for staff who may edit dispatches: rows and cards get checkboxes. */
   bulk?: BulkSlot
 }) {
   const { query, update } = useDispatchListParams()
@@ -146,7 +146,7 @@ export function DispatchList({
         }}
       />
       {charts}
-      {selectable && wide && selection.count > 0 && (
+      {selectable && selection.count > 0 && (
         <div
           className="space-y-3 rounded-lg border border-blue-200 bg-blue-50 p-4"
           aria-label="Selection"
@@ -194,7 +194,12 @@ export function DispatchList({
               selection={selectable ? rowSelection : undefined}
             />
           ) : (
-            <DispatchCards dispatches={data.dispatches} showClient={staff} rowBadges={rowBadges} />
+            <DispatchCards
+              dispatches={data.dispatches}
+              showClient={staff}
+              rowBadges={rowBadges}
+              selection={selectable ? rowSelection : undefined}
+            />
           )}
         </div>
       )}

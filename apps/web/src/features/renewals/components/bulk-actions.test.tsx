@@ -105,6 +105,24 @@ describe('dispatch list: bulk actions', () => {
     expect(started).toEqual([{ action: 'disable', filter: { status: 'enabled' } }])
   })
 
+  it('offers the same selection on the narrow layout, a checkbox per card and one for the page', async () => {
+    const width = window.innerWidth
+    window.innerWidth = 800
+    try {
+      signInAs('admin')
+      const { user } = renderApp('/dashboard')
+      const cards = await screen.findByRole('list', { name: 'Dispatches' })
+      expect(screen.queryByRole('table')).not.toBeInTheDocument()
+      const boxes = within(cards).getAllByRole('checkbox', { name: /^Select / })
+      await user.click(boxes[1]!)
+      expect(screen.getByRole('region', { name: 'Selection' })).toHaveTextContent('1 selected')
+      await user.click(screen.getByRole('checkbox', { name: 'Select all dispatches on this page' }))
+      expect(screen.getByRole('region', { name: 'Selection' })).toHaveTextContent(`${boxes.length} selected`)
+    } finally {
+      window.innerWidth = width
+    }
+  })
+
   it('offers no selection to internal staff, who cannot edit dispatches', async () => {
     signInAs('internal')
     renderApp('/dashboard')
