@@ -28,7 +28,10 @@ const limit = (name, fallback) => {
 }
 const INITIAL_KIB = limit('BUNDLE_BUDGET_INITIAL_KIB', 170)
 const ROUTE_KIB = limit('BUNDLE_BUDGET_ROUTE_KIB', 350)
-const GROWTH_KIB = limit('BUNDLE_BUDGET_GROWTH_KIB', 5)
+// The charts were held to +5. The first visit to /dashboard has since taken in the staff bulk
+// selection (checkboxes, the selection bar; its actions and date fields stay a lazy chunk) and
+// the Statements and Webhooks navigation: +6 leaves the charts' rule intact with that added.
+const GROWTH_KIB = limit('BUNDLE_BUDGET_GROWTH_KIB', 6)
 /** The pages whose first visit is budgeted; each maps to a route module below. */
 const INITIAL_PAGES = { '/login': 'login', '/dashboard': 'dashboard' }
 /**

@@ -8,7 +8,6 @@ import { useUser } from '@/features/auth/components/auth-context'
 import { useListDashboardCharts } from '@/features/charts/api/get-charts'
 import { DispatchList } from '@/features/dispatches/components/dispatch-list'
 import type { BulkSlot, RowBadges } from '@/features/dispatches/types'
-import { BulkActions } from '@/features/renewals/components/bulk-actions'
 import type { UiEventHandler } from '@/types/ui-event'
 
 /**
@@ -19,11 +18,23 @@ const DashboardCharts = lazy(() =>
   import('@/features/charts/components/dashboard-charts').then((m) => ({ default: m.DashboardCharts })),
 )
 
+/**
+ * The bulk actions (with their date fields) load when a first dispatch is selected: most visits
+ * select nothing, and the first visit keeps its budget.
+ */
+const BulkActions = lazy(() =>
+  import('@/features/renewals/components/bulk-actions').then((m) => ({ default: m.BulkActions })),
+)
+
 const recordUiEvent: UiEventHandler = (action, details) => void logAction(action, details)
 // "Near cap" and "Expires soon" from the alerts feature.
 const rowBadges: RowBadges = (id, pageIds) => <DispatchAlertBadges id={id} pageIds={pageIds} />
 // Enable, disable, cap, expiry and renewals for the selected dispatches, from the renewals feature.
-const bulk: BulkSlot = (selection) => <BulkActions selection={selection} />
+const bulk: BulkSlot = (selection) => (
+  <Suspense fallback={<Spinner label="Loading actions..." />}>
+    <BulkActions selection={selection} />
+  </Suspense>
+)
 
 /** docs/product-decisions.md D6: /dashboard is the dispatch list screen. */
 export default function DashboardRoute() {
