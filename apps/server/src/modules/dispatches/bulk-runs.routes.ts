@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { BulkActionBodySchema, BulkRunSchema, UuidParamsSchema } from '@portal/shared'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { BulkRunsService } from './bulk-runs.service'
 
@@ -14,24 +15,22 @@ const bulkRunsRoutes: FastifyPluginAsyncTypebox<{ bulk: BulkRunsService; now: ()
 ) => {
   app.post(
     '/bulk',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: {
-        tags: ['dispatches'],
-        body: BulkActionBodySchema,
-        response: { 202: Type.Object({ id: Type.String(), total: Type.Integer() }), ...errors },
-      },
-    },
+    route('dispatch.update', {
+      tags: ['dispatches'],
+      body: BulkActionBodySchema,
+      response: { 202: Type.Object({ id: Type.String(), total: Type.Integer() }), ...errors },
+    }),
     async (request, reply) =>
       reply.code(202).send(await bulk.start(requireUser(request), actorOf(request), request.body, now())),
   )
 
   app.get(
     '/bulk/:id',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: { tags: ['dispatches'], params: UuidParamsSchema, response: { 200: BulkRunSchema, ...errors } },
-    },
+    route('dispatch.update', {
+      tags: ['dispatches'],
+      params: UuidParamsSchema,
+      response: { 200: BulkRunSchema, ...errors },
+    }),
     async (request) => bulk.get(request.params.id),
   )
 }

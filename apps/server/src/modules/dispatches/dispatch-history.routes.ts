@@ -6,6 +6,7 @@ import {
   IdParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { requireUser } from '../../plugins/app/auth'
 import { exportFileResponse, sendExport } from '../reports/report-export.routes'
 import type { DispatchHistoryService } from './dispatch-history.service'
@@ -19,31 +20,25 @@ const dispatchHistoryRoutes: FastifyPluginAsyncTypebox<{ history: DispatchHistor
 ) => {
   app.get(
     '/:id/history',
-    {
-      config: { permission: 'dispatch.readHistory' },
-      schema: {
-        tags: ['dispatches'],
-        summary: "A dispatch's licence history: cap, expiry, enabled state and counter resets, newest first",
-        params: IdParamsSchema,
-        querystring: DispatchHistoryQuerySchema,
-        response: { 200: DispatchHistoryResponseSchema, ...errors },
-      },
-    },
+    route('dispatch.readHistory', {
+      tags: ['dispatches'],
+      summary: "A dispatch's licence history: cap, expiry, enabled state and counter resets, newest first",
+      params: IdParamsSchema,
+      querystring: DispatchHistoryQuerySchema,
+      response: { 200: DispatchHistoryResponseSchema, ...errors },
+    }),
     async (request) => history.page(requireUser(request), request.params.id, request.query),
   )
 
   app.get(
     '/:id/history/export',
-    {
-      config: { permission: 'dispatch.readHistory' },
-      schema: {
-        tags: ['dispatches'],
-        summary: "A dispatch's whole licence history as CSV or .xlsx",
-        params: IdParamsSchema,
-        querystring: HistoryExportQuerySchema,
-        response: { ...exportFileResponse, ...errors },
-      },
-    },
+    route('dispatch.readHistory', {
+      tags: ['dispatches'],
+      summary: "A dispatch's whole licence history as CSV or .xlsx",
+      params: IdParamsSchema,
+      querystring: HistoryExportQuerySchema,
+      response: { ...exportFileResponse, ...errors },
+    }),
     async (request, reply) =>
       sendExport(reply, await history.exportFile(requireUser(request), request.params.id, request.query.format)),
   )

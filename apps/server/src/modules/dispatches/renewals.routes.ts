@@ -9,6 +9,7 @@ import {
 } from '@portal/shared'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { RenewalsService } from './renewals.service'
 
@@ -24,14 +25,11 @@ const renewalsRoutes: FastifyPluginAsyncTypebox<{ renewals: RenewalsService; now
 ) => {
   app.post(
     '/renewals',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: {
-        tags: ['renewals'],
-        body: ScheduleRenewalBodySchema,
-        response: { 201: ScheduleRenewalResponseSchema, ...errors },
-      },
-    },
+    route('dispatch.update', {
+      tags: ['renewals'],
+      body: ScheduleRenewalBodySchema,
+      response: { 201: ScheduleRenewalResponseSchema, ...errors },
+    }),
     async (request, reply) => {
       const result = await renewals.schedule(requireUser(request), actorOf(request), request.body, now())
       return reply.code(201).send(result)
@@ -40,27 +38,21 @@ const renewalsRoutes: FastifyPluginAsyncTypebox<{ renewals: RenewalsService; now
 
   app.get(
     '/renewals',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: {
-        tags: ['renewals'],
-        querystring: Type.Object({ companyId: Type.Optional(ProviderIdSchema) }),
-        response: { 200: RenewalListSchema, ...errors },
-      },
-    },
+    route('dispatch.update', {
+      tags: ['renewals'],
+      querystring: Type.Object({ companyId: Type.Optional(ProviderIdSchema) }),
+      response: { 200: RenewalListSchema, ...errors },
+    }),
     async (request) => renewals.list(request.query.companyId, now()),
   )
 
   app.delete(
     '/renewals/:id',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: {
-        tags: ['renewals'],
-        params: UuidParamsSchema,
-        response: { 200: RenewalSchema, ...errors, ...errorResponses(409) },
-      },
-    },
+    route('dispatch.update', {
+      tags: ['renewals'],
+      params: UuidParamsSchema,
+      response: { 200: RenewalSchema, ...errors, ...errorResponses(409) },
+    }),
     async (request) => renewals.cancel(request.params.id, now()),
   )
 }

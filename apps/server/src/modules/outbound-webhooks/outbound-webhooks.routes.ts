@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyRequest, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import {
   UuidParamsSchema,
@@ -12,6 +12,7 @@ import {
   WebhookUpdateSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { HookManager, OutboundWebhooksService } from './outbound-webhooks.service'
 
@@ -21,6 +22,10 @@ function managerOf(request: FastifyRequest): HookManager {
 }
 
 const Queued = Type.Object({ deliveryId: Type.Integer() })
+const byIdErrors = errorResponses(400, 401, 403, 404)
+/** Every subscription route: the one permission and tag. */
+const hook = <S extends Omit<FastifySchema, 'tags'>>(schema: S) =>
+  route('webhook.manage', { tags: ['webhooks'], ...schema })
 
 /**
  * Outgoing webhook subscriptions: an admin's for the vendor (and every company's, to see and
@@ -31,101 +36,57 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ hooks: Outbound
   app,
   { hooks },
 ) => {
-  const tags = ['webhooks']
-  const config = { permission: 'webhook.manage' as const }
-
-  app.get(
-    '/',
-    { config, schema: { tags, response: { 200: WebhookListSchema, ...errorResponses(401, 403) } } },
-    async (request) => hooks.list(managerOf(request)),
+  app.get('/', hook({ response: { 200: WebhookListSchema, ...errorResponses(401, 403) } }), async (request) =>
+    hooks.list(managerOf(request)),
   )
 
   app.post(
     '/',
-    {
-      config,
-      schema: {
-        tags,
-        body: WebhookCreateSchema,
-        response: { 201: WebhookSecretSchema, ...errorResponses(400, 401, 403, 409) },
-      },
-    },
+    hook({ body: WebhookCreateSchema, response: { 201: WebhookSecretSchema, ...errorResponses(400, 401, 403, 409) } }),
     async (request, reply) => reply.code(201).send(await hooks.create(managerOf(request), request.body)),
   )
 
   app.patch(
     '/:id',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        body: WebhookUpdateSchema,
-        response: { 200: WebhookSubscriptionSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
+    hook({
+      params: UuidParamsSchema,
+      body: WebhookUpdateSchema,
+      response: { 200: WebhookSubscriptionSchema, ...byIdErrors },
+    }),
     async (request) => hooks.update(managerOf(request), request.params.id, request.body),
   )
 
   app.delete(
     '/:id',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        response: { 200: WebhookSubscriptionSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
+    hook({ params: UuidParamsSchema, response: { 200: WebhookSubscriptionSchema, ...byIdErrors } }),
     async (request) => hooks.remove(managerOf(request), request.params.id),
   )
 
   app.post(
     '/:id/secret',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        response: { 200: WebhookSecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    hook({
+      params: UuidParamsSchema,
+      response: { 200: WebhookSecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
     async (request) => hooks.revealSecret(managerOf(request), request.params.id),
   )
 
   app.get(
     '/:id/deliveries',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        response: { 200: WebhookDeliveryListSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
+    hook({ params: UuidParamsSchema, response: { 200: WebhookDeliveryListSchema, ...byIdErrors } }),
     async (request) => hooks.deliveries(managerOf(request), request.params.id),
   )
 
   app.post(
     '/:id/deliveries/:deliveryId/resend',
-    {
-      config,
-      schema: {
-        tags,
-        params: WebhookDeliveryParamsSchema,
-        response: { 202: Queued, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
+    hook({ params: WebhookDeliveryParamsSchema, response: { 202: Queued, ...byIdErrors } }),
     async (request, reply) =>
       reply.code(202).send(await hooks.resend(managerOf(request), request.params.id, request.params.deliveryId)),
   )
 
   app.post(
     '/:id/test',
-    {
-      config,
-      schema: { tags, params: UuidParamsSchema, response: { 202: Queued, ...errorResponses(400, 401, 403, 404) } },
-    },
+    hook({ params: UuidParamsSchema, response: { 202: Queued, ...byIdErrors } }),
     async (request, reply) => reply.code(202).send(await hooks.sendTest(managerOf(request), request.params.id)),
   )
 }
