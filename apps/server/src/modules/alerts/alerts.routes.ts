@@ -11,6 +11,7 @@ import {
   UnreadCountSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { AlertSettingsService, NotificationsService } from './notifications.service'
 
@@ -23,49 +24,37 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
 ) => {
   app.get(
     '/',
-    {
-      config: { permission: 'notification.read' },
-      schema: {
-        tags: ['notifications'],
-        querystring: NotificationListQuerySchema,
-        response: { 200: NotificationListSchema, ...errors },
-      },
-    },
+    route('notification.read', {
+      tags: ['notifications'],
+      querystring: NotificationListQuerySchema,
+      response: { 200: NotificationListSchema, ...errors },
+    }),
     async (request) => notifications.list(requireUser(request), request.query),
   )
 
   app.post(
     '/:id/read',
-    {
-      config: { permission: 'notification.read' },
-      schema: {
-        tags: ['notifications'],
-        params: NotificationIdParamsSchema,
-        response: { 200: UnreadCountSchema, ...errors },
-      },
-    },
+    route('notification.read', {
+      tags: ['notifications'],
+      params: NotificationIdParamsSchema,
+      response: { 200: UnreadCountSchema, ...errors },
+    }),
     async (request) => notifications.markRead(requireUser(request), request.params.id),
   )
 
   app.post(
     '/read-all',
-    {
-      config: { permission: 'notification.read' },
-      schema: { tags: ['notifications'], response: { 200: UnreadCountSchema, ...errors } },
-    },
+    route('notification.read', { tags: ['notifications'], response: { 200: UnreadCountSchema, ...errors } }),
     async (request) => notifications.markAllRead(requireUser(request)),
   )
 
   app.get(
     '/dispatch-flags',
-    {
-      config: { permission: 'dispatch.read' },
-      schema: {
-        tags: ['notifications'],
-        querystring: DispatchAlertFlagsQuerySchema,
-        response: { 200: DispatchAlertFlagsSchema, ...errors },
-      },
-    },
+    route('dispatch.read', {
+      tags: ['notifications'],
+      querystring: DispatchAlertFlagsQuerySchema,
+      response: { 200: DispatchAlertFlagsSchema, ...errors },
+    }),
     async (request) => notifications.flags(requireUser(request), request.query.ids),
   )
 }
@@ -77,42 +66,38 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
 ) => {
   app.get(
     '/alert-settings',
-    {
-      config: { permission: 'alertSettings.manage' },
-      schema: { tags: ['alerts'], response: { 200: AlertSettingsSchema, ...errors } },
-    },
+    route('alertSettings.manage', { tags: ['alerts'], response: { 200: AlertSettingsSchema, ...errors } }),
     async () => settings.global(),
   )
 
   app.put(
     '/alert-settings',
-    {
-      config: { permission: 'alertSettings.manage' },
-      schema: { tags: ['alerts'], body: AlertSettingsSchema, response: { 200: AlertSettingsSchema, ...errors } },
-    },
+    route('alertSettings.manage', {
+      tags: ['alerts'],
+      body: AlertSettingsSchema,
+      response: { 200: AlertSettingsSchema, ...errors },
+    }),
     async (request) => settings.setGlobal(request.body, { actor: actorOf(request), ip: request.ip }),
   )
 
   app.get(
     '/companies/:id/alert-settings',
-    {
-      config: { permission: 'alertSettings.manage' },
-      schema: { tags: ['alerts'], params: IdParamsSchema, response: { 200: CompanyAlertSettingsSchema, ...errors } },
-    },
+    route('alertSettings.manage', {
+      tags: ['alerts'],
+      params: IdParamsSchema,
+      response: { 200: CompanyAlertSettingsSchema, ...errors },
+    }),
     async (request) => settings.forCompany(request.params.id),
   )
 
   app.put(
     '/companies/:id/alert-settings',
-    {
-      config: { permission: 'alertSettings.manage' },
-      schema: {
-        tags: ['alerts'],
-        params: IdParamsSchema,
-        body: AlertSettingsSchema,
-        response: { 200: CompanyAlertSettingsSchema, ...errors },
-      },
-    },
+    route('alertSettings.manage', {
+      tags: ['alerts'],
+      params: IdParamsSchema,
+      body: AlertSettingsSchema,
+      response: { 200: CompanyAlertSettingsSchema, ...errors },
+    }),
     async (request) =>
       settings.setCompany(request.params.id, request.body, { actor: actorOf(request), ip: request.ip }),
   )
@@ -120,10 +105,11 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
   // "Use the global thresholds": removes the company's override.
   app.delete(
     '/companies/:id/alert-settings',
-    {
-      config: { permission: 'alertSettings.manage' },
-      schema: { tags: ['alerts'], params: IdParamsSchema, response: { 200: CompanyAlertSettingsSchema, ...errors } },
-    },
+    route('alertSettings.manage', {
+      tags: ['alerts'],
+      params: IdParamsSchema,
+      response: { 200: CompanyAlertSettingsSchema, ...errors },
+    }),
     async (request) => settings.useGlobal(request.params.id, { actor: actorOf(request), ip: request.ip }),
   )
 }

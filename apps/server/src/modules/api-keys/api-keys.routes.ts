@@ -10,6 +10,7 @@ import {
   UuidParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { ApiKeysService, KeyManager } from './api-keys.service'
 
@@ -24,50 +25,40 @@ function managerOf(request: FastifyRequest): KeyManager {
  */
 export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   const tags = ['api keys']
-  const config = { permission: 'apiKey.manage' as const }
 
   app.get(
     '/',
-    { config, schema: { tags, response: { 200: ApiKeyListSchema, ...errorResponses(401, 403) } } },
+    route('apiKey.manage', { tags, response: { 200: ApiKeyListSchema, ...errorResponses(401, 403) } }),
     async (request) => apiKeys.list(managerOf(request)),
   )
 
   app.post(
     '/',
-    {
-      config,
-      schema: {
-        tags,
-        body: ApiKeyCreateSchema,
-        response: { 201: ApiKeySecretSchema, ...errorResponses(400, 401, 403) },
-      },
-    },
+    route('apiKey.manage', {
+      tags,
+      body: ApiKeyCreateSchema,
+      response: { 201: ApiKeySecretSchema, ...errorResponses(400, 401, 403) },
+    }),
     async (request, reply) => reply.code(201).send(await apiKeys.create(managerOf(request), request.body)),
   )
 
   app.post(
     '/:id/rotate',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        response: { 200: ApiKeySecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route('apiKey.manage', {
+      tags,
+      params: UuidParamsSchema,
+      response: { 200: ApiKeySecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
     async (request) => apiKeys.rotate(managerOf(request), request.params.id),
   )
 
   app.delete(
     '/:id',
-    {
-      config,
-      schema: {
-        tags,
-        params: UuidParamsSchema,
-        response: { 200: ApiKeySchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route('apiKey.manage', {
+      tags,
+      params: UuidParamsSchema,
+      response: { 200: ApiKeySchema, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
     async (request) => apiKeys.revoke(managerOf(request), request.params.id),
   )
 }
@@ -78,30 +69,23 @@ export const companyApiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysS
   { apiKeys },
 ) => {
   const tags = ['api keys']
-  const config = { permission: 'company.update' as const }
   app.get(
     '/:id/api-keys',
-    {
-      config,
-      schema: {
-        tags,
-        params: IdParamsSchema,
-        response: { 200: ApiKeysAllowedSchema, ...errorResponses(401, 403, 404) },
-      },
-    },
+    route('company.update', {
+      tags,
+      params: IdParamsSchema,
+      response: { 200: ApiKeysAllowedSchema, ...errorResponses(401, 403, 404) },
+    }),
     async (request) => apiKeys.companyAllows(request.params.id),
   )
   app.put(
     '/:id/api-keys',
-    {
-      config,
-      schema: {
-        tags,
-        params: IdParamsSchema,
-        body: ApiKeysAllowedSchema,
-        response: { 200: ApiKeysAllowedSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
+    route('company.update', {
+      tags,
+      params: IdParamsSchema,
+      body: ApiKeysAllowedSchema,
+      response: { 200: ApiKeysAllowedSchema, ...errorResponses(400, 401, 403, 404) },
+    }),
     async (request) => apiKeys.setCompanyAllows(managerOf(request), request.params.id, request.body.allowed),
   )
 }

@@ -7,6 +7,7 @@ import {
   UpdateCompanyBodySchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CompaniesService } from './companies.service'
 
@@ -19,33 +20,28 @@ const errors = errorResponses(400, 401, 403, 404)
 const companiesRoutes: FastifyPluginAsyncTypebox<{ companies: CompaniesService }> = async (app, { companies }) => {
   app.get(
     '/',
-    {
-      config: { permission: 'company.read' },
-      schema: { tags: ['companies'], response: { 200: CompanyListSchema, ...errors } },
-    },
+    route('company.read', { tags: ['companies'], response: { 200: CompanyListSchema, ...errors } }),
     async (request) => companies.list(requireUser(request).role),
   )
 
   app.get(
     '/:id',
-    {
-      config: { permission: 'company.read' },
-      schema: { tags: ['companies'], params: IdParamsSchema, response: { 200: CompanyDetailSchema, ...errors } },
-    },
+    route('company.read', {
+      tags: ['companies'],
+      params: IdParamsSchema,
+      response: { 200: CompanyDetailSchema, ...errors },
+    }),
     async (request) => companies.detail(request.params.id, requireUser(request).role),
   )
 
   app.put(
     '/:id',
-    {
-      config: { permission: 'company.update' },
-      schema: {
-        tags: ['companies'],
-        params: IdParamsSchema,
-        body: UpdateCompanyBodySchema,
-        response: { 200: CompanySchema, ...errors },
-      },
-    },
+    route('company.update', {
+      tags: ['companies'],
+      params: IdParamsSchema,
+      body: UpdateCompanyBodySchema,
+      response: { 200: CompanySchema, ...errors },
+    }),
     async (request) => companies.update(request.params.id, request.body, { actor: actorOf(request), ip: request.ip }),
   )
 }

@@ -10,6 +10,7 @@ import {
   IdParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseRequestsService, RequestContext } from './course-requests.service'
 
@@ -24,30 +25,24 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
 ) => {
   app.get(
     '/',
-    {
-      // Admin and sales read all, a client its own, internal nothing: no single permission of
-      // docs/product-rules.md §6 spans those three roles, so the route admits signed-in users (course.read) and
-      // the service applies courseRequest.readAll / courseRequest.readOwn, answering 403 otherwise.
-      config: { permission: 'course.read' },
-      schema: {
-        tags: ['course-requests'],
-        querystring: CourseRequestListQuerySchema,
-        response: { 200: CourseRequestListSchema, ...errors },
-      },
-    },
+    // Admin and sales read all, a client its own, internal nothing: no single permission of
+    // docs/product-rules.md §6 spans those three roles, so the route admits signed-in users (course.read) and
+    // the service applies courseRequest.readAll / courseRequest.readOwn, answering 403 otherwise.
+    route('course.read', {
+      tags: ['course-requests'],
+      querystring: CourseRequestListQuerySchema,
+      response: { 200: CourseRequestListSchema, ...errors },
+    }),
     async (request) => requests.list(requireUser(request), request.query),
   )
 
   app.post(
     '/',
-    {
-      config: { permission: 'courseRequest.create' },
-      schema: {
-        tags: ['course-requests'],
-        body: CreateCourseRequestSchema,
-        response: { 201: CourseRequestSchema, ...errors, 409: ErrorResponseSchema },
-      },
-    },
+    route('courseRequest.create', {
+      tags: ['course-requests'],
+      body: CreateCourseRequestSchema,
+      response: { 201: CourseRequestSchema, ...errors, 409: ErrorResponseSchema },
+    }),
     async (request, reply) => {
       const created = await requests.create(requireUser(request), request.body, contextOf(request))
       return reply.code(201).send(created)
@@ -56,15 +51,12 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
 
   app.put(
     '/:id/status',
-    {
-      config: { permission: 'courseRequest.updateStatus' },
-      schema: {
-        tags: ['course-requests'],
-        params: IdParamsSchema,
-        body: UpdateCourseRequestStatusSchema,
-        response: { 200: CourseRequestSchema, ...errors },
-      },
-    },
+    route('courseRequest.updateStatus', {
+      tags: ['course-requests'],
+      params: IdParamsSchema,
+      body: UpdateCourseRequestStatusSchema,
+      response: { 200: CourseRequestSchema, ...errors },
+    }),
     async (request) => requests.updateStatus(requireUser(request), request.params.id, request.body, contextOf(request)),
   )
 }

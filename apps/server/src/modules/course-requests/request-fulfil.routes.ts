@@ -6,6 +6,7 @@ import {
   FulfilCourseRequestBodySchema,
   IdParamsSchema,
 } from '@portal/shared'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import { withConflictAnswer } from '../dispatches/dispatch-conflict'
 import type { RequestFulfilService } from './request-fulfil.service'
@@ -17,25 +18,22 @@ const requestFulfilRoutes: FastifyPluginAsyncTypebox<{ fulfilments: RequestFulfi
 ) => {
   app.post(
     '/:id/fulfil',
-    {
-      config: { permission: 'courseRequest.fulfil' },
-      schema: {
-        tags: ['course-requests'],
-        summary: 'Fulfil a course request: create its dispatch or add its licenses, and mark it PROCESSED',
-        params: IdParamsSchema,
-        body: FulfilCourseRequestBodySchema,
-        response: {
-          200: CourseRequestSchema,
-          400: ErrorResponseSchema,
-          401: ErrorResponseSchema,
-          403: ErrorResponseSchema,
-          404: ErrorResponseSchema,
-          409: DispatchConflictSchema,
-          502: ErrorResponseSchema,
-          503: ErrorResponseSchema,
-        },
+    route('courseRequest.fulfil', {
+      tags: ['course-requests'],
+      summary: 'Fulfil a course request: create its dispatch or add its licenses, and mark it PROCESSED',
+      params: IdParamsSchema,
+      body: FulfilCourseRequestBodySchema,
+      response: {
+        200: CourseRequestSchema,
+        400: ErrorResponseSchema,
+        401: ErrorResponseSchema,
+        403: ErrorResponseSchema,
+        404: ErrorResponseSchema,
+        409: DispatchConflictSchema,
+        502: ErrorResponseSchema,
+        503: ErrorResponseSchema,
       },
-    },
+    }),
     async (request, reply) =>
       withConflictAnswer(reply, () =>
         fulfilments.fulfil(requireUser(request), request.params.id, request.body, {

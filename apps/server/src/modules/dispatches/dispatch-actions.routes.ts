@@ -8,6 +8,7 @@ import {
   IdParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requestChangeActor, requireUser } from '../../plugins/app/auth'
 import type { DispatchCountService } from './dispatch-count.service'
 import { withConflictAnswer } from './dispatch-conflict'
@@ -29,16 +30,13 @@ const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/',
-    {
-      config: { permission: 'dispatch.create' },
-      schema: {
-        tags: ['dispatches'],
-        summary: 'Create a dispatch of a course to a company (SCORM Cloud first, then the mirror)',
-        body: CreateDispatchBodySchema,
-        headers: IdempotencyHeadersSchema,
-        response: { 201: DispatchSchema, ...errors, 409: DispatchConflictSchema },
-      },
-    },
+    route('dispatch.create', {
+      tags: ['dispatches'],
+      summary: 'Create a dispatch of a course to a company (SCORM Cloud first, then the mirror)',
+      body: CreateDispatchBodySchema,
+      headers: IdempotencyHeadersSchema,
+      response: { 201: DispatchSchema, ...errors, 409: DispatchConflictSchema },
+    }),
     async (request, reply) =>
       withConflictAnswer(reply, async () => {
         const key = request.headers['idempotency-key']
@@ -49,15 +47,12 @@ const dispatchActionsRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/:id/registration-count/reset',
-    {
-      config: { permission: 'dispatch.resetCount' },
-      schema: {
-        tags: ['dispatches'],
-        summary: "Reset a dispatch's registration counter (renew its licenses)",
-        params: IdParamsSchema,
-        response: { 200: DispatchSchema, ...errors },
-      },
-    },
+    route('dispatch.resetCount', {
+      tags: ['dispatches'],
+      summary: "Reset a dispatch's registration counter (renew its licenses)",
+      params: IdParamsSchema,
+      response: { 200: DispatchSchema, ...errors },
+    }),
     async (request) => counts.reset(request.params.id, contextOf(request)),
   )
 }

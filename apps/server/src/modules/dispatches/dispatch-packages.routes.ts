@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CompanyPackagesQuerySchema, IdParamsSchema, ZipBodySchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DispatchPackagesService, PackageDownload } from './dispatch-packages.service'
 
@@ -45,30 +46,24 @@ const dispatchPackagesRoutes: FastifyPluginAsyncTypebox<{ packages: DispatchPack
 
   app.get(
     '/packages',
-    {
-      config: { permission: 'dispatch.download' },
-      schema: {
-        tags: ['dispatches'],
-        summary: "All of a company's dispatch packages in one zip",
-        querystring: CompanyPackagesQuerySchema,
-        response: { 200: zip, ...errors },
-      },
-    },
+    route('dispatch.download', {
+      tags: ['dispatches'],
+      summary: "All of a company's dispatch packages in one zip",
+      querystring: CompanyPackagesQuerySchema,
+      response: { 200: zip, ...errors },
+    }),
     async (request, reply) =>
       sendZip(reply, await packages.companyPackages(request.query.companyId, contextOf(request), abortWhenGone(reply))),
   )
 
   app.get(
     '/:id/package',
-    {
-      config: { permission: 'dispatch.download' },
-      schema: {
-        tags: ['dispatches'],
-        summary: "A dispatch's SCORM 1.2 package",
-        params: IdParamsSchema,
-        response: { 200: zip, ...errors },
-      },
-    },
+    route('dispatch.download', {
+      tags: ['dispatches'],
+      summary: "A dispatch's SCORM 1.2 package",
+      params: IdParamsSchema,
+      response: { 200: zip, ...errors },
+    }),
     async (request, reply) =>
       sendZip(reply, await packages.dispatchPackage(request.params.id, contextOf(request), abortWhenGone(reply))),
   )

@@ -10,6 +10,7 @@ import {
   UpdateDispatchBodySchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { sendJsonAnswer } from '../../lib/json-answer'
 import { actorOf, requestChangeActor, requireUser } from '../../plugins/app/auth'
 import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
@@ -28,52 +29,44 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { dispatches, updates }) => {
   app.get(
     '/',
-    {
-      config: { permission: 'dispatch.read' },
-      schema: {
-        tags: ['dispatches'],
-        querystring: DispatchListQuerySchema,
-        response: { 200: DispatchListResponseSchema, ...errors },
-      },
-    },
+    route('dispatch.read', {
+      tags: ['dispatches'],
+      querystring: DispatchListQuerySchema,
+      response: { 200: DispatchListResponseSchema, ...errors },
+    }),
     async (request, reply) => sendJsonAnswer(reply, await dispatches.list(requireUser(request), request.query)),
   )
 
   app.get(
     '/destinations',
-    {
-      config: { permission: 'destination.read' },
-      schema: { tags: ['dispatches'], response: { 200: DestinationListSchema, ...errors } },
-    },
+    route('destination.read', { tags: ['dispatches'], response: { 200: DestinationListSchema, ...errors } }),
     async () => dispatches.destinations(),
   )
 
   app.get(
     '/:id',
-    {
-      config: { permission: 'dispatch.read' },
-      schema: { tags: ['dispatches'], params: IdParamsSchema, response: { 200: DispatchSchema, ...errors } },
-    },
+    route('dispatch.read', {
+      tags: ['dispatches'],
+      params: IdParamsSchema,
+      response: { 200: DispatchSchema, ...errors },
+    }),
     async (request) => dispatches.get(requireUser(request), request.params.id),
   )
 
   app.put(
     '/:id',
-    {
-      config: { permission: 'dispatch.update' },
-      schema: {
-        tags: ['dispatches'],
-        params: IdParamsSchema,
-        body: UpdateDispatchBodySchema,
-        response: {
-          200: DispatchSchema,
-          202: DispatchMirrorBehindSchema,
-          ...errors,
-          502: ErrorResponseSchema,
-          503: ErrorResponseSchema,
-        },
+    route('dispatch.update', {
+      tags: ['dispatches'],
+      params: IdParamsSchema,
+      body: UpdateDispatchBodySchema,
+      response: {
+        200: DispatchSchema,
+        202: DispatchMirrorBehindSchema,
+        ...errors,
+        502: ErrorResponseSchema,
+        503: ErrorResponseSchema,
       },
-    },
+    }),
     async (request, reply) => {
       const outcome = await updates.update(request.params.id, request.body, {
         viewer: requireUser(request),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { CompanySyncResponseSchema, CourseSyncResponseSchema, SyncStatusResponseSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { AppError } from '../../lib/app-error'
 import { actorOf } from '../../plugins/app/auth'
 import type { AdminContext, SyncAdminService } from './sync-admin.service'
@@ -22,28 +23,19 @@ const syncRoutes: FastifyPluginAsyncTypebox<{ admin: SyncAdminService | null }> 
 
   app.get(
     '/dispatches/courses/sync',
-    {
-      config: { permission: 'course.sync' },
-      schema: { tags: ['sync'], response: { 200: CourseSyncResponseSchema, ...errors } },
-    },
+    route('course.sync', { tags: ['sync'], response: { 200: CourseSyncResponseSchema, ...errors } }),
     async (request) => service().syncCourses(contextOf(request)),
   )
 
   app.get(
     '/admin/companies/sync',
-    {
-      config: { permission: 'company.sync' },
-      schema: { tags: ['sync'], response: { 200: CompanySyncResponseSchema, ...errors } },
-    },
+    route('company.sync', { tags: ['sync'], response: { 200: CompanySyncResponseSchema, ...errors } }),
     async (request) => service().syncCompanies(contextOf(request)),
   )
 
   app.get(
     '/admin/sync/status',
-    {
-      config: { permission: 'sync.read' },
-      schema: { tags: ['sync'], response: { 200: SyncStatusResponseSchema, ...errors } },
-    },
+    route('sync.read', { tags: ['sync'], response: { 200: SyncStatusResponseSchema, ...errors } }),
     async () => service().status(),
   )
 }

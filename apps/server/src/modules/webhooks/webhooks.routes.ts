@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { OkResponseSchema, PostbackRegistrationSchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
+import { route } from '../../lib/route'
 import { AppError } from '../../lib/app-error'
 import type { WebhooksService } from './webhooks.service'
 
@@ -87,14 +88,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/registrations',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['webhooks'],
-        body: PostbackRegistrationSchema,
-        response: { 200: OkResponseSchema, ...errorResponses(400, 401) },
-      },
-    },
+    route('public', {
+      tags: ['webhooks'],
+      body: PostbackRegistrationSchema,
+      response: { 200: OkResponseSchema, ...errorResponses(400, 401) },
+    }),
     async (request) => webhooks.storeRegistration(request.body),
   )
 }
