@@ -26,19 +26,11 @@ import syncRoutes from './modules/sync/sync.routes'
 import webhookRoutes from './modules/webhooks/webhooks.routes'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createAlertsService } from './modules/alerts/alerts.service'
-import { alertSettingsRoutes, notificationsRoutes } from './modules/alerts/alerts.routes'
-import { createAlertSettingsService, createNotificationsService } from './modules/alerts/notifications.service'
-import outboxRoutes from './modules/mail/outbox.routes'
-import { createOutboxService } from './modules/mail/outbox.service'
 import { createOutboxRepository } from './modules/mail/outbox.repository'
 import { createScheduledMailsRepository } from './modules/mail/scheduled-mails.repository'
 import { createAlertsRepository } from './modules/alerts/alerts.repository'
-import { createAlertSettingsRepository } from './modules/alerts/alert-settings.repository'
-import { createNotificationsRepository } from './modules/alerts/notifications.repository'
 import { createMailOutbox, createMailParts } from './modules/mail/mail.parts'
 import { defineBackgroundWork, jobEngineFor } from './background'
-import jobsRoutes from './modules/jobs/jobs.routes'
-import { createJobsService } from './modules/jobs/jobs.service'
 import preferencesRoutes from './modules/profile/preferences.routes'
 import { createPreferencesService } from './modules/profile/preferences.service'
 import { createPreferencesRepository } from './modules/profile/preferences.repository'
@@ -64,9 +56,6 @@ import { createLearnersRepository } from './modules/learners/learners.repository
 import dispatchActionsRoutes from './modules/dispatches/dispatch-actions.routes'
 import statementsRoutes from './modules/statements/statements.routes'
 import { createStatementParts } from './modules/statements/statements.parts'
-import dispatchHistoryRoutes from './modules/dispatches/dispatch-history.routes'
-import { createDispatchHistoryService } from './modules/dispatches/dispatch-history.service'
-import { createDispatchHistoryRepository } from './modules/dispatches/dispatch-history.repository'
 import dispatchPackagesRoutes from './modules/dispatches/dispatch-packages.routes'
 import deliveryRoutes from './modules/delivery/delivery.routes'
 import { createDelivery } from './modules/delivery/delivery.service'
@@ -105,6 +94,7 @@ import { secondFactorRoutes } from './modules/mfa/second-factor.routes'
 import { webauthnRelyingParty } from './modules/mfa/passkeys.service'
 import { registerOutboundWebhooks } from './modules/outbound-webhooks/outbound-webhooks.parts'
 import { registerRenewals } from './modules/dispatches/renewals.parts'
+import { registerAdminRoutes } from './app-admin-routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -232,29 +222,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   await app.register(healthRoutes, { prefix: '/api', database, role: config.role, jobs: () => jobs.status() })
-  await app.register(authRoutes, {
-    prefix: '/api/auth',
-    auth,
-    users,
-    demoMode: config.demoMode,
-    supportEmail: config.supportEmail,
-  })
-  await app.register(ssoAuthRoutes, {
-    prefix: '/api/auth/sso',
-    sso,
-    secureCookie: config.publicUrl.startsWith('https:'),
-  })
-  await app.register(ssoAdminRoutes, {
-    prefix: '/api/admin/companies',
-    sso,
-    secureCookie: config.publicUrl.startsWith('https:'),
-  })
+  const { demoMode, supportEmail } = config
+  await app.register(authRoutes, { prefix: '/api/auth', auth, users, demoMode, supportEmail })
+  // The single sign-on flow's cookies are Secure when the portal is served over https.
+  const secureCookie = config.publicUrl.startsWith('https:')
+  await app.register(ssoAuthRoutes, { prefix: '/api/auth/sso', sso, secureCookie })
+  await app.register(ssoAdminRoutes, { prefix: '/api/admin/companies', sso, secureCookie })
   await app.register(secondFactorRoutes, { mfa })
-  await app.register(ssoStaffAdminRoutes, {
-    prefix: '/api/admin/sso/staff',
-    sso,
-    secureCookie: config.publicUrl.startsWith('https:'),
-  })
+  await app.register(ssoStaffAdminRoutes, { prefix: '/api/admin/sso/staff', sso, secureCookie })
   await app.register(apiKeysRoutes, { prefix: '/api/api-keys', apiKeys })
   await app.register(companyApiKeysRoutes, { prefix: '/api/admin/companies', apiKeys })
   await registerOutboundWebhooks(app, config, { db, jobs, mails, activity }, options)
@@ -314,18 +289,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   await app.register(syncRoutes, { prefix: '/api', admin })
-  const notifications = createNotificationsService(createNotificationsRepository(db))
-  await app.register(notificationsRoutes, { prefix: '/api/notifications', notifications })
-  const settings = createAlertSettingsService({
+  await registerAdminRoutes(app, {
     db,
-    settings: createAlertSettingsRepository(db),
     activity,
     alerts,
+    outbox: outboxRepository,
+    jobs,
+    smtpConfigured: config.smtpUrl !== null,
   })
-  await app.register(alertSettingsRoutes, { prefix: '/api/admin', settings })
-  const outbox = createOutboxService(outboxRepository, { smtpConfigured: config.smtpUrl !== null })
-  await app.register(outboxRoutes, { prefix: '/api/admin', outbox })
-  await app.register(jobsRoutes, { prefix: '/api/admin/jobs', jobs: createJobsService(jobs) })
   await app.register(preferencesRoutes, {
     prefix: '/api/profile',
     preferences: createPreferencesService(createPreferencesRepository(db)),
@@ -386,10 +357,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     creates: createDispatchCreateService({ ...providerDeps, pairs, mirror }),
     counts: createDispatchCountService({ ...providerDeps, repository: dispatchesRepository }),
   })
-  const renewalDeps = { providerDeps, repository: dispatchesRepository, jobs, mails, publicUrl: config.publicUrl }
-  await registerRenewals(app, renewalDeps)
-  const history = createDispatchHistoryService({ history: createDispatchHistoryRepository(db), dispatches })
-  await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
+  await registerRenewals(app, {
+    providerDeps,
+    repository: dispatchesRepository,
+    jobs,
+    mails,
+    publicUrl: config.publicUrl,
+  })
   await app.register(statementsRoutes, { prefix: '/api/statements', statements: statements.statements })
   const delivery = createDelivery(providerDeps)
   await app.register(dispatchPackagesRoutes, {

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { createDispatchCountService } from './dispatch-count.service'
+import { createDispatchHistoryRepository } from './dispatch-history.repository'
+import dispatchHistoryRoutes from './dispatch-history.routes'
+import { createDispatchHistoryService } from './dispatch-history.service'
 import { createDispatchUpdateService, type ProviderDeps } from './dispatch-update.service'
 import type { DispatchesRepository } from './dispatches.repository'
 import { defineJob, type JobEngine } from '../jobs/job-engine'
@@ -37,7 +40,7 @@ export function renewalParts(app: FastifyInstance): RenewalParts {
 /**
  * Scheduled renewals and bulk actions: their services over the dispatch update and counter
  * reset services (every change goes through them), their jobs and their routes under
- * /api/dispatches. Called by the composition root (app.ts) before the job engine starts.
+ * /api/dispatches; and the licence history those changes write, with its routes. Called by the composition root (app.ts) before the job engine starts.
  */
 export async function registerRenewals(
   app: FastifyInstance,
@@ -102,4 +105,9 @@ export async function registerRenewals(
   partsOfApp.set(app, { renewals, bulk })
   await app.register(renewalsRoutes, { prefix: '/api/dispatches', renewals, now })
   await app.register(bulkRunsRoutes, { prefix: '/api/dispatches', bulk, now })
+  const history = createDispatchHistoryService({
+    history: createDispatchHistoryRepository(providerDeps.db),
+    dispatches: providerDeps.dispatches,
+  })
+  await app.register(dispatchHistoryRoutes, { prefix: '/api/dispatches', history })
 }

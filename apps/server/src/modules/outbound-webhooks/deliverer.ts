@@ -204,7 +204,6 @@ export function createWebhookDeliverer(deps: {
       })
       return running
     },
-    anyDue: () => hooks.anyDue(now()),
     async close(): Promise<void> {
       await running?.catch(() => undefined)
       await agent?.close().catch(() => undefined)

@@ -16,8 +16,6 @@ import { createWebhookCatcher, demoCatcherRoutes, DEMO_CATCHER_PATH, type Webhoo
 
 /** The delivery pass: one waiting at most (a pass sends everything due; claims keep passes apart). */
 export const WEBHOOK_DELIVER_JOB = 'webhook-deliver'
-/** How often a working node looks for due deliveries between the minute's scheduled pass. */
-const NUDGE_MS = 3_000
 
 export interface OutboundWebhooksParts {
   service: OutboundWebhooksService
@@ -50,8 +48,6 @@ export async function registerOutboundWebhooks(
 ): Promise<OutboundWebhooksParts> {
   const { db, jobs } = deps
   const options: DeliveryOptions = appOptions.webhooks ?? {}
-  // As the job engine's workers: tests drive deliveries by hand.
-  const background = appOptions.jobs?.background ?? appOptions.alerts?.timers !== false
   const allowPrivateTargets = options.allowPrivateTargets ?? config.webhookAllowPrivateTargets ?? false
   let box: SecretBox | null = null
   const secrets = () => (box ??= createSecretBox(config.ssoSecretKey ?? generatedSsoKey(config.dataDir)))
@@ -95,22 +91,10 @@ export async function registerOutboundWebhooks(
   const catcher = config.demoMode ? createWebhookCatcher({ hooks, box: secrets, publicUrl: config.publicUrl }) : null
   if (catcher) await app.register(demoCatcherRoutes, { prefix: DEMO_CATCHER_PATH, catcher })
 
-  // Events written by a sync run, an alert evaluation or a postback go within seconds, not at
-  // the next minute: a working node checks cheaply and sends the job when a delivery is due.
-  let timer: NodeJS.Timeout | null = null
-  if (background && config.role !== 'web') {
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        deliverer
-          .anyDue()
-          .then((due) => (due ? nudge() : undefined))
-          .catch((err: unknown) => app.log.warn({ err }, 'webhook nudge failed'))
-      }, NUDGE_MS)
-      timer.unref()
-    })
-  }
+  // Events written by a sync run, an alert evaluation or a postback (the triggers write them; a
+  // trigger cannot send a job), and retries that fall due, go at the minute's scheduled pass; a
+  // test event, a resend or a resume sends the job at once.
   app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer)
     await deliverer.close()
   })
 
