@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createTokenSigner } from './lib/tokens'
 import { authPlugin } from './plugins/app/auth'
+import { createSessionCheck } from './db/session-user'
 import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
 import { inputGuardPlugin } from './plugins/app/input-guard'
@@ -147,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(inputGuardPlugin)
   await app.register(authPlugin, {
     signer,
-    db: database.db,
+    sessionCheck: await createSessionCheck(database),
     apiKeys,
     apiKeyRateLimit: options.apiKeyRateLimit ?? { max: 600, timeWindowMs: 60_000 },
   })

@@ -5,8 +5,7 @@ import { AppError } from '../../lib/app-error'
 import { decodeJwt } from 'jose'
 import type { AccessClaims, TokenSigner } from '../../lib/tokens'
 import type { Actor, ChangeActor } from '../../lib/actor'
-import type { Db } from '../../db/client'
-import { sessionUser, type SessionUser } from '../../db/session-user'
+import type { SessionCheck, SessionUser } from '../../db/session-user'
 import { keyActor, type ApiKeyGate, type KeyCall } from '../../lib/api-key-call'
 
 /** The signed-in user of a request: the session check's user and the session it holds. */
@@ -59,12 +58,13 @@ export function requestChangeActor(request: FastifyRequest): ChangeActor | undef
  */
 export const authPlugin = fp<{
   signer: TokenSigner
-  db: Db
+  /** The session check run for each gated request (db/session-user.ts). */
+  sessionCheck: SessionCheck
   /** The bearer path: API keys, and their per-key limit of calls in a window. */
   apiKeys: ApiKeyGate
   apiKeyRateLimit: { max: number; timeWindowMs: number }
 }>(
-  async (app, { signer, db, apiKeys, apiKeyRateLimit }) => {
+  async (app, { signer, sessionCheck, apiKeys, apiKeyRateLimit }) => {
     const routes: RouteOptions[] = []
     app.decorateRequest('user', null)
     app.decorateRequest('apiKeyCall', null)
@@ -123,7 +123,7 @@ export const authPlugin = fp<{
       if (!token) throw new AppError('UNAUTHENTICATED')
       const claims = await claimsOf(token)
       if (!claims) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
-      const row = await sessionUser(db, claims)
+      const row = await sessionCheck(claims)
       if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token.')
       return { ...row, sessionId: claims.sid }
     }
