@@ -35,18 +35,29 @@ export function Field({
         ...(error ? { 'aria-invalid': true } : {}),
         ...(required ? { required: true } : {}),
       })}
-      {hint && (
-        <p id={hintId} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      <FieldNote id={hintId} text={hint} />
+      <FieldNote id={errorId} text={error} error />
     </div>
   )
+}
+
+/** A hint (or, with `error`, an error) under a field, named by the field's aria-describedby; nothing when empty. */
+export function FieldNote({ id, text, error = false }: { id: string; text?: ReactNode; error?: boolean }) {
+  if (!text) return null
+  return (
+    <p id={id} className={error ? 'text-xs font-medium text-red-700' : 'text-xs text-slate-600'}>
+      {text}
+    </p>
+  )
+}
+
+/** The options of a native select, in the order given. */
+export function SelectOptions({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((option) => (
+    <option key={option.value} value={option.value}>
+      {option.label}
+    </option>
+  ))
 }
 
 export const controlClass =

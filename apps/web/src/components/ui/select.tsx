@@ -1,5 +1,6 @@
 import { useId, type ComponentProps } from 'react'
 import { cn } from './cn'
+import { controlClass, FieldLabel, SelectOptions } from './field'
 
 export type SelectOption = { value: string; label: string }
 
@@ -15,23 +16,9 @@ export function Select({
   const selectId = id ?? generated
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select
-        id={selectId}
-        className={cn(
-          'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs',
-          'focus:border-blue-600 disabled:bg-slate-100',
-          className,
-        )}
-        {...props}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+      <FieldLabel htmlFor={selectId} label={label} />
+      <select id={selectId} className={cn(controlClass, className)} {...props}>
+        <SelectOptions options={options} />
       </select>
     </div>
   )

@@ -7,8 +7,7 @@ import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useApiKeys, useRevokeApiKey, useRotateApiKey } from '../api/api-keys-api'
 import { ApiKeySecretDialog, CreateApiKeyDialog } from './api-key-dialogs'
@@ -26,7 +25,8 @@ function stateOf(key: ApiKey): { label: string; tone: 'green' | 'red' | 'yellow'
  * and may make keys when an admin allows it for the company. Secrets are shown once.
  */
 export function ApiKeysScreen() {
-  const { data, error, isPending, refetch, isFetching } = useApiKeys()
+  const query = useApiKeys()
+  const { data } = query
   const [creating, setCreating] = useState(false)
   const [secret, setSecret] = useState<ApiKeySecret | null>(null)
   const [confirm, setConfirm] = useState<{ key: ApiKey; action: 'rotate' | 'revoke' } | null>(null)
@@ -35,16 +35,8 @@ export function ApiKeysScreen() {
   const busy = rotate.isPending || revoke.isPending
   const failed = rotate.error ?? revoke.error
 
-  if (isPending) return <Spinner label="Loading API keys..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the API keys')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading API keys..." failed="Failed to load the API keys" />
 
   const act = () => {
     if (!confirm) return

@@ -1,9 +1,8 @@
 import type { DispatchDelivery, UpdateDispatchDeliveryBody } from '@portal/shared'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
-import { ErrorState } from '@/components/ui/error-state'
+import { QueryContent } from '@/components/ui/query-state'
 import { Input } from '@/components/ui/input'
-import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
@@ -66,30 +65,24 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
 
 /** The dispatch's delivery settings; the admin switches them, everyone else reads them. */
 export function DispatchDeliverySection({ dispatchId, canEdit }: { dispatchId: string; canEdit: boolean }) {
-  const { data, error, isPending, refetch, isFetching } = useDispatchDelivery(dispatchId)
+  const query = useDispatchDelivery(dispatchId)
   return (
     <CardSection id="dispatch-delivery" title="Delivery settings">
-      {isPending ? (
-        <Spinner label="Loading delivery settings..." className="py-6" />
-      ) : error ? (
-        <ErrorState
-          message={`Error fetching delivery settings: ${errorMessage(error, String(error))}`}
-          onRefresh={() => void refetch()}
-          refreshing={isFetching}
-        />
-      ) : (
-        <>
-          <dl className="mt-4 grid gap-4 md:grid-cols-2">
-            <Row label="Registration instancing">{data.instanced ? 'On' : 'Off'}</Row>
-            <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-            <Row label="Launch authentication (company)">{launchAuthText(data.companyLaunchAuth)}</Row>
-            <Row label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</Row>
-          </dl>
-          <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
-          {data.companyLaunchAuth?.type !== 'vault' && <p className="mt-1 text-xs text-slate-600">{COOKIES_NOTE}</p>}
-          {canEdit && <DispatchDeliveryForm key={JSON.stringify(data)} delivery={data} />}
-        </>
-      )}
+      <QueryContent query={query} loading="Loading delivery settings..." what="delivery settings">
+        {(data) => (
+          <>
+            <dl className="mt-4 grid gap-4 md:grid-cols-2">
+              <Row label="Registration instancing">{data.instanced ? 'On' : 'Off'}</Row>
+              <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
+              <Row label="Launch authentication (company)">{launchAuthText(data.companyLaunchAuth)}</Row>
+              <Row label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</Row>
+            </dl>
+            <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
+            {data.companyLaunchAuth?.type !== 'vault' && <p className="mt-1 text-xs text-slate-600">{COOKIES_NOTE}</p>}
+            {canEdit && <DispatchDeliveryForm key={JSON.stringify(data)} delivery={data} />}
+          </>
+        )}
+      </QueryContent>
     </CardSection>
   )
 }

@@ -6,8 +6,7 @@ import { Badge } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useJobAction, useJobsOverview } from '../api/jobs-api'
 
@@ -85,17 +84,10 @@ function FailureItem({ failure }: { failure: JobFailure }) {
  * failures with their recorded error, each with Retry and Cancel.
  */
 export function JobsScreen() {
-  const { data, error, isPending, refetch, isFetching } = useJobsOverview()
-  if (isPending) return <Spinner label="Loading jobs..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the jobs')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  const query = useJobsOverview()
+  const { data } = query
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading jobs..." failed="Failed to load the jobs" />
   return (
     <div className="space-y-6">
       {!data.engine.working && (

@@ -13,7 +13,7 @@ import {
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { Field, controlClass } from '@/components/ui/field'
+import { Field, SelectOptions, controlClass } from '@/components/ui/field'
 import { errorMessage } from '@/lib/api-error'
 import type { User } from '@/types/api'
 import { useSaveUser } from '../api/save-user'
@@ -146,11 +146,7 @@ export function UserForm({
               onChange={(e) => set({ role: e.target.value as Role })}
               className={controlClass}
             >
-              {ROLE_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
+              <SelectOptions options={ROLE_OPTIONS} />
             </select>
           )}
         </Field>

@@ -3,6 +3,7 @@ import { format } from 'date-fns'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { HeaderCells } from '@/components/ui/header-cells'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useDeliveries, useResend, useSendTest } from '../api/webhooks-api'
@@ -48,21 +49,10 @@ export function DeliveryLog({ subscriptionId, label }: { subscriptionId: string;
             <caption className="sr-only">Deliveries of {label}</caption>
             <thead className="text-xs text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Time
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Event
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Answer
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Duration
-                </th>
+                <HeaderCells
+                  labels={['Time', 'Event', 'Status', 'Answer', 'Duration']}
+                  className="py-1 pr-3 font-medium"
+                />
                 <th scope="col" className="py-1 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>

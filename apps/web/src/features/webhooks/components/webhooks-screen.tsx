@@ -7,8 +7,7 @@ import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useDeleteWebhook, useRevealSecret, useUpdateWebhook, useWebhooks } from '../api/webhooks-api'
 import { DeliveryLog } from './delivery-log'
@@ -22,7 +21,8 @@ const when = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm')
  * user its company's, and may add them when an admin allows integrations for the company.
  */
 export function WebhooksScreen() {
-  const { data, error, isPending, refetch, isFetching } = useWebhooks()
+  const query = useWebhooks()
+  const { data } = query
   const [form, setForm] = useState<{ existing?: WebhookSubscription } | null>(null)
   const [secret, setSecret] = useState<WebhookSecret | null>(null)
   const [removing, setRemoving] = useState<WebhookSubscription | null>(null)
@@ -32,16 +32,8 @@ export function WebhooksScreen() {
   const reveal = useRevealSecret()
   const failed = update.error ?? remove.error ?? reveal.error
 
-  if (isPending) return <Spinner label="Loading webhooks..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the webhooks')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading webhooks..." failed="Failed to load the webhooks" />
 
   return (
     <div className="space-y-4">
