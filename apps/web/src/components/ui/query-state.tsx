@@ -13,7 +13,13 @@ export type QueryLike<T> = {
 }
 
 /** The error of a query, whose Refresh Data fetches it again. */
-export function QueryErrorState({ query, message }: { query: Omit<QueryLike<unknown>, 'data'>; message: string }) {
+export function QueryErrorState({
+  query,
+  message,
+}: {
+  query: Pick<QueryLike<unknown>, 'isFetching' | 'refetch'>
+  message: string
+}) {
   return <ErrorState message={message} onRefresh={() => void query.refetch()} refreshing={query.isFetching} />
 }
 

@@ -9,12 +9,14 @@ import {
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { InlineInputForm } from '@/components/ui/inline-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { errorMessage } from '@/lib/api-error'
+import { domainList } from '@/lib/domain-list'
 import {
   useRemoveSsoConnection,
   useSaveSsoConnection,
@@ -288,10 +290,6 @@ function ConnectionForm({
 function DomainsForm({ companyId, domains }: { companyId: string; domains: string[] }) {
   const [text, setText] = useState(domains.join(', '))
   const save = useSaveSsoDomains(companyId)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate(text.split(/[\s,]+/).filter(Boolean))
-  }
   return (
     <section aria-labelledby="sso-domains-title" className="space-y-3">
       <h2 id="sso-domains-title" className="text-lg font-semibold text-slate-900">
@@ -301,19 +299,13 @@ function DomainsForm({ companyId, domains }: { companyId: string; domains: strin
         People whose e-mail ends in one of these domains are offered this company&rsquo;s sign-in. A domain belongs to
         one company only.
       </p>
-      <form className="flex max-w-2xl flex-wrap items-end gap-2" onSubmit={submit}>
-        <div className="min-w-72 flex-1">
-          <Input
-            label="Domains"
-            placeholder="example.com, example.org"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </div>
-        <Button type="submit" disabled={save.isPending}>
-          Save domains
-        </Button>
-      </form>
+      <InlineInputForm
+        className="flex max-w-2xl flex-wrap items-end gap-2"
+        input={{ label: 'Domains', placeholder: 'example.com, example.org', value: text, onChange: setText }}
+        submitLabel="Save domains"
+        busy={save.isPending}
+        onSubmit={() => save.mutate(domainList(text))}
+      />
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
       {save.isSuccess && <Banner variant="success">Domains saved.</Banner>}
     </section>

@@ -1,8 +1,7 @@
 import type { DispatchDelivery, UpdateDispatchDeliveryBody } from '@portal/shared'
 import { useState } from 'react'
-import { Button } from '@/components/ui/button'
 import { QueryContent } from '@/components/ui/query-state'
-import { Input } from '@/components/ui/input'
+import { InlineInputForm } from '@/components/ui/inline-form'
 import { Switch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
@@ -35,25 +34,19 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
           <span aria-hidden="true">Hash learner data</span>
         </div>
       </div>
-      <form
+      <InlineInputForm
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          send({ cssUrl: cssUrl.trim() === '' ? null : cssUrl.trim() })
+        input={{
+          label: "Style sheet URL for this dispatch (empty: the company's)",
+          type: 'url',
+          value: cssUrl,
+          onChange: setCssUrl,
         }}
-      >
-        <div className="min-w-72 flex-1">
-          <Input
-            label="Style sheet URL for this dispatch (empty: the company's)"
-            type="url"
-            value={cssUrl}
-            onChange={(e) => setCssUrl(e.target.value)}
-          />
-        </div>
-        <Button type="submit" variant="secondary" disabled={update.isPending}>
-          Save style sheet
-        </Button>
-      </form>
+        submitLabel="Save style sheet"
+        submitVariant="secondary"
+        busy={update.isPending}
+        onSubmit={() => send({ cssUrl: cssUrl.trim() === '' ? null : cssUrl.trim() })}
+      />
       {update.error && (
         <p role="alert" className="text-sm font-medium text-red-700">
           {errorMessage(update.error, 'The settings could not be saved.')}

@@ -7,7 +7,8 @@ import {
 } from '@portal/shared'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { useStickyError } from '@/components/ui/error-state'
+import { QueryErrorState } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
 import { Select } from '@/components/ui/select'
@@ -61,7 +62,8 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
     search: applied.search.trim(),
     ...(repeatLearners ? { repeatLearners: true } : {}),
   }
-  const { data, error, isFetching, isPlaceholderData, refetch } = useDispatchReport(dispatchId, query)
+  const report = useDispatchReport(dispatchId, query)
+  const { data, error, isPlaceholderData } = report
   const shownError = useStickyError(error, data !== undefined)
 
   // docs/product-rules.md §9: the page goes back to 1 on any filter or size change.
@@ -144,11 +146,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
             </div>
           )
         ) : shownError ? (
-          <ErrorState
-            message={registrationsErrorText(shownError)}
-            onRefresh={() => void refetch()}
-            refreshing={isFetching}
-          />
+          <QueryErrorState query={report} message={registrationsErrorText(shownError)} />
         ) : (
           <Spinner label="Loading registrations..." className="py-8" />
         )}

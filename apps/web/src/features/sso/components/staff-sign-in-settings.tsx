@@ -3,10 +3,12 @@ import { useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { InlineInputForm } from '@/components/ui/inline-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
+import { domainList } from '@/lib/domain-list'
 import { useSaveStaffDomains, useSaveStaffRoles, useSaveStaffSso, useStaffSso, useTestStaffSso } from '../api/staff-sso'
 import { StaffTestSignInButton, StaffTestSignInResult } from './staff-test-sign-in'
 
@@ -106,25 +108,16 @@ function StaffConnectionForm({
 function StaffDomainsForm({ domains }: { domains: string[] }) {
   const [text, setText] = useState(domains.join(', '))
   const save = useSaveStaffDomains()
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate(text.split(/[\s,]+/).filter(Boolean))
-  }
   return (
-    <form className="flex max-w-2xl flex-wrap items-end gap-2" onSubmit={submit}>
-      <div className="min-w-72 flex-1">
-        <Input
-          label="Staff e-mail domains"
-          placeholder="vendor.com"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <Button type="submit" disabled={save.isPending}>
-        Save staff domains
-      </Button>
+    <InlineInputForm
+      className="flex max-w-2xl flex-wrap items-end gap-2"
+      input={{ label: 'Staff e-mail domains', placeholder: 'vendor.com', value: text, onChange: setText }}
+      submitLabel="Save staff domains"
+      busy={save.isPending}
+      onSubmit={() => save.mutate(domainList(text))}
+    >
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
-    </form>
+    </InlineInputForm>
   )
 }
 

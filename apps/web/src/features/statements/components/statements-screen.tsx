@@ -3,6 +3,7 @@ import { useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '@/components/ui/empty-state'
 import { HeaderCells } from '@/components/ui/header-cells'
+import { CheckboxField } from '@/components/ui/inline-form'
 import { QueryContent } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Select } from '@/components/ui/select'
@@ -135,14 +136,11 @@ export function StatementsScreen({ role, ownCompanyId }: { role: Role; ownCompan
             className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs"
           />
         </div>
-        <label className="flex h-10 items-center gap-2 text-sm text-slate-800">
-          <input
-            type="checkbox"
-            checked={wholeYear}
-            onChange={(e) => set({ year: e.target.checked ? 'true' : null })}
-          />
-          Whole year
-        </label>
+        <CheckboxField
+          label="Whole year"
+          checked={wholeYear}
+          onChange={(checked) => set({ year: checked ? 'true' : null })}
+        />
         {data && companyId && (
           <ExportMenu
             path={`/api/statements/${encodeURIComponent(companyId)}/export`}
