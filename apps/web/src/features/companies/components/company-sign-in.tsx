@@ -9,14 +9,13 @@ import {
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { InlineInputForm } from '@/components/ui/inline-form'
+import { DomainsForm } from '@/components/ui/domains-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { errorMessage } from '@/lib/api-error'
-import { domainList } from '@/lib/domain-list'
 import {
   useRemoveSsoConnection,
   useSaveSsoConnection,
@@ -49,7 +48,7 @@ export function CompanySignIn({
     <div className="space-y-8">
       {testFlowId && <TestSignInResult companyId={companyId} flowId={testFlowId} />}
       <ConnectionForm key={data.connection?.updatedAt ?? 'new'} companyId={companyId} settings={data} save={save} />
-      <DomainsForm key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
+      <CompanyDomains key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
       {data.connection && (
         <PasswordUsersForm
           companyId={companyId}
@@ -287,8 +286,7 @@ function ConnectionForm({
   )
 }
 
-function DomainsForm({ companyId, domains }: { companyId: string; domains: string[] }) {
-  const [text, setText] = useState(domains.join(', '))
+function CompanyDomains({ companyId, domains }: { companyId: string; domains: string[] }) {
   const save = useSaveSsoDomains(companyId)
   return (
     <section aria-labelledby="sso-domains-title" className="space-y-3">
@@ -299,12 +297,12 @@ function DomainsForm({ companyId, domains }: { companyId: string; domains: strin
         People whose e-mail ends in one of these domains are offered this company&rsquo;s sign-in. A domain belongs to
         one company only.
       </p>
-      <InlineInputForm
-        className="flex max-w-2xl flex-wrap items-end gap-2"
-        input={{ label: 'Domains', placeholder: 'example.com, example.org', value: text, onChange: setText }}
+      <DomainsForm
+        domains={domains}
+        label="Domains"
+        placeholder="example.com, example.org"
         submitLabel="Save domains"
-        busy={save.isPending}
-        onSubmit={() => save.mutate(domainList(text))}
+        save={save}
       />
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
       {save.isSuccess && <Banner variant="success">Domains saved.</Banner>}

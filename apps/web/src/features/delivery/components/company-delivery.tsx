@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button'
 import { QueryContent } from '@/components/ui/query-state'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
-import { Switch } from '@/components/ui/switch'
+import { LabelledSwitch, Switch } from '@/components/ui/switch'
 import { Toast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/api-error'
 import { useCompanyDelivery, useUpdateCompanyDelivery } from '../api/delivery'
@@ -105,18 +105,12 @@ function DeliveryForm({
         <p className="self-end text-xs text-slate-600">{COOKIES_NOTE}</p>
         {vault && (
           <>
-            <div className="flex items-center gap-3 text-sm">
-              <Switch label="Check IP address" checked={draft.ipAddress} onChange={(v) => set('ipAddress', v)} />
-              <span aria-hidden="true">Check IP address</span>
-            </div>
-            <div className="flex items-center gap-3 text-sm">
-              <Switch
-                label="Check browser fingerprint"
-                checked={draft.fingerprint}
-                onChange={(v) => set('fingerprint', v)}
-              />
-              <span aria-hidden="true">Check browser fingerprint</span>
-            </div>
+            <LabelledSwitch label="Check IP address" checked={draft.ipAddress} onChange={(v) => set('ipAddress', v)} />
+            <LabelledSwitch
+              label="Check browser fingerprint"
+              checked={draft.fingerprint}
+              onChange={(v) => set('fingerprint', v)}
+            />
             <Input
               label="Expiry (seconds, 0 = default)"
               type="number"

@@ -2,7 +2,7 @@ import type { DispatchDelivery, UpdateDispatchDeliveryBody } from '@portal/share
 import { useState } from 'react'
 import { QueryContent } from '@/components/ui/query-state'
 import { InlineInputForm } from '@/components/ui/inline-form'
-import { Switch } from '@/components/ui/switch'
+import { LabelledSwitch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
 import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
@@ -15,24 +15,20 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
   return (
     <div className="mt-4 space-y-4">
       <div className="flex flex-wrap items-center gap-6">
-        <div className="flex items-center gap-3 text-sm">
-          <Switch
-            label="Registration instancing for this dispatch"
-            checked={delivery.instanced}
-            disabled={update.isPending}
-            onChange={(instanced) => send({ instanced })}
-          />
-          <span aria-hidden="true">Registration instancing</span>
-        </div>
-        <div className="flex items-center gap-3 text-sm">
-          <Switch
-            label="Hash learner data for this dispatch"
-            checked={delivery.hashUserInfo ?? false}
-            disabled={update.isPending}
-            onChange={(hashUserInfo) => send({ hashUserInfo })}
-          />
-          <span aria-hidden="true">Hash learner data</span>
-        </div>
+        <LabelledSwitch
+          label="Registration instancing for this dispatch"
+          text="Registration instancing"
+          checked={delivery.instanced}
+          disabled={update.isPending}
+          onChange={(instanced) => send({ instanced })}
+        />
+        <LabelledSwitch
+          label="Hash learner data for this dispatch"
+          text="Hash learner data"
+          checked={delivery.hashUserInfo ?? false}
+          disabled={update.isPending}
+          onChange={(hashUserInfo) => send({ hashUserInfo })}
+        />
       </div>
       <InlineInputForm
         className="flex flex-wrap items-end gap-3"

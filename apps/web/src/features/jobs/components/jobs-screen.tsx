@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { Card, CardList } from '@/components/ui/card-list'
 import { EmptyState } from '@/components/ui/empty-state'
 import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
@@ -47,7 +48,7 @@ function FailureItem({ failure }: { failure: JobFailure }) {
     )
   }
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+    <Card>
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone="red">{failure.rejected ? 'Refused' : 'Failed'}</Badge>
         <span className="text-sm font-medium text-slate-900">{QUEUE_LABELS[failure.queue] ?? failure.queue}</span>
@@ -75,7 +76,7 @@ function FailureItem({ failure }: { failure: JobFailure }) {
           {message}
         </p>
       )}
-    </li>
+    </Card>
   )
 }
 
@@ -141,19 +142,19 @@ export function JobsScreen() {
         <h2 id="failures-title" className="mb-2 text-base font-semibold text-slate-900">
           Last failures
         </h2>
-        {data.failures.length === 0 ? (
-          <EmptyState
-            icon={CheckCircle2}
-            title="No failed jobs"
-            description="Jobs that keep failing are kept here with their error."
-          />
-        ) : (
-          <ul aria-label="Failed jobs" className="space-y-3">
-            {data.failures.map((f) => (
-              <FailureItem key={f.id} failure={f} />
-            ))}
-          </ul>
-        )}
+        <CardList
+          label="Failed jobs"
+          items={data.failures}
+          empty={
+            <EmptyState
+              icon={CheckCircle2}
+              title="No failed jobs"
+              description="Jobs that keep failing are kept here with their error."
+            />
+          }
+        >
+          {(f) => <FailureItem key={f.id} failure={f} />}
+        </CardList>
       </section>
     </div>
   )

@@ -3,12 +3,11 @@ import { useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { InlineInputForm } from '@/components/ui/inline-form'
+import { DomainsForm } from '@/components/ui/domains-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
-import { domainList } from '@/lib/domain-list'
 import { useSaveStaffDomains, useSaveStaffRoles, useSaveStaffSso, useStaffSso, useTestStaffSso } from '../api/staff-sso'
 import { StaffTestSignInButton, StaffTestSignInResult } from './staff-test-sign-in'
 
@@ -106,18 +105,17 @@ function StaffConnectionForm({
 }
 
 function StaffDomainsForm({ domains }: { domains: string[] }) {
-  const [text, setText] = useState(domains.join(', '))
   const save = useSaveStaffDomains()
   return (
-    <InlineInputForm
-      className="flex max-w-2xl flex-wrap items-end gap-2"
-      input={{ label: 'Staff e-mail domains', placeholder: 'vendor.com', value: text, onChange: setText }}
+    <DomainsForm
+      domains={domains}
+      label="Staff e-mail domains"
+      placeholder="vendor.com"
       submitLabel="Save staff domains"
-      busy={save.isPending}
-      onSubmit={() => save.mutate(domainList(text))}
+      save={save}
     >
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
-    </InlineInputForm>
+    </DomainsForm>
   )
 }
 

@@ -12,7 +12,7 @@ import {
 } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
-import { Button } from '@/components/ui/button'
+import { FormActions } from '@/components/ui/form-actions'
 import { Field, SelectOptions, controlClass } from '@/components/ui/field'
 import { errorMessage } from '@/lib/api-error'
 import type { User } from '@/types/api'
@@ -184,14 +184,7 @@ export function UserForm({
           </Field>
         )}
       </div>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {creating ? 'Create User' : 'Update User'}
-        </Button>
-      </div>
+      <FormActions busy={save.isPending} onCancel={onCancel} submitLabel={creating ? 'Create User' : 'Update User'} />
     </form>
   )
 }
