@@ -41,20 +41,29 @@ export function InlineInputForm({
   )
 }
 
-/** A checkbox with its label, as tall as the fields beside it in a row of filters or options. */
+/**
+ * A checkbox with its label; `tall`, as tall as the fields beside it in a row of filters or options.
+ * `className` goes to the box.
+ */
 export function CheckboxField({
   label,
   checked,
   onChange,
   className,
+  tall = true,
 }: {
   label: string
   checked: boolean
   onChange: (checked: boolean) => void
   className?: string
+  tall?: boolean
 }) {
   return (
-    <label className="flex h-10 items-center gap-2 text-sm text-slate-800">
+    <label
+      className={
+        tall ? 'flex h-10 items-center gap-2 text-sm text-slate-800' : 'flex items-center gap-2 text-sm text-slate-800'
+      }
+    >
       <input type="checkbox" className={className} checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>

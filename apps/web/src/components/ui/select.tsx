@@ -4,6 +4,10 @@ import { controlClass, FieldLabel, SelectOptions } from './field'
 
 export type SelectOption = { value: string; label: string }
 
+/** Options for a list of numbers (page sizes), each labelled with itself. */
+export const numberOptions = (values: readonly number[]): SelectOption[] =>
+  values.map((value) => ({ value: String(value), label: String(value) }))
+
 /** A native select with its visible label. */
 export function Select({
   label,

@@ -11,7 +11,7 @@ import { useStickyError } from '@/components/ui/error-state'
 import { QueryErrorState } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
-import { Select } from '@/components/ui/select'
+import { numberOptions, Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { CardSection } from '@/components/ui/card-section'
 import { errorMessage } from '@/lib/api-error'
@@ -20,7 +20,7 @@ import { hasFilters, NO_FILTERS, ReportFilters, type ReportFilterValues } from '
 import { ReportTable } from './report-table'
 
 type PageSize = ReportQuery['pageSize']
-const PAGE_SIZE_OPTIONS = REPORT_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+const PAGE_SIZE_OPTIONS = numberOptions(REPORT_PAGE_SIZES)
 
 /** docs/product-rules.md §8: "Error fetching registrations: {message}", the server's message first. */
 export const registrationsErrorText = (error: unknown) =>
