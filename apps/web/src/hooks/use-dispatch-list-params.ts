@@ -6,8 +6,7 @@ import {
   SORT_ORDERS,
   type DispatchListQuery,
 } from '@portal/shared'
-import { oneOf, pageParam } from '@/lib/url-state'
-import { useListUrlState } from './use-list-url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 /** docs/product-rules.md §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
 export const DEFAULT_LIST_QUERY: DispatchListQuery = DISPATCH_LIST_DEFAULTS

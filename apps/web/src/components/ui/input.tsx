@@ -1,7 +1,7 @@
 import { textLength, tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps } from 'react'
 import { cn } from './cn'
-import { controlClass, FieldLabel, FieldNote } from './field'
+import { controlClass, FieldLabel, FieldNote } from './field-parts'
 import { TextLimitNote } from './text-limit-note'
 
 /** A one-line field's count shows once this share of its limit is used (short text needs no counter before). */

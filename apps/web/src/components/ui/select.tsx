@@ -1,6 +1,5 @@
 import { useId, type ComponentProps } from 'react'
 import { cn } from './cn'
-import { controlClass, FieldLabel, SelectOptions } from './field'
 
 export type SelectOption = { value: string; label: string }
 
@@ -8,7 +7,10 @@ export type SelectOption = { value: string; label: string }
 export const numberOptions = (values: readonly number[]): SelectOption[] =>
   values.map((value) => ({ value: String(value), label: String(value) }))
 
-/** A native select with its visible label. */
+/**
+ * A native select with its visible label. It keeps its own label and options (not FieldLabel and
+ * SelectOptions) so that the dashboard's first visit does not load the field pieces.
+ */
 export function Select({
   label,
   options,
@@ -20,9 +22,23 @@ export function Select({
   const selectId = id ?? generated
   return (
     <div className="flex flex-col gap-1.5">
-      <FieldLabel htmlFor={selectId} label={label} />
-      <select id={selectId} className={cn(controlClass, className)} {...props}>
-        <SelectOptions options={options} />
+      <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        id={selectId}
+        className={cn(
+          'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs',
+          'focus:border-blue-600 disabled:bg-slate-100',
+          className,
+        )}
+        {...props}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
       </select>
     </div>
   )

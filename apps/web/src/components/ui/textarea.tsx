@@ -1,7 +1,7 @@
 import { tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps, type ReactNode } from 'react'
 import { cn } from './cn'
-import { FieldLabel, FieldNote } from './field'
+import { FieldLabel, FieldNote } from './field-parts'
 import { TextLimitNote } from './text-limit-note'
 
 /**

@@ -6,8 +6,7 @@ import {
   VISIBILITY_FILTERS,
   type CatalogueQuery,
 } from '../utils/catalogue'
-import { useListUrlState } from '@/hooks/use-list-url-state'
-import { oneOf, pageParam } from '@/lib/url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   const d = DEFAULT_CATALOGUE_QUERY

@@ -1,6 +1,5 @@
 import { LEARNER_DEFAULT_PAGE_SIZE, LEARNER_PAGE_SIZES, LEARNER_SORTS, type LearnerListQuery } from '@portal/shared'
-import { useListUrlState } from '@/hooks/use-list-url-state'
-import { oneOf, pageParam } from '@/lib/url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 /** What the URL keeps: the company (staff), filters, sort, page and the open learner. */
 export type LearnerListState = Required<Omit<LearnerListQuery, 'status'>> & {
