@@ -6,9 +6,7 @@ import {
   SORT_ORDERS,
   type DispatchListQuery,
 } from '@portal/shared'
-import { useCallback, useMemo } from 'react'
-import { useSearchParams } from 'react-router'
-import { changedParams, oneOf, pageParam } from '@/lib/url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 /** docs/product-rules.md §9 defaults: client ascending, 50 per page. Defaults stay out of the URL. */
 export const DEFAULT_LIST_QUERY: DispatchListQuery = DISPATCH_LIST_DEFAULTS
@@ -26,24 +24,11 @@ export function parseListQuery(params: URLSearchParams): DispatchListQuery {
   }
 }
 
-const toSearchParams = (query: DispatchListQuery) => changedParams(query, DEFAULT_LIST_QUERY)
-
 /**
  * Page, filters and sort live in the URL, so back/forward and reload keep them. Any change
  * other than the page itself starts again at page 1 (docs/product-rules.md §2).
  */
 export function useDispatchListParams() {
-  const [searchParams, setSearchParams] = useSearchParams()
-  const query = useMemo(() => parseListQuery(searchParams), [searchParams])
-
-  const update = useCallback(
-    (changes: Partial<DispatchListQuery>, options?: { replace?: boolean }) => {
-      setSearchParams((current) => toSearchParams({ ...parseListQuery(current), page: 1, ...changes }), {
-        replace: options?.replace ?? false,
-      })
-    },
-    [setSearchParams],
-  )
-
+  const { state: query, update } = useListUrlState(parseListQuery, DEFAULT_LIST_QUERY)
   return { query, update }
 }

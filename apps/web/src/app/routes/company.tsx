@@ -1,7 +1,6 @@
 import { useParams } from 'react-router'
-import { AccessDenied } from '@/components/errors/access-denied'
 import { useUser } from '@/features/auth/components/auth-context'
-import { Authorization } from '@/features/auth/components/authorization'
+import { PageSection, PermittedPage } from '@/app/permitted-page'
 import { CompanyDetailView } from '@/features/companies/components/company-detail'
 import { CompanyAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { CompanyMfaRule } from '@/features/auth/components/admin-security'
@@ -15,23 +14,23 @@ export default function CompanyRoute() {
   const { id = '' } = useParams()
   const user = useUser()
   return (
-    <Authorization permission="company.read" forbidden={<AccessDenied />}>
+    <PermittedPage permission="company.read">
       <CompanyDetailView key={id} id={id} role={user.role} />
       {/* Scheduled renewals of the company's dispatches (staff who may edit dispatches). */}
       {can(user.role, 'dispatch.update') && (
-        <div className="mx-auto mt-6 w-full max-w-7xl">
+        <PageSection>
           <CompanyRenewals key={id} companyId={id} />
-        </div>
+        </PageSection>
       )}
       {/* Launch authentication, instancing, learner data hashing and style sheet (the admin edits). */}
-      <div className="mx-auto mt-6 w-full max-w-7xl">
+      <PageSection>
         <CompanyDeliverySection key={id} companyId={id} canEdit={can(user.role, 'delivery.update')} />
-      </div>
+      </PageSection>
       {/* "Second factor required" for the company's client users (admin). */}
       {can(user.role, 'company.update') && (
-        <div className="mx-auto mt-6 w-full max-w-7xl">
+        <PageSection>
           <CompanyMfaRule key={id} companyId={id} />
-        </div>
+        </PageSection>
       )}
       {/* Whether the company's users may make API keys (admin). */}
       {can(user.role, 'company.update') && (
@@ -42,10 +41,10 @@ export default function CompanyRoute() {
       )}
       {/* The company's alert thresholds (admin), below the tabs. */}
       {can(user.role, 'alertSettings.manage') && (
-        <div className="mx-auto mt-6 w-full max-w-7xl">
+        <PageSection>
           <CompanyAlertSettings key={id} companyId={id} />
-        </div>
+        </PageSection>
       )}
-    </Authorization>
+    </PermittedPage>
   )
 }

@@ -1,7 +1,5 @@
-import { AccessDenied } from '@/components/errors/access-denied'
-import { ContentLayout } from '@/components/layouts/content-layout'
 import { useUser } from '@/features/auth/components/auth-context'
-import { Authorization } from '@/features/auth/components/authorization'
+import { PermittedPage } from '@/app/permitted-page'
 import { LearnersScreen } from '@/features/learners/components/learners-screen'
 import { CompanyLicenceCount } from '@/features/delivery/components/company-licence-count'
 import { can } from '@portal/shared'
@@ -14,11 +12,9 @@ export default function LearnersRoute() {
   // Staff pick the company (the learner list keeps it in the URL); a client's is its own.
   const companyId = can(user.role, 'destination.read') ? (params.get('companyId') ?? '') : (user.companyId ?? '')
   return (
-    <Authorization permission="learner.read" forbidden={<AccessDenied />}>
-      <ContentLayout title="Learners">
-        <CompanyLicenceCount companyId={companyId} />
-        <LearnersScreen role={user.role} />
-      </ContentLayout>
-    </Authorization>
+    <PermittedPage permission="learner.read" title="Learners">
+      <CompanyLicenceCount companyId={companyId} />
+      <LearnersScreen role={user.role} />
+    </PermittedPage>
   )
 }

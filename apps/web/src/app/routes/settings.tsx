@@ -1,9 +1,7 @@
-import { Navigate, useSearchParams } from 'react-router'
-import { ContentLayout } from '@/components/layouts/content-layout'
-import { paths } from '@/config/paths'
+import { useSearchParams } from 'react-router'
 import { logAction } from '@/features/activity/api/log-action'
 import { useUser } from '@/features/auth/components/auth-context'
-import { Authorization } from '@/features/auth/components/authorization'
+import { PermittedPage } from '@/app/permitted-page'
 import { UserManagement } from '@/features/users/components/user-management'
 import { GlobalAlertSettings } from '@/features/alerts/components/alert-settings-section'
 import { MfaRoleRulesSection } from '@/features/auth/components/admin-security'
@@ -17,18 +15,16 @@ export default function SettingsRoute() {
   const user = useUser()
   const [params] = useSearchParams()
   return (
-    <Authorization permission="user.manage" forbidden={<Navigate to={paths.dashboard.getHref()} replace />}>
-      <ContentLayout title="Settings">
-        <UserManagement currentUserId={user.id} editUserId={params.get('edit')} onEvent={recordUiEvent} />
-        {/* Below User Management, its own section. */}
-        <div className="mt-8">
-          <GlobalAlertSettings />
-        </div>
-        <div className="mt-8">
-          <MfaRoleRulesSection />
-          <StaffSignInSettings />
-        </div>
-      </ContentLayout>
-    </Authorization>
+    <PermittedPage permission="user.manage" otherwise="dashboard" title="Settings">
+      <UserManagement currentUserId={user.id} editUserId={params.get('edit')} onEvent={recordUiEvent} />
+      {/* Below User Management, its own section. */}
+      <div className="mt-8">
+        <GlobalAlertSettings />
+      </div>
+      <div className="mt-8">
+        <MfaRoleRulesSection />
+        <StaffSignInSettings />
+      </div>
+    </PermittedPage>
   )
 }

@@ -1,4 +1,7 @@
 import { useId, type ReactNode } from 'react'
+import { FieldLabel, FieldNote } from './field-parts'
+
+export { controlClass, FieldLabel, FieldNote, SelectOptions } from './field-parts'
 
 /**
  * A form control with its label, an optional hint and an optional error, wired with
@@ -35,34 +38,8 @@ export function Field({
         ...(error ? { 'aria-invalid': true } : {}),
         ...(required ? { required: true } : {}),
       })}
-      {hint && (
-        <p id={hintId} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      <FieldNote id={hintId} text={hint} />
+      <FieldNote id={errorId} text={error} error />
     </div>
-  )
-}
-
-export const controlClass =
-  'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100'
-
-/** A field's label, with the asterisk of a required field (hidden from screen readers, which hear `required`). */
-export function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: ReactNode; required?: boolean }) {
-  return (
-    <label htmlFor={htmlFor} className="text-sm font-medium text-slate-800">
-      {label}
-      {required && (
-        <span aria-hidden="true" className="text-red-700">
-          {' '}
-          *
-        </span>
-      )}
-    </label>
   )
 }

@@ -1,6 +1,7 @@
 import { textLength, tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps } from 'react'
 import { cn } from './cn'
+import { controlClass, FieldLabel, FieldNote } from './field-parts'
 import { TextLimitNote } from './text-limit-note'
 
 /** A one-line field's count shows once this share of its limit is used (short text needs no counter before). */
@@ -31,26 +32,15 @@ export function Input({
     .join(' ')
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={inputId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+      <FieldLabel htmlFor={inputId} label={label} />
       <input
         id={inputId}
-        className={cn(
-          'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs',
-          'placeholder:text-slate-500 focus:border-blue-600 disabled:bg-slate-100',
-          (over || error) && 'border-red-600',
-          className,
-        )}
+        className={cn(controlClass, (over || error) && 'border-red-600', className)}
         {...props}
         aria-describedby={describedBy || undefined}
         aria-invalid={over || error ? true : props['aria-invalid']}
       />
-      {error && (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      <FieldNote id={errorId} text={error} error />
       {counted && <TextLimitNote id={limitId} label={label} value={text} limit={limit} />}
     </div>
   )

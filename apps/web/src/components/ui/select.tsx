@@ -3,7 +3,14 @@ import { cn } from './cn'
 
 export type SelectOption = { value: string; label: string }
 
-/** A native select with its visible label. */
+/** Options for a list of numbers (page sizes), each labelled with itself. */
+export const numberOptions = (values: readonly number[]): SelectOption[] =>
+  values.map((value) => ({ value: String(value), label: String(value) }))
+
+/**
+ * A native select with its visible label. It keeps its own label and options (not FieldLabel and
+ * SelectOptions) so that the dashboard's first visit does not load the field pieces.
+ */
 export function Select({
   label,
   options,

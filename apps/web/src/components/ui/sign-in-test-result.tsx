@@ -1,4 +1,50 @@
 import type { SsoFlowTestResult } from '@portal/shared'
+import { errorMessage } from '@/lib/api-error'
+import { Banner } from './banner'
+import { Button } from './button'
+import { Spinner } from './spinner'
+
+/**
+ * Sends the admin's browser to the provider (where the `start` mutation's answer points) for a
+ * test sign-in that signs nobody in.
+ */
+export function SignInTestButton({
+  start,
+}: {
+  start: {
+    isPending: boolean
+    isError: boolean
+    error: unknown
+    mutate: (variables: undefined, options: { onSuccess: (answer: { location: string }) => void }) => void
+  }
+}) {
+  return (
+    <>
+      <Button
+        variant="secondary"
+        disabled={start.isPending}
+        onClick={() => start.mutate(undefined, { onSuccess: ({ location }) => window.location.assign(location) })}
+      >
+        {start.isPending ? 'Starting...' : 'Test sign-in'}
+      </Button>
+      {start.isError && (
+        <Banner variant="error">{errorMessage(start.error, 'The test sign-in could not start.')}</Banner>
+      )}
+    </>
+  )
+}
+
+/** The test sign-in's result once its query has read it (claims or attributes, never a token). */
+export function LoadedSignInTestResult({
+  query,
+}: {
+  query: { data: SsoFlowTestResult | undefined; error: unknown; isPending: boolean }
+}) {
+  if (query.isPending) return <Spinner label="Loading the test sign-in..." />
+  if (query.error || !query.data)
+    return <Banner variant="error">{errorMessage(query.error, 'The test sign-in could not be loaded.')}</Banner>
+  return <SignInTestResult result={query.data} />
+}
 
 /**
  * An admin's test sign-in at a single sign-on provider: the outcome, the e-mail and name the

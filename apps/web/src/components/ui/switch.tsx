@@ -36,3 +36,13 @@ export function Switch({
     </button>
   )
 }
+
+/** A switch with its name shown beside it; screen readers hear the switch's own label, not the text twice. */
+export function LabelledSwitch({ text, ...props }: Parameters<typeof Switch>[0] & { text?: string }) {
+  return (
+    <div className="flex items-center gap-3 text-sm">
+      <Switch {...props} />
+      <span aria-hidden="true">{text ?? props.label}</span>
+    </div>
+  )
+}

@@ -1,6 +1,7 @@
 import { tooLongMessage } from '@portal/shared'
 import { useId, type ComponentProps, type ReactNode } from 'react'
 import { cn } from './cn'
+import { FieldLabel, FieldNote } from './field-parts'
 import { TextLimitNote } from './text-limit-note'
 
 /**
@@ -24,9 +25,7 @@ export function Textarea({
   const describedBy = [hint ? hintId : null, limit !== undefined ? limitId : null].filter(Boolean).join(' ')
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={inputId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+      <FieldLabel htmlFor={inputId} label={label} />
       <textarea
         id={inputId}
         aria-describedby={describedBy || undefined}
@@ -39,11 +38,7 @@ export function Textarea({
         )}
         {...props}
       />
-      {hint && (
-        <p id={hintId} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      )}
+      <FieldNote id={hintId} text={hint} />
       {limit !== undefined && <TextLimitNote id={limitId} label={label} value={text} limit={limit} />}
     </div>
   )

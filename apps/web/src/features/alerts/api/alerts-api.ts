@@ -9,6 +9,7 @@ import type {
 } from '@portal/shared'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 
 /** Every alerts query key starts with 'alerts', so one invalidation refreshes the bell and badges. */
 export const alertKeys = {
@@ -65,11 +66,10 @@ export function useGlobalAlertSettings() {
 }
 
 export function useSaveGlobalAlertSettings() {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: (body: AlertSettings) => api.put<AlertSettings>('/api/admin/alert-settings', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }),
-  })
+  return useRefreshingMutation(
+    (body: AlertSettings) => api.put<AlertSettings>('/api/admin/alert-settings', body),
+    alertKeys.all,
+  )
 }
 
 const companyPath = (id: string) => `/api/admin/companies/${encodeURIComponent(id)}/alert-settings`
@@ -79,20 +79,15 @@ export function useCompanyAlertSettings(id: string) {
 }
 
 export function useSaveCompanyAlertSettings(id: string) {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: (body: AlertSettings) => api.put<CompanyAlertSettings>(companyPath(id), body),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }),
-  })
+  return useRefreshingMutation(
+    (body: AlertSettings) => api.put<CompanyAlertSettings>(companyPath(id), body),
+    alertKeys.all,
+  )
 }
 
 /** "Use the global thresholds": removes the company's own. */
 export function useRestoreGlobalThresholds(id: string) {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: () => api.delete<CompanyAlertSettings>(companyPath(id)),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }),
-  })
+  return useRefreshingMutation(() => api.delete<CompanyAlertSettings>(companyPath(id)), alertKeys.all)
 }
 
 export function useOutbox(page: number, status: OutboxStatus | '') {

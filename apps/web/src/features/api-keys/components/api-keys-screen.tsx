@@ -5,10 +5,10 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { Card, CardList } from '@/components/ui/card-list'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useApiKeys, useRevokeApiKey, useRotateApiKey } from '../api/api-keys-api'
 import { ApiKeySecretDialog, CreateApiKeyDialog } from './api-key-dialogs'
@@ -26,7 +26,8 @@ function stateOf(key: ApiKey): { label: string; tone: 'green' | 'red' | 'yellow'
  * and may make keys when an admin allows it for the company. Secrets are shown once.
  */
 export function ApiKeysScreen() {
-  const { data, error, isPending, refetch, isFetching } = useApiKeys()
+  const query = useApiKeys()
+  const { data } = query
   const [creating, setCreating] = useState(false)
   const [secret, setSecret] = useState<ApiKeySecret | null>(null)
   const [confirm, setConfirm] = useState<{ key: ApiKey; action: 'rotate' | 'revoke' } | null>(null)
@@ -35,16 +36,8 @@ export function ApiKeysScreen() {
   const busy = rotate.isPending || revoke.isPending
   const failed = rotate.error ?? revoke.error
 
-  if (isPending) return <Spinner label="Loading API keys..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the API keys')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading API keys..." failed="Failed to load the API keys" />
 
   const act = () => {
     if (!confirm) return
@@ -65,60 +58,62 @@ export function ApiKeysScreen() {
           Create API key
         </Button>
       )}
-      {data.keys.length === 0 ? (
-        <EmptyState
-          icon={KeyRound}
-          title="No API keys"
-          description="A key lets another system call this portal's API with the scopes you choose."
-        />
-      ) : (
-        <ul aria-label="API keys" className="space-y-3">
-          {data.keys.map((key) => {
-            const state = stateOf(key)
-            return (
-              <li key={key.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={state.tone}>{state.label}</Badge>
-                  <span className="text-sm font-medium text-slate-900">{key.name}</span>
-                  <code className="text-xs text-slate-600">{key.prefix}…</code>
-                  <span className="text-xs text-slate-600">{key.companyName ?? 'Vendor'}</span>
+      <CardList
+        label="API keys"
+        items={data.keys}
+        empty={
+          <EmptyState
+            icon={KeyRound}
+            title="No API keys"
+            description="A key lets another system call this portal's API with the scopes you choose."
+          />
+        }
+      >
+        {(key) => {
+          const state = stateOf(key)
+          return (
+            <Card key={key.id}>
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone={state.tone}>{state.label}</Badge>
+                <span className="text-sm font-medium text-slate-900">{key.name}</span>
+                <code className="text-xs text-slate-600">{key.prefix}…</code>
+                <span className="text-xs text-slate-600">{key.companyName ?? 'Vendor'}</span>
+              </div>
+              <p className="mt-1 text-sm text-slate-700">{key.scopes.map(apiKeyScopeLabel).join(', ')}</p>
+              <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+                <div className="flex gap-2">
+                  <dt className="text-slate-600">Last used:</dt>
+                  <dd className="text-slate-900">
+                    {when(key.lastUsedAt)}
+                    {key.lastUsedIp ? ` from ${key.lastUsedIp}` : ''}
+                  </dd>
                 </div>
-                <p className="mt-1 text-sm text-slate-700">{key.scopes.map(apiKeyScopeLabel).join(', ')}</p>
-                <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-                  <div className="flex gap-2">
-                    <dt className="text-slate-600">Last used:</dt>
-                    <dd className="text-slate-900">
-                      {when(key.lastUsedAt)}
-                      {key.lastUsedIp ? ` from ${key.lastUsedIp}` : ''}
-                    </dd>
-                  </div>
-                  <div className="flex gap-2">
-                    <dt className="text-slate-600">Expires:</dt>
-                    <dd className="text-slate-900">{key.expiresAt ? when(key.expiresAt) : 'Never'}</dd>
-                  </div>
-                  <div className="flex gap-2">
-                    <dt className="text-slate-600">Created:</dt>
-                    <dd className="text-slate-900">
-                      {when(key.createdAt)}
-                      {key.createdBy ? ` by ${key.createdBy}` : ''}
-                    </dd>
-                  </div>
-                </dl>
-                {!key.revokedAt && (
-                  <div className="mt-3 flex gap-2">
-                    <Button variant="secondary" size="sm" onClick={() => setConfirm({ key, action: 'rotate' })}>
-                      Rotate
-                    </Button>
-                    <Button variant="danger" size="sm" onClick={() => setConfirm({ key, action: 'revoke' })}>
-                      Revoke
-                    </Button>
-                  </div>
-                )}
-              </li>
-            )
-          })}
-        </ul>
-      )}
+                <div className="flex gap-2">
+                  <dt className="text-slate-600">Expires:</dt>
+                  <dd className="text-slate-900">{key.expiresAt ? when(key.expiresAt) : 'Never'}</dd>
+                </div>
+                <div className="flex gap-2">
+                  <dt className="text-slate-600">Created:</dt>
+                  <dd className="text-slate-900">
+                    {when(key.createdAt)}
+                    {key.createdBy ? ` by ${key.createdBy}` : ''}
+                  </dd>
+                </div>
+              </dl>
+              {!key.revokedAt && (
+                <div className="mt-3 flex gap-2">
+                  <Button variant="secondary" size="sm" onClick={() => setConfirm({ key, action: 'rotate' })}>
+                    Rotate
+                  </Button>
+                  <Button variant="danger" size="sm" onClick={() => setConfirm({ key, action: 'revoke' })}>
+                    Revoke
+                  </Button>
+                </div>
+              )}
+            </Card>
+          )
+        }}
+      </CardList>
       {creating && (
         <CreateApiKeyDialog
           grantable={data.grantable}

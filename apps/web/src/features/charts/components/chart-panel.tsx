@@ -1,9 +1,9 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
-import { ErrorState } from '@/components/ui/error-state'
+import { QueryErrorState } from '@/components/ui/query-state'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
-import type { ChartDatum, ChartSeries } from './chart-palette'
+import { OKABE_ITO, type ChartDatum, type ChartSeries } from './chart-palette'
 
 /** The charting library (recharts) loads with the first chart shown, in its own chunk. */
 const ChartView = lazy(() => import('./chart-view'))
@@ -21,6 +21,29 @@ export interface ChartSpec {
 export interface ChartTable {
   columns: { key: string; label: string; numeric?: boolean }[]
   rows: Record<string, string | number>[]
+}
+
+/**
+ * A chart of one series over categories and its table: the category column (`category` names it),
+ * then the series' figures. `more` adds to the chart (bars per category, a reference line).
+ */
+export function oneSeries(
+  kind: ChartSpec['kind'],
+  rows: ChartDatum[],
+  category: string,
+  series: { key: string; label: string },
+  more: Partial<ChartSpec> = {},
+): { chart: ChartSpec; table: ChartTable } {
+  return {
+    chart: { kind, data: rows, series: [{ ...series, colour: OKABE_ITO.blue }], ...more },
+    table: {
+      columns: [
+        { key: 'label', label: category },
+        { ...series, numeric: true },
+      ],
+      rows,
+    },
+  }
 }
 
 /**
@@ -54,10 +77,9 @@ export function ChartPanel({
   if (state.isPending) body = <Spinner label={`Loading ${title.toLowerCase()}...`} className="py-8" />
   else if (state.error)
     body = (
-      <ErrorState
+      <QueryErrorState
+        query={state}
         message={`Could not load the chart: ${errorMessage(state.error, 'the server did not answer')}`}
-        onRefresh={() => void state.refetch()}
-        refreshing={state.isFetching}
       />
     )
   else if (empty) body = <p className="py-8 text-center text-sm text-slate-600">{emptyText}</p>

@@ -3,8 +3,8 @@ import { Link } from 'react-router'
 import { paths } from '@/config/paths'
 import { UsageBar } from '@/components/ui/usage-bar'
 import { useListDashboardCharts } from '../api/get-charts'
-import { OKABE_ITO, type ChartDatum } from './chart-palette'
-import { ChartPanel } from './chart-panel'
+import type { ChartDatum } from './chart-palette'
+import { ChartPanel, oneSeries } from './chart-panel'
 
 /** "Mar 2026" for YYYY-MM. */
 const monthLabel = (month: string) =>
@@ -32,18 +32,7 @@ export function DashboardCharts({ role }: { role: Role }) {
         state={query}
         empty={months.every((m) => m.registrations === 0)}
         emptyText="No registrations in the last 12 months."
-        chart={{
-          kind: 'bar',
-          data: months,
-          series: [{ key: 'registrations', label: 'Registrations', colour: OKABE_ITO.blue }],
-        }}
-        table={{
-          columns: [
-            { key: 'label', label: 'Month' },
-            { key: 'registrations', label: 'Registrations', numeric: true },
-          ],
-          rows: months,
-        }}
+        {...oneSeries('bar', months, 'Month', { key: 'registrations', label: 'Registrations' })}
       />
       {staff ? (
         <NearestCap state={query} data={data} />
@@ -54,19 +43,13 @@ export function DashboardCharts({ role }: { role: Role }) {
           state={query}
           empty={months.every((m) => m.cumulative === 0)}
           emptyText="No registrations yet."
-          chart={{
-            kind: 'line',
-            data: months,
-            series: [{ key: 'cumulative', label: 'Registrations to date', colour: OKABE_ITO.blue }],
-            reference: data?.usage.capacity ? { value: data.usage.capacity, label: 'Registration cap' } : undefined,
-          }}
-          table={{
-            columns: [
-              { key: 'label', label: 'Month' },
-              { key: 'cumulative', label: 'Registrations to date', numeric: true },
-            ],
-            rows: months,
-          }}
+          {...oneSeries(
+            'line',
+            months,
+            'Month',
+            { key: 'cumulative', label: 'Registrations to date' },
+            { reference: data?.usage.capacity ? { value: data.usage.capacity, label: 'Registration cap' } : undefined },
+          )}
         />
       )}
     </div>

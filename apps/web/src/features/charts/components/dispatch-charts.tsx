@@ -1,7 +1,7 @@
 import type { DispatchCharts as DispatchChartsData } from '@portal/shared'
 import { useDispatchCharts } from '../api/get-charts'
 import { OKABE_ITO, type ChartDatum } from './chart-palette'
-import { ChartPanel } from './chart-panel'
+import { ChartPanel, oneSeries } from './chart-panel'
 
 /** "May 25" for a week's Monday (UTC). */
 const weekLabel = (day: string) =>
@@ -31,18 +31,7 @@ export function DispatchCharts({ dispatchId }: { dispatchId: string }) {
         state={query}
         empty={weeks.every((w) => w.completions === 0)}
         emptyText="No completions in the last 26 weeks."
-        chart={{
-          kind: 'bar',
-          data: weeks,
-          series: [{ key: 'completions', label: 'Completions', colour: OKABE_ITO.blue }],
-        }}
-        table={{
-          columns: [
-            { key: 'label', label: 'Week of' },
-            { key: 'completions', label: 'Completions', numeric: true },
-          ],
-          rows: weeks,
-        }}
+        {...oneSeries('bar', weeks, 'Week of', { key: 'completions', label: 'Completions' })}
       />
       <ChartPanel
         title="Progress and results"
@@ -50,19 +39,7 @@ export function DispatchCharts({ dispatchId }: { dispatchId: string }) {
         state={query}
         empty={(data?.status.registrations ?? 0) === 0}
         emptyText="No registrations yet."
-        chart={{
-          kind: 'bar',
-          data: status,
-          perCategory: true,
-          series: [{ key: 'count', label: 'Registrations', colour: OKABE_ITO.blue }],
-        }}
-        table={{
-          columns: [
-            { key: 'label', label: 'Status' },
-            { key: 'count', label: 'Registrations', numeric: true },
-          ],
-          rows: status,
-        }}
+        {...oneSeries('bar', status, 'Status', { key: 'count', label: 'Registrations' }, { perCategory: true })}
       />
     </div>
   )

@@ -1,6 +1,7 @@
 import type { SaveSsoConnectionBody, SsoFlowTestResult, SsoSettings, SsoTestResult, SsoTestStart } from '@portal/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 import { companyKeys } from './query-keys'
 
 const base = (id: string) => `/api/admin/companies/${encodeURIComponent(id)}/sso`
@@ -28,11 +29,7 @@ export function useSaveSsoDomains(id: string) {
 }
 
 export function useRemoveSsoConnection(id: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: () => api.delete<unknown>(base(id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(id) }),
-  })
+  return useRefreshingMutation(() => api.delete<unknown>(base(id)), key(id))
 }
 
 export function useTestSsoConnection(id: string) {

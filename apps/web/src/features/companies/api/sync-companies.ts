@@ -1,6 +1,6 @@
 import type { CompanySyncResponse } from '@portal/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 import { companyKeys } from './query-keys'
 
 /** GET /api/admin/companies/sync (docs/product-rules.md §7): created, updated, skipped, errors. */
@@ -9,9 +9,5 @@ export function syncCompanies(): Promise<CompanySyncResponse> {
 }
 
 export function useSyncCompanies() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: syncCompanies,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKeys.all }),
-  })
+  return useRefreshingMutation(syncCompanies, companyKeys.all)
 }

@@ -1,6 +1,6 @@
 import type { Company, UpdateCompanyBody } from '@portal/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 import { companyKeys } from './query-keys'
 
 /** PUT /api/admin/companies/{id}: the list sends name and manager, the detail screen the name only (docs/product-rules.md §7). */
@@ -9,9 +9,8 @@ export function updateCompany(id: string, body: UpdateCompanyBody): Promise<Comp
 }
 
 export function useUpdateCompany() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateCompanyBody }) => updateCompany(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKeys.all }),
-  })
+  return useRefreshingMutation(
+    ({ id, body }: { id: string; body: UpdateCompanyBody }) => updateCompany(id, body),
+    companyKeys.all,
+  )
 }

@@ -2,8 +2,7 @@ import type { CompanyUser, SsoPasswordUser } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
-import { SignInTestResult } from '@/components/ui/sign-in-test-result'
-import { Spinner } from '@/components/ui/spinner'
+import { LoadedSignInTestResult, SignInTestButton } from '@/components/ui/sign-in-test-result'
 import { errorMessage } from '@/lib/api-error'
 import { useSavePasswordUsers, useSsoTestResult, useStartSsoTest } from '../api/sso-settings'
 
@@ -76,28 +75,10 @@ export function PasswordUsersForm({
 
 /** Sends the admin's browser to the company's provider for a test sign-in that signs nobody in. */
 export function TestSignInButton({ companyId }: { companyId: string }) {
-  const start = useStartSsoTest(companyId)
-  return (
-    <>
-      <Button
-        variant="secondary"
-        disabled={start.isPending}
-        onClick={() => start.mutate(undefined, { onSuccess: ({ location }) => window.location.assign(location) })}
-      >
-        {start.isPending ? 'Starting...' : 'Test sign-in'}
-      </Button>
-      {start.isError && (
-        <Banner variant="error">{errorMessage(start.error, 'The test sign-in could not start.')}</Banner>
-      )}
-    </>
-  )
+  return <SignInTestButton start={useStartSsoTest(companyId)} />
 }
 
 /** What the provider sent in the admin's test sign-in (claims or attributes, never a token). */
 export function TestSignInResult({ companyId, flowId }: { companyId: string; flowId: string }) {
-  const { data, error, isPending } = useSsoTestResult(companyId, flowId)
-  if (isPending) return <Spinner label="Loading the test sign-in..." />
-  if (error || !data)
-    return <Banner variant="error">{errorMessage(error, 'The test sign-in could not be loaded.')}</Banner>
-  return <SignInTestResult result={data} />
+  return <LoadedSignInTestResult query={useSsoTestResult(companyId, flowId)} />
 }

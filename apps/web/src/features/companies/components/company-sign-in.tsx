@@ -9,6 +9,7 @@ import {
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { DomainsForm } from '@/components/ui/domains-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
@@ -47,7 +48,7 @@ export function CompanySignIn({
     <div className="space-y-8">
       {testFlowId && <TestSignInResult companyId={companyId} flowId={testFlowId} />}
       <ConnectionForm key={data.connection?.updatedAt ?? 'new'} companyId={companyId} settings={data} save={save} />
-      <DomainsForm key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
+      <CompanyDomains key={data.domains.join(',')} companyId={companyId} domains={data.domains} />
       {data.connection && (
         <PasswordUsersForm
           companyId={companyId}
@@ -285,13 +286,8 @@ function ConnectionForm({
   )
 }
 
-function DomainsForm({ companyId, domains }: { companyId: string; domains: string[] }) {
-  const [text, setText] = useState(domains.join(', '))
+function CompanyDomains({ companyId, domains }: { companyId: string; domains: string[] }) {
   const save = useSaveSsoDomains(companyId)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate(text.split(/[\s,]+/).filter(Boolean))
-  }
   return (
     <section aria-labelledby="sso-domains-title" className="space-y-3">
       <h2 id="sso-domains-title" className="text-lg font-semibold text-slate-900">
@@ -301,19 +297,13 @@ function DomainsForm({ companyId, domains }: { companyId: string; domains: strin
         People whose e-mail ends in one of these domains are offered this company&rsquo;s sign-in. A domain belongs to
         one company only.
       </p>
-      <form className="flex max-w-2xl flex-wrap items-end gap-2" onSubmit={submit}>
-        <div className="min-w-72 flex-1">
-          <Input
-            label="Domains"
-            placeholder="example.com, example.org"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </div>
-        <Button type="submit" disabled={save.isPending}>
-          Save domains
-        </Button>
-      </form>
+      <DomainsForm
+        domains={domains}
+        label="Domains"
+        placeholder="example.com, example.org"
+        submitLabel="Save domains"
+        save={save}
+      />
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
       {save.isSuccess && <Banner variant="success">Domains saved.</Banner>}
     </section>

@@ -1,6 +1,6 @@
 import type { CourseRequest, UpdateCourseRequestStatus } from '@portal/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 import { courseRequestKeys } from './query-keys'
 
 /** PUT /api/course-requests/{id}/status (admin). */
@@ -9,9 +9,8 @@ export function updateCourseRequestStatus(id: string, body: UpdateCourseRequestS
 }
 
 export function useUpdateCourseRequestStatus() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateCourseRequestStatus }) => updateCourseRequestStatus(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: courseRequestKeys.all }),
-  })
+  return useRefreshingMutation(
+    ({ id, body }: { id: string; body: UpdateCourseRequestStatus }) => updateCourseRequestStatus(id, body),
+    courseRequestKeys.all,
+  )
 }

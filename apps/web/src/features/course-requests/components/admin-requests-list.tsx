@@ -2,6 +2,7 @@ import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/share
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
+import { CardList } from '@/components/ui/card-list'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
@@ -57,8 +58,8 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
 /** Small screens: cards with the requestor's notes, and Edit Request for admins. */
 export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
   return (
-    <ul className="space-y-3" aria-label="Course requests">
-      {requests.map((r) => (
+    <CardList label="Course requests" items={requests}>
+      {(r) => (
         <RequestCard
           key={r.id}
           request={r}
@@ -94,7 +95,7 @@ export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
             )}
           </div>
         </RequestCard>
-      ))}
-    </ul>
+      )}
+    </CardList>
   )
 }

@@ -2,6 +2,7 @@ import { formatDateTime, type CourseRequest } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
 import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
+import { CardList } from '@/components/ui/card-list'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
@@ -58,8 +59,8 @@ export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
 /** The same rows as cards on small screens. */
 export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
   return (
-    <ul className="space-y-3" aria-label="My course requests">
-      {requests.map((r) => (
+    <CardList label="My course requests" items={requests}>
+      {(r) => (
         <RequestCard
           key={r.id}
           request={r}
@@ -79,7 +80,7 @@ export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
             <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
           </div>
         </RequestCard>
-      ))}
-    </ul>
+      )}
+    </CardList>
   )
 }

@@ -2,6 +2,7 @@ import { isHttpUrl, type CourseRequest, type CourseRequestStatus } from '@portal
 import { ExternalLink } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
+import { Card } from '@/components/ui/card-list'
 import { STATUS_LABELS } from '../types'
 
 const TONES: Record<CourseRequestStatus, BadgeTone> = { PENDING: 'yellow', PROCESSED: 'blue', COMPLETED: 'green' }
@@ -44,13 +45,13 @@ export function RequestCard({
   children: ReactNode
 }) {
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+    <Card>
       <div className="flex items-start justify-between gap-2">
         <Heading className="font-medium text-slate-900">{request.courseTitle}</Heading>
         <RequestStatusBadge status={request.status} />
       </div>
       <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">{facts}</dl>
       {children}
-    </li>
+    </Card>
   )
 }

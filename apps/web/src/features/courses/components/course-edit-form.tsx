@@ -10,7 +10,7 @@ import {
 } from '@portal/shared'
 import { lazy, Suspense, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
-import { Button } from '@/components/ui/button'
+import { FormActions } from '@/components/ui/form-actions'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
@@ -40,6 +40,9 @@ const formOf = (course: CourseDetails): Required<UpdateCourseDetails> => ({
   demoUrl: course.demoUrl ?? '',
 })
 
+/** The form's text fields. */
+type TextKey = 'title' | 'imageUrl' | 'summary' | 'duration' | 'demoUrl'
+
 /** docs/product-rules.md §2 edit form (admin). The server sanitises the description again and checks the URLs. */
 export function CourseEditForm({
   course,
@@ -57,6 +60,11 @@ export function CourseEditForm({
     setForm((current) => (current ? { ...current, [key]: value } : current))
 
   if (!course?.id || !form) return <Banner variant="error">{EDIT_TEXTS.noCourse}</Banner>
+  /** A text field's value and its change handler. */
+  const text = (key: TextKey) => ({
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+  })
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -91,26 +99,9 @@ export function CourseEditForm({
         Edit Course
       </h2>
       {error && <Banner variant="error">{error}</Banner>}
-      <Input
-        label="Title"
-        value={form.title}
-        limit={COURSE_TEXT_LIMITS.title}
-        onChange={(e) => set('title', e.target.value)}
-      />
-      <Input
-        label="Image URL"
-        type="url"
-        value={form.imageUrl}
-        limit={COURSE_TEXT_LIMITS.url}
-        placeholder="https://"
-        onChange={(e) => set('imageUrl', e.target.value)}
-      />
-      <Textarea
-        label="Summary"
-        value={form.summary}
-        limit={COURSE_TEXT_LIMITS.summary}
-        onChange={(e) => set('summary', e.target.value)}
-      />
+      <Input label="Title" limit={COURSE_TEXT_LIMITS.title} {...text('title')} />
+      <Input label="Image URL" type="url" limit={COURSE_TEXT_LIMITS.url} placeholder="https://" {...text('imageUrl')} />
+      <Textarea label="Summary" limit={COURSE_TEXT_LIMITS.summary} {...text('summary')} />
       <Suspense fallback={<Spinner label="Loading editor..." />}>
         <RichTextEditor
           label="Description"
@@ -119,12 +110,7 @@ export function CourseEditForm({
         />
       </Suspense>
       <div className="grid gap-4 md:grid-cols-2">
-        <Input
-          label="Duration"
-          value={form.duration}
-          limit={COURSE_TEXT_LIMITS.duration}
-          onChange={(e) => set('duration', e.target.value)}
-        />
+        <Input label="Duration" limit={COURSE_TEXT_LIMITS.duration} {...text('duration')} />
         <Select
           label="Level"
           value={form.level}
@@ -141,22 +127,12 @@ export function CourseEditForm({
         />
         Requestable by clients
       </label>
-      <Input
-        label="Demo URL"
-        type="url"
-        value={form.demoUrl}
-        limit={COURSE_TEXT_LIMITS.url}
-        placeholder="https://"
-        onChange={(e) => set('demoUrl', e.target.value)}
+      <Input label="Demo URL" type="url" limit={COURSE_TEXT_LIMITS.url} placeholder="https://" {...text('demoUrl')} />
+      <FormActions
+        busy={update.isPending}
+        onCancel={onCancel}
+        submitLabel={update.isPending ? 'Saving...' : 'Save Changes'}
       />
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={update.isPending}>
-          {update.isPending ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </div>
     </form>
   )
 }

@@ -1,5 +1,5 @@
 import { DebouncedSearchInput } from '@/components/ui/search-input'
-import { Select } from '@/components/ui/select'
+import { numberOptions, Select } from '@/components/ui/select'
 import {
   COURSE_PAGE_SIZES,
   type CatalogueQuery,
@@ -23,7 +23,7 @@ const VISIBILITY_OPTIONS = [
   { value: 'visible', label: 'Visible Only' },
   { value: 'hidden', label: 'Hidden Only' },
 ] as const
-const PAGE_SIZE_OPTIONS = COURSE_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+const PAGE_SIZE_OPTIONS = numberOptions(COURSE_PAGE_SIZES)
 
 type Props = {
   query: CatalogueQuery

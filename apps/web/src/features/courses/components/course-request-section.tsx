@@ -11,6 +11,7 @@ import { CheckCircle2, Send } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { FormActions } from '@/components/ui/form-actions'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { useTimedMessage } from '@/components/ui/use-timed-message'
@@ -133,14 +134,11 @@ export function CourseRequestSection({
             value={notes}
             onChange={(event) => setNotes(event.target.value)}
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? 'Submitting...' : 'Submit Request'}
-            </Button>
-          </div>
+          <FormActions
+            busy={create.isPending}
+            onCancel={() => setOpen(false)}
+            submitLabel={create.isPending ? 'Submitting...' : 'Submit Request'}
+          />
         </form>
       )}
     </section>

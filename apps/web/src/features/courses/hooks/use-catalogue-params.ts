@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react'
-import { useSearchParams } from 'react-router'
+import { useCallback } from 'react'
 import {
   COURSE_PAGE_SIZES,
   COURSE_SORTS,
@@ -7,7 +6,7 @@ import {
   VISIBILITY_FILTERS,
   type CatalogueQuery,
 } from '../utils/catalogue'
-import { changedParams, oneOf, pageParam } from '@/lib/url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   const d = DEFAULT_CATALOGUE_QUERY
@@ -21,22 +20,16 @@ export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   }
 }
 
-const toSearchParams = (query: CatalogueQuery) => changedParams(query, DEFAULT_CATALOGUE_QUERY)
-
 /**
  * The catalogue's search, sort, page size, page and visibility live in the URL, so coming back
- * from a course keeps them. Any change other than the page starts again at page 1.
+ * from a course keeps them. Any change other than the page starts again at page 1; typing a
+ * search replaces the history entry.
  */
 export function useCatalogueParams() {
-  const [searchParams, setSearchParams] = useSearchParams()
-  const query = useMemo(() => parseCatalogueQuery(searchParams), [searchParams])
-  const update = useCallback(
-    (changes: Partial<CatalogueQuery>) => {
-      setSearchParams((current) => toSearchParams({ ...parseCatalogueQuery(current), page: 1, ...changes }), {
-        replace: changes.search !== undefined,
-      })
-    },
-    [setSearchParams],
+  const { state: query, update } = useListUrlState(parseCatalogueQuery, DEFAULT_CATALOGUE_QUERY)
+  const updateQuery = useCallback(
+    (changes: Partial<CatalogueQuery>) => update(changes, { replace: changes.search !== undefined }),
+    [update],
   )
-  return { query, update }
+  return { query, update: updateQuery }
 }

@@ -6,11 +6,10 @@ import {
 } from '@portal/shared'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
-import { ErrorState } from '@/components/ui/error-state'
+import { QueryContent } from '@/components/ui/query-state'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
-import { Spinner } from '@/components/ui/spinner'
-import { Switch } from '@/components/ui/switch'
+import { LabelledSwitch, Switch } from '@/components/ui/switch'
 import { Toast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/api-error'
 import { useCompanyDelivery, useUpdateCompanyDelivery } from '../api/delivery'
@@ -106,18 +105,12 @@ function DeliveryForm({
         <p className="self-end text-xs text-slate-600">{COOKIES_NOTE}</p>
         {vault && (
           <>
-            <div className="flex items-center gap-3 text-sm">
-              <Switch label="Check IP address" checked={draft.ipAddress} onChange={(v) => set('ipAddress', v)} />
-              <span aria-hidden="true">Check IP address</span>
-            </div>
-            <div className="flex items-center gap-3 text-sm">
-              <Switch
-                label="Check browser fingerprint"
-                checked={draft.fingerprint}
-                onChange={(v) => set('fingerprint', v)}
-              />
-              <span aria-hidden="true">Check browser fingerprint</span>
-            </div>
+            <LabelledSwitch label="Check IP address" checked={draft.ipAddress} onChange={(v) => set('ipAddress', v)} />
+            <LabelledSwitch
+              label="Check browser fingerprint"
+              checked={draft.fingerprint}
+              onChange={(v) => set('fingerprint', v)}
+            />
             <Input
               label="Expiry (seconds, 0 = default)"
               type="number"
@@ -175,39 +168,35 @@ function DeliveryForm({
 
 /** A company's delivery settings: editable by the admin, read-only for the others. */
 export function CompanyDeliverySection({ companyId, canEdit }: { companyId: string; canEdit: boolean }) {
-  const { data, error, isPending, refetch, isFetching } = useCompanyDelivery(companyId)
+  const query = useCompanyDelivery(companyId)
   const [saved, setSaved] = useState(false)
   return (
     <CardSection id="delivery-settings" title="Delivery settings">
       <p className="mt-1 text-sm text-slate-600">How this company&apos;s LMS launches its courses from SCORM Cloud.</p>
-      {isPending ? (
-        <Spinner label="Loading delivery settings..." className="py-6" />
-      ) : error ? (
-        <ErrorState
-          message={`Error fetching delivery settings: ${errorMessage(error, String(error))}`}
-          onRefresh={() => void refetch()}
-          refreshing={isFetching}
-        />
-      ) : canEdit ? (
-        <>
-          <DeliveryForm key={JSON.stringify(data)} companyId={companyId} delivery={data} onSaved={setSaved} />
-          {saved && (
-            <div className="mt-3">
-              <Toast message="Delivery settings saved in SCORM Cloud." />
-            </div>
-          )}
-        </>
-      ) : (
-        <>
-          <dl className="mt-4 grid gap-4 md:grid-cols-2">
-            <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
-            <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
-            <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-            <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
-          </dl>
-          <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
-        </>
-      )}
+      <QueryContent query={query} loading="Loading delivery settings..." what="delivery settings">
+        {(data) =>
+          canEdit ? (
+            <>
+              <DeliveryForm key={JSON.stringify(data)} companyId={companyId} delivery={data} onSaved={setSaved} />
+              {saved && (
+                <div className="mt-3">
+                  <Toast message="Delivery settings saved in SCORM Cloud." />
+                </div>
+              )}
+            </>
+          ) : (
+            <>
+              <dl className="mt-4 grid gap-4 md:grid-cols-2">
+                <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
+                <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
+                <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
+                <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
+              </dl>
+              <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
+            </>
+          )
+        }
+      </QueryContent>
     </CardSection>
   )
 }

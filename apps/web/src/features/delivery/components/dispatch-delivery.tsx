@@ -1,10 +1,8 @@
 import type { DispatchDelivery, UpdateDispatchDeliveryBody } from '@portal/shared'
 import { useState } from 'react'
-import { Button } from '@/components/ui/button'
-import { ErrorState } from '@/components/ui/error-state'
-import { Input } from '@/components/ui/input'
-import { Spinner } from '@/components/ui/spinner'
-import { Switch } from '@/components/ui/switch'
+import { QueryContent } from '@/components/ui/query-state'
+import { InlineInputForm } from '@/components/ui/inline-form'
+import { LabelledSwitch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
 import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
@@ -17,44 +15,34 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
   return (
     <div className="mt-4 space-y-4">
       <div className="flex flex-wrap items-center gap-6">
-        <div className="flex items-center gap-3 text-sm">
-          <Switch
-            label="Registration instancing for this dispatch"
-            checked={delivery.instanced}
-            disabled={update.isPending}
-            onChange={(instanced) => send({ instanced })}
-          />
-          <span aria-hidden="true">Registration instancing</span>
-        </div>
-        <div className="flex items-center gap-3 text-sm">
-          <Switch
-            label="Hash learner data for this dispatch"
-            checked={delivery.hashUserInfo ?? false}
-            disabled={update.isPending}
-            onChange={(hashUserInfo) => send({ hashUserInfo })}
-          />
-          <span aria-hidden="true">Hash learner data</span>
-        </div>
+        <LabelledSwitch
+          label="Registration instancing for this dispatch"
+          text="Registration instancing"
+          checked={delivery.instanced}
+          disabled={update.isPending}
+          onChange={(instanced) => send({ instanced })}
+        />
+        <LabelledSwitch
+          label="Hash learner data for this dispatch"
+          text="Hash learner data"
+          checked={delivery.hashUserInfo ?? false}
+          disabled={update.isPending}
+          onChange={(hashUserInfo) => send({ hashUserInfo })}
+        />
       </div>
-      <form
+      <InlineInputForm
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          send({ cssUrl: cssUrl.trim() === '' ? null : cssUrl.trim() })
+        input={{
+          label: "Style sheet URL for this dispatch (empty: the company's)",
+          type: 'url',
+          value: cssUrl,
+          onChange: setCssUrl,
         }}
-      >
-        <div className="min-w-72 flex-1">
-          <Input
-            label="Style sheet URL for this dispatch (empty: the company's)"
-            type="url"
-            value={cssUrl}
-            onChange={(e) => setCssUrl(e.target.value)}
-          />
-        </div>
-        <Button type="submit" variant="secondary" disabled={update.isPending}>
-          Save style sheet
-        </Button>
-      </form>
+        submitLabel="Save style sheet"
+        submitVariant="secondary"
+        busy={update.isPending}
+        onSubmit={() => send({ cssUrl: cssUrl.trim() === '' ? null : cssUrl.trim() })}
+      />
       {update.error && (
         <p role="alert" className="text-sm font-medium text-red-700">
           {errorMessage(update.error, 'The settings could not be saved.')}
@@ -66,30 +54,24 @@ function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
 
 /** The dispatch's delivery settings; the admin switches them, everyone else reads them. */
 export function DispatchDeliverySection({ dispatchId, canEdit }: { dispatchId: string; canEdit: boolean }) {
-  const { data, error, isPending, refetch, isFetching } = useDispatchDelivery(dispatchId)
+  const query = useDispatchDelivery(dispatchId)
   return (
     <CardSection id="dispatch-delivery" title="Delivery settings">
-      {isPending ? (
-        <Spinner label="Loading delivery settings..." className="py-6" />
-      ) : error ? (
-        <ErrorState
-          message={`Error fetching delivery settings: ${errorMessage(error, String(error))}`}
-          onRefresh={() => void refetch()}
-          refreshing={isFetching}
-        />
-      ) : (
-        <>
-          <dl className="mt-4 grid gap-4 md:grid-cols-2">
-            <Row label="Registration instancing">{data.instanced ? 'On' : 'Off'}</Row>
-            <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-            <Row label="Launch authentication (company)">{launchAuthText(data.companyLaunchAuth)}</Row>
-            <Row label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</Row>
-          </dl>
-          <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
-          {data.companyLaunchAuth?.type !== 'vault' && <p className="mt-1 text-xs text-slate-600">{COOKIES_NOTE}</p>}
-          {canEdit && <DispatchDeliveryForm key={JSON.stringify(data)} delivery={data} />}
-        </>
-      )}
+      <QueryContent query={query} loading="Loading delivery settings..." what="delivery settings">
+        {(data) => (
+          <>
+            <dl className="mt-4 grid gap-4 md:grid-cols-2">
+              <Row label="Registration instancing">{data.instanced ? 'On' : 'Off'}</Row>
+              <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
+              <Row label="Launch authentication (company)">{launchAuthText(data.companyLaunchAuth)}</Row>
+              <Row label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</Row>
+            </dl>
+            <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
+            {data.companyLaunchAuth?.type !== 'vault' && <p className="mt-1 text-xs text-slate-600">{COOKIES_NOTE}</p>}
+            {canEdit && <DispatchDeliveryForm key={JSON.stringify(data)} delivery={data} />}
+          </>
+        )}
+      </QueryContent>
     </CardSection>
   )
 }

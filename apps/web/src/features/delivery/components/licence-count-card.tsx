@@ -1,4 +1,5 @@
 import { Link } from '@/components/ui/link'
+import { HeaderCells } from '@/components/ui/header-cells'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useLicenceCount } from '../api/delivery'
@@ -41,12 +42,7 @@ export function LicenceCountCard({ dispatchId }: { dispatchId: string }) {
               <caption className="sr-only">Learners with more than one registration</caption>
               <thead>
                 <tr className="text-left text-xs text-slate-600 uppercase">
-                  <th scope="col" className="py-1 pr-4">
-                    Learner
-                  </th>
-                  <th scope="col" className="py-1 pr-4">
-                    Email
-                  </th>
+                  <HeaderCells labels={['Learner', 'Email']} className="py-1 pr-4" />
                   <th scope="col" className="py-1">
                     Registrations
                   </th>

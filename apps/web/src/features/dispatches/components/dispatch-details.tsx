@@ -1,7 +1,8 @@
 import { can, type Role } from '@portal/shared'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { Breadcrumb } from '@/components/ui/breadcrumb'
-import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { useStickyError } from '@/components/ui/error-state'
+import { QueryErrorState } from '@/components/ui/query-state'
 import { Spinner } from '@/components/ui/spinner'
 import { APP_NAME } from '@/config/app'
 import { paths } from '@/config/paths'
@@ -34,7 +35,8 @@ export function DispatchDetails({
   onEvent: UiEventHandler
   children?: ReactNode
 }) {
-  const { data: dispatch, error, isFetching, refetch } = useDispatch(id)
+  const query = useDispatch(id)
+  const { data: dispatch, error } = query
   const title = dispatch?.courseTitle || DEFAULT_TITLE
   const shownError = useStickyError(error, dispatch !== undefined)
 
@@ -63,11 +65,7 @@ export function DispatchDetails({
               {children}
             </>
           ) : shownError ? (
-            <ErrorState
-              message={detailsErrorText(shownError)}
-              onRefresh={() => void refetch()}
-              refreshing={isFetching}
-            />
+            <QueryErrorState query={query} message={detailsErrorText(shownError)} />
           ) : (
             <Spinner label="Loading dispatch details..." className="py-12" />
           )}

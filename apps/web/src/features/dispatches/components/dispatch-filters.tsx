@@ -1,6 +1,6 @@
 import { DISPATCH_PAGE_SIZES, type DispatchListQuery } from '@portal/shared'
 import { DebouncedSearchInput } from '@/components/ui/search-input'
-import { Select } from '@/components/ui/select'
+import { numberOptions, Select } from '@/components/ui/select'
 
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All' },
@@ -8,7 +8,7 @@ const STATUS_OPTIONS = [
   { value: 'disabled', label: 'Disabled' },
 ] as const
 
-const PAGE_SIZE_OPTIONS = DISPATCH_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+const PAGE_SIZE_OPTIONS = numberOptions(DISPATCH_PAGE_SIZES)
 
 type Props = {
   search: string

@@ -3,11 +3,12 @@ import { format } from 'date-fns'
 import { CheckCircle2 } from 'lucide-react'
 import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
+import { HeaderCells, ScrollTable } from '@/components/ui/header-cells'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { Card, CardList } from '@/components/ui/card-list'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useJobAction, useJobsOverview } from '../api/jobs-api'
 
@@ -48,7 +49,7 @@ function FailureItem({ failure }: { failure: JobFailure }) {
     )
   }
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
+    <Card>
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone="red">{failure.rejected ? 'Refused' : 'Failed'}</Badge>
         <span className="text-sm font-medium text-slate-900">{QUEUE_LABELS[failure.queue] ?? failure.queue}</span>
@@ -76,7 +77,7 @@ function FailureItem({ failure }: { failure: JobFailure }) {
           {message}
         </p>
       )}
-    </li>
+    </Card>
   )
 }
 
@@ -85,17 +86,10 @@ function FailureItem({ failure }: { failure: JobFailure }) {
  * failures with their recorded error, each with Retry and Cancel.
  */
 export function JobsScreen() {
-  const { data, error, isPending, refetch, isFetching } = useJobsOverview()
-  if (isPending) return <Spinner label="Loading jobs..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the jobs')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  const query = useJobsOverview()
+  const { data } = query
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading jobs..." failed="Failed to load the jobs" />
   return (
     <div className="space-y-6">
       {!data.engine.working && (
@@ -107,61 +101,61 @@ export function JobsScreen() {
         <h2 id="queues-title" className="mb-2 text-base font-semibold text-slate-900">
           Queues
         </h2>
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full text-sm">
-            <caption className="sr-only">Jobs by queue and state</caption>
-            <thead className="bg-slate-50 text-left text-slate-700">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Queue
+        <ScrollTable
+          caption="Jobs by queue and state"
+          className="min-w-full text-sm"
+          frameClassName="rounded-lg border border-slate-200 bg-white"
+        >
+          <thead className="bg-slate-50 text-left text-slate-700">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Queue
+              </th>
+              <HeaderCells
+                labels={JOB_STATES.map((s) => STATE_LABELS[s])}
+                className="px-3 py-2 text-right font-medium"
+              />
+              <th scope="col" className="px-3 py-2 font-medium">
+                Schedule (UTC)
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {data.queues.map((q) => (
+              <tr key={q.name}>
+                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
+                  {QUEUE_LABELS[q.name] ?? q.name}
                 </th>
                 {JOB_STATES.map((s) => (
-                  <th key={s} scope="col" className="px-3 py-2 text-right font-medium">
-                    {STATE_LABELS[s]}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Schedule (UTC)
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {data.queues.map((q) => (
-                <tr key={q.name}>
-                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
-                    {QUEUE_LABELS[q.name] ?? q.name}
-                  </th>
-                  {JOB_STATES.map((s) => (
-                    <td key={s} className="px-3 py-2 text-right text-slate-900 tabular-nums">
-                      {q.counts[s] > 0 && s === 'failed' ? <Badge tone="red">{q.counts[s]}</Badge> : q.counts[s]}
-                    </td>
-                  ))}
-                  <td className="px-3 py-2 font-mono text-xs text-slate-700">
-                    {q.schedules.length > 0 ? q.schedules.join(', ') : 'On demand'}
+                  <td key={s} className="px-3 py-2 text-right text-slate-900 tabular-nums">
+                    {q.counts[s] > 0 && s === 'failed' ? <Badge tone="red">{q.counts[s]}</Badge> : q.counts[s]}
                   </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                ))}
+                <td className="px-3 py-2 font-mono text-xs text-slate-700">
+                  {q.schedules.length > 0 ? q.schedules.join(', ') : 'On demand'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       </section>
       <section aria-labelledby="failures-title">
         <h2 id="failures-title" className="mb-2 text-base font-semibold text-slate-900">
           Last failures
         </h2>
-        {data.failures.length === 0 ? (
-          <EmptyState
-            icon={CheckCircle2}
-            title="No failed jobs"
-            description="Jobs that keep failing are kept here with their error."
-          />
-        ) : (
-          <ul aria-label="Failed jobs" className="space-y-3">
-            {data.failures.map((f) => (
-              <FailureItem key={f.id} failure={f} />
-            ))}
-          </ul>
-        )}
+        <CardList
+          label="Failed jobs"
+          items={data.failures}
+          empty={
+            <EmptyState
+              icon={CheckCircle2}
+              title="No failed jobs"
+              description="Jobs that keep failing are kept here with their error."
+            />
+          }
+        >
+          {(f) => <FailureItem key={f.id} failure={f} />}
+        </CardList>
       </section>
     </div>
   )

@@ -1,4 +1,5 @@
 import { formatDateTime, formatDuration, formatScore, LEARNER_REGISTRATIONS_LIMIT } from '@portal/shared'
+import { HeaderCells, ScrollTable } from '@/components/ui/header-cells'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
 import { Spinner } from '@/components/ui/spinner'
@@ -39,38 +40,34 @@ export function LearnerDetails({
       ) : data.registrations.length === 0 ? (
         <p className="text-sm text-slate-600">No registrations found</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">Registrations of {name || learnerKey}</caption>
-            <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase">
-              <tr>
-                {COLUMNS.map((column) => (
-                  <th key={column} scope="col" className="px-3 py-2">
-                    {column}
-                  </th>
-                ))}
+        <ScrollTable
+          caption={`Registrations of ${name || learnerKey}`}
+          className="min-w-full divide-y divide-slate-200 text-sm"
+        >
+          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-700 uppercase">
+            <tr>
+              <HeaderCells labels={COLUMNS} className="px-3 py-2" />
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {data.registrations.map((r) => (
+              <tr key={r.id}>
+                <td className="px-3 py-2">
+                  <Link to={paths.dispatch.getHref(r.dispatchId)}>{r.courseTitle}</Link>
+                </td>
+                <td className="px-3 py-2">
+                  <CompletionBadge status={r.completionStatus} />
+                </td>
+                <td className="px-3 py-2">
+                  <SuccessBadge status={r.successStatus} />
+                </td>
+                <td className="px-3 py-2 tabular-nums">{formatScore(r.score)}</td>
+                <td className="px-3 py-2 tabular-nums">{formatDuration(r.totalTimeTracked)}</td>
+                <td className="px-3 py-2">{r.lastAccessDate ? formatDateTime(r.lastAccessDate) : 'Never'}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {data.registrations.map((r) => (
-                <tr key={r.id}>
-                  <td className="px-3 py-2">
-                    <Link to={paths.dispatch.getHref(r.dispatchId)}>{r.courseTitle}</Link>
-                  </td>
-                  <td className="px-3 py-2">
-                    <CompletionBadge status={r.completionStatus} />
-                  </td>
-                  <td className="px-3 py-2">
-                    <SuccessBadge status={r.successStatus} />
-                  </td>
-                  <td className="px-3 py-2 tabular-nums">{formatScore(r.score)}</td>
-                  <td className="px-3 py-2 tabular-nums">{formatDuration(r.totalTimeTracked)}</td>
-                  <td className="px-3 py-2">{r.lastAccessDate ? formatDateTime(r.lastAccessDate) : 'Never'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
     </Modal>
   )

@@ -16,7 +16,7 @@ import { ExportMenu } from '@/components/ui/export-menu'
 import { SearchInput } from '@/components/ui/search-input'
 import { Pagination } from '@/components/ui/pagination'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
-import { Select } from '@/components/ui/select'
+import { numberOptions, Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
 import { errorMessage } from '@/lib/api-error'
@@ -32,7 +32,7 @@ const STATUS_OPTIONS = [
   { value: 'incomplete', label: 'In Progress' },
   { value: 'not attempted', label: 'Not Started' },
 ] as const
-const PAGE_SIZE_OPTIONS = LEARNER_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+const PAGE_SIZE_OPTIONS = numberOptions(LEARNER_PAGE_SIZES)
 
 /** "Showing X to Y of Z learners", like the dispatch list's text ("1,000+" for a capped search). */
 export function showingLearnersText(page: number, pageSize: number, total: number, capped: boolean) {

@@ -1,7 +1,5 @@
 import { LEARNER_DEFAULT_PAGE_SIZE, LEARNER_PAGE_SIZES, LEARNER_SORTS, type LearnerListQuery } from '@portal/shared'
-import { useCallback, useMemo } from 'react'
-import { useSearchParams } from 'react-router'
-import { changedParams, oneOf, pageParam } from '@/lib/url-state'
+import { oneOf, pageParam, useListUrlState } from '@/lib/url-state'
 
 /** What the URL keeps: the company (staff), filters, sort, page and the open learner. */
 export type LearnerListState = Required<Omit<LearnerListQuery, 'status'>> & {
@@ -36,24 +34,9 @@ export function parseLearnerState(params: URLSearchParams): LearnerListState {
   }
 }
 
-const toSearchParams = (state: LearnerListState) => changedParams(state, DEFAULT_LEARNER_STATE)
+const PAGE_KEEPERS = ['page', 'learner'] as const
 
 /** The screen's state in the URL: back/forward and reload keep it; any change but the page (or the open learner) goes to page 1. */
 export function useLearnerListParams() {
-  const [searchParams, setSearchParams] = useSearchParams()
-  const state = useMemo(() => parseLearnerState(searchParams), [searchParams])
-  const update = useCallback(
-    (changes: Partial<LearnerListState>, options?: { replace?: boolean }) => {
-      setSearchParams(
-        (current) => {
-          const now = parseLearnerState(current)
-          const keepsPage = Object.keys(changes).every((k) => k === 'page' || k === 'learner')
-          return toSearchParams({ ...now, ...(keepsPage ? {} : { page: 1 }), ...changes })
-        },
-        { replace: options?.replace ?? false },
-      )
-    },
-    [setSearchParams],
-  )
-  return { state, update }
+  return useListUrlState(parseLearnerState, DEFAULT_LEARNER_STATE, PAGE_KEEPERS)
 }

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { DateField } from '@/components/ui/date-field'
+import { CheckboxField } from '@/components/ui/inline-form'
 import { Input } from '@/components/ui/input'
 import { Modal } from '@/components/ui/modal'
 import { ProgressBar } from '@/components/ui/progress-bar'
@@ -75,15 +76,12 @@ export function BulkActions({ selection }: { selection: BulkSelection }) {
         {action === 'setCap' && (
           <>
             <Input label="New cap" inputMode="numeric" value={cap} onChange={(e) => setCap(e.target.value)} />
-            <label className="flex h-10 items-center gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="size-4"
-                checked={confirmBelowCount}
-                onChange={(e) => setConfirmBelowCount(e.target.checked)}
-              />
-              Allow a cap below the current count
-            </label>
+            <CheckboxField
+              label="Allow a cap below the current count"
+              className="size-4"
+              checked={confirmBelowCount}
+              onChange={setConfirmBelowCount}
+            />
           </>
         )}
         {action === 'setExpiry' && (

@@ -1,6 +1,7 @@
 import { parseDispatchCap, type ScheduleRenewalBody } from '@portal/shared'
 import { format } from 'date-fns'
 import { DateField } from '@/components/ui/date-field'
+import { CheckboxField } from '@/components/ui/inline-form'
 import { Input } from '@/components/ui/input'
 
 /** What the renewal form holds, as typed. */
@@ -48,50 +49,42 @@ export function toRenewalChange(draft: RenewalDraft): { change: RenewalChange } 
   return { change }
 }
 
+/** The renewal's yes/no choices, in the order shown. */
+const CHECKBOXES = [
+  ['resetCount', 'Reset the registration counter'],
+  ['confirmBelowCount', 'Allow a cap below the current count'],
+] as const
+
 /** The renewal's fields: day, new cap, new expiry, counter reset, rollover, confirmation. */
 export function RenewalFields({ draft, onChange }: { draft: RenewalDraft; onChange: (draft: RenewalDraft) => void }) {
   const set = (part: Partial<RenewalDraft>) => onChange({ ...draft, ...part })
+  /** A whole-number text field's value and change handler. */
+  const numberText = (key: 'cap' | 'rollover') => ({
+    inputMode: 'numeric' as const,
+    value: draft[key],
+    onChange: (e: { target: { value: string } }) => set({ [key]: e.target.value }),
+  })
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <DateField label="Renewal date" value={draft.runOn} onChange={(runOn) => set({ runOn })} />
-      <Input
-        label="New cap"
-        inputMode="numeric"
-        placeholder="Unchanged"
-        value={draft.cap}
-        onChange={(e) => set({ cap: e.target.value })}
-      />
+      <Input label="New cap" placeholder="Unchanged" {...numberText('cap')} />
       <DateField
         label="New expiry"
         value={draft.expiry}
         hint="Empty: unchanged"
         onChange={(expiry) => set({ expiry })}
       />
-      <Input
-        label="Rollover every (months)"
-        inputMode="numeric"
-        placeholder="No rollover"
-        value={draft.rollover}
-        onChange={(e) => set({ rollover: e.target.value })}
-      />
-      <label className="flex items-center gap-2 text-sm text-slate-800">
-        <input
-          type="checkbox"
+      <Input label="Rollover every (months)" placeholder="No rollover" {...numberText('rollover')} />
+      {CHECKBOXES.map(([key, label]) => (
+        <CheckboxField
+          key={key}
+          label={label}
           className="size-4"
-          checked={draft.resetCount}
-          onChange={(e) => set({ resetCount: e.target.checked })}
+          tall={false}
+          checked={draft[key]}
+          onChange={(on) => set({ [key]: on })}
         />
-        Reset the registration counter
-      </label>
-      <label className="flex items-center gap-2 text-sm text-slate-800">
-        <input
-          type="checkbox"
-          className="size-4"
-          checked={draft.confirmBelowCount}
-          onChange={(e) => set({ confirmBelowCount: e.target.checked })}
-        />
-        Allow a cap below the current count
-      </label>
+      ))}
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
-import { Button } from '@/components/ui/button'
+import { FormActions } from '@/components/ui/form-actions'
 import { Modal } from '@/components/ui/modal'
 import { errorMessage } from '@/lib/api-error'
 import { useScheduleRenewal } from '../api/renewals'
@@ -40,14 +40,12 @@ export function ScheduleRenewalDialog({
       onClose={onClose}
       className="max-w-2xl"
       footer={
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose} disabled={schedule.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={schedule.isPending}>
-            {schedule.isPending ? 'Scheduling...' : 'Schedule renewal'}
-          </Button>
-        </div>
+        <FormActions
+          busy={schedule.isPending}
+          onCancel={onClose}
+          onSubmit={submit}
+          submitLabel={schedule.isPending ? 'Scheduling...' : 'Schedule renewal'}
+        />
       }
     >
       <form

@@ -7,10 +7,11 @@ import {
 } from '@portal/shared'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { ErrorState, useStickyError } from '@/components/ui/error-state'
+import { useStickyError } from '@/components/ui/error-state'
+import { QueryErrorState } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Pagination } from '@/components/ui/pagination'
-import { Select } from '@/components/ui/select'
+import { numberOptions, Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { CardSection } from '@/components/ui/card-section'
 import { errorMessage } from '@/lib/api-error'
@@ -19,7 +20,7 @@ import { hasFilters, NO_FILTERS, ReportFilters, type ReportFilterValues } from '
 import { ReportTable } from './report-table'
 
 type PageSize = ReportQuery['pageSize']
-const PAGE_SIZE_OPTIONS = REPORT_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))
+const PAGE_SIZE_OPTIONS = numberOptions(REPORT_PAGE_SIZES)
 
 /** docs/product-rules.md §8: "Error fetching registrations: {message}", the server's message first. */
 export const registrationsErrorText = (error: unknown) =>
@@ -61,7 +62,8 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
     search: applied.search.trim(),
     ...(repeatLearners ? { repeatLearners: true } : {}),
   }
-  const { data, error, isFetching, isPlaceholderData, refetch } = useDispatchReport(dispatchId, query)
+  const report = useDispatchReport(dispatchId, query)
+  const { data, error, isPlaceholderData } = report
   const shownError = useStickyError(error, data !== undefined)
 
   // docs/product-rules.md §9: the page goes back to 1 on any filter or size change.
@@ -144,11 +146,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
             </div>
           )
         ) : shownError ? (
-          <ErrorState
-            message={registrationsErrorText(shownError)}
-            onRefresh={() => void refetch()}
-            refreshing={isFetching}
-          />
+          <QueryErrorState query={report} message={registrationsErrorText(shownError)} />
         ) : (
           <Spinner label="Loading registrations..." className="py-8" />
         )}

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { DomainsForm } from '@/components/ui/domains-form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
@@ -104,27 +105,17 @@ function StaffConnectionForm({
 }
 
 function StaffDomainsForm({ domains }: { domains: string[] }) {
-  const [text, setText] = useState(domains.join(', '))
   const save = useSaveStaffDomains()
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate(text.split(/[\s,]+/).filter(Boolean))
-  }
   return (
-    <form className="flex max-w-2xl flex-wrap items-end gap-2" onSubmit={submit}>
-      <div className="min-w-72 flex-1">
-        <Input
-          label="Staff e-mail domains"
-          placeholder="vendor.com"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <Button type="submit" disabled={save.isPending}>
-        Save staff domains
-      </Button>
+    <DomainsForm
+      domains={domains}
+      label="Staff e-mail domains"
+      placeholder="vendor.com"
+      submitLabel="Save staff domains"
+      save={save}
+    >
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
-    </form>
+    </DomainsForm>
   )
 }
 

@@ -2,11 +2,11 @@ import { can, statementExportBaseName, type Role, type Statement } from '@portal
 import { useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
+import { HeaderCells } from '@/components/ui/header-cells'
+import { CheckboxField } from '@/components/ui/inline-form'
+import { QueryContent } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { Select } from '@/components/ui/select'
-import { Spinner } from '@/components/ui/spinner'
-import { errorMessage } from '@/lib/api-error'
 import { useCompanyOptions } from '@/lib/company-options'
 import { useStatement, type StatementPeriod } from '../api/get-statement'
 
@@ -35,18 +35,10 @@ function StatementTable({ statement }: { statement: Statement }) {
             <th scope="col" className="px-4 py-2">
               Course
             </th>
-            <th scope="col" className="px-4 py-2 text-right">
-              Registrations added
-            </th>
-            <th scope="col" className="px-4 py-2 text-right">
-              Learners launched
-            </th>
-            <th scope="col" className="px-4 py-2 text-right">
-              Completions
-            </th>
-            <th scope="col" className="px-4 py-2 text-right">
-              Licences remaining at end
-            </th>
+            <HeaderCells
+              labels={['Registrations added', 'Learners launched', 'Completions', 'Licences remaining at end']}
+              className="px-4 py-2 text-right"
+            />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -98,7 +90,8 @@ export function StatementsScreen({ role, ownCompanyId }: { role: Role; ownCompan
   const month = params.get('month') ?? lastMonth()
   const wholeYear = params.get('year') === 'true'
   const period: StatementPeriod = wholeYear ? { year: month.slice(0, 4) } : { month }
-  const { data, error, isPending, isFetching, refetch } = useStatement(companyId, period)
+  const query = useStatement(companyId, period)
+  const { data } = query
   const companies = useCompanyOptions(staff)
   const companyOptions = useMemo(
     () => [
@@ -143,14 +136,11 @@ export function StatementsScreen({ role, ownCompanyId }: { role: Role; ownCompan
             className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-xs"
           />
         </div>
-        <label className="flex h-10 items-center gap-2 text-sm text-slate-800">
-          <input
-            type="checkbox"
-            checked={wholeYear}
-            onChange={(e) => set({ year: e.target.checked ? 'true' : null })}
-          />
-          Whole year
-        </label>
+        <CheckboxField
+          label="Whole year"
+          checked={wholeYear}
+          onChange={(checked) => set({ year: checked ? 'true' : null })}
+        />
         {data && companyId && (
           <ExportMenu
             path={`/api/statements/${encodeURIComponent(companyId)}/export`}
@@ -162,25 +152,21 @@ export function StatementsScreen({ role, ownCompanyId }: { role: Role; ownCompan
       </form>
       {!companyId ? (
         <EmptyState title="Choose a company" description="Pick the company whose usage statement you want to see." />
-      ) : error ? (
-        <ErrorState
-          message={`Error fetching the statement: ${errorMessage(error, String(error))}`}
-          onRefresh={() => void refetch()}
-          refreshing={isFetching}
-        />
-      ) : isPending || !data ? (
-        <Spinner label="Loading statement..." className="py-12" />
       ) : (
-        <section aria-labelledby="statement-heading" className="space-y-3">
-          <h2 id="statement-heading" className="text-lg font-semibold text-slate-900">
-            {`${data.companyName}: ${wholeYear ? `year ${data.period}` : data.period}`}
-          </h2>
-          {data.lines.length === 0 ? (
-            <EmptyState title="No dispatches in this period" />
-          ) : (
-            <StatementTable statement={data} />
+        <QueryContent query={query} loading="Loading statement..." what="the statement" spinnerClassName="py-12">
+          {(statement) => (
+            <section aria-labelledby="statement-heading" className="space-y-3">
+              <h2 id="statement-heading" className="text-lg font-semibold text-slate-900">
+                {`${statement.companyName}: ${wholeYear ? `year ${statement.period}` : statement.period}`}
+              </h2>
+              {statement.lines.length === 0 ? (
+                <EmptyState title="No dispatches in this period" />
+              ) : (
+                <StatementTable statement={statement} />
+              )}
+            </section>
           )}
-        </section>
+        </QueryContent>
       )}
     </div>
   )

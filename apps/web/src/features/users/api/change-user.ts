@@ -1,6 +1,7 @@
 import type { UserStatus } from '@portal/shared'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useRefreshingMutation } from '@/lib/refreshing-mutation'
 import type { User } from '@/types/api'
 import type { UserList } from './get-users'
 import { userKeys } from './query-keys'
@@ -39,9 +40,5 @@ export function useSetUserStatus() {
 }
 
 export function useDeleteUser() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (id: string) => deleteUser(id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
-  })
+  return useRefreshingMutation((id: string) => deleteUser(id), userKeys.all)
 }

@@ -12,8 +12,8 @@ import {
 } from '@portal/shared'
 import { useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
-import { Button } from '@/components/ui/button'
-import { Field, controlClass } from '@/components/ui/field'
+import { FormActions } from '@/components/ui/form-actions'
+import { Field, SelectOptions, controlClass } from '@/components/ui/field'
 import { errorMessage } from '@/lib/api-error'
 import type { User } from '@/types/api'
 import { useSaveUser } from '../api/save-user'
@@ -146,11 +146,7 @@ export function UserForm({
               onChange={(e) => set({ role: e.target.value as Role })}
               className={controlClass}
             >
-              {ROLE_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
+              <SelectOptions options={ROLE_OPTIONS} />
             </select>
           )}
         </Field>
@@ -188,14 +184,7 @@ export function UserForm({
           </Field>
         )}
       </div>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {creating ? 'Create User' : 'Update User'}
-        </Button>
-      </div>
+      <FormActions busy={save.isPending} onCancel={onCancel} submitLabel={creating ? 'Create User' : 'Update User'} />
     </form>
   )
 }

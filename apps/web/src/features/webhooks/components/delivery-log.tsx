@@ -3,6 +3,7 @@ import { format } from 'date-fns'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { HeaderCells, ScrollTable } from '@/components/ui/header-cells'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useDeliveries, useResend, useSendTest } from '../api/webhooks-api'
@@ -43,73 +44,59 @@ export function DeliveryLog({ subscriptionId, label }: { subscriptionId: string;
       ) : data.deliveries.length === 0 ? (
         <p className="text-sm text-slate-600">No deliveries yet.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Deliveries of {label}</caption>
-            <thead className="text-xs text-slate-600">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Time
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Event
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Answer
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Duration
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
+        <ScrollTable caption={`Deliveries of ${label}`} className="w-full text-left text-sm">
+          <thead className="text-xs text-slate-600">
+            <tr>
+              <HeaderCells
+                labels={['Time', 'Event', 'Status', 'Answer', 'Duration']}
+                className="py-1 pr-3 font-medium"
+              />
+              <th scope="col" className="py-1 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.deliveries.map((d) => (
+              <tr key={d.id} className="border-t border-slate-200 align-top">
+                <td className="py-1 pr-3 whitespace-nowrap text-slate-800">{when(d.lastAttemptAt ?? d.createdAt)}</td>
+                <td className="py-1 pr-3">
+                  <code className="text-xs">{d.eventType}</code>
+                </td>
+                <td className="py-1 pr-3">
+                  <Badge tone={TONES[d.status]}>{LABELS[d.status]}</Badge>
+                  <span className="ml-1 text-xs text-slate-600">
+                    {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
+                  </span>
+                </td>
+                <td className="max-w-xs py-1 pr-3 text-slate-800">
+                  {d.statusCode !== null && <span className="font-mono">{d.statusCode}</span>}
+                  {d.error && <span className="block text-xs text-red-700">{d.error}</span>}
+                  {d.responseExcerpt && (
+                    <details className="text-xs">
+                      <summary className="cursor-pointer text-slate-600">Answer body</summary>
+                      <pre className="max-h-40 overflow-auto break-all whitespace-pre-wrap">{d.responseExcerpt}</pre>
+                    </details>
+                  )}
+                </td>
+                <td className="py-1 pr-3 whitespace-nowrap text-slate-800">
+                  {d.durationMs === null ? '—' : `${d.durationMs} ms`}
+                </td>
+                <td className="py-1">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={resend.isPending}
+                    aria-label={`Send again: ${d.eventType} of ${when(d.createdAt)}`}
+                    onClick={() => resend.mutate(d.id)}
+                  >
+                    Send again
+                  </Button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.deliveries.map((d) => (
-                <tr key={d.id} className="border-t border-slate-200 align-top">
-                  <td className="py-1 pr-3 whitespace-nowrap text-slate-800">{when(d.lastAttemptAt ?? d.createdAt)}</td>
-                  <td className="py-1 pr-3">
-                    <code className="text-xs">{d.eventType}</code>
-                  </td>
-                  <td className="py-1 pr-3">
-                    <Badge tone={TONES[d.status]}>{LABELS[d.status]}</Badge>
-                    <span className="ml-1 text-xs text-slate-600">
-                      {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
-                    </span>
-                  </td>
-                  <td className="max-w-xs py-1 pr-3 text-slate-800">
-                    {d.statusCode !== null && <span className="font-mono">{d.statusCode}</span>}
-                    {d.error && <span className="block text-xs text-red-700">{d.error}</span>}
-                    {d.responseExcerpt && (
-                      <details className="text-xs">
-                        <summary className="cursor-pointer text-slate-600">Answer body</summary>
-                        <pre className="max-h-40 overflow-auto break-all whitespace-pre-wrap">{d.responseExcerpt}</pre>
-                      </details>
-                    )}
-                  </td>
-                  <td className="py-1 pr-3 whitespace-nowrap text-slate-800">
-                    {d.durationMs === null ? '—' : `${d.durationMs} ms`}
-                  </td>
-                  <td className="py-1">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      disabled={resend.isPending}
-                      aria-label={`Send again: ${d.eventType} of ${when(d.createdAt)}`}
-                      onClick={() => resend.mutate(d.id)}
-                    >
-                      Send again
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
     </section>
   )

@@ -5,10 +5,10 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { Card, CardList } from '@/components/ui/card-list'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState } from '@/components/ui/empty-state'
-import { ErrorState } from '@/components/ui/error-state'
-import { Spinner } from '@/components/ui/spinner'
+import { QueryFallback } from '@/components/ui/query-state'
 import { errorMessage } from '@/lib/api-error'
 import { useDeleteWebhook, useRevealSecret, useUpdateWebhook, useWebhooks } from '../api/webhooks-api'
 import { DeliveryLog } from './delivery-log'
@@ -22,7 +22,8 @@ const when = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm')
  * user its company's, and may add them when an admin allows integrations for the company.
  */
 export function WebhooksScreen() {
-  const { data, error, isPending, refetch, isFetching } = useWebhooks()
+  const query = useWebhooks()
+  const { data } = query
   const [form, setForm] = useState<{ existing?: WebhookSubscription } | null>(null)
   const [secret, setSecret] = useState<WebhookSecret | null>(null)
   const [removing, setRemoving] = useState<WebhookSubscription | null>(null)
@@ -32,16 +33,8 @@ export function WebhooksScreen() {
   const reveal = useRevealSecret()
   const failed = update.error ?? remove.error ?? reveal.error
 
-  if (isPending) return <Spinner label="Loading webhooks..." />
-  if (error || !data) {
-    return (
-      <ErrorState
-        message={errorMessage(error, 'Failed to load the webhooks')}
-        onRefresh={() => void refetch()}
-        refreshing={isFetching}
-      />
-    )
-  }
+  if (query.error || !data)
+    return <QueryFallback query={query} loading="Loading webhooks..." failed="Failed to load the webhooks" />
 
   return (
     <div className="space-y-4">
@@ -62,68 +55,70 @@ export function WebhooksScreen() {
           </span>
         </div>
       )}
-      {data.subscriptions.length === 0 ? (
-        <EmptyState
-          icon={Webhook}
-          title="No webhooks"
-          description="A webhook sends a signed HTTPS request to your system when something happens, such as a learner completing a course."
-        />
-      ) : (
-        <ul aria-label="Webhooks" className="space-y-3">
-          {data.subscriptions.map((s) => {
-            const paused = s.status === 'paused'
-            return (
-              <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={paused ? 'yellow' : 'green'}>{paused ? 'Paused' : 'Active'}</Badge>
-                  <span className="text-sm font-medium break-all text-slate-900">{s.url}</span>
-                  <span className="text-xs text-slate-600">{s.companyName ?? 'Vendor'}</span>
-                </div>
-                {s.description && <p className="mt-1 text-sm text-slate-700">{s.description}</p>}
-                {paused && s.pausedReason && <p className="mt-1 text-sm text-yellow-800">{s.pausedReason}</p>}
-                <p className="mt-1 text-xs text-slate-700">{s.events.join(', ')}</p>
-                <p className="mt-1 text-xs text-slate-600">
-                  Created {when(s.createdAt)}
-                  {s.createdBy ? ` by ${s.createdBy}` : ''}
-                </p>
-                <div className="mt-3 flex flex-wrap gap-2">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    aria-expanded={open === s.id}
-                    onClick={() => setOpen(open === s.id ? null : s.id)}
-                  >
-                    {open === s.id ? 'Hide deliveries' : 'Deliveries'}
-                  </Button>
-                  <Button variant="secondary" size="sm" onClick={() => setForm({ existing: s })}>
-                    Edit
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={update.isPending}
-                    onClick={() => update.mutate({ id: s.id, body: { status: paused ? 'active' : 'paused' } })}
-                  >
-                    {paused ? 'Resume' : 'Pause'}
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={reveal.isPending}
-                    onClick={() => reveal.mutate(s.id, { onSuccess: setSecret })}
-                  >
-                    Reveal secret
-                  </Button>
-                  <Button variant="danger" size="sm" onClick={() => setRemoving(s)}>
-                    Delete
-                  </Button>
-                </div>
-                {open === s.id && <DeliveryLog subscriptionId={s.id} label={s.url} />}
-              </li>
-            )
-          })}
-        </ul>
-      )}
+      <CardList
+        label="Webhooks"
+        items={data.subscriptions}
+        empty={
+          <EmptyState
+            icon={Webhook}
+            title="No webhooks"
+            description="A webhook sends a signed HTTPS request to your system when something happens, such as a learner completing a course."
+          />
+        }
+      >
+        {(s) => {
+          const paused = s.status === 'paused'
+          return (
+            <Card key={s.id}>
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone={paused ? 'yellow' : 'green'}>{paused ? 'Paused' : 'Active'}</Badge>
+                <span className="text-sm font-medium break-all text-slate-900">{s.url}</span>
+                <span className="text-xs text-slate-600">{s.companyName ?? 'Vendor'}</span>
+              </div>
+              {s.description && <p className="mt-1 text-sm text-slate-700">{s.description}</p>}
+              {paused && s.pausedReason && <p className="mt-1 text-sm text-yellow-800">{s.pausedReason}</p>}
+              <p className="mt-1 text-xs text-slate-700">{s.events.join(', ')}</p>
+              <p className="mt-1 text-xs text-slate-600">
+                Created {when(s.createdAt)}
+                {s.createdBy ? ` by ${s.createdBy}` : ''}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-expanded={open === s.id}
+                  onClick={() => setOpen(open === s.id ? null : s.id)}
+                >
+                  {open === s.id ? 'Hide deliveries' : 'Deliveries'}
+                </Button>
+                <Button variant="secondary" size="sm" onClick={() => setForm({ existing: s })}>
+                  Edit
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={update.isPending}
+                  onClick={() => update.mutate({ id: s.id, body: { status: paused ? 'active' : 'paused' } })}
+                >
+                  {paused ? 'Resume' : 'Pause'}
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={reveal.isPending}
+                  onClick={() => reveal.mutate(s.id, { onSuccess: setSecret })}
+                >
+                  Reveal secret
+                </Button>
+                <Button variant="danger" size="sm" onClick={() => setRemoving(s)}>
+                  Delete
+                </Button>
+              </div>
+              {open === s.id && <DeliveryLog subscriptionId={s.id} label={s.url} />}
+            </Card>
+          )
+        }}
+      </CardList>
       <DemoCatcher />
       {form && (
         <WebhookFormDialog

@@ -7,6 +7,7 @@ import type {
   UpdateDispatchBody,
 } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { echoedPagination } from '../pagination'
 
 export function makeDispatch(overrides: Partial<Dispatch> = {}): Dispatch {
   return {
@@ -65,19 +66,16 @@ export const dispatchFixtures: Dispatch[] = [
   }),
 ]
 
-/** A list answer; page and pageSize echo the request so tests can follow them. */
+/** A list answer; page and pageSize echo the request. */
 export function makeDispatchList(
   request: Request,
   overrides: { dispatches?: Dispatch[]; totalItems?: number; summary?: Partial<DispatchSummary> } = {},
 ): DispatchListResponse {
-  const url = new URL(request.url)
-  const page = Number(url.searchParams.get('page') ?? 1)
-  const pageSize = Number(url.searchParams.get('pageSize') ?? 50)
   const dispatches = overrides.dispatches ?? dispatchFixtures
   const totalItems = overrides.totalItems ?? dispatches.length
   return {
     dispatches,
-    pagination: { page, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
+    pagination: echoedPagination(request, 50, totalItems),
     summary: makeSummary(overrides.summary),
   }
 }

@@ -1,5 +1,6 @@
 import type { ReportRegistration, ReportResponse } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { echoedPagination } from '../pagination'
 import { makeDispatch } from './dispatches'
 
 export function makeRegistration(overrides: Partial<ReportRegistration> = {}): ReportRegistration {
@@ -42,7 +43,7 @@ export const registrationFixtures: ReportRegistration[] = [
   }),
 ]
 
-/** A report answer; page and pageSize echo the request so tests can follow them. */
+/** A report answer; page and pageSize echo the request. */
 export function makeReport(
   request: Request,
   id: string,
@@ -53,15 +54,12 @@ export function makeReport(
     totalCapped?: boolean
   } = {},
 ): ReportResponse {
-  const url = new URL(request.url)
-  const page = Number(url.searchParams.get('page') ?? 1)
-  const pageSize = Number(url.searchParams.get('pageSize') ?? 100)
   const registrations = overrides.registrations ?? registrationFixtures
   const totalItems = overrides.totalItems ?? registrations.length
   return {
     dispatch: makeDispatch({ id }),
     registrations,
-    pagination: { page, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
+    pagination: echoedPagination(request, 100, totalItems),
     distinctLearners: overrides.distinctLearners ?? totalItems,
     totalCapped: overrides.totalCapped ?? false,
   }
