@@ -43,6 +43,21 @@ export class CatalogStore {
     return Math.max(this.clock(), previousMs + 1)
   }
 
+  /** Copy-on-write: the patched copy goes in the overlay; `touch` also bumps `updated`. */
+  private write<T extends { tags: string[]; updatedMs: number }>(
+    overlay: Map<number, T>,
+    idx: number,
+    previous: T,
+    patch: Partial<NoInfer<T>>,
+    touch = true,
+  ): T {
+    const next = patched(previous, patch)
+    if (touch) next.updatedMs = this.bump(previous.updatedMs)
+    overlay.set(idx, next)
+    this.version++
+    return next
+  }
+
   course(idx: number): CourseRecord {
     return current(this.courseOverlay, this.world.courses, [], idx, 'course')
   }
@@ -60,12 +75,7 @@ export class CatalogStore {
   }
 
   updateCourse(idx: number, patch: Partial<Pick<CourseRecord, 'title' | 'version' | 'tags'>>): CourseRecord {
-    const previous = this.course(idx)
-    const next = patched(previous, patch)
-    next.updatedMs = this.bump(previous.updatedMs)
-    this.courseOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.courseOverlay, idx, this.course(idx), patch)
   }
 
   destination(idx: number): DestinationRecord {
@@ -112,12 +122,7 @@ export class CatalogStore {
       this.version++
       return created
     }
-    const previous = this.destination(idx)
-    const next = patched(previous, patch)
-    next.updatedMs = this.bump(previous.updatedMs)
-    this.destinationOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.destinationOverlay, idx, this.destination(idx), patch)
   }
 
   dispatch(idx: number): DispatchRecord {
@@ -174,12 +179,7 @@ export class CatalogStore {
 
   /** Copy-on-write change; `touch` also bumps `updated` (API writes and helpers do, counters may not). */
   updateDispatch(idx: number, patch: Partial<DispatchRecord>, touch = true): DispatchRecord {
-    const previous = this.dispatch(idx)
-    const next = patched(previous, patch)
-    if (touch) next.updatedMs = this.bump(previous.updatedMs)
-    this.dispatchOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.dispatchOverlay, idx, this.dispatch(idx), patch, touch)
   }
 
   /** Deleted upstream; its registrations stay, as registrations of the course. */
