@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { vitestTotals } from './vitest-totals.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const reports = path.join(root, 'test-results', 'summary')
@@ -46,15 +47,7 @@ step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json']), {
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
 })
 
-let passed = 0
-let failed = 0
-let skipped = 0
-if (existsSync(vitestJson)) {
-  const v = JSON.parse(readFileSync(vitestJson, 'utf8'))
-  passed += v.numPassedTests
-  failed += v.numFailedTests
-  skipped += v.numPendingTests + v.numTodoTests
-} else failed += 1
+let { passed, failed, skipped } = vitestTotals(vitestJson)
 if (existsSync(playwrightJson)) {
   const p = JSON.parse(readFileSync(playwrightJson, 'utf8'))
   passed += p.stats.expected + p.stats.flaky

@@ -7,8 +7,9 @@
 // PostgreSQL run only with TEST_DATABASE_URL; without it they are skipped with a message and
 // not counted as passed.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { vitestTotals } from './vitest-totals.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const reports = path.join(root, 'test-results', 'resilience')
@@ -56,17 +57,10 @@ const result = spawnSync(
   { cwd: root, stdio: 'inherit' },
 )
 
-let passed = 0
-let failed = 0
-if (existsSync(json)) {
-  const v = JSON.parse(readFileSync(json, 'utf8'))
-  passed += v.numPassedTests
-  failed += v.numFailedTests
-  // A file that failed outside its tests (import, beforeAll) left its tests skipped: count it once.
-  failed += v.testResults.filter(
-    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
-  ).length
-} else failed += 1
+// A file that failed outside its tests counts once.
+const totals = vitestTotals(json)
+const { passed } = totals
+const failed = totals.failed + totals.brokenFiles
 
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(result.status !== 0 || failed ? 1 : 0)

@@ -43,10 +43,23 @@ export class CatalogStore {
     return Math.max(this.clock(), previousMs + 1)
   }
 
+  /** Copy-on-write: the patched copy goes in the overlay; `touch` also bumps `updated`. */
+  private write<T extends { tags: string[]; updatedMs: number }>(
+    overlay: Map<number, T>,
+    idx: number,
+    previous: T,
+    patch: Partial<NoInfer<T>>,
+    touch = true,
+  ): T {
+    const next = patched(previous, patch)
+    if (touch) next.updatedMs = this.bump(previous.updatedMs)
+    overlay.set(idx, next)
+    this.version++
+    return next
+  }
+
   course(idx: number): CourseRecord {
-    const c = this.courseOverlay.get(idx) ?? this.world.courses[idx]
-    if (!c) throw new Error(`no course #${idx}`)
-    return c
+    return current(this.courseOverlay, this.world.courses, [], idx, 'course')
   }
 
   courses(): CourseRecord[] {
@@ -62,21 +75,11 @@ export class CatalogStore {
   }
 
   updateCourse(idx: number, patch: Partial<Pick<CourseRecord, 'title' | 'version' | 'tags'>>): CourseRecord {
-    const current = this.course(idx)
-    const next: CourseRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
-    next.updatedMs = this.bump(current.updatedMs)
-    this.courseOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.courseOverlay, idx, this.course(idx), patch)
   }
 
   destination(idx: number): DestinationRecord {
-    const d =
-      this.destinationOverlay.get(idx) ??
-      this.world.destinations[idx] ??
-      this.extraDestinations[idx - this.world.destinations.length]
-    if (!d) throw new Error(`no destination #${idx}`)
-    return d
+    return current(this.destinationOverlay, this.world.destinations, this.extraDestinations, idx, 'destination')
   }
 
   destinations(): DestinationRecord[] {
@@ -119,21 +122,11 @@ export class CatalogStore {
       this.version++
       return created
     }
-    const current = this.destination(idx)
-    const next: DestinationRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
-    next.updatedMs = this.bump(current.updatedMs)
-    this.destinationOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.destinationOverlay, idx, this.destination(idx), patch)
   }
 
   dispatch(idx: number): DispatchRecord {
-    const d =
-      this.dispatchOverlay.get(idx) ??
-      this.world.dispatches[idx] ??
-      this.extraDispatches[idx - this.world.dispatches.length]
-    if (!d) throw new Error(`no dispatch #${idx}`)
-    return d
+    return current(this.dispatchOverlay, this.world.dispatches, this.extraDispatches, idx, 'dispatch')
   }
 
   /** Any dispatch ever known by index (removed ones included), or undefined. */
@@ -186,12 +179,7 @@ export class CatalogStore {
 
   /** Copy-on-write change; `touch` also bumps `updated` (API writes and helpers do, counters may not). */
   updateDispatch(idx: number, patch: Partial<DispatchRecord>, touch = true): DispatchRecord {
-    const current = this.dispatch(idx)
-    const next: DispatchRecord = { ...current, ...definedOnly(patch), tags: [...(patch.tags ?? current.tags)] }
-    if (touch) next.updatedMs = this.bump(current.updatedMs)
-    this.dispatchOverlay.set(idx, next)
-    this.version++
-    return next
+    return this.write(this.dispatchOverlay, idx, this.dispatch(idx), patch, touch)
   }
 
   /** Deleted upstream; its registrations stay, as registrations of the course. */
@@ -204,6 +192,24 @@ export class CatalogStore {
     this.version++
     return true
   }
+}
+
+/** The overlay's copy of record `idx`, else the generated record, else one created at run time. */
+function current<T>(
+  overlay: Map<number, T>,
+  generated: readonly T[],
+  created: readonly T[],
+  idx: number,
+  what: string,
+): T {
+  const record = overlay.get(idx) ?? generated[idx] ?? created[idx - generated.length]
+  if (!record) throw new Error(`no ${what} #${idx}`)
+  return record
+}
+
+/** A copy of the record with the patch's defined fields; the copy's tags array is its own. */
+function patched<T extends { tags: string[] }>(record: T, patch: Partial<NoInfer<T>>): T {
+  return { ...record, ...definedOnly(patch), tags: [...(patch.tags ?? record.tags)] }
 }
 
 /** Drops undefined values so a partial patch never erases a field by accident. */

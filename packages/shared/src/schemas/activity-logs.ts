@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../activity-actions'
 import { LOG_MAX_PAGE_SIZE, LOG_PAGE_SIZE } from '../rules/activity-log'
-import { IsoDaySchema as IsoDay, Nullable, SearchTermSchema, UuidSchema } from './common'
+import { IsoDaySchema as IsoDay, Nullable, PageNumberSchema, SearchTermSchema, UuidSchema } from './common'
 
 const orEmpty = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Optional(Type.Union([Type.Literal(''), t]))
@@ -21,7 +21,7 @@ export type LogFilter = Static<typeof LogFilterSchema>
 /** One object, not an intersection: Ajv's removeAdditional would strip an allOf's fields. */
 export const LogListQuerySchema = Type.Object({
   ...LogFilterSchema.properties,
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  page: PageNumberSchema,
   limit: Type.Integer({ minimum: 1, maximum: LOG_MAX_PAGE_SIZE, default: LOG_PAGE_SIZE }),
   /** docs/product-rules.md §7: every matching log at once (bounded: see LOG_COUNT_CAP). */
   getAll: Type.Optional(Type.Boolean()),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf } from './common'
+import { Nullable, OneOf, PaginationSchema } from './common'
 
 /**
  * Alerts, notifications, the mail outbox and the Profile page's preferences.
@@ -139,10 +139,7 @@ export type OutboxMail = Static<typeof OutboxMailSchema>
 
 export const OutboxPageSchema = Type.Object({
   items: Type.Array(OutboxMailSchema),
-  totalItems: Type.Integer(),
-  page: Type.Integer(),
-  pageSize: Type.Integer(),
-  totalPages: Type.Integer(),
+  ...PaginationSchema.properties,
   /** False without SMTP_URL: mails stay here (the demo). */
   smtpConfigured: Type.Boolean(),
 })

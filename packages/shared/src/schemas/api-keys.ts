@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { can, PERMISSIONS, type Permission } from '../permissions'
 import type { Role } from '../roles'
-import { Nullable, OneOf, UuidSchema } from './common'
+import { Nullable, OneOf, OwnerCompanyFields, UuidSchema } from './common'
 
 /**
  * API key scopes, derived from the permission table (permissions.ts): one per permission group
@@ -60,8 +60,7 @@ export const ApiKeySchema = Type.Object({
   prefix: Type.String(),
   scopes: Type.Array(Type.String()),
   /** null: the vendor's key (an admin's); otherwise the company the key acts within. */
-  companyId: Nullable(Type.String()),
-  companyName: Nullable(Type.String()),
+  ...OwnerCompanyFields,
   createdBy: Nullable(Type.String()),
   createdAt: Type.String(),
   expiresAt: Nullable(Type.String()),

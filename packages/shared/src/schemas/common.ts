@@ -33,6 +33,28 @@ export const FreeJson = (maxDepth: number, maxJsonLength: number) => ({ maxDepth
 /** A day filter `YYYY-MM-DD`, years 1000-9999 (PostgreSQL has no year 0). */
 export const IsoDaySchema = Type.String({ pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$', maxLength: 10 })
 
+/** The `page` of a paged list query, 1-based. */
+export const PageNumberSchema = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })
+
+/** A list's sort direction. */
+export const SortOrderSchema = (defaultOrder: 'asc' | 'desc') =>
+  Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder })
+
+/** Where a paged answer stands: its items are one page of `totalItems`. */
+export const PaginationSchema = Type.Object({
+  totalItems: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  totalPages: Type.Integer(),
+})
+export type Pagination = Static<typeof PaginationSchema>
+
+/** The company a row belongs to, by id and name; both null when it belongs to none. */
+export const OwnerCompanyFields = {
+  companyId: Nullable(Type.String()),
+  companyName: Nullable(Type.String()),
+}
+
 export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
 export const UuidParamsSchema = Type.Object({ id: UuidSchema })
 

@@ -10,17 +10,22 @@ export const CompanyCountsSchema = Type.Object({
   dispatches: Type.Integer(),
 })
 
+/** A company's id, name and account manager, in its list row and its detail alike. */
+const CompanyNameFields = {
+  id: Type.String(),
+  name: Type.String(),
+  accountManagerId: Type.Optional(Nullable(Type.String())),
+  accountManagerName: Type.Optional(Nullable(Type.String())),
+  accountManagerEmail: Type.Optional(Nullable(Type.String())),
+}
+
 /**
  * docs/product-rules.md §3 Company as GET /api/admin/companies lists it. `name` is the portal's name (an admin's
  * rename, else the provider's). The account manager fields reach admins only (docs/product-rules.md §2: the
  * Account Manager column is admin-only), so they are optional.
  */
 export const CompanySchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  accountManagerId: Type.Optional(Nullable(Type.String())),
-  accountManagerName: Type.Optional(Nullable(Type.String())),
-  accountManagerEmail: Type.Optional(Nullable(Type.String())),
+  ...CompanyNameFields,
   counts: CompanyCountsSchema,
 })
 export type Company = Static<typeof CompanySchema>
@@ -61,11 +66,7 @@ export type CompanyDispatch = Static<typeof CompanyDispatchSchema>
 
 /** GET /api/admin/companies/{id}. `scormError`: the dispatch figures may be stale (why). */
 export const CompanyDetailSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  accountManagerId: Type.Optional(Nullable(Type.String())),
-  accountManagerName: Type.Optional(Nullable(Type.String())),
-  accountManagerEmail: Type.Optional(Nullable(Type.String())),
+  ...CompanyNameFields,
   users: Type.Array(CompanyUserSchema),
   courseRequests: Type.Array(CompanyCourseRequestSchema),
   dispatches: Type.Array(CompanyDispatchSchema),

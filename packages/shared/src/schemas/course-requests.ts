@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { COURSE_REQUEST_STATUSES, LICENSES_RANGE_MESSAGE } from '../rules/course-requestable'
-import { FreeJson, Nullable, OneOf, ProviderIdSchema } from './common'
+import { FreeJson, Nullable, OneOf, OwnerCompanyFields, ProviderIdSchema } from './common'
 import { COURSE_TEXT_LIMITS } from './courses'
 
 export const CourseRequestStatusSchema = OneOf(COURSE_REQUEST_STATUSES)
@@ -39,8 +39,7 @@ export const CourseRequestSchema = Type.Object({
   updatedAt: Type.String(),
   userName: Nullable(Type.String()),
   userEmail: Nullable(Type.String()),
-  companyId: Nullable(Type.String()),
-  companyName: Nullable(Type.String()),
+  ...OwnerCompanyFields,
   /** The dispatch that fulfilled the request (the client's row links to it). */
   dispatchId: Type.Optional(Nullable(Type.String())),
   /**

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, OneOf } from './common'
+import { DispatchFiguresFields } from './dispatches'
 
 /** docs/product-rules.md §2 edit form: level is one of three, or empty. */
 export const COURSE_LEVELS = ['Beginner', 'Intermediate', 'Advanced'] as const
@@ -49,16 +50,7 @@ export const CourseListResponseSchema = Type.Object({
 export type CourseListResponse = Static<typeof CourseListResponseSchema>
 
 /** A row of the details screen's Dispatches table (admin, sales, internal). */
-export const CourseDispatchSchema = Type.Object({
-  id: Type.String(),
-  destinationId: Type.String(),
-  destinationName: Type.String(),
-  enabled: Type.Boolean(),
-  registrationCount: Type.Integer(),
-  /** 0 means unlimited. */
-  registrationCap: Type.Integer(),
-  created: Nullable(Type.String()),
-})
+export const CourseDispatchSchema = Type.Object({ id: Type.String(), ...DispatchFiguresFields })
 export type CourseDispatch = Static<typeof CourseDispatchSchema>
 
 /** The side panel's figures (docs/product-rules.md §2), over the course's present dispatches. */

@@ -51,6 +51,13 @@ export const CompanyDeliverySchema = Type.Object({
 })
 export type CompanyDelivery = Static<typeof CompanyDeliverySchema>
 
+/** What a company's and a dispatch's delivery updates both may change; "" or null clears the style sheet. */
+const DeliveryChangeFields = {
+  instanced: Type.Optional(Type.Boolean()),
+  hashUserInfo: Type.Optional(Type.Boolean()),
+  cssUrl: Type.Optional(Nullable(Type.String({ maxLength: CSS_URL_MAX + 100 }))),
+}
+
 export const UpdateCompanyDeliveryBodySchema = Type.Object(
   {
     launchAuth: Type.Optional(
@@ -63,10 +70,7 @@ export const UpdateCompanyDeliveryBodySchema = Type.Object(
         slidingExpiry: Type.Optional(Type.Number({ minimum: 0, maximum: LAUNCH_AUTH_EXPIRY_MAX })),
       }),
     ),
-    instanced: Type.Optional(Type.Boolean()),
-    hashUserInfo: Type.Optional(Type.Boolean()),
-    /** "" or null clears it. */
-    cssUrl: Type.Optional(Nullable(Type.String({ maxLength: CSS_URL_MAX + 100 }))),
+    ...DeliveryChangeFields,
   },
   { additionalProperties: false },
 )
@@ -89,9 +93,7 @@ export type DispatchDelivery = Static<typeof DispatchDeliverySchema>
 
 export const UpdateDispatchDeliveryBodySchema = Type.Object(
   {
-    instanced: Type.Optional(Type.Boolean()),
-    hashUserInfo: Type.Optional(Type.Boolean()),
-    cssUrl: Type.Optional(Nullable(Type.String({ maxLength: CSS_URL_MAX + 100 }))),
+    ...DeliveryChangeFields,
   },
   { additionalProperties: false },
 )
@@ -119,15 +121,19 @@ export type DispatchLti = Static<typeof DispatchLtiSchema>
 export const LtiSecretSchema = Type.Object({ sharedSecret: Type.String() })
 export type LtiSecret = Static<typeof LtiSecretSchema>
 
-/** Licence counting on a dispatch: the over-count instancing or relaunches cause. */
-export const LicenceCountSchema = Type.Object({
-  dispatchId: Type.String(),
+const LicenceCountFields = {
   registrations: Type.Integer(),
   learners: Type.Integer(),
-  /** Learners holding more than one registration; `learnersShown` lists the first of them. */
+  /** Learners holding more than one registration (a dispatch's answer lists the first of them). */
   repeatLearners: Type.Integer(),
   /** Registrations beyond one per learner: what a relaunch over-count costs in licences. */
   extraRegistrations: Type.Integer(),
+}
+
+/** Licence counting on a dispatch: the over-count instancing or relaunches cause. */
+export const LicenceCountSchema = Type.Object({
+  dispatchId: Type.String(),
+  ...LicenceCountFields,
   learnersShown: Type.Array(
     Type.Object({
       learnerId: Type.String(),
@@ -142,9 +148,6 @@ export type LicenceCount = Static<typeof LicenceCountSchema>
 /** A company's licence count: its dispatches' figures summed (a learner once per dispatch). */
 export const CompanyLicenceCountSchema = Type.Object({
   companyId: Type.String(),
-  registrations: Type.Integer(),
-  learners: Type.Integer(),
-  repeatLearners: Type.Integer(),
-  extraRegistrations: Type.Integer(),
+  ...LicenceCountFields,
 })
 export type CompanyLicenceCount = Static<typeof CompanyLicenceCountSchema>

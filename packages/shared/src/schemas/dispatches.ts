@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf, SearchTermSchema } from './common'
+import { Nullable, OneOf, PaginationSchema, SearchTermSchema, SortOrderSchema } from './common'
 import { DISPATCH_CAP_MAX, DISPATCH_NOTES_MAX, DISPATCH_TAG_MAX, DISPATCH_TAGS_MAX } from './dispatch-actions'
 
 /** docs/product-rules.md §9: page sizes of the dispatch list. */
@@ -38,7 +38,7 @@ export const DispatchListQuerySchema = Type.Object({
     [Type.Literal('client'), Type.Literal('course'), Type.Literal('status'), Type.Literal('registrations')],
     { default: DISPATCH_LIST_DEFAULTS.sort },
   ),
-  order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: DISPATCH_LIST_DEFAULTS.order }),
+  order: SortOrderSchema(DISPATCH_LIST_DEFAULTS.order),
 })
 export type DispatchListQuery = Static<typeof DispatchListQuerySchema>
 // The lists above and the schema's unions name the same values (a compile-time check).
@@ -49,6 +49,17 @@ export const DISPATCH_LIST_VALUES_MATCH: [
   Same<DispatchListQuery['order'], (typeof SORT_ORDERS)[number]>,
 ] = [true, true, true]
 
+/** A dispatch's company, state and registrations, as the dispatch list and a course's details show them. */
+export const DispatchFiguresFields = {
+  destinationId: Type.String(),
+  destinationName: Type.String(),
+  enabled: Type.Boolean(),
+  registrationCount: Type.Integer(),
+  /** 0 means unlimited. */
+  registrationCap: Type.Integer(),
+  created: Nullable(Type.String()),
+}
+
 /**
  * docs/product-rules.md §3 Dispatch. `tags` and `notes` are present only for admin and internal, `appSource`
  * only for admin (docs/product-rules.md §6).
@@ -57,13 +68,7 @@ export const DispatchSchema = Type.Object({
   id: Type.String(),
   courseId: Type.String(),
   courseTitle: Type.String(),
-  destinationId: Type.String(),
-  destinationName: Type.String(),
-  enabled: Type.Boolean(),
-  registrationCount: Type.Integer(),
-  /** 0 means unlimited. */
-  registrationCap: Type.Integer(),
-  created: Nullable(Type.String()),
+  ...DispatchFiguresFields,
   updated: Nullable(Type.String()),
   expirationDate: Nullable(Type.String()),
   appSource: Type.Optional(Nullable(Type.String())),
@@ -80,14 +85,6 @@ export type Dispatch = Static<typeof DispatchSchema>
  */
 export const DispatchMirrorBehindSchema = Type.Intersect([DispatchSchema, Type.Object({ message: Type.String() })])
 export type DispatchMirrorBehind = Static<typeof DispatchMirrorBehindSchema>
-
-export const PaginationSchema = Type.Object({
-  totalItems: Type.Integer(),
-  page: Type.Integer(),
-  pageSize: Type.Integer(),
-  totalPages: Type.Integer(),
-})
-export type Pagination = Static<typeof PaginationSchema>
 
 /** The four summary cards (docs/product-rules.md §2), for the whole filtered set, computed in SQL. */
 export const DispatchSummarySchema = Type.Object({

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { Nullable, OkResponseSchema, UuidParamsSchema } from './common'
 
 /** The states of a background job, in the order a job goes through them. */
 export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const
@@ -30,7 +31,7 @@ export const JobFailureSchema = Type.Object({
   attempts: Type.Integer({ minimum: 1 }),
   data: Type.Unknown(),
   createdAt: Type.String({ format: 'date-time' }),
-  failedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  failedAt: Nullable(Type.String({ format: 'date-time' })),
 })
 export type JobFailure = Static<typeof JobFailureSchema>
 
@@ -45,10 +46,8 @@ export const JobsOverviewSchema = Type.Object({
 })
 export type JobsOverview = Static<typeof JobsOverviewSchema>
 
-export const JobParamsSchema = Type.Object({
-  id: Type.String({ format: 'uuid', maxLength: 36 }),
-})
+export const JobParamsSchema = UuidParamsSchema
 export type JobParams = Static<typeof JobParamsSchema>
 
-export const JobActionResultSchema = Type.Object({ message: Type.String() })
+export const JobActionResultSchema = OkResponseSchema
 export type JobActionResult = Static<typeof JobActionResultSchema>

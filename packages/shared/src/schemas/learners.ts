@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox'
-import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
-import { PaginationSchema } from './dispatches'
+import {
+  IsoDaySchema as IsoDay,
+  Nullable,
+  OneOf,
+  PageNumberSchema,
+  PaginationSchema,
+  SearchTermSchema,
+  SortOrderSchema,
+} from './common'
+import { RegistrationProgressFields } from './reports'
 
 /** The export formats of the completion report and the learner list. */
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const
@@ -62,11 +70,11 @@ const learnerFilters = {
   /** Learners with a registration of this completion status (of the course, with courseId). */
   status: StatusFilter,
   sort: OneOf(LEARNER_SORTS, { default: 'name' }),
-  order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
+  order: SortOrderSchema('asc'),
 }
 
 export const LearnerListQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  page: PageNumberSchema,
   pageSize: OneOf(LEARNER_PAGE_SIZES, { default: LEARNER_DEFAULT_PAGE_SIZE }),
   ...learnerFilters,
 })
@@ -134,10 +142,7 @@ export const LearnerRegistrationSchema = Type.Object({
   dispatchId: Type.String(),
   courseId: Type.String(),
   courseTitle: Type.String(),
-  completionStatus: Type.String(),
-  successStatus: Type.String(),
-  score: Nullable(Type.Number()),
-  totalTimeTracked: Type.Integer(),
+  ...RegistrationProgressFields,
   firstAccessDate: Nullable(Type.String()),
   lastAccessDate: Nullable(Type.String()),
   completedDate: Nullable(Type.String()),

@@ -147,12 +147,7 @@ export const MfaCompanyRuleBodySchema = Type.Object({
 export type MfaCompanyRuleBody = Static<typeof MfaCompanyRuleBodySchema>
 
 /** A user's factors as User Management shows them (never a key or credential). */
-export const UserMfaSchema = Type.Object({
-  factors: Type.Array(MfaFactorSchema),
-  recoveryCodesLeft: Type.Integer(),
-  required: Type.Boolean(),
-  activeSessions: Type.Integer(),
-})
+export const UserMfaSchema = Type.Object({ ...MfaStatusSchema.properties, activeSessions: Type.Integer() })
 export type UserMfa = Static<typeof UserMfaSchema>
 
 /** A WebAuthn options or response object from the browser library, bounded as free JSON. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { IsoDaySchema as IsoDay, Nullable, OneOf, SearchTermSchema } from './common'
-import { DispatchSchema, PaginationSchema } from './dispatches'
+import { IsoDaySchema as IsoDay, Nullable, OneOf, PageNumberSchema, PaginationSchema, SearchTermSchema } from './common'
+import { DispatchSchema } from './dispatches'
 
 /** docs/product-rules.md §9 and docs/product-decisions.md D13: completion report page sizes, default 100. */
 export const REPORT_PAGE_SIZES = [10, 25, 50, 100] as const
@@ -9,7 +9,7 @@ export const COMPLETION_STATUSES = ['completed', 'incomplete', 'not attempted'] 
 export type CompletionStatus = (typeof COMPLETION_STATUSES)[number]
 
 export const ReportQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  page: PageNumberSchema,
   pageSize: OneOf(REPORT_PAGE_SIZES, { default: REPORT_DEFAULT_PAGE_SIZE }),
   /** Learner name or email. */
   search: Type.Optional(SearchTermSchema),
@@ -32,16 +32,21 @@ export const ReportQuerySchema = Type.Object({
 })
 export type ReportQuery = Static<typeof ReportQuerySchema>
 
+/** A registration's progress as SCORM Cloud reports it: score 0..1, time in whole seconds. */
+export const RegistrationProgressFields = {
+  completionStatus: Type.String(),
+  successStatus: Type.String(),
+  score: Nullable(Type.Number()),
+  totalTimeTracked: Type.Integer(),
+}
+
 /** docs/product-rules.md §3 completion report row. Units (docs/product-decisions.md D25): score 0..1, time in whole seconds. */
 export const ReportRegistrationSchema = Type.Object({
   id: Type.String(),
   learnerFirstName: Type.String(),
   learnerLastName: Type.String(),
   learnerEmail: Type.String(),
-  completionStatus: Type.String(),
-  successStatus: Type.String(),
-  score: Nullable(Type.Number()),
-  totalTimeTracked: Type.Integer(),
+  ...RegistrationProgressFields,
   lastAccessDate: Nullable(Type.String()),
 })
 export type ReportRegistration = Static<typeof ReportRegistrationSchema>

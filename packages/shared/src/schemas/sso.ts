@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
-import { FreeObject, Nullable, OneOf, UuidSchema } from './common'
+import { FreeObject, Nullable, OneOf, OwnerCompanyFields, UuidSchema } from './common'
 
 export * from '../rules/sso'
 
@@ -185,8 +185,7 @@ export type SsoLogoutResponse = Static<typeof SsoLogoutResponseSchema>
 
 /** GET /api/auth/sso/demo: demo mode's built-in provider and its accounts (empty otherwise). */
 export const SsoDemoSchema = Type.Object({
-  companyId: Nullable(Type.String()),
-  companyName: Nullable(Type.String()),
+  ...OwnerCompanyFields,
   accounts: Type.Array(Type.Object({ email: Type.String(), name: Type.String() })),
   password: Nullable(Type.String()),
   /** The demo's staff connection and its account(s), each with the role its group maps to. */

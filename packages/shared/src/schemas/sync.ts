@@ -49,10 +49,7 @@ export const SyncRunSchema = Type.Object({
   status: SyncRunStatusSchema,
   startedAt: Type.String(),
   finishedAt: Nullable(Type.String()),
-  created: Type.Integer(),
-  updated: Type.Integer(),
-  skipped: Type.Integer(),
-  errors: Type.Integer(),
+  ...SyncCountsSchema.properties,
   message: Nullable(Type.String()),
 })
 export type SyncRun = Static<typeof SyncRunSchema>

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, UuidSchema } from './common'
+import { Nullable, OwnerCompanyFields, UuidSchema } from './common'
 
 /**
  * Outgoing webhook events (docs/api.md, "Webhooks"). A company's subscription receives only
@@ -34,8 +34,7 @@ export const WebhookSubscriptionSchema = Type.Object({
   description: Type.String(),
   events: Type.Array(Type.String()),
   /** null: the vendor's (every company's events). */
-  companyId: Nullable(Type.String()),
-  companyName: Nullable(Type.String()),
+  ...OwnerCompanyFields,
   status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
   /** Why it was paused: by a person, or after repeated failures. */
   pausedReason: Nullable(Type.String()),

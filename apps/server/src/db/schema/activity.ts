@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
+import { createdAt } from './columns'
 
 /**
  * No foreign key on user_id: a deleted user's rows stay, readable through the actor's name
@@ -15,7 +14,7 @@ export const activityLog = pgTable(
     id: bigint('id', { mode: 'number' })
       .notNull()
       .default(sql`nextval('activity_log_id_seq')`),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     userId: uuid('user_id'),
     actorName: text('actor_name'),
     actorEmail: text('actor_email'),

@@ -9,13 +9,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { appUser, company } from './users'
+import { companyRef, userRef } from './users'
+import { createdAt, identityId, tz, updatedAt } from './columns'
 
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 /** The global thresholds (one row, id 1; migration 0013 inserts it). */
@@ -33,19 +32,17 @@ export const alertSettings = pgTable(
       .array()
       .notNull()
       .default(sql`'{30,7,0}'`),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [check('alert_settings_id_check', sql`${t.id} = 1`)],
 )
 
 /** A company's override of both lists (admin, company detail screen). */
 export const companyAlertSettings = pgTable('company_alert_settings', {
-  companyId: text('company_id')
-    .primaryKey()
-    .references(() => company.id, { onDelete: 'cascade' }),
+  companyId: companyRef('cascade').primaryKey(),
   usageThresholds: integer('usage_thresholds').array().notNull(),
   expiryDays: integer('expiry_days').array().notNull(),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })
 
 /**
@@ -75,7 +72,7 @@ export const alertWatch = pgTable('alert_watch', {
 export const alert = pgTable(
   'alert',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     kind: text('kind').notNull(),
     level: integer('level').notNull(),
     dispatchId: text('dispatch_id').notNull(),
@@ -85,7 +82,7 @@ export const alert = pgTable(
     registrationCount: integer('registration_count').notNull(),
     registrationCap: integer('registration_cap').notNull(),
     expirationDate: tz('expiration_date'),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('alert_company_idx').on(t.companyId, t.id.desc()),
@@ -97,9 +94,7 @@ export const alert = pgTable(
 export const alertRead = pgTable(
   'alert_read',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', 'cascade').notNull(),
     alertId: bigint('alert_id', { mode: 'number' })
       .notNull()
       .references(() => alert.id, { onDelete: 'cascade' }),
@@ -109,9 +104,7 @@ export const alertRead = pgTable(
 
 /** Read all: every alert up to this id counts as read for the user. */
 export const notificationCursor = pgTable('notification_cursor', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => appUser.id, { onDelete: 'cascade' }),
+  userId: userRef('user_id', 'cascade').primaryKey(),
   readThrough: bigint('read_through', { mode: 'number' }).notNull().default(0),
 })
 
@@ -119,9 +112,7 @@ export const notificationCursor = pgTable('notification_cursor', {
 export const userPreference = pgTable(
   'user_preference',
   {
-    userId: uuid('user_id')
-      .primaryKey()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', 'cascade').primaryKey(),
     /** null: the role's default (staff on, clients off: a client opts in). */
     alertMails: boolean('alert_mails'),
     weeklyDigest: boolean('weekly_digest').notNull().default(false),
@@ -130,7 +121,7 @@ export const userPreference = pgTable(
     reportHour: integer('report_hour').notNull().default(8),
     /** A client user's opt-in to the monthly usage statement mail (migration 0036). */
     statementMails: boolean('statement_mails').notNull().default(false),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('user_preference_scheduled_idx')
@@ -145,11 +136,11 @@ export const userPreference = pgTable(
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     /** alert:{alertId}:{userId}, digest:{userId}:{period}, report:{userId}:{period}: one mail each. */
     idempotencyKey: text('idempotency_key').notNull(),
     kind: text('kind').notNull(),
-    userId: uuid('user_id').references(() => appUser.id, { onDelete: 'set null' }),
+    userId: userRef('user_id', 'set null'),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
@@ -169,7 +160,7 @@ export const mailOutbox = pgTable(
      */
     handoverStartedAt: tz('handover_started_at'),
     lastError: text('last_error'),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     sentAt: tz('sent_at'),
   },
   (t) => [
@@ -202,12 +193,10 @@ export const mailAttachment = pgTable(
 export const scheduledMail = pgTable(
   'scheduled_mail',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', 'cascade').notNull(),
     kind: text('kind').notNull(),
     period: text('period').notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: 'scheduled_mail_pkey', columns: [t.userId, t.kind, t.period] })],
 )

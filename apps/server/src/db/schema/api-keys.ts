@@ -1,7 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { appUser, company } from './users'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { companyRef, userRef } from './users'
+import { createdAt, tz, uuidId } from './columns'
 
 /**
  * API keys (migration 0031): only the key's SHA-256 is kept; `prefix` is its visible start and
@@ -10,17 +9,15 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const apiKey = pgTable(
   'api_key',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
-    createdBy: uuid('created_by')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    companyId: companyRef('cascade'),
+    createdBy: userRef('created_by', 'cascade').notNull(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     secretHash: text('secret_hash').notNull(),
     scopes: jsonb('scopes').$type<string[]>().notNull(),
     expiresAt: tz('expires_at'),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     rotatedAt: tz('rotated_at'),
     revokedAt: tz('revoked_at'),
     lastUsedAt: tz('last_used_at'),

@@ -1,6 +1,5 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core'
+import { createdAt, tz } from './columns'
 
 /** API rate-limit counters, shared by every server node (modules/cluster/rate-limit-store.ts). */
 export const rateLimitCounter = pgTable(
@@ -17,5 +16,5 @@ export const rateLimitCounter = pgTable(
 export const secretFingerprint = pgTable('secret_fingerprint', {
   name: text('name').primaryKey(),
   fingerprint: text('fingerprint').notNull(),
-  createdAt: tz('created_at').notNull().defaultNow(),
+  createdAt: createdAt(),
 })

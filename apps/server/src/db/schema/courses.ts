@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { appUser, company } from './users'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core'
+import { companyRef, userRef } from './users'
+import { lowered, timestamps, tz, uuidId } from './columns'
 
 /**
  * Provider-owned fields are refreshed by sync; portal-owned fields (docs/product-decisions.md D3) are never
@@ -33,10 +32,8 @@ export const course = pgTable(
      */
     titleOverride: text('title_override'),
     /** title and title_override lowered (migration 0022), for the dispatch list's search. */
-    titleKey: text('title_key')
-      .notNull()
-      .generatedAlwaysAs(sql`lower("title")`),
-    titleOverrideKey: text('title_override_key').generatedAlwaysAs(sql`lower("title_override")`),
+    titleKey: lowered('title_key', 'title').notNull(),
+    titleOverrideKey: lowered('title_override_key', 'title_override'),
     isVisible: boolean('is_visible').notNull().default(false),
     isRequestable: boolean('is_requestable').notNull().default(true),
     summary: text('summary').notNull().default(''),
@@ -45,8 +42,7 @@ export const course = pgTable(
     duration: text('duration').notNull().default(''),
     level: text('level').notNull().default(''),
     demoUrl: text('demo_url'),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('course_title_idx').on(sql`lower(${t.title})`),
@@ -58,13 +54,13 @@ export const course = pgTable(
 export const courseRequest = pgTable(
   'course_request',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     courseId: text('course_id')
       .notNull()
       .references(() => course.id),
     courseTitle: text('course_title').notNull(),
-    userId: uuid('user_id').references(() => appUser.id, { onDelete: 'set null' }),
-    companyId: text('company_id').references(() => company.id, { onDelete: 'set null' }),
+    userId: userRef('user_id', 'set null'),
+    companyId: companyRef('set null'),
     /** Kept on the row so a request stays readable after its requestor is deleted. */
     requestorName: text('requestor_name').notNull(),
     requestorEmail: text('requestor_email').notNull(),
@@ -73,8 +69,7 @@ export const courseRequest = pgTable(
     status: text('status').notNull().default('PENDING'),
     adminNotes: text('admin_notes').notNull().default(''),
     demoUrl: text('demo_url'),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     /** The dispatch that fulfilled the request. */
     dispatchId: text('dispatch_id'),
     /** A fulfilment under way (its target), kept until the request is PROCESSED. */

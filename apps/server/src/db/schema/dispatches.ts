@@ -10,12 +10,10 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
 } from 'drizzle-orm/pg-core'
 import { company } from './users'
 import { course } from './courses'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { lowered, tz } from './columns'
 
 export const dispatch = pgTable(
   'dispatch',
@@ -26,17 +24,13 @@ export const dispatch = pgTable(
       .references(() => course.id),
     courseTitle: text('course_title').notNull(),
     /** lower(course_title), the course sort's key (migration 0023). */
-    courseKey: text('course_key')
-      .notNull()
-      .generatedAlwaysAs(sql`lower("course_title")`),
+    courseKey: lowered('course_key', 'course_title').notNull(),
     destinationId: text('destination_id')
       .notNull()
       .references(() => company.id),
     destinationName: text('destination_name').notNull(),
     /** lower(destination_name), the client sort's key (migration 0023: written once, not per read). */
-    destinationKey: text('destination_key')
-      .notNull()
-      .generatedAlwaysAs(sql`lower("destination_name")`),
+    destinationKey: lowered('destination_key', 'destination_name').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     allowNewRegistrations: boolean('allow_new_registrations').notNull().default(true),
     instanced: boolean('instanced').notNull().default(false),
@@ -138,6 +132,16 @@ export const dispatchLearner = pgTable(
   (t) => [primaryKey({ name: 'dispatch_learner_pkey', columns: [t.dispatchId, t.learnerHash] })],
 )
 
+/** The summary cards' sums over a group of live dispatches (dispatch_summary, dispatch_course_summary). */
+const summaryCounters = () => ({
+  dispatches: integer('dispatches').notNull().default(0),
+  registrations: bigint('registrations', { mode: 'number' }).notNull().default(0),
+  cappedRegistrations: bigint('capped_registrations', { mode: 'number' }).notNull().default(0),
+  cappedCapacity: bigint('capped_capacity', { mode: 'number' }).notNull().default(0),
+  unlimited: integer('unlimited').notNull().default(0),
+  activeRegistrations: bigint('active_registrations', { mode: 'number' }).notNull().default(0),
+})
+
 /**
  * The dispatch list's summary cards per company and enabled flag, over its live dispatches,
  * kept by statement-level triggers on `dispatch` and `registration` (migration 0008); `version`
@@ -150,12 +154,7 @@ export const dispatchSummary = pgTable(
     companyId: text('company_id').notNull(),
     enabled: boolean('enabled').notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
-    dispatches: integer('dispatches').notNull().default(0),
-    registrations: bigint('registrations', { mode: 'number' }).notNull().default(0),
-    cappedRegistrations: bigint('capped_registrations', { mode: 'number' }).notNull().default(0),
-    cappedCapacity: bigint('capped_capacity', { mode: 'number' }).notNull().default(0),
-    unlimited: integer('unlimited').notNull().default(0),
-    activeRegistrations: bigint('active_registrations', { mode: 'number' }).notNull().default(0),
+    ...summaryCounters(),
   },
   (t) => [primaryKey({ name: 'dispatch_summary_pkey', columns: [t.companyId, t.enabled] })],
 )
@@ -176,12 +175,7 @@ export const dispatchCourseSummary = pgTable(
   {
     courseId: text('course_id').notNull(),
     enabled: boolean('enabled').notNull(),
-    dispatches: integer('dispatches').notNull().default(0),
-    registrations: bigint('registrations', { mode: 'number' }).notNull().default(0),
-    cappedRegistrations: bigint('capped_registrations', { mode: 'number' }).notNull().default(0),
-    cappedCapacity: bigint('capped_capacity', { mode: 'number' }).notNull().default(0),
-    unlimited: integer('unlimited').notNull().default(0),
-    activeRegistrations: bigint('active_registrations', { mode: 'number' }).notNull().default(0),
+    ...summaryCounters(),
   },
   (t) => [primaryKey({ name: 'dispatch_course_summary_pkey', columns: [t.courseId, t.enabled] })],
 )

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, doublePrecision, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { lowered, tz } from './columns'
 
 /**
  * One row per company and learner (registration.learner_hash) over the live
@@ -23,7 +24,7 @@ export const companyLearner = pgTable(
     /** Mean of the scored registrations' score.scaled (0..100); null when none is scored. */
     averageScore: doublePrecision('average_score'),
     totalSeconds: doublePrecision('total_seconds').notNull().default(0),
-    lastAccess: timestamp('last_access', { withTimezone: true, mode: 'date' }),
+    lastAccess: tz('last_access'),
     /** c:<course id>, s:<status>, cs:<course id>:<status> of the learner's registrations. */
     facets: text('facets').array().notNull().default([]),
     /**
@@ -34,13 +35,11 @@ export const companyLearner = pgTable(
     nameKey: text('name_key')
       .notNull()
       .generatedAlwaysAs(sql`lower("first_name" || ' ' || "last_name")`),
-    emailKey: text('email_key')
-      .notNull()
-      .generatedAlwaysAs(sql`lower("email")`),
+    emailKey: lowered('email_key', 'email').notNull(),
     scoreKey: doublePrecision('score_key')
       .notNull()
       .generatedAlwaysAs(sql`coalesce("average_score", -1)`),
-    accessKey: timestamp('access_key', { withTimezone: true, mode: 'date' })
+    accessKey: tz('access_key')
       .notNull()
       .generatedAlwaysAs(sql`coalesce("last_access", '-infinity'::timestamptz)`),
   },

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { appUser, company } from './users'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { bigint, boolean, check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { companyRef, userRef } from './users'
+import { createdAt, expiresAt, tz, updatedAt, uuidId } from './columns'
 
 /**
  * A user's second factors (migration 0027). An authenticator app's key is sealed with the
@@ -12,10 +11,8 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const mfaFactor = pgTable(
   'mfa_factor',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: userRef('user_id', 'cascade').notNull(),
     kind: text('kind').notNull(),
     name: text('name').notNull(),
     /** AES-256-GCM, bound to the row (`mfa_factor:<id>:totp_secret`); never returned after enrolment. */
@@ -26,7 +23,7 @@ export const mfaFactor = pgTable(
     publicKey: text('public_key'),
     signCount: bigint('sign_count', { mode: 'number' }),
     transports: text('transports'),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     confirmedAt: tz('confirmed_at'),
     lastUsedAt: tz('last_used_at'),
   },
@@ -41,12 +38,10 @@ export const mfaFactor = pgTable(
 export const mfaRecoveryCode = pgTable(
   'mfa_recovery_code',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: userRef('user_id', 'cascade').notNull(),
     codeHash: text('code_hash').notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     usedAt: tz('used_at'),
   },
   (t) => [
@@ -64,15 +59,15 @@ challenge). Stored hashed; spent once.
 export const mfaChallenge = pgTable(
   'mfa_challenge',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     tokenHash: text('token_hash').notNull(),
-    userId: uuid('user_id').references(() => appUser.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', 'cascade'),
     purpose: text('purpose').notNull(),
     /** The sign-in's own details (method, company), written to LOGIN_SUCCESS when it completes. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     webauthnChallenge: text('webauthn_challenge'),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    expiresAt: tz('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     usedAt: tz('used_at'),
   },
   (t) => [
@@ -85,16 +80,14 @@ export const mfaChallenge = pgTable(
 export const mfaRoleRule = pgTable('mfa_role_rule', {
   role: text('role').primaryKey(),
   required: boolean('required').notNull(),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })
 
 /** "Second factor required" for a company's client users. */
 export const mfaCompanyRule = pgTable('mfa_company_rule', {
-  companyId: text('company_id')
-    .primaryKey()
-    .references(() => company.id, { onDelete: 'cascade' }),
+  companyId: companyRef('cascade').primaryKey(),
   required: boolean('required').notNull(),
   /** With the company's single sign-on, a second factor its provider reports (`amr`) counts (0030). */
   trustProviderFactor: boolean('trust_provider_factor').notNull().default(false),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })

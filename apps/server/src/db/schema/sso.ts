@@ -1,19 +1,7 @@
 import { sql } from 'drizzle-orm'
-import {
-  boolean,
-  check,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core'
-import { appUser, authSession, company } from './users'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { boolean, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { companyRef, sessionRef, userRef } from './users'
+import { createdAt, expiresAt, timestamps, tz, uuidId } from './columns'
 
 /**
  * A company's single sign-on connection (one per company). `protocol` says which settings
@@ -23,9 +11,9 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const ssoConnection = pgTable(
   'sso_connection',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     /** Null for the vendor's staff connection (`staff`), the one connection of no company. */
-    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
+    companyId: companyRef('cascade'),
     staff: boolean('staff').notNull().default(false),
     /** The staff connection's name on the sign-in screen ("Continue with <name> sign-in"). */
     displayName: text('display_name'),
@@ -46,8 +34,7 @@ export const ssoConnection = pgTable(
     oidcRoleClaim: text('oidc_role_claim'),
     /** SAML's settings (the IdP's metadata, entity id, SSO URL, certificates), validated by the service. */
     samlSettings: jsonb('saml_settings'),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('sso_connection_company_id_key').on(t.companyId),
@@ -59,13 +46,19 @@ export const ssoConnection = pgTable(
   ],
 )
 
+/** `connection_id`: rows of a connection go with it. */
+const connectionRef = () =>
+  uuid('connection_id')
+    .notNull()
+    .references(() => ssoConnection.id, { onDelete: 'cascade' })
+
 /** An e-mail domain and the one company whose users sign in with it (none: the vendor's staff). */
 export const ssoDomain = pgTable(
   'sso_domain',
   {
     domain: text('domain').primaryKey(),
-    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    companyId: companyRef('cascade'),
+    createdAt: createdAt(),
   },
   (t) => [index('sso_domain_company_id_idx').on(t.companyId)],
 )
@@ -77,18 +70,16 @@ export const ssoDomain = pgTable(
 export const ssoFlow = pgTable(
   'sso_flow',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    connectionId: connectionRef(),
     state: text('state').notNull(),
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    expiresAt: tz('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     consumedAt: tz('consumed_at'),
     /** An admin's "Test connection": signs nobody in; what the provider sent is kept for that admin. */
-    testedBy: uuid('tested_by').references(() => appUser.id, { onDelete: 'cascade' }),
+    testedBy: userRef('tested_by', 'cascade'),
     /** The test's outcome: the claims or attributes received (never a token), or the refusal. */
     testResult: jsonb('test_result'),
     /** 'sign_in', or 'logout': a SAML LogoutRequest (its id is `state`) awaiting the provider's answer. */
@@ -103,13 +94,9 @@ export const ssoFlow = pgTable(
  */
 export const ssoHandoff = pgTable('sso_handoff', {
   codeHash: text('code_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => appUser.id, { onDelete: 'cascade' }),
-  connectionId: uuid('connection_id')
-    .notNull()
-    .references(() => ssoConnection.id, { onDelete: 'cascade' }),
-  expiresAt: tz('expires_at').notNull(),
+  userId: userRef('user_id', 'cascade').notNull(),
+  connectionId: connectionRef(),
+  expiresAt: expiresAt(),
   consumedAt: tz('consumed_at'),
   /** The second factors the OIDC provider reported (`amr`), for the company's rule (0030). */
   amr: jsonb('amr').$type<string[]>(),
@@ -126,12 +113,8 @@ export interface SamlSubject {
 
 /** Which connection a portal session came from, for signing out at the provider too. */
 export const ssoSession = pgTable('sso_session', {
-  sessionId: uuid('session_id')
-    .primaryKey()
-    .references(() => authSession.id, { onDelete: 'cascade' }),
-  connectionId: uuid('connection_id')
-    .notNull()
-    .references(() => ssoConnection.id, { onDelete: 'cascade' }),
+  sessionId: sessionRef().primaryKey(),
+  connectionId: connectionRef(),
   /** The SAML subject (NameID, SessionIndex) the provider's session is ended with; null: none to end. */
   samlSubject: jsonb('saml_subject').$type<SamlSubject>(),
 })
@@ -145,7 +128,7 @@ export const ssoAssertion = pgTable(
   {
     issuer: text('issuer').notNull(),
     assertionId: text('assertion_id').notNull(),
-    expiresAt: tz('expires_at').notNull(),
+    expiresAt: expiresAt(),
   },
   (t) => [
     primaryKey({ name: 'sso_assertion_pkey', columns: [t.issuer, t.assertionId] }),
@@ -159,7 +142,7 @@ export const ssoStaffRole = pgTable(
   {
     claimValue: text('claim_value').primaryKey(),
     role: text('role').notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [check('sso_staff_role_role_check', sql`${t.role} in ('admin','internal','sales')`)],
 )
@@ -172,13 +155,9 @@ export const ssoStaffRole = pgTable(
 export const ssoPasswordUser = pgTable(
   'sso_password_user',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => company.id, { onDelete: 'cascade' }),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    userId: userRef('user_id', 'cascade').notNull(),
+    companyId: companyRef('cascade').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ name: 'sso_password_user_pkey', columns: [t.userId, t.companyId] }),

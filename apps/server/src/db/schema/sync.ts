@@ -1,12 +1,11 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { identityId, tz, updatedAt } from './columns'
 
 /** One run of the mirror sync (docs/architecture.md): what it created, updated, skipped and failed. */
 export const syncRun = pgTable(
   'sync_run',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     kind: text('kind').notNull(),
     trigger: text('trigger').notNull(),
     status: text('status').notNull(),
@@ -26,13 +25,13 @@ export const syncRun = pgTable(
 export const syncProviderState = pgTable('sync_provider_state', {
   id: boolean('id').primaryKey().default(true),
   lastError: text('last_error'),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })
 
 export const syncCursor = pgTable('sync_cursor', {
   kind: text('kind').primaryKey(),
   since: tz('since').notNull(),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })
 
 /**
@@ -48,7 +47,7 @@ export const syncCheckpoint = pgTable('sync_checkpoint', {
   listingStartedAt: tz('listing_started_at').notNull(),
   nextPage: text('next_page'),
   pages: integer('pages').notNull().default(0),
-  updatedAt: tz('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 })
 
 /** Ids the full listing under way has returned (courses, destinations, dispatches). */

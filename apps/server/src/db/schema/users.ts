@@ -1,23 +1,20 @@
 import { sql } from 'drizzle-orm'
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-  type AnyPgColumn,
-} from 'drizzle-orm/pg-core'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core'
+import { createdAt, expiresAt, lowered, timestamps, tz, uuidId } from './columns'
 
 /*
  * Companies and their users in one file: each references the other (a client user's company,
  * a company's account manager), and one file keeps the import graph free of cycles.
  */
+
+/** What a row naming a user or a company becomes when that user or company is deleted. */
+type OnDelete = 'cascade' | 'set null'
+
+/** A column naming a user (app_user.id). */
+export const userRef = (name: string, onDelete: OnDelete) => uuid(name).references(() => appUser.id, { onDelete })
+
+/** `company_id`, naming a company (company.id). */
+export const companyRef = (onDelete: OnDelete) => text('company_id').references(() => company.id, { onDelete })
 
 /** A client company = a SCORM Cloud destination; its id is the destination id. */
 export const company = pgTable(
@@ -32,10 +29,8 @@ export const company = pgTable(
      */
     displayName: text('display_name'),
     /** name and display_name lowered (migration 0022), for the dispatch list's search. */
-    nameKey: text('name_key')
-      .notNull()
-      .generatedAlwaysAs(sql`lower("name")`),
-    displayNameKey: text('display_name_key').generatedAlwaysAs(sql`lower("display_name")`),
+    nameKey: lowered('name_key', 'name').notNull(),
+    displayNameKey: lowered('display_name_key', 'display_name'),
     accountManagerId: uuid('account_manager_id').references((): AnyPgColumn => appUser.id, {
       onDelete: 'set null',
     }),
@@ -46,8 +41,7 @@ export const company = pgTable(
     /** Whether the company's users may make API keys for it (an admin's setting). */
     apiKeysAllowed: boolean('api_keys_allowed').notNull().default(false),
     syncedAt: tz('synced_at'),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     /** Provider-owned (migration 0030): the destination's launchAuth; null = not sent (cookies). */
     launchAuthType: text('launch_auth_type'),
     launchAuthIpAddress: boolean('launch_auth_ip_address'),
@@ -68,18 +62,17 @@ export const company = pgTable(
 export const appUser = pgTable(
   'app_user',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     email: text('email').notNull(),
     username: text('username').notNull(),
     name: text('name'),
     passwordHash: text('password_hash').notNull(),
     role: text('role').notNull(),
-    companyId: text('company_id').references(() => company.id, { onDelete: 'set null' }),
+    companyId: companyRef('set null'),
     status: text('status').notNull().default('active'),
     /** Bumped on password or role change: access tokens carry it, so old ones stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     lastLogin: tz('last_login'),
   },
   (t) => [
@@ -95,13 +88,11 @@ export const appUser = pgTable(
 export const authSession = pgTable(
   'auth_session',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => appUser.id, { onDelete: 'cascade' }),
-    createdAt: tz('created_at').notNull().defaultNow(),
+    id: uuidId(),
+    userId: userRef('user_id', 'cascade').notNull(),
+    createdAt: createdAt(),
     /** Absolute session limit: no refresh extends a session past it. */
-    expiresAt: tz('expires_at').notNull(),
+    expiresAt: expiresAt(),
     revokedAt: tz('revoked_at'),
     revokedReason: text('revoked_reason'),
     ipAddress: text('ip_address'),
@@ -112,17 +103,18 @@ export const authSession = pgTable(
   (t) => [index('auth_session_user_id_idx').on(t.userId)],
 )
 
+/** `session_id`, naming a sign-in (auth_session.id): its rows end with it. */
+export const sessionRef = () => uuid('session_id').references(() => authSession.id, { onDelete: 'cascade' })
+
 export const refreshToken = pgTable(
   'refresh_token',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => authSession.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    sessionId: sessionRef().notNull(),
     /** SHA-256 of the token: a database leak gives no usable token. */
     tokenHash: text('token_hash').notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    expiresAt: tz('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     usedAt: tz('used_at'),
     replacedBy: uuid('replaced_by'),
   },

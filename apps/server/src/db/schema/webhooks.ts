@@ -1,7 +1,6 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { appUser, company } from './users'
-
-const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core'
+import { companyRef, userRef } from './users'
+import { createdAt, identityId, timestamps, tz, uuidId } from './columns'
 
 /**
  * Outgoing webhook subscriptions (migration 0040): a company's, or the vendor's (no company).
@@ -10,9 +9,9 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const webhookSubscription = pgTable(
   'webhook_subscription',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    companyId: text('company_id').references(() => company.id, { onDelete: 'cascade' }),
-    createdBy: uuid('created_by').references(() => appUser.id, { onDelete: 'set null' }),
+    id: uuidId(),
+    companyId: companyRef('cascade'),
+    createdBy: userRef('created_by', 'set null'),
     url: text('url').notNull(),
     description: text('description').notNull().default(''),
     events: jsonb('events').$type<string[]>().notNull(),
@@ -21,25 +20,24 @@ export const webhookSubscription = pgTable(
     pausedReason: text('paused_reason'),
     failingSince: tz('failing_since'),
     finalFailures: integer('final_failures').notNull().default(0),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('webhook_subscription_company_id_idx').on(t.companyId)],
 )
 
 /** The outbox: one event, written in the transaction of the change it reports. */
 export const webhookEvent = pgTable('webhook_event', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: uuidId(),
   type: text('type').notNull(),
   companyId: text('company_id'),
   orderKey: text('order_key').notNull(),
   data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-  createdAt: tz('created_at').notNull().defaultNow(),
+  createdAt: createdAt(),
 })
 
 /** One event to one subscription: its state, attempts and last answer (the delivery log). */
 export const webhookDelivery = pgTable('webhook_delivery', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: identityId(),
   subscriptionId: uuid('subscription_id')
     .notNull()
     .references(() => webhookSubscription.id, { onDelete: 'cascade' }),
@@ -57,6 +55,6 @@ export const webhookDelivery = pgTable('webhook_delivery', {
   durationMs: integer('duration_ms'),
   responseExcerpt: text('response_excerpt'),
   error: text('error'),
-  createdAt: tz('created_at').notNull().defaultNow(),
+  createdAt: createdAt(),
   completedAt: tz('completed_at'),
 })
