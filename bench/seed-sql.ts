@@ -9,16 +9,19 @@
  *   rows are the ones a full sync writes;
  * - registrations are made with generate_series from the simulator's layout (each dispatch's
  *   count and learner pool), with value distributions like the simulator's (not its exact
- *   values: its per-row hash streams have no SQL twin). They go in as the sync's full listing
- *   writes them: in pages whose transaction defers the learner aggregate, the registration
- *   triggers keeping every per-dispatch aggregate, then company_learner_build per company.
- *   So every derived table is made by the same SQL a sync runs (bench/seed-sql-check.ts
- *   compares them with a rebuild through the sync's writers);
- * - activity_log rows as seed-logs.ts makes them (2,000,000 times the scale), the bench
- *   accounts as seed-users.ts makes them, and VACUUM ANALYZE at the end.
+ *   values: its per-row hash streams have no SQL twin). They go in in bulk with the
+ *   registration triggers bypassed (`session_replication_role = replica`); every table those
+ *   triggers keep is then built in one set-based statement (seed-aggregates.ts), the companies
+ *   are marked for their learner build as a full listing leaves them, and company_learner_build
+ *   runs per company, as a sync ends. bench/seed-sql-check.ts compares every derived table with
+ *   a rebuild through the sync's own writers;
+ * - activity_log rows as seed-logs.ts makes them (2,000,000 times the scale), their day counts
+ *   built after the load in the same way, the bench accounts as seed-users.ts makes them, and
+ *   VACUUM ANALYZE at the end.
  *
- * The registration table's secondary indexes are dropped for the load and rebuilt from their
- * own definitions after it: the per-page triggers read only their own aggregate tables.
+ * The secondary indexes of registration, company_learner and company_learner_facet (and the
+ * log's) are dropped for the load and made again from their own definitions after it. Each
+ * phase prints its time.
  */
 import pg from 'pg'
 import { createDatabase, type Db } from '../apps/server/src/db/client'
@@ -31,6 +34,7 @@ import { generateWorld, type World } from '../packages/scorm-cloud-sim/src/world
 import { courseToJson, destinationToJson, dispatchToJson } from '../packages/scorm-cloud-sim/src/records'
 import { FIRST_NAMES, LAST_NAMES, slugify } from '../packages/scorm-cloud-sim/src/words'
 import { ADMIN_URL, BENCH_DB_NAME, settings } from './config'
+import { buildAggregates, REGISTRATION_AGGREGATES } from './seed-aggregates'
 import { seedActivityLogs } from './seed-logs'
 import { findFixtures, seedUsers } from './seed-users'
 import { pgRunner } from './sql-runner'
@@ -55,8 +59,8 @@ export function scaledSizes(scale: number) {
 }
 
 const PAGE = 1_000
-/** Registrations per insert: each is one of the sync's pages as far as the triggers can tell. */
-const REGISTRATION_BATCH = 100_000
+/** Registrations per insert statement. */
+const REGISTRATION_BATCH = 250_000
 
 const sqlArray = (items: readonly string[]) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`
 const emailPart = (name: string) => slugify(name).replace(/-/g, '')
@@ -226,45 +230,73 @@ export async function seedSql(url: string, options: SqlSeedOptions): Promise<voi
 
     await createLayoutTable(client, world)
 
-    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
-      `select indexname, indexdef from pg_indexes
-       where schemaname = 'public' and tablename = 'registration' and indexname <> 'registration_pkey'`,
-    )
+    const indexes = await secondaryIndexes(client, ['registration'])
     for (const index of indexes) await client.query(`drop index "${index.indexname}"`)
+    // The load bypasses the registration triggers (and the foreign key check: the dispatches
+    // were just written), whose work is then done once per table below.
+    await client.query('set session_replication_role = replica')
     const total = world.registrationCount
+    let phase = performance.now()
+    const phaseTime = () => {
+      const seconds = (performance.now() - phase) / 1000
+      phase = performance.now()
+      return `${seconds.toFixed(1)} s`
+    }
     for (let from = 0; from < total; from += REGISTRATION_BATCH) {
       const to = Math.min(total, from + REGISTRATION_BATCH)
       await client.query('begin')
       await client.query('set local synchronous_commit = off')
-      // As the sync's full registration listing: companies without learners are built at the end.
-      await client.query(`select set_config('portal.learners_deferred', 'on', true)`)
       await client.query(registrationInsert(from, to, world.epochMs))
       await client.query('commit')
       progress(`  registrations: ${to.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${elapsed()})`)
     }
+    await client.query('set session_replication_role = default')
+    progress(`registrations loaded without triggers (${phaseTime()}, ${elapsed()})`)
     await client.query(`set maintenance_work_mem = '512MB'`)
+    await client.query(`set work_mem = '256MB'`)
+    await client.query('analyze registration')
+    await buildAggregates(pgRunner(client), REGISTRATION_AGGREGATES, progress)
+    progress(`registration aggregates built (${phaseTime()}, ${elapsed()})`)
     for (const index of indexes) {
       await client.query(index.indexdef)
       progress(`  registration: index ${index.indexname} rebuilt (${elapsed()})`)
     }
+    progress(`registration indexes built (${phaseTime()}, ${elapsed()})`)
     await client.query(`drop table bench_seed_dispatch`)
+    // The learners' secondary indexes are made once after the builds, not entry by entry (the
+    // builds delete and look up by the primary key only).
+    const learnerIndexes = await secondaryIndexes(client, ['company_learner', 'company_learner_facet'])
+    for (const index of learnerIndexes) await client.query(`drop index "${index.indexname}"`)
     await buildDeferredLearners(repo, () => false)
-    progress(`learner aggregates built (${elapsed()})`)
+    progress(`learner aggregates built (${phaseTime()}, ${elapsed()})`)
+    for (const index of learnerIndexes) await client.query(index.indexdef)
+    progress(`learner indexes built (${phaseTime()}, ${elapsed()})`)
 
     const logRows = options.logRows ?? Math.round(2_000_000 * options.scale)
     if (logRows > 0) {
-      await seedActivityLogs(pgRunner(client), logRows, progress, { maintenanceWorkMem: '512MB' })
-      progress(`activity_log: ${logRows.toLocaleString('en-US')} rows (${elapsed()})`)
+      await seedActivityLogs(pgRunner(client), logRows, progress, { maintenanceWorkMem: '512MB', bulkDayCounts: true })
+      progress(`activity_log: ${logRows.toLocaleString('en-US')} rows and indexes (${phaseTime()}, ${elapsed()})`)
     }
     const runner = pgRunner(client)
     await seedUsers(runner, await findFixtures(runner))
     await client.query('vacuum analyze')
-    progress(`vacuum analyze done (${elapsed()})`)
+    progress(`vacuum analyze done (${phaseTime()}, ${elapsed()})`)
   } finally {
     await client.end()
     await database.close()
     await setJit(url, 'default')
   }
+}
+
+/** A table's indexes other than its primary key, with the statements that make them again. */
+async function secondaryIndexes(client: pg.Client, tables: string[]) {
+  const { rows } = await client.query<{ indexname: string; indexdef: string }>(
+    `select i.indexname, i.indexdef from pg_indexes as i
+     where i.schemaname = 'public' and i.tablename = any($1)
+       and not exists (select 1 from pg_constraint as c where c.conname = i.indexname and c.contype = 'p')`,
+    [tables],
+  )
+  return rows
 }
 
 async function setJit(url: string, value: 'off' | 'default'): Promise<void> {
