@@ -22,6 +22,8 @@ export const REGISTRATION_AGGREGATES: readonly { table: string; sql: string }[] 
         count(*) filter (where completion_status = 'not attempted')
       from registration where removed_at is null
       group by dispatch_id, learner_hash
+      -- in key order: the primary key is then filled from left to right, not at random
+      order by dispatch_id, learner_hash
       on conflict (dispatch_id, learner_hash) do update set
         registrations = l.registrations + excluded.registrations, completed = l.completed + excluded.completed,
         incomplete = l.incomplete + excluded.incomplete, not_attempted = l.not_attempted + excluded.not_attempted`,
