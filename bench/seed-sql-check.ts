@@ -6,6 +6,7 @@
  * registration upsert, pages of 100 in transactions that defer the learner aggregate, then the
  * sync's deferred learner builds. Every aggregate table must hold the same rows (its
  * transaction-id versions and timestamps aside), and the read services must answer the same.
+ * The seed's log rows are written again with the log's triggers on, for its day counts.
  * Exits 1 on any difference. Both databases are dropped at the end unless --keep.
  */
 import pg from 'pg'
@@ -36,7 +37,11 @@ const DERIVED = [
   'course',
   'company',
   'dispatch',
+  'activity_log_day',
+  'activity_log_user_day',
 ]
+/** Log rows seeded: their day counts are built in bulk by the seed, by the log's triggers here. */
+const LOG_ROWS = 20_000
 /** Columns that differ between any two builds: versions are transaction ids, the rest clock times. */
 const VOLATILE = ['version', 'created_at', 'updated_at', 'synced_at']
 
@@ -68,6 +73,28 @@ async function copyRegistrationsThroughSync(from: pg.Client, db: Db): Promise<vo
     })
   }
   await buildDeferredLearners(repo, () => false)
+}
+
+/** The seed's log rows written again with the day-count triggers on, in pages as a server writes them. */
+async function copyLogsThroughTriggers(from: pg.Client, to: pg.Client): Promise<void> {
+  await to.query(`select activity_log_ensure_months((current_date - 366)::date, current_date)`)
+  const { rows } = await from.query<{ row: string }>(
+    `select to_jsonb(l)::text as row from (select id, created_at, user_id, actor_name, actor_email, action, details,
+       ip_address from activity_log) as l order by created_at, id`,
+  )
+  for (let at = 0; at < rows.length; at += 1_000) {
+    await to.query(
+      `insert into activity_log (id, created_at, user_id, actor_name, actor_email, action, details, ip_address)
+       select id, created_at, user_id, actor_name, actor_email, action, details, ip_address
+       from jsonb_populate_recordset(null::activity_log, $1::jsonb)`,
+      [
+        `[${rows
+          .slice(at, at + 1_000)
+          .map((r) => r.row)
+          .join(',')}]`,
+      ],
+    )
+  }
 }
 
 async function answers(db: Db, url: string): Promise<unknown[]> {
@@ -115,7 +142,7 @@ async function main() {
   const at = process.argv.indexOf('--scale')
   const scale = at >= 0 ? Number(process.argv[at + 1]) : 0.01
   const sqlUrl = await recreateDatabase('portal_seedcheck_sql')
-  await seedSql(sqlUrl, { scale, logRows: 0, progress: () => {} })
+  await seedSql(sqlUrl, { scale, logRows: LOG_ROWS, progress: () => {} })
   const syncUrl = await recreateDatabase('portal_seedcheck_sync')
   const syncDb = await createDatabase({ databaseUrl: syncUrl, poolSize: 2 })
   const sqlDb = await createDatabase({ databaseUrl: sqlUrl, poolSize: 2, migrate: false })
@@ -127,6 +154,7 @@ async function main() {
   try {
     await writeCatalog(syncDb.db, benchWorld(scale))
     await copyRegistrationsThroughSync(a, syncDb.db)
+    await copyLogsThroughTriggers(a, b)
     for (const table of ['registration', ...DERIVED]) {
       const [x, y] = [await tableDigest(a, table), await tableDigest(b, table)]
       const same = x.rows === y.rows && x.digest === y.digest

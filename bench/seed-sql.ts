@@ -9,16 +9,19 @@
  *   rows are the ones a full sync writes;
  * - registrations are made with generate_series from the simulator's layout (each dispatch's
  *   count and learner pool), with value distributions like the simulator's (not its exact
- *   values: its per-row hash streams have no SQL twin). They go in as the sync's full listing
- *   writes them: in pages whose transaction defers the learner aggregate, the registration
- *   triggers keeping every per-dispatch aggregate, then company_learner_build per company.
- *   So every derived table is made by the same SQL a sync runs (bench/seed-sql-check.ts
- *   compares them with a rebuild through the sync's writers);
- * - activity_log rows as seed-logs.ts makes them (2,000,000 times the scale), the bench
- *   accounts as seed-users.ts makes them, and VACUUM ANALYZE at the end.
+ *   values: its per-row hash streams have no SQL twin). They go in in bulk with the
+ *   registration triggers bypassed (`session_replication_role = replica`); every table those
+ *   triggers keep is then built in one set-based statement (seed-aggregates.ts), the companies
+ *   are marked for their learner build as a full listing leaves them, and company_learner_build
+ *   runs per company, as a sync ends. bench/seed-sql-check.ts compares every derived table with
+ *   a rebuild through the sync's own writers;
+ * - activity_log rows as seed-logs.ts makes them (2,000,000 times the scale), their day counts
+ *   built after the load in the same way, the bench accounts as seed-users.ts makes them, and
+ *   VACUUM ANALYZE at the end.
  *
- * The registration table's secondary indexes are dropped for the load and rebuilt from their
- * own definitions after it: the per-page triggers read only their own aggregate tables.
+ * The secondary indexes of registration, company_learner and company_learner_facet (and the
+ * log's) are dropped for the load and made again from their own definitions after it. Each
+ * phase prints its time.
  */
 import pg from 'pg'
 import { createDatabase, type Db } from '../apps/server/src/db/client'
@@ -31,6 +34,7 @@ import { generateWorld, type World } from '../packages/scorm-cloud-sim/src/world
 import { courseToJson, destinationToJson, dispatchToJson } from '../packages/scorm-cloud-sim/src/records'
 import { FIRST_NAMES, LAST_NAMES, slugify } from '../packages/scorm-cloud-sim/src/words'
 import { ADMIN_URL, BENCH_DB_NAME, settings } from './config'
+import { buildAggregates, REGISTRATION_AGGREGATES } from './seed-aggregates'
 import { seedActivityLogs } from './seed-logs'
 import { findFixtures, seedUsers } from './seed-users'
 import { pgRunner } from './sql-runner'
@@ -40,6 +44,11 @@ export interface SqlSeedOptions {
   /** Activity log rows; default 2,000,000 times the scale. */
   logRows?: number
   progress?: (line: string) => void
+  /**
+   * Continue a run that stopped while loading registrations (`--resume`): the database is kept,
+   * its catalog, batches loaded and index definitions (bench_seed_*) are used as they are.
+   */
+  resume?: boolean
 }
 
 /** The simulator's bench sizes times the scale; more companies so 300 courses still fit every dispatch. */
@@ -55,8 +64,10 @@ export function scaledSizes(scale: number) {
 }
 
 const PAGE = 1_000
-/** Registrations per insert: each is one of the sync's pages as far as the triggers can tell. */
-const REGISTRATION_BATCH = 100_000
+/** Registrations per insert statement. */
+const REGISTRATION_BATCH = 250_000
+/** Connections loading registrations at once. */
+const REGISTRATION_WORKERS = 3
 
 const sqlArray = (items: readonly string[]) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`
 const emailPart = (name: string) => slugify(name).replace(/-/g, '')
@@ -221,50 +232,145 @@ export async function seedSql(url: string, options: SqlSeedOptions): Promise<voi
       `world: ${world.courses.length} courses, ${world.destinations.length} companies, ${world.dispatches.length} dispatches, ${world.registrationCount} registrations`,
     )
     const repo = createSyncRepository(database.db)
-    await writeCatalog(database.db, world)
-    progress(`courses, companies, dispatches written through the sync's writers (${elapsed()})`)
-
-    await createLayoutTable(client, world)
-
-    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
-      `select indexname, indexdef from pg_indexes
-       where schemaname = 'public' and tablename = 'registration' and indexname <> 'registration_pkey'`,
-    )
-    for (const index of indexes) await client.query(`drop index "${index.indexname}"`)
-    const total = world.registrationCount
-    for (let from = 0; from < total; from += REGISTRATION_BATCH) {
-      const to = Math.min(total, from + REGISTRATION_BATCH)
-      await client.query('begin')
-      await client.query('set local synchronous_commit = off')
-      // As the sync's full registration listing: companies without learners are built at the end.
-      await client.query(`select set_config('portal.learners_deferred', 'on', true)`)
-      await client.query(registrationInsert(from, to, world.epochMs))
-      await client.query('commit')
-      progress(`  registrations: ${to.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${elapsed()})`)
+    let phase = performance.now()
+    const phaseTime = () => {
+      const seconds = (performance.now() - phase) / 1000
+      phase = performance.now()
+      return `${seconds.toFixed(1)} s`
     }
+    if (!options.resume) {
+      await writeCatalog(database.db, world)
+      progress(`courses, companies, dispatches written through the sync's writers (${phaseTime()}, ${elapsed()})`)
+      await createLayoutTable(client, world)
+      await client.query(`create unlogged table bench_seed_batch (start bigint primary key)`)
+    }
+    const indexes = await dropRegistrationIndexes(client)
+
+    // The log shares nothing with the registrations: it goes in on its own connection meanwhile.
+    const logRows = options.logRows ?? Math.round(2_000_000 * options.scale)
+    const logs = withConnection(url, async (logClient) => {
+      const { rows } = await logClient.query<{ n: string }>(`select count(*) as n from activity_log`)
+      const present = Number(rows[0]!.n)
+      if (logRows <= 0 || present === logRows) return
+      if (present > 0)
+        throw new Error(`activity_log holds ${present} rows of a stopped run: seed again without --resume`)
+      const started = performance.now()
+      await seedActivityLogs(pgRunner(logClient), logRows, progress, {
+        maintenanceWorkMem: '512MB',
+        bulkDayCounts: true,
+      })
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      progress(`activity_log: ${logRows.toLocaleString('en-US')} rows and indexes (${seconds} s, ${elapsed()})`)
+    })
+    // Logs already seeded by a run that stopped are kept (a resumed run).
+    void logs.catch(() => {})
+
+    // The load bypasses the registration triggers (and the foreign key check: the dispatches
+    // were just written), whose work is then done once per table below. Batches go to a few
+    // connections at once; each records itself with its rows, so a resumed run skips it.
+    const total = world.registrationCount
+    const { rows: done } = await client.query<{ start: string }>(`select start from bench_seed_batch`)
+    const doneStarts = new Set(done.map((r) => Number(r.start)))
+    const starts: number[] = []
+    for (let from = 0; from < total; from += REGISTRATION_BATCH) if (!doneStarts.has(from)) starts.push(from)
+    let loaded = doneStarts.size * REGISTRATION_BATCH
+    await Promise.all(
+      Array.from({ length: REGISTRATION_WORKERS }, () =>
+        withConnection(url, async (worker) => {
+          await worker.query('set session_replication_role = replica')
+          for (let from = starts.shift(); from !== undefined; from = starts.shift()) {
+            const to = Math.min(total, from + REGISTRATION_BATCH)
+            await worker.query('begin')
+            await worker.query('set local synchronous_commit = off')
+            await worker.query(registrationInsert(from, to, world.epochMs))
+            await worker.query('insert into bench_seed_batch values ($1)', [from])
+            await worker.query('commit')
+            loaded += to - from
+            progress(
+              `  registrations: ${loaded.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${elapsed()})`,
+            )
+          }
+        }),
+      ),
+    )
+    progress(`registrations loaded without triggers (${phaseTime()}, ${elapsed()})`)
     await client.query(`set maintenance_work_mem = '512MB'`)
+    await client.query(`set work_mem = '256MB'`)
+    await client.query('analyze registration')
+    await buildAggregates(pgRunner(client), REGISTRATION_AGGREGATES, progress)
+    progress(`registration aggregates built (${phaseTime()}, ${elapsed()})`)
     for (const index of indexes) {
       await client.query(index.indexdef)
       progress(`  registration: index ${index.indexname} rebuilt (${elapsed()})`)
     }
-    await client.query(`drop table bench_seed_dispatch`)
+    progress(`registration indexes built (${phaseTime()}, ${elapsed()})`)
+    await client.query(`drop table bench_seed_dispatch, bench_seed_batch, bench_seed_index`)
+    // The learners' secondary indexes are made once after the builds, not entry by entry (the
+    // builds delete and look up by the primary key only).
+    const learnerIndexes = await secondaryIndexes(client, ['company_learner', 'company_learner_facet'])
+    for (const index of learnerIndexes) await client.query(`drop index "${index.indexname}"`)
     await buildDeferredLearners(repo, () => false)
-    progress(`learner aggregates built (${elapsed()})`)
+    progress(`learner aggregates built (${phaseTime()}, ${elapsed()})`)
+    for (const index of learnerIndexes) await client.query(index.indexdef)
+    progress(`learner indexes built (${phaseTime()}, ${elapsed()})`)
 
-    const logRows = options.logRows ?? Math.round(2_000_000 * options.scale)
-    if (logRows > 0) {
-      await seedActivityLogs(pgRunner(client), logRows, progress, { maintenanceWorkMem: '512MB' })
-      progress(`activity_log: ${logRows.toLocaleString('en-US')} rows (${elapsed()})`)
-    }
+    await logs
+    progress(`activity_log done (${phaseTime()}, ${elapsed()})`)
     const runner = pgRunner(client)
     await seedUsers(runner, await findFixtures(runner))
     await client.query('vacuum analyze')
-    progress(`vacuum analyze done (${elapsed()})`)
+    progress(`vacuum analyze done (${phaseTime()}, ${elapsed()})`)
   } finally {
     await client.end()
     await database.close()
     await setJit(url, 'default')
   }
+}
+
+/**
+ * Drops registration's indexes and primary key for the load, their definitions kept in
+ * bench_seed_index first, so a resumed run makes the same ones again.
+ */
+async function dropRegistrationIndexes(client: pg.Client) {
+  await client.query(`create unlogged table if not exists bench_seed_index (name text primary key, definition text)`)
+  await client.query(
+    `insert into bench_seed_index
+     select i.indexname, i.indexdef from pg_indexes as i
+     where i.schemaname = 'public' and i.tablename = 'registration'
+       and not exists (select 1 from pg_constraint as c where c.conname = i.indexname)
+     union all
+     select conname, format('alter table registration add constraint %I %s', conname, pg_get_constraintdef(oid))
+     from pg_constraint where conrelid = 'registration'::regclass and contype = 'p'
+     on conflict do nothing`,
+  )
+  await client.query(`alter table registration drop constraint if exists registration_pkey`)
+  for (const index of await secondaryIndexes(client, ['registration']))
+    await client.query(`drop index "${index.indexname}"`)
+  const { rows } = await client.query<{ indexname: string; indexdef: string }>(
+    `select name as indexname, definition as indexdef from bench_seed_index order by name <> 'registration_pkey', name`,
+  )
+  return rows
+}
+
+async function withConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A table's indexes other than its primary key, with the statements that make them again. */
+async function secondaryIndexes(client: pg.Client, tables: string[]) {
+  const { rows } = await client.query<{ indexname: string; indexdef: string }>(
+    `select i.indexname, i.indexdef from pg_indexes as i
+     where i.schemaname = 'public' and i.tablename = any($1)
+       and not exists (select 1 from pg_constraint as c where c.conname = i.indexname and c.contype = 'p')`,
+    [tables],
+  )
+  return rows
 }
 
 async function setJit(url: string, value: 'off' | 'default'): Promise<void> {
@@ -288,6 +394,10 @@ export async function recreateDatabase(name: string): Promise<string> {
   } finally {
     await admin.end()
   }
+  return databaseUrlOf(name)
+}
+
+function databaseUrlOf(name: string): string {
   const url = new URL(ADMIN_URL)
   url.pathname = `/${name}`
   return url.toString()
@@ -302,10 +412,12 @@ async function main() {
   if (!Number.isFinite(scale) || scale <= 0) throw new Error('--scale must be a positive number')
   const name = arg('db') ?? (scale === 1 ? BENCH_DB_NAME : `${BENCH_DB_NAME}${scale}`)
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a database name: ${name}`)
-  const url = await recreateDatabase(name)
+  const resume = process.argv.includes('--resume')
+  const url = resume ? databaseUrlOf(name) : await recreateDatabase(name)
   const began = performance.now()
   await seedSql(url, {
     scale,
+    resume,
     ...(arg('logs') !== undefined ? { logRows: Number(arg('logs')) } : {}),
     progress: (line) => console.log(`[${Math.round((performance.now() - began) / 1000)} s] ${line}`),
   })
