@@ -113,6 +113,13 @@ async function main() {
     ],
     ['report: search "smith" + window', report({ search: 'smith', ...window })],
     ['report: completed + window, page 200', report({ status: 'completed', ...window, page: 200 })],
+    ['report: no filter, p1', report({})],
+    ['report: incomplete, p3', report({ status: 'incomplete', page: 3 })],
+    ['report: window, page 2 of 25', report({ ...window, page: 2, pageSize: 25 })],
+    ['report: no filter, page 300 (middle)', report({ page: 300 })],
+    ['report: search "sa" (two letters), p1', report({ search: 'sa' })],
+    ['report: search "smith", p2', report({ search: 'smith', page: 2 })],
+    ['report: repeat learners + window', report({ repeatLearners: true, ...window })],
     ['logs: user + 30 days', logs({ userId: logUser.id, startDate: days(logUser.day, 29), endDate: logUser.day })],
     [
       'logs: user + 90 days + search (their last name)',

@@ -30,6 +30,7 @@ const DERIVED = [
   'dispatch_month',
   'dispatch_week',
   'dispatch_access_day',
+  'dispatch_repeat_day',
   'company_month',
   'company_learner',
   'company_learner_facet',

@@ -73,7 +73,7 @@ export async function sessionUser(
 /** A process's session check: the look-up above, or a remembered answer where that is safe. */
 export type SessionCheck = (claims: Pick<AccessClaims, 'sid' | 'sub' | 'ver'>) => Promise<SessionUser | null>
 
-/** What the triggers of migration 0042 (session_user_notice) notify after any write to sessions, users or companies. */
+/** What the triggers of migration 0043 (session_user_notice) notify after any write to sessions, users or companies. */
 export const SESSION_USER_CHANGED = 'session_user_changed'
 
 /** Remembered answers at most; a full map is emptied (it refills from the look-up). */

@@ -118,6 +118,28 @@ export const dispatchAccessDay = pgTable(
   (t) => [primaryKey({ name: 'dispatch_access_day_pkey', columns: [t.dispatchId, t.completionStatus, t.day] })],
 )
 
+/**
+ * The live, accessed registrations of a dispatch's repeat learners (those dispatch_learner counts
+ * more than once) per dispatch, UTC day of last access, completion status and learner (migration
+ * 0042, kept by triggers): what corrects a window's registrations to its distinct learners.
+ */
+export const dispatchRepeatDay = pgTable(
+  'dispatch_repeat_day',
+  {
+    dispatchId: text('dispatch_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    completionStatus: text('completion_status').notNull(),
+    learnerHash: bigint('learner_hash', { mode: 'bigint' }).notNull(),
+    registrations: integer('registrations').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'dispatch_repeat_day_pkey',
+      columns: [t.dispatchId, t.day, t.completionStatus, t.learnerHash],
+    }),
+  ],
+)
+
 /** Per dispatch and learner (hash of the learner key): live registrations in all and per status. */
 export const dispatchLearner = pgTable(
   'dispatch_learner',

@@ -2,7 +2,14 @@ import { desc, isNotNull, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus } from '@portal/shared'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DbOrTx } from '../../db/client'
-import { dispatch, dispatchAccessDay, dispatchStat, dispatchSummary, registration } from '../../db/schema'
+import {
+  dispatch,
+  dispatchAccessDay,
+  dispatchRepeatDay,
+  dispatchStat,
+  dispatchSummary,
+  registration,
+} from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchWalkRows, searchedPage, termMatch, type SearchPath } from '../../db/search'
@@ -51,6 +58,14 @@ export const REPORT_SEARCH_GATHER_ROWS = 3_000
  */
 export const gathersMatches = (filter: RegistrationFilter) => [...(filter.search?.trim() ?? '')].length >= 2
 
+/**
+ * A page of the report's own walk (no search) whose offset is at most this many times its size
+ * reads its rows from the table as the index walk meets them, offset included: one visit of the
+ * table per row. Deeper, the offset is walked over the index alone and the page's rows are read
+ * by key (a deferred join), which costs an index descent more per row of the page.
+ */
+const DIRECT_PAGE_OFFSET = 2
+
 /** The values of the report's statements, as placeholders (db/statement.ts). */
 const R = placeholders('dispatchId', 'status', 'from', 'before', 'pattern', 'limit', 'offset', 'walkRows')
 
@@ -89,24 +104,56 @@ const utcDay = (value: unknown) => sql`(cast(${value} as timestamptz) at time zo
 const isUtcMidnight = (date: Date | undefined) => date === undefined || date.getTime() % 86_400_000 === 0
 
 /**
- * A last-access window of whole UTC days (the report's own filter always is) without a search or
- * repeat learners: its totals come from the kept day counts.
+ * A last-access window of whole UTC days (the report's own filter always is) without a search:
+ * its totals come from kept counts (dayTotalsStatement).
  */
 export const isDayWindow = (filter: RegistrationFilter) =>
   !filter.search?.trim() &&
-  !filter.repeatLearners &&
   Boolean(filter.from || filter.before) &&
   isUtcMidnight(filter.from) &&
   isUtcMidnight(filter.before)
-
-/** Built report statements by shape (db/statement.ts). */
-const statements = statementCache(500)
 
 /** The dispatch's registration version (migration 0008), as a column of the statement reading its registrations. */
 const registrationVersionOf = (dispatchId: unknown) =>
   sql<
     number | null
   >`(select ${dispatchStat.version} from ${dispatchStat} where ${dispatchStat.dispatchId} = ${dispatchId})`
+
+/** Built report statements by shape (db/statement.ts). */
+const statements = statementCache(500)
+
+/**
+ * The totals of a window of whole UTC days without a search (isDayWindow), from kept counts
+ * whatever the dispatch's size: its registrations from the day counts (migration 0041), less
+ * `repeated`, what repeat learners count more than once (migration 0042): for each learner in
+ * dispatch_repeat_day with registrations in the window, those registrations less one. On a
+ * dispatch without repeat learners (registrations = learners) that table is not read. With the
+ * repeat-learners filter, the window's rows are that table's alone.
+ */
+function dayTotalsStatement(input: RegistrationInput, shape: unknown[]) {
+  return statements.get(JSON.stringify(['dayTotals', ...shape]), () => {
+    const within = (table: typeof dispatchAccessDay | typeof dispatchRepeatDay) => {
+      const where = [sql`${table.dispatchId} = ${R.dispatchId}`]
+      if (input.status !== undefined) where.push(sql`${table.completionStatus} = ${R.status}`)
+      if (input.from !== undefined) where.push(sql`${table.day} >= ${utcDay(R.from)}`)
+      if (input.before !== undefined) where.push(sql`${table.day} < ${utcDay(R.before)}`)
+      return sql.join(where, sql` and `)
+    }
+    const version = registrationVersionOf(R.dispatchId)
+    if (input.repeatLearners)
+      return sql`select coalesce(sum(${dispatchRepeatDay.registrations}), 0)::bigint as "total",
+          (coalesce(sum(${dispatchRepeatDay.registrations}), 0) - count(distinct ${dispatchRepeatDay.learnerHash}))::bigint as "repeated",
+          ${version} as "version"
+        from ${dispatchRepeatDay} where ${within(dispatchRepeatDay)}`
+    return sql`select coalesce((select sum(${dispatchAccessDay.registrations}) from ${dispatchAccessDay}
+        where ${within(dispatchAccessDay)}), 0)::bigint as "total",
+      (case when ${dispatchStat.registrations} = ${dispatchStat.learners} then 0 else (
+        select coalesce(sum(${dispatchRepeatDay.registrations}), 0) - count(distinct ${dispatchRepeatDay.learnerHash})
+        from ${dispatchRepeatDay} where ${within(dispatchRepeatDay)}) end)::bigint as "repeated",
+      ${dispatchStat.version} as "version"
+      from (select 1) as "one" left join ${dispatchStat} on ${dispatchStat.dispatchId} = ${R.dispatchId}`
+  })
+}
 
 /** A filter without a search, a last-access window or repeat learners: its totals are kept (migration 0008). */
 export const isKeptFilter = (filter: RegistrationFilter) =>
@@ -176,17 +223,27 @@ export function createReportsRepository(db: DbOrTx) {
     /**
      * Newest last access first, never-accessed last, then id (indexes registration_report_idx
      * and, with a status, registration_report_status_idx). Deferred join: the offset is walked
-     * over the index alone (ids), and only the page's rows are read from the table. A page in
-     * the second half of a known total is walked from the other end (the last page costs what
-     * the first does).
+     * over the index alone (ids), and only the page's rows are read from the table, each by its
+     * key. A shallow page (DIRECT_PAGE_OFFSET) reads its rows as the walk meets them instead. A
+     * page in the second half of a known total is walked from the other end (the last page costs
+     * what the first does).
      */
     async page(filter: RegistrationFilter, limit: number, offset: number, total: number | null): Promise<ReportPage> {
       const at = nearerEnd(total, limit, offset)
       const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : ORDER
       const { input, values, shape } = inputOf(filter)
       const run = { ...values, limit: at.limit, offset: at.offset, walkRows: searchWalkRows(offset + limit) }
+      // A shallow page of the list's own walk reads its rows straight from the index walk.
+      const direct = at.offset <= DIRECT_PAGE_OFFSET * at.limit
       const read = async (source: SQL | typeof registration, where: SQL | undefined, path: SearchPath) => {
-        const statement = statements.get(JSON.stringify(['page', ...shape, path, at.fromEnd]), () => {
+        const straight = path === 'list' && direct
+        const statement = statements.get(JSON.stringify(['page', ...shape, path, at.fromEnd, straight]), () => {
+          if (straight) {
+            const rows = sql`(select * from ${registration} where ${where}
+              order by ${sql.join(walk, sql`, `)} limit ${R.limit} offset ${R.offset}) as ${registration}`
+            return sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(R.dispatchId)} as "version"
+              from ${rows}`
+          }
           const ids = db
             .select({ id: sql<string>`${registration.id}`.as('page_id') })
             .from(source as typeof registration)
@@ -256,33 +313,19 @@ export function createReportsRepository(db: DbOrTx) {
     /**
      * Registrations and distinct learners of a search or a last-access window (a filter without
      * either takes the kept counts: keptTotals), with the dispatch's registration version they
-     * were counted at (same statement). A date window is one index-only pass over the report
-     * index (learner_hash is carried by it); a search, a pass over its trigram matches.
+     * were counted at (same statement). A window of whole UTC days reads kept counts
+     * (dayTotalsStatement); a search, a pass over its trigram matches (to the cap); another window
+     * (not of whole days: no request of the report's own), one index-only pass over the report index.
      */
     async totals(filter: RegistrationFilter): Promise<ReportTotals & { version: number | null }> {
       const { input, values, shape } = inputOf(filter)
       if (isDayWindow(filter)) {
-        // A window of whole UTC days without a search: the kept day counts (migration 0041), a
-        // few rows per day of the window whatever the dispatch's size. Its distinct learners
-        // are its registrations when no learner holds two live registrations on the dispatch.
-        const kept = statements.get(JSON.stringify(['dayTotals', ...shape]), () => {
-          const days = [sql`${dispatchAccessDay.dispatchId} = ${R.dispatchId}`]
-          if (input.status !== undefined) days.push(sql`${dispatchAccessDay.completionStatus} = ${R.status}`)
-          if (input.from !== undefined) days.push(sql`${dispatchAccessDay.day} >= ${utcDay(R.from)}`)
-          if (input.before !== undefined) days.push(sql`${dispatchAccessDay.day} < ${utcDay(R.before)}`)
-          return sql`select coalesce((select sum(${dispatchAccessDay.registrations}) from ${dispatchAccessDay}
-              where ${sql.join(days, sql` and `)}), 0)::bigint as "total",
-            ${dispatchStat.registrations} = ${dispatchStat.learners} as "unique", ${dispatchStat.version} as "version"
-            from (select 1) as "one" left join ${dispatchStat} on ${dispatchStat.dispatchId} = ${R.dispatchId}`
-        })
-        const [row] = await runStatement(db, kept, values)
-        const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
+        const [row] = await runStatement(db, dayTotalsStatement(input, shape), values)
         const total = Number(row!.total)
-        // No kept counts yet means no registration yet.
-        if (row!.unique !== false || total === 0) return { total, distinctLearners: total, capped: false, version }
+        const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
+        return { total, distinctLearners: total - Number(row!.repeated), capped: false, version }
       }
-      // A search stops at the cap (its matches are row visits); a date window of a dispatch with
-      // repeat learners is one index-only pass. count(distinct) of 8-byte hashes sorts in memory
+      // A search stops at the cap (its matches are row visits). count(distinct) of 8-byte hashes sorts in memory
       // (text keys spilled to disk).
       const statement = statements.get(JSON.stringify(['totals', ...shape]), () => {
         const cap = input.search ? sql` limit ${sql.raw(String(REPORT_SEARCH_COUNT_CAP + 1))}` : sql``
