@@ -16,19 +16,13 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError, notFound } from '../../lib/app-error'
-import type { Actor } from '../../lib/actor'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository'
 import { keyActor, type KeyCall } from '../../lib/api-key-call'
+import { integrationsAllowedBy, ownerScopeOf, type IntegrationManager } from './integration-access'
 
-/** The caller of the key screens: a signed-in person (keys cannot manage keys). */
-export interface KeyManager {
-  id: string
-  role: Role
-  companyId: string | null
-  actor: Actor | null
-  ip: string
-}
+/** The caller of the key screens. */
+export type KeyManager = IntegrationManager
 
 export const API_KEY_MESSAGES = {
   malformed: 'The Authorization header must be "Bearer " followed by an API key (dp_live_…).',
@@ -83,13 +77,9 @@ function toApi(row: ApiKeyRow): ApiKey {
 export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; activity: ActivityRepository }) {
   const { db, keys, activity } = deps
 
-  /** A client's keys are its company's; staff other than admins have no key screen. */
-  const scopeOf = (who: KeyManager) => (ownCompanyOnly(who.role) ? { companyId: who.companyId ?? '' } : {})
-
-  async function allowed(who: KeyManager): Promise<boolean> {
-    if (!ownCompanyOnly(who.role)) return true
-    return who.companyId ? (await keys.companyAllows(who.companyId)) === true : false
-  }
+  // A client's keys are its company's; staff other than admins have no key screen.
+  const scopeOf = ownerScopeOf
+  const allowed = integrationsAllowedBy((companyId) => keys.companyAllows(companyId))
 
   async function visible(who: KeyManager, id: string): Promise<ApiKeyRow> {
     const row = await keys.find(id, scopeOf(who))
@@ -121,6 +111,9 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
   }
 
   return {
+    /** Whether the caller may have integrations (keys and webhook subscriptions). */
+    integrationsAllowed: allowed,
+
     async list(who: KeyManager): Promise<ApiKeyList> {
       const may = await allowed(who)
       const rows = await keys.list(scopeOf(who))

@@ -4,7 +4,6 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MAX_PER_OWNER,
   WEBHOOK_TEST_EVENT,
-  type Role,
   type WebhookCreate,
   type WebhookDeliveryList,
   type WebhookList,
@@ -14,21 +13,15 @@ import {
 } from '@portal/shared'
 import type { Db, DbOrTx } from '../../db/client'
 import { AppError, notFound } from '../../lib/app-error'
-import type { Actor } from '../../lib/actor'
 import type { SecretBox } from '../../lib/secret-box'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { OutboundWebhooksRepository, SubscriptionRow } from './outbound-webhooks.repository'
 import { newSigningSecret } from './signing'
 import { urlProblem } from './url-guard'
+import { ownerScopeOf, type IntegrationManager } from '../api-keys/integration-access'
 
-/** The caller of the webhook screens: a signed-in person (keys cannot manage webhooks). */
-export interface HookManager {
-  id: string
-  role: Role
-  companyId: string | null
-  actor: Actor | null
-  ip: string
-}
+/** The caller of the webhook screens. */
+export type HookManager = IntegrationManager
 
 export const WEBHOOK_MESSAGES = {
   notAllowed: 'Integrations are not enabled for your company. Ask an administrator to allow them.',
@@ -51,23 +44,22 @@ function toApi(row: SubscriptionRow): WebhookSubscription {
 }
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-export function createOutboundWebhooksService(deps: {
+export interface OutboundWebhooksDeps {
   db: Db
   hooks: OutboundWebhooksRepository
   activity: ActivityRepository
   box: () => SecretBox
   allowPrivateTargets: boolean
+  /** Whether the caller may have integrations (the API keys setting: api-keys/integration-access.ts). */
+  allowed(who: HookManager): Promise<boolean>
   /** Sends the delivery job now (in the transaction when given). */
   nudge(tx?: DbOrTx): Promise<void>
-}) {
-  const { db, hooks, activity, box } = deps
+}
 
-  const scopeOf = (who: HookManager) => (ownCompanyOnly(who.role) ? { companyId: who.companyId ?? '' } : {})
+export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
+  const { db, hooks, activity, box, allowed } = deps
 
-  async function allowed(who: HookManager): Promise<boolean> {
-    if (!ownCompanyOnly(who.role)) return true
-    return who.companyId ? (await hooks.companyAllows(who.companyId)) === true : false
-  }
+  const scopeOf = ownerScopeOf
 
   async function visible(who: HookManager, id: string): Promise<SubscriptionRow> {
     if (!(await allowed(who))) throw new AppError('FORBIDDEN', WEBHOOK_MESSAGES.notAllowed)
