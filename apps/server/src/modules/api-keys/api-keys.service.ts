@@ -21,9 +21,6 @@ import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository'
 import { keyActor, type KeyCall } from '../../lib/api-key-call'
 import { integrationsAllowedBy, ownerScopeOf, type IntegrationManager } from './integration-access'
 
-/** The caller of the key screens. */
-export type KeyManager = IntegrationManager
-
 export const API_KEY_MESSAGES = {
   malformed: 'The Authorization header must be "Bearer " followed by an API key (dp_live_…).',
   invalid: 'This API key is not valid: it is unknown, revoked, expired or rotated.',
@@ -81,7 +78,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
   const scopeOf = ownerScopeOf
   const allowed = integrationsAllowedBy((companyId) => keys.companyAllows(companyId))
 
-  async function visible(who: KeyManager, id: string): Promise<ApiKeyRow> {
+  async function visible(who: IntegrationManager, id: string): Promise<ApiKeyRow> {
     const row = await keys.find(id, scopeOf(who))
     if (!row) throw notFound(API_KEY_MESSAGES.notFound)
     return row
@@ -114,7 +111,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
     /** Whether the caller may have integrations (keys and webhook subscriptions). */
     integrationsAllowed: allowed,
 
-    async list(who: KeyManager): Promise<ApiKeyList> {
+    async list(who: IntegrationManager): Promise<ApiKeyList> {
       const may = await allowed(who)
       const rows = await keys.list(scopeOf(who))
       return {
@@ -124,7 +121,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       }
     },
 
-    async create(who: KeyManager, input: ApiKeyCreate): Promise<ApiKeySecret> {
+    async create(who: IntegrationManager, input: ApiKeyCreate): Promise<ApiKeySecret> {
       if (!(await allowed(who))) throw new AppError('FORBIDDEN', API_KEY_MESSAGES.notAllowed)
       checkScopes(who.role, input.scopes)
       const expiresAt = expiryOf(input.expiresAt)
@@ -159,7 +156,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return { key: toApi((await keys.find(id, {}))!), secret: fresh.secret }
     },
 
-    async rotate(who: KeyManager, id: string): Promise<ApiKeySecret> {
+    async rotate(who: IntegrationManager, id: string): Promise<ApiKeySecret> {
       const row = await visible(who, id)
       if (row.revokedAt) throw new AppError('CONFLICT', API_KEY_MESSAGES.revoked)
       const fresh = newKey()
@@ -180,7 +177,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return { key: toApi((await keys.find(id, {}))!), secret: fresh.secret }
     },
 
-    async revoke(who: KeyManager, id: string): Promise<ApiKey> {
+    async revoke(who: IntegrationManager, id: string): Promise<ApiKey> {
       const row = await visible(who, id)
       if (row.revokedAt) throw new AppError('CONFLICT', API_KEY_MESSAGES.revoked)
       await db.transaction(async (tx) => {
@@ -198,7 +195,11 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return toApi((await keys.find(id, {}))!)
     },
 
-    async setCompanyAllows(who: KeyManager, companyId: string, allowedNow: boolean): Promise<{ allowed: boolean }> {
+    async setCompanyAllows(
+      who: IntegrationManager,
+      companyId: string,
+      allowedNow: boolean,
+    ): Promise<{ allowed: boolean }> {
       await db.transaction(async (tx) => {
         if (!(await keys.setCompanyAllows(companyId, allowedNow, tx))) throw notFound('Company not found.')
         await activity.record(

@@ -20,9 +20,6 @@ import { newSigningSecret } from './signing'
 import { urlProblem } from './url-guard'
 import { ownerScopeOf, type IntegrationManager } from '../api-keys/integration-access'
 
-/** The caller of the webhook screens. */
-export type HookManager = IntegrationManager
-
 export const WEBHOOK_MESSAGES = {
   notAllowed: 'Integrations are not enabled for your company. Ask an administrator to allow them.',
   notFound: 'That webhook subscription was not found.',
@@ -51,7 +48,7 @@ export interface OutboundWebhooksDeps {
   box: () => SecretBox
   allowPrivateTargets: boolean
   /** Whether the caller may have integrations (the API keys setting: api-keys/integration-access.ts). */
-  allowed(who: HookManager): Promise<boolean>
+  allowed(who: IntegrationManager): Promise<boolean>
   /** Sends the delivery job now (in the transaction when given). */
   nudge(tx?: DbOrTx): Promise<void>
 }
@@ -61,7 +58,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
 
   const scopeOf = ownerScopeOf
 
-  async function visible(who: HookManager, id: string): Promise<SubscriptionRow> {
+  async function visible(who: IntegrationManager, id: string): Promise<SubscriptionRow> {
     if (!(await allowed(who))) throw new AppError('FORBIDDEN', WEBHOOK_MESSAGES.notAllowed)
     const row = await hooks.find(id, scopeOf(who))
     if (!row) throw notFound(WEBHOOK_MESSAGES.notFound)
@@ -84,7 +81,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
   }
 
   async function record(
-    who: HookManager,
+    who: IntegrationManager,
     action: 'WEBHOOK_CREATED' | 'WEBHOOK_UPDATED' | 'WEBHOOK_DELETED' | 'WEBHOOK_SECRET_REVEALED',
     details: Record<string, unknown>,
     tx?: DbOrTx,
@@ -93,7 +90,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
   }
 
   return {
-    async list(who: HookManager): Promise<WebhookList> {
+    async list(who: IntegrationManager): Promise<WebhookList> {
       const may = await allowed(who)
       return {
         allowed: may,
@@ -103,7 +100,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       }
     },
 
-    async create(who: HookManager, input: WebhookCreate): Promise<WebhookSecret> {
+    async create(who: IntegrationManager, input: WebhookCreate): Promise<WebhookSecret> {
       if (!(await allowed(who))) throw new AppError('FORBIDDEN', WEBHOOK_MESSAGES.notAllowed)
       checkEvents(input.events)
       const url = await checkUrl(input.url)
@@ -133,7 +130,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       return { subscription: toApi((await hooks.find(id, {}))!), secret }
     },
 
-    async update(who: HookManager, id: string, input: WebhookUpdate): Promise<WebhookSubscription> {
+    async update(who: IntegrationManager, id: string, input: WebhookUpdate): Promise<WebhookSubscription> {
       const row = await visible(who, id)
       if (input.events) checkEvents(input.events)
       const url = input.url === undefined ? undefined : await checkUrl(input.url)
@@ -152,7 +149,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       return toApi((await hooks.find(id, {}))!)
     },
 
-    async remove(who: HookManager, id: string): Promise<WebhookSubscription> {
+    async remove(who: IntegrationManager, id: string): Promise<WebhookSubscription> {
       const row = await visible(who, id)
       await db.transaction(async (tx) => {
         if (!(await hooks.remove(id, tx))) throw notFound(WEBHOOK_MESSAGES.notFound)
@@ -162,7 +159,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
     },
 
     /** The signing secret again (logged): a receiver set up later, or one that lost it. */
-    async revealSecret(who: HookManager, id: string): Promise<WebhookSecret> {
+    async revealSecret(who: IntegrationManager, id: string): Promise<WebhookSecret> {
       const row = await visible(who, id)
       const sealed = await hooks.secretOf(id)
       const secret = sealed ? box().open(sealed, secretContext(id)) : null
@@ -171,7 +168,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       return { subscription: toApi(row), secret }
     },
 
-    async deliveries(who: HookManager, id: string): Promise<WebhookDeliveryList> {
+    async deliveries(who: IntegrationManager, id: string): Promise<WebhookDeliveryList> {
       await visible(who, id)
       const rows = await hooks.deliveries(id, 100)
       return {
@@ -184,7 +181,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       }
     },
 
-    async resend(who: HookManager, id: string, deliveryId: number): Promise<{ deliveryId: number }> {
+    async resend(who: IntegrationManager, id: string, deliveryId: number): Promise<{ deliveryId: number }> {
       await visible(who, id)
       const created = await db.transaction(async (tx) => {
         const newId = await hooks.resend(id, deliveryId, tx)
@@ -195,7 +192,7 @@ export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
       return { deliveryId: created }
     },
 
-    async sendTest(who: HookManager, id: string): Promise<{ deliveryId: number }> {
+    async sendTest(who: IntegrationManager, id: string): Promise<{ deliveryId: number }> {
       const row = await visible(who, id)
       const deliveryId = await db.transaction(async (tx) => {
         const created = await hooks.insertOwnEvent(
