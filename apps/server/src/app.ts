@@ -233,7 +233,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(ssoStaffAdminRoutes, { prefix: '/api/admin/sso/staff', sso, secureCookie })
   await app.register(apiKeysRoutes, { prefix: '/api/api-keys', apiKeys })
   await app.register(companyApiKeysRoutes, { prefix: '/api/admin/companies', apiKeys })
-  await registerOutboundWebhooks(app, config, { db, jobs, mails, activity }, options)
+  await registerOutboundWebhooks(
+    app,
+    config,
+    { db, jobs, mails, activity, allowed: apiKeys.integrationsAllowed },
+    options,
+  )
   await app.register(usersRoutes, { prefix: '/api/users', users })
   await app.register(salesUsersRoutes, { prefix: '/api/admin/users', users })
   await app.register(activityRoutes, { prefix: '/api/logs', logs })

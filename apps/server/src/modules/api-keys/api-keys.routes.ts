@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import {
   ApiKeyCreateSchema,
   ApiKeyListSchema,
@@ -11,13 +10,8 @@ import {
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { route } from '../../lib/route'
-import { actorOf, requireUser } from '../../plugins/app/auth'
-import type { ApiKeysService, KeyManager } from './api-keys.service'
-
-function managerOf(request: FastifyRequest): KeyManager {
-  const user = requireUser(request)
-  return { id: user.id, role: user.role, companyId: user.companyId, actor: actorOf(request), ip: request.ip }
-}
+import type { ApiKeysService } from './api-keys.service'
+import { managerOf } from './integration-access'
 
 /**
  * API keys: an admin's for the vendor (and every company's, to see and revoke), a client's for

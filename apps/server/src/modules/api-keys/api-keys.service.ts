@@ -16,19 +16,10 @@ import {
 } from '@portal/shared'
 import type { Db } from '../../db/client'
 import { AppError, notFound } from '../../lib/app-error'
-import type { Actor } from '../../lib/actor'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository'
 import { keyActor, type KeyCall } from '../../lib/api-key-call'
-
-/** The caller of the key screens: a signed-in person (keys cannot manage keys). */
-export interface KeyManager {
-  id: string
-  role: Role
-  companyId: string | null
-  actor: Actor | null
-  ip: string
-}
+import { integrationsAllowedBy, ownerScopeOf, type IntegrationManager } from './integration-access'
 
 export const API_KEY_MESSAGES = {
   malformed: 'The Authorization header must be "Bearer " followed by an API key (dp_live_…).',
@@ -83,15 +74,11 @@ function toApi(row: ApiKeyRow): ApiKey {
 export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; activity: ActivityRepository }) {
   const { db, keys, activity } = deps
 
-  /** A client's keys are its company's; staff other than admins have no key screen. */
-  const scopeOf = (who: KeyManager) => (ownCompanyOnly(who.role) ? { companyId: who.companyId ?? '' } : {})
+  // A client's keys are its company's; staff other than admins have no key screen.
+  const scopeOf = ownerScopeOf
+  const allowed = integrationsAllowedBy((companyId) => keys.companyAllows(companyId))
 
-  async function allowed(who: KeyManager): Promise<boolean> {
-    if (!ownCompanyOnly(who.role)) return true
-    return who.companyId ? (await keys.companyAllows(who.companyId)) === true : false
-  }
-
-  async function visible(who: KeyManager, id: string): Promise<ApiKeyRow> {
+  async function visible(who: IntegrationManager, id: string): Promise<ApiKeyRow> {
     const row = await keys.find(id, scopeOf(who))
     if (!row) throw notFound(API_KEY_MESSAGES.notFound)
     return row
@@ -121,7 +108,10 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
   }
 
   return {
-    async list(who: KeyManager): Promise<ApiKeyList> {
+    /** Whether the caller may have integrations (keys and webhook subscriptions). */
+    integrationsAllowed: allowed,
+
+    async list(who: IntegrationManager): Promise<ApiKeyList> {
       const may = await allowed(who)
       const rows = await keys.list(scopeOf(who))
       return {
@@ -131,7 +121,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       }
     },
 
-    async create(who: KeyManager, input: ApiKeyCreate): Promise<ApiKeySecret> {
+    async create(who: IntegrationManager, input: ApiKeyCreate): Promise<ApiKeySecret> {
       if (!(await allowed(who))) throw new AppError('FORBIDDEN', API_KEY_MESSAGES.notAllowed)
       checkScopes(who.role, input.scopes)
       const expiresAt = expiryOf(input.expiresAt)
@@ -166,7 +156,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return { key: toApi((await keys.find(id, {}))!), secret: fresh.secret }
     },
 
-    async rotate(who: KeyManager, id: string): Promise<ApiKeySecret> {
+    async rotate(who: IntegrationManager, id: string): Promise<ApiKeySecret> {
       const row = await visible(who, id)
       if (row.revokedAt) throw new AppError('CONFLICT', API_KEY_MESSAGES.revoked)
       const fresh = newKey()
@@ -187,7 +177,7 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return { key: toApi((await keys.find(id, {}))!), secret: fresh.secret }
     },
 
-    async revoke(who: KeyManager, id: string): Promise<ApiKey> {
+    async revoke(who: IntegrationManager, id: string): Promise<ApiKey> {
       const row = await visible(who, id)
       if (row.revokedAt) throw new AppError('CONFLICT', API_KEY_MESSAGES.revoked)
       await db.transaction(async (tx) => {
@@ -205,7 +195,11 @@ export function createApiKeysService(deps: { db: Db; keys: ApiKeysRepository; ac
       return toApi((await keys.find(id, {}))!)
     },
 
-    async setCompanyAllows(who: KeyManager, companyId: string, allowedNow: boolean): Promise<{ allowed: boolean }> {
+    async setCompanyAllows(
+      who: IntegrationManager,
+      companyId: string,
+      allowedNow: boolean,
+    ): Promise<{ allowed: boolean }> {
       await db.transaction(async (tx) => {
         if (!(await keys.setCompanyAllows(companyId, allowedNow, tx))) throw notFound('Company not found.')
         await activity.record(

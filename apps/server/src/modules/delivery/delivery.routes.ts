@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest, FastifySchema } from 'fastify'
+import type { TSchema } from 'typebox'
 import {
   CompanyDeliverySchema,
   CompanyLicenceCountSchema,
@@ -17,6 +18,7 @@ import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DeliveryService } from './delivery.service'
 import type { LtiService } from './lti.service'
 import { route } from '../../lib/route'
+import type { Viewer } from '../../lib/viewer'
 
 const errors = errorResponses(400, 401, 403, 404, 502, 503)
 
@@ -30,53 +32,78 @@ const contextOf = (request: FastifyRequest) => ({
   ip: request.ip,
 })
 
-/** /companies/{id}/delivery and /licence-count: a company's (a client: its own company). */
-const companyDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService }> = async (app, { delivery }) => {
-  app.get(
-    '/:id/delivery',
-    byId(
-      'delivery.read',
-      "A company's delivery settings: launch authentication, instancing, learner data hashing, style sheet",
-      { response: { 200: CompanyDeliverySchema, ...errors } },
-    ),
-    async (request) => delivery.company(requireUser(request), request.params.id),
-  )
+/** A read about one company or dispatch: the signed-in viewer and the id in the path give the answer. */
+interface Read {
+  path: string
+  permission: Permission
+  summary: string
+  answer: TSchema
+  read: (viewer: Viewer, id: string) => Promise<unknown>
+}
 
-  app.get(
-    '/:id/licence-count',
-    byId(
-      'learner.read',
-      "A company's registrations against its learners per dispatch, and the learners counted twice",
-      { response: { 200: CompanyLicenceCountSchema, ...errors } },
-    ),
-    async (request) => delivery.companyLicenceCount(requireUser(request), request.params.id),
-  )
+/**
+ * Delivery settings, licence counts and LTI data under /api (docs/scorm-cloud-api.md §5, §6.1):
+ * /companies/{id}/delivery and /licence-count (a client: its own company), and
+ * /dispatches/{id}/delivery, /licence-count and /lti.
+ */
+const deliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
+  app,
+  { delivery, lti },
+) => {
+  const reads: Read[] = [
+    {
+      path: '/companies/:id/delivery',
+      permission: 'delivery.read',
+      summary: "A company's delivery settings: launch authentication, instancing, learner data hashing, style sheet",
+      answer: CompanyDeliverySchema,
+      read: (viewer, id) => delivery.company(viewer, id),
+    },
+    {
+      path: '/companies/:id/licence-count',
+      permission: 'learner.read',
+      summary: "A company's registrations against its learners per dispatch, and the learners counted twice",
+      answer: CompanyLicenceCountSchema,
+      read: (viewer, id) => delivery.companyLicenceCount(viewer, id),
+    },
+    {
+      path: '/dispatches/:id/delivery',
+      permission: 'delivery.read',
+      summary: "A dispatch's delivery settings and those it takes from its company",
+      answer: DispatchDeliverySchema,
+      read: (viewer, id) => delivery.dispatch(viewer, id),
+    },
+    {
+      path: '/dispatches/:id/licence-count',
+      permission: 'dispatch.read',
+      summary: 'Registrations against distinct learners, and the learners with more than one registration',
+      answer: LicenceCountSchema,
+      read: (viewer, id) => delivery.licenceCount(viewer, id),
+    },
+    {
+      path: '/dispatches/:id/lti',
+      permission: 'lti.read',
+      summary: "A dispatch's LTI 1.1 launch data and LTI 1.3 tool configuration (no secret)",
+      answer: DispatchLtiSchema,
+      read: (viewer, id) => lti.get(viewer, id),
+    },
+  ]
+  for (const { path, permission, summary, answer, read } of reads) {
+    app.get(path, byId(permission, summary, { response: { 200: answer, ...errors } }), async (request) =>
+      read(requireUser(request), request.params.id),
+    )
+  }
 
   app.put(
-    '/:id/delivery',
+    '/companies/:id/delivery',
     byId('delivery.update', "Change a company's delivery settings (SCORM Cloud first, then the mirror)", {
       body: UpdateCompanyDeliveryBodySchema,
       response: { 200: CompanyDeliverySchema, ...errors },
     }),
     async (request) => delivery.updateCompany(request.params.id, request.body, contextOf(request)),
   )
-}
-
-/** /dispatches/{id}/delivery, /licence-count and /lti. */
-const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
-  app,
-  { delivery, lti },
-) => {
-  app.get(
-    '/:id/delivery',
-    byId('delivery.read', "A dispatch's delivery settings and those it takes from its company", {
-      response: { 200: DispatchDeliverySchema, ...errors },
-    }),
-    async (request) => delivery.dispatch(requireUser(request), request.params.id),
-  )
 
   app.put(
-    '/:id/delivery',
+    '/dispatches/:id/delivery',
     byId('delivery.update', "Change a dispatch's instancing, learner data hashing or style sheet", {
       body: UpdateDispatchDeliveryBodySchema,
       response: { 200: DispatchDeliverySchema, ...errors },
@@ -84,37 +111,12 @@ const dispatchDeliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryServ
     async (request) => delivery.updateDispatch(request.params.id, request.body, contextOf(request)),
   )
 
-  app.get(
-    '/:id/licence-count',
-    byId('dispatch.read', 'Registrations against distinct learners, and the learners with more than one registration', {
-      response: { 200: LicenceCountSchema, ...errors },
-    }),
-    async (request) => delivery.licenceCount(requireUser(request), request.params.id),
-  )
-
-  app.get(
-    '/:id/lti',
-    byId('lti.read', "A dispatch's LTI 1.1 launch data and LTI 1.3 tool configuration (no secret)", {
-      response: { 200: DispatchLtiSchema, ...errors },
-    }),
-    async (request) => lti.get(requireUser(request), request.params.id),
-  )
-
   app.post(
-    '/:id/lti/secret',
+    '/dispatches/:id/lti/secret',
     byId('lti.revealSecret', "Reveal a dispatch's LTI 1.1 shared secret (logged)", {
       response: { 200: LtiSecretSchema, ...errors },
     }),
     async (request) => lti.revealSecret(request.params.id, contextOf(request)),
   )
-}
-
-/** Delivery settings, licence counts and LTI data under /api (docs/scorm-cloud-api.md §5, §6.1). */
-const deliveryRoutes: FastifyPluginAsyncTypebox<{ delivery: DeliveryService; lti: LtiService }> = async (
-  app,
-  options,
-) => {
-  await app.register(companyDeliveryRoutes, { prefix: '/companies', delivery: options.delivery })
-  await app.register(dispatchDeliveryRoutes, { prefix: '/dispatches', delivery: options.delivery, lti: options.lti })
 }
 export default deliveryRoutes

@@ -2,13 +2,11 @@ import { can, usagePercent, type Dispatch, type DispatchSummary, type Role } fro
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import { dispatchFields } from './dispatches.fields'
 
-/** A mirror dispatch row as the repository selects it (with its course's app source). */
-export interface DispatchRow {
+/** A dispatch's own fields, alike in the mirror and in SCORM Cloud's answers (sync/sync.mapper.ts). */
+export interface DispatchFields {
   id: string
   courseId: string
-  courseTitle: string
   destinationId: string
-  destinationName: string
   enabled: boolean
   registrationCount: number
   registrationCap: number
@@ -17,6 +15,12 @@ export interface DispatchRow {
   notes: string
   providerCreated: Date | null
   providerUpdated: Date | null
+}
+
+/** A mirror dispatch row as the repository selects it (with its course's app source). */
+export interface DispatchRow extends DispatchFields {
+  courseTitle: string
+  destinationName: string
   appSource: string | null
   /** Last registration counter reset. */
   registrationResetDate?: Date | null

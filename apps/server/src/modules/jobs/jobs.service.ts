@@ -40,6 +40,13 @@ export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'stat
     return name
   }
 
+  /** A pg-boss action on one job (its queue); none affected: a 409 saying which jobs it applies to. */
+  async function act(id: string, action: (queue: string) => Promise<object>, refusal: string): Promise<string> {
+    const queue = await queueOf(id)
+    if (affected(await action(queue)) === 0) throw new AppError('CONFLICT', refusal)
+    return queue
+  }
+
   return {
     async overview(): Promise<JobsOverview> {
       const status = jobs.status()
@@ -81,14 +88,11 @@ export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'stat
 
     /** A failed (or cancelled) job runs again. */
     async retry(id: string): Promise<{ message: string }> {
-      const queue = await queueOf(id)
-      const result = await jobs.boss().retry(queue, id)
-      if (affected(result) === 0) {
-        throw new AppError(
-          'CONFLICT',
-          'Only a failed or cancelled job can be retried; this one is not (or no longer exists).',
-        )
-      }
+      const queue = await act(
+        id,
+        (queue) => jobs.boss().retry(queue, id),
+        'Only a failed or cancelled job can be retried; this one is not (or no longer exists).',
+      )
       // pg-boss puts a retried job after its backoff; an admin's retry means now.
       await jobs.boss().update(queue, undefined, { id, startAfter: new Date() })
       return { message: 'The job will run again.' }
@@ -96,14 +100,11 @@ export function createJobsService(jobs: Pick<JobEngine, 'boss' | 'names' | 'stat
 
     /** A job that has not finished will not run (again). */
     async cancel(id: string): Promise<{ message: string }> {
-      const queue = await queueOf(id)
-      const result = await jobs.boss().cancel(queue, id)
-      if (affected(result) === 0) {
-        throw new AppError(
-          'CONFLICT',
-          'Only a waiting, retrying or running job can be cancelled; this one is not (or no longer exists).',
-        )
-      }
+      await act(
+        id,
+        (queue) => jobs.boss().cancel(queue, id),
+        'Only a waiting, retrying or running job can be cancelled; this one is not (or no longer exists).',
+      )
       return { message: 'The job is cancelled.' }
     },
   }

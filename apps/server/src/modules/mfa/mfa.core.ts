@@ -3,6 +3,7 @@ import {
   MFA_MESSAGES as M,
   RECOVERY_CODE_COUNT,
   type ActivityAction,
+  type FactorAdded,
   type MfaFactor,
   type SessionResponse,
 } from '@portal/shared'
@@ -62,6 +63,13 @@ export interface NamedUser {
   name: string | null
   username: string
   email: string
+}
+
+/** A factor as the audit log and the notice name it. */
+export interface AddedFactor {
+  id: string
+  kind: 'totp' | 'passkey'
+  name: string
 }
 
 export interface MfaDeps {
@@ -145,30 +153,44 @@ export function createMfaCore(deps: MfaDeps) {
     return codes
   }
 
+  /** What the audit log says of a factor. */
+  const factorDetails = (factor: Pick<MfaFactorRow, 'id' | 'kind' | 'name'>) => ({
+    kind: factor.kind,
+    factorId: factor.id,
+    name: factor.name,
+  })
+
   /**
-   * A confirmed factor's audit entry and mail, in the caller's transaction; the first factor of
-   * a user brings recovery codes.
+   * A factor confirmed: `save` writes it in one transaction with its audit entry and mail; the
+   * first factor of a user brings recovery codes.
    */
-  async function factorAdded(
+  async function addFactor(
     user: NamedUser,
-    factor: { id: string; kind: 'totp' | 'passkey'; name: string },
     client: ClientInfo,
-    first: boolean,
-    tx: Tx,
-  ): Promise<string[] | null> {
-    const recoveryCodes = first ? await addRecoveryCodes(user.id, tx) : null
-    await recordUser(
-      'MFA_FACTOR_ADDED',
-      user,
-      client,
-      { kind: factor.kind, factorId: factor.id, name: factor.name },
-      tx,
-    )
-    const notice = { kind: 'factor-added' as const, factor: factorLabel(factor), at: new Date() }
-    await deps.notices.notify(tx, user, notice, `mfa:added:${factor.id}`)
-    return recoveryCodes
+    save: (tx: Tx) => Promise<AddedFactor>,
+  ): Promise<FactorAdded> {
+    return deps.db.transaction(async (tx) => {
+      const first = (await repo.factors(user.id, tx)).length === 0
+      const factor = await save(tx)
+      const recoveryCodes = first ? await addRecoveryCodes(user.id, tx) : null
+      await recordUser('MFA_FACTOR_ADDED', user, client, factorDetails(factor), tx)
+      const notice = { kind: 'factor-added' as const, factor: factorLabel(factor), at: new Date() }
+      await deps.notices.notify(tx, user, notice, `mfa:added:${factor.id}`)
+      return { recoveryCodes }
+    })
   }
 
-  return { actorOf, recordUser, recordAdmin, openStep, checkThrottle, failed, complete, addRecoveryCodes, factorAdded }
+  return {
+    actorOf,
+    recordUser,
+    recordAdmin,
+    openStep,
+    checkThrottle,
+    failed,
+    complete,
+    addRecoveryCodes,
+    factorDetails,
+    addFactor,
+  }
 }
 export type MfaCore = ReturnType<typeof createMfaCore>

@@ -103,17 +103,9 @@ export function createMfaService(deps: MfaDeps) {
       await throttle.recordFailure(user.email, client.ip)
       throw new AppError('VALIDATION_FAILED', M.codeWrong, { details: [{ field: 'code', message: M.codeWrong }] })
     }
-    return db.transaction(async (tx) => {
-      const first = (await repo.factors(user.id, tx)).length === 0
+    return core.addFactor(user, client, async (tx) => {
       await repo.confirmFactor(factor.id, { name: label }, tx)
-      const recoveryCodes = await core.factorAdded(
-        user,
-        { id: factor.id, kind: 'totp', name: label },
-        client,
-        first,
-        tx,
-      )
-      return { recoveryCodes }
+      return { id: factor.id, kind: 'totp', name: label }
     })
   }
 
@@ -228,13 +220,7 @@ export function createMfaService(deps: MfaDeps) {
         if (!factor.confirmedAt) return
         // Recovery codes stand in for a factor: without any factor they would be a second password.
         if (others.length === 0) await repo.replaceRecoveryCodes(user.id, [], tx)
-        await recordUser(
-          'MFA_FACTOR_REMOVED',
-          user,
-          client,
-          { kind: factor.kind, factorId: factor.id, name: factor.name },
-          tx,
-        )
+        await recordUser('MFA_FACTOR_REMOVED', user, client, core.factorDetails(factor), tx)
         await deps.notices.notify(
           tx,
           user,

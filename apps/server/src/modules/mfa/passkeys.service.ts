@@ -60,7 +60,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * answer, and each is spent before its answer is checked.
  */
 export function createPasskeys(deps: MfaDeps, core: MfaCore) {
-  const { db, repository: repo, webauthn, activity, throttle } = deps
+  const { repository: repo, webauthn, activity, throttle } = deps
   const expected = { expectedOrigin: webauthn.origin, expectedRPID: webauthn.rpId, requireUserVerification: true }
   const ceremonyEnd = () => new Date(Date.now() + CEREMONY_SECONDS * 1000)
   const passkeysOf = async (userId: string) => (await repo.factors(userId)).filter((f) => f.kind === 'passkey')
@@ -153,8 +153,7 @@ export function createPasskeys(deps: MfaDeps, core: MfaCore) {
       if (!info) throw notAdded()
       const { credential } = info
       if (await repo.findByCredentialId(credential.id)) throw new AppError('CONFLICT', M.passkeyExists)
-      return db.transaction(async (tx) => {
-        const first = (await repo.factors(user.id, tx)).length === 0
+      return core.addFactor(user, client, async (tx) => {
         const factor = await repo.insertFactor(
           {
             userId: user.id,
@@ -168,14 +167,7 @@ export function createPasskeys(deps: MfaDeps, core: MfaCore) {
           },
           tx,
         )
-        const recoveryCodes = await core.factorAdded(
-          user,
-          { id: factor.id, kind: 'passkey', name: label },
-          client,
-          first,
-          tx,
-        )
-        return { recoveryCodes }
+        return { id: factor.id, kind: 'passkey', name: label }
       })
     },
 

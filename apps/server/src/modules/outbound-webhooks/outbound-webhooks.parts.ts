@@ -11,7 +11,11 @@ import type { MailOutbox } from '../mail/mail.parts'
 import { createWebhookDeliverer, type DeliveryOptions, type WebhookDeliverer } from './deliverer'
 import { createOutboundWebhooksRepository } from './outbound-webhooks.repository'
 import { outboundWebhooksRoutes } from './outbound-webhooks.routes'
-import { createOutboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks.service'
+import {
+  createOutboundWebhooksService,
+  type OutboundWebhooksDeps,
+  type OutboundWebhooksService,
+} from './outbound-webhooks.service'
 import { createWebhookCatcher, demoCatcherRoutes, DEMO_CATCHER_PATH, type WebhookCatcher } from './demo-catcher'
 
 /** The delivery pass: one waiting at most (a pass sends everything due; claims keep passes apart). */
@@ -43,7 +47,14 @@ export function outboundWebhooksOf(app: FastifyInstance): OutboundWebhooksParts 
 export async function registerOutboundWebhooks(
   app: FastifyInstance,
   config: AppConfig,
-  deps: { db: Db; jobs: JobEngine; mails: MailOutbox; activity: ActivityRepository },
+  deps: {
+    db: Db
+    jobs: JobEngine
+    mails: MailOutbox
+    activity: ActivityRepository
+    /** Whether the caller may have integrations (the API keys service's rule). */
+    allowed: OutboundWebhooksDeps['allowed']
+  },
   appOptions: Pick<AppOptions, 'jobs' | 'alerts' | 'webhooks'>,
 ): Promise<OutboundWebhooksParts> {
   const { db, jobs } = deps
@@ -61,6 +72,7 @@ export async function registerOutboundWebhooks(
     activity: deps.activity,
     box: secrets,
     allowPrivateTargets,
+    allowed: deps.allowed,
     nudge,
   })
   const deliverer = createWebhookDeliverer({

@@ -145,16 +145,6 @@ export function createOutboundWebhooksRepository(db: DbOrTx) {
       return rows.length > 0
     },
 
-    /** Whether an admin allows the company's users integrations (the API keys setting); null: no company. */
-    async companyAllows(companyId: string, tx: DbOrTx = db): Promise<boolean | null> {
-      const [row] = await tx
-        .select({ allowed: company.apiKeysAllowed })
-        .from(company)
-        .where(eq(company.id, companyId))
-        .limit(1)
-      return row ? row.allowed : null
-    },
-
     /** The newest deliveries of a subscription, with their event's type. */
     async deliveries(subscriptionId: string, limit: number, tx: DbOrTx = db) {
       return tx

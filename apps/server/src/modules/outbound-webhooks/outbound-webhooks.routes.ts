@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest, FastifySchema } from 'fastify'
+import type { FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import {
   UuidParamsSchema,
@@ -13,13 +13,8 @@ import {
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { route } from '../../lib/route'
-import { actorOf, requireUser } from '../../plugins/app/auth'
-import type { HookManager, OutboundWebhooksService } from './outbound-webhooks.service'
-
-function managerOf(request: FastifyRequest): HookManager {
-  const user = requireUser(request)
-  return { id: user.id, role: user.role, companyId: user.companyId, actor: actorOf(request), ip: request.ip }
-}
+import type { OutboundWebhooksService } from './outbound-webhooks.service'
+import { managerOf } from '../api-keys/integration-access'
 
 const Queued = Type.Object({ deliveryId: Type.Integer() })
 const byIdErrors = errorResponses(400, 401, 403, 404)

@@ -4,7 +4,6 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MAX_PER_OWNER,
   WEBHOOK_TEST_EVENT,
-  type Role,
   type WebhookCreate,
   type WebhookDeliveryList,
   type WebhookList,
@@ -14,21 +13,12 @@ import {
 } from '@portal/shared'
 import type { Db, DbOrTx } from '../../db/client'
 import { AppError, notFound } from '../../lib/app-error'
-import type { Actor } from '../../lib/actor'
 import type { SecretBox } from '../../lib/secret-box'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
 import type { OutboundWebhooksRepository, SubscriptionRow } from './outbound-webhooks.repository'
 import { newSigningSecret } from './signing'
 import { urlProblem } from './url-guard'
-
-/** The caller of the webhook screens: a signed-in person (keys cannot manage webhooks). */
-export interface HookManager {
-  id: string
-  role: Role
-  companyId: string | null
-  actor: Actor | null
-  ip: string
-}
+import { ownerScopeOf, type IntegrationManager } from '../api-keys/integration-access'
 
 export const WEBHOOK_MESSAGES = {
   notAllowed: 'Integrations are not enabled for your company. Ask an administrator to allow them.',
@@ -51,25 +41,24 @@ function toApi(row: SubscriptionRow): WebhookSubscription {
 }
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-export function createOutboundWebhooksService(deps: {
+export interface OutboundWebhooksDeps {
   db: Db
   hooks: OutboundWebhooksRepository
   activity: ActivityRepository
   box: () => SecretBox
   allowPrivateTargets: boolean
+  /** Whether the caller may have integrations (the API keys setting: api-keys/integration-access.ts). */
+  allowed(who: IntegrationManager): Promise<boolean>
   /** Sends the delivery job now (in the transaction when given). */
   nudge(tx?: DbOrTx): Promise<void>
-}) {
-  const { db, hooks, activity, box } = deps
+}
 
-  const scopeOf = (who: HookManager) => (ownCompanyOnly(who.role) ? { companyId: who.companyId ?? '' } : {})
+export function createOutboundWebhooksService(deps: OutboundWebhooksDeps) {
+  const { db, hooks, activity, box, allowed } = deps
 
-  async function allowed(who: HookManager): Promise<boolean> {
-    if (!ownCompanyOnly(who.role)) return true
-    return who.companyId ? (await hooks.companyAllows(who.companyId)) === true : false
-  }
+  const scopeOf = ownerScopeOf
 
-  async function visible(who: HookManager, id: string): Promise<SubscriptionRow> {
+  async function visible(who: IntegrationManager, id: string): Promise<SubscriptionRow> {
     if (!(await allowed(who))) throw new AppError('FORBIDDEN', WEBHOOK_MESSAGES.notAllowed)
     const row = await hooks.find(id, scopeOf(who))
     if (!row) throw notFound(WEBHOOK_MESSAGES.notFound)
@@ -92,7 +81,7 @@ export function createOutboundWebhooksService(deps: {
   }
 
   async function record(
-    who: HookManager,
+    who: IntegrationManager,
     action: 'WEBHOOK_CREATED' | 'WEBHOOK_UPDATED' | 'WEBHOOK_DELETED' | 'WEBHOOK_SECRET_REVEALED',
     details: Record<string, unknown>,
     tx?: DbOrTx,
@@ -101,7 +90,7 @@ export function createOutboundWebhooksService(deps: {
   }
 
   return {
-    async list(who: HookManager): Promise<WebhookList> {
+    async list(who: IntegrationManager): Promise<WebhookList> {
       const may = await allowed(who)
       return {
         allowed: may,
@@ -111,7 +100,7 @@ export function createOutboundWebhooksService(deps: {
       }
     },
 
-    async create(who: HookManager, input: WebhookCreate): Promise<WebhookSecret> {
+    async create(who: IntegrationManager, input: WebhookCreate): Promise<WebhookSecret> {
       if (!(await allowed(who))) throw new AppError('FORBIDDEN', WEBHOOK_MESSAGES.notAllowed)
       checkEvents(input.events)
       const url = await checkUrl(input.url)
@@ -141,7 +130,7 @@ export function createOutboundWebhooksService(deps: {
       return { subscription: toApi((await hooks.find(id, {}))!), secret }
     },
 
-    async update(who: HookManager, id: string, input: WebhookUpdate): Promise<WebhookSubscription> {
+    async update(who: IntegrationManager, id: string, input: WebhookUpdate): Promise<WebhookSubscription> {
       const row = await visible(who, id)
       if (input.events) checkEvents(input.events)
       const url = input.url === undefined ? undefined : await checkUrl(input.url)
@@ -160,7 +149,7 @@ export function createOutboundWebhooksService(deps: {
       return toApi((await hooks.find(id, {}))!)
     },
 
-    async remove(who: HookManager, id: string): Promise<WebhookSubscription> {
+    async remove(who: IntegrationManager, id: string): Promise<WebhookSubscription> {
       const row = await visible(who, id)
       await db.transaction(async (tx) => {
         if (!(await hooks.remove(id, tx))) throw notFound(WEBHOOK_MESSAGES.notFound)
@@ -170,7 +159,7 @@ export function createOutboundWebhooksService(deps: {
     },
 
     /** The signing secret again (logged): a receiver set up later, or one that lost it. */
-    async revealSecret(who: HookManager, id: string): Promise<WebhookSecret> {
+    async revealSecret(who: IntegrationManager, id: string): Promise<WebhookSecret> {
       const row = await visible(who, id)
       const sealed = await hooks.secretOf(id)
       const secret = sealed ? box().open(sealed, secretContext(id)) : null
@@ -179,7 +168,7 @@ export function createOutboundWebhooksService(deps: {
       return { subscription: toApi(row), secret }
     },
 
-    async deliveries(who: HookManager, id: string): Promise<WebhookDeliveryList> {
+    async deliveries(who: IntegrationManager, id: string): Promise<WebhookDeliveryList> {
       await visible(who, id)
       const rows = await hooks.deliveries(id, 100)
       return {
@@ -192,7 +181,7 @@ export function createOutboundWebhooksService(deps: {
       }
     },
 
-    async resend(who: HookManager, id: string, deliveryId: number): Promise<{ deliveryId: number }> {
+    async resend(who: IntegrationManager, id: string, deliveryId: number): Promise<{ deliveryId: number }> {
       await visible(who, id)
       const created = await db.transaction(async (tx) => {
         const newId = await hooks.resend(id, deliveryId, tx)
@@ -203,7 +192,7 @@ export function createOutboundWebhooksService(deps: {
       return { deliveryId: created }
     },
 
-    async sendTest(who: HookManager, id: string): Promise<{ deliveryId: number }> {
+    async sendTest(who: IntegrationManager, id: string): Promise<{ deliveryId: number }> {
       const row = await visible(who, id)
       const deliveryId = await db.transaction(async (tx) => {
         const created = await hooks.insertOwnEvent(

@@ -45,47 +45,50 @@ const idsOf = (items: unknown[], get: (item: { id?: unknown }) => unknown) =>
     return typeof id === 'string' && id ? [id] : []
   })
 
+/** A destination's or dispatch's own GET, in its list shape (the id beside the data); null on 404. */
+async function withId(id: string, call: Promise<unknown>) {
+  const data = await orNotFound(call)
+  return data && { id, data }
+}
+
 /** The four kinds' handlers, writing through the sync's repository. */
 export function createKindHandlers(repo: SyncRepository): Record<SyncKind, KindHandler> {
+  /** A page of courses or destinations written: the dispatch rows copying their names follow. */
+  async function withRenames(
+    tx: Tx,
+    items: unknown[],
+    mapped: { rows: { id: string }[]; errors: number },
+    counts: UpsertCounts,
+    of: 'course' | 'company',
+  ): Promise<PageResult> {
+    const ids = mapped.rows.map((r) => r.id)
+    const renamed = await repo.refreshCopiedNames(of, ids, tx)
+    return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
+  }
+
   const courses: KindHandler = {
     page: (client, window, more) => client.coursePage(window, more),
     fetchOne: (client, id) => orNotFound(client.getCourse(id)),
     total: (client, window) => client.courseTotal(window),
     async write(tx, items, client) {
       const mapped = mapCourses(items as Parameters<typeof mapCourses>[0], client.appId)
-      const counts = await repo.upsertCourses(mapped.rows, tx)
-      const renamed = await repo.refreshDispatchCourseTitles(
-        mapped.rows.map((r) => r.id),
-        tx,
-      )
-      return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
+      return withRenames(tx, items, mapped, await repo.upsertCourses(mapped.rows, tx), 'course')
     },
   }
 
   const destinations: KindHandler = {
     page: (client, window, more) => client.destinationPage(window, more),
-    fetchOne: async (client, id) => {
-      const data = await orNotFound(client.getDestination(id))
-      return data && { id, data }
-    },
+    fetchOne: (client, id) => withId(id, client.getDestination(id)),
     total: (client, window) => client.destinationTotal(window),
     async write(tx, items) {
       const mapped = mapDestinations(items as Parameters<typeof mapDestinations>[0])
-      const counts = await repo.upsertCompanies(mapped.rows, tx)
-      const renamed = await repo.refreshDispatchDestinationNames(
-        mapped.rows.map((r) => r.id),
-        tx,
-      )
-      return { ...counts, errors: mapped.errors, ids: idsOf(items, (i) => i.id), orphans: 0, renamed }
+      return withRenames(tx, items, mapped, await repo.upsertCompanies(mapped.rows, tx), 'company')
     },
   }
 
   const dispatches: KindHandler = {
     page: (client, window, more) => client.dispatchPage(window, more),
-    fetchOne: async (client, id) => {
-      const data = await orNotFound(client.getDispatch(id))
-      return data && { id, data }
-    },
+    fetchOne: (client, id) => withId(id, client.getDispatch(id)),
     total: (client, window) => client.dispatchTotal(window),
     async write(tx, items) {
       const mapped = mapDispatches(items as Parameters<typeof mapDispatches>[0])

@@ -6,6 +6,7 @@ import type {
 } from '../scorm-cloud/scorm-cloud.types'
 import { clampInstant, isStorableInstant } from '@portal/shared'
 import { launchAuthColumns, type LaunchAuthColumns } from '../delivery/launch-auth'
+import type { DispatchFields } from '../dispatches/dispatches.mapper'
 
 /**
  * Provider JSON → mirror rows, following "Mapping to the portal" of
@@ -33,24 +34,13 @@ export interface CompanyRow extends LaunchAuthColumns {
   providerUpdated: Date | null
 }
 
-export interface DispatchRow {
-  id: string
-  courseId: string
+export interface DispatchRow extends DispatchFields {
   /** null = not sent; the service falls back to the course mirror, then the id. */
   courseTitle: string | null
-  destinationId: string
   /** null = not sent; the service falls back to the company mirror, then the id. */
   destinationName: string | null
-  enabled: boolean
   allowNewRegistrations: boolean
   instanced: boolean
-  registrationCount: number
-  registrationCap: number
-  expirationDate: Date | null
-  tags: string[]
-  notes: string
-  providerCreated: Date | null
-  providerUpdated: Date | null
   /** Last registration counter reset (docs/scorm-cloud-api.md §6.2 `registrationResetDate`, v5). */
   registrationResetDate: Date | null
 }

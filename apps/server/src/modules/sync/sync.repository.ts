@@ -2,9 +2,21 @@ import { asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
 import { company, companyLearnerStat, course, dispatch, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
-import { recordsetUpsert, uniqueById } from './sync.sql'
+import type { PgTable } from 'drizzle-orm/pg-core'
+import { recordsetUpsert, uniqueById, type UpsertSpec } from './sync.sql'
 
 export type { UpsertCounts } from './sync.sql'
+
+/** The names dispatch rows copy from their course and their destination (company). */
+const COPIED_NAMES = {
+  course: { source: course, name: sql.raw('title'), key: sql.raw('course_id'), copy: sql.raw('course_title') },
+  company: {
+    source: company,
+    name: sql.raw('name'),
+    key: sql.raw('destination_id'),
+    copy: sql.raw('destination_name'),
+  },
+}
 
 // The columns each sync owns, compared and overwritten; every other column is left alone.
 const COURSE_KEYS = [
@@ -68,26 +80,19 @@ const REGISTRATION_KEYS = [
 ] as const
 
 const touched = { syncedAt: 'now()' }
+/** A mirror table's upsert: every row marked synced; courses and companies also mark a change updated. */
+const mirrorUpsert = <Row extends { id: string }>(
+  table: PgTable,
+  keys: readonly string[],
+  updateExtra: Record<string, string> = touched,
+  more: Pick<UpsertSpec, 'updateWhere'> = {},
+) => recordsetUpsert<Row>(table, { keys, insertExtra: touched, updateExtra, ...more })
+
 const touchedAndUpdated = { syncedAt: 'now()', updatedAt: 'now()' }
-const writeCourses = recordsetUpsert<CourseRow>(course, {
-  keys: COURSE_KEYS,
-  insertExtra: touched,
-  updateExtra: touchedAndUpdated,
-})
-const writeCompanies = recordsetUpsert<CompanyRow>(company, {
-  keys: COMPANY_KEYS,
-  insertExtra: touched,
-  updateExtra: touchedAndUpdated,
-})
-const writeDispatches = recordsetUpsert<DispatchRow>(dispatch, {
-  keys: DISPATCH_KEYS,
-  insertExtra: touched,
-  updateExtra: touched,
-})
-const writeRegistrations = recordsetUpsert<RegistrationRow>(registration, {
-  keys: REGISTRATION_KEYS,
-  insertExtra: touched,
-  updateExtra: touched,
+const writeCourses = mirrorUpsert<CourseRow>(course, COURSE_KEYS, touchedAndUpdated)
+const writeCompanies = mirrorUpsert<CompanyRow>(company, COMPANY_KEYS, touchedAndUpdated)
+const writeDispatches = mirrorUpsert<DispatchRow>(dispatch, DISPATCH_KEYS)
+const writeRegistrations = mirrorUpsert<RegistrationRow>(registration, REGISTRATION_KEYS, touched, {
   // Not older: (instance, provider updated) of the incoming copy at least the stored one's.
   updateWhere: `(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
     >= ("registration"."instance", coalesce("registration"."provider_updated", '-infinity'::timestamptz))`,
@@ -175,27 +180,17 @@ export function createSyncRepository(db: Db) {
     },
 
     /**
-     * A course renamed upstream gets its new title on every dispatch of it in the same
-     * transaction. The dispatch's own `updated` does not move on a rename, so an incremental
-     * dispatch listing would not bring it; the list sorts and searches on dispatch.course_title.
+     * A course or destination (company) renamed upstream: the dispatch rows that copy its name
+     * (for the list's sort and search) take the new one in the same transaction. The dispatch's
+     * own `updated` does not move on a rename, so an incremental dispatch listing would not bring it.
      */
-    async refreshDispatchCourseTitles(courseIds: string[], tx: DbOrTx = db): Promise<number> {
-      if (courseIds.length === 0) return 0
+    async refreshCopiedNames(of: keyof typeof COPIED_NAMES, ids: string[], tx: DbOrTx = db): Promise<number> {
+      if (ids.length === 0) return 0
+      const { source, name, key, copy } = COPIED_NAMES[of]
       const rows = (await tx.execute(sql`
-      update ${dispatch} d set course_title = c.title from ${course} c
-      where c.id = d.course_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(courseIds)}::jsonb))
-        and d.course_title is distinct from c.title
-      returning d.id`)) as unknown as { rows: unknown[] }
-      return rows.rows.length
-    },
-
-    /** The same for a destination (company) renamed upstream: dispatch.destination_name follows. */
-    async refreshDispatchDestinationNames(companyIds: string[], tx: DbOrTx = db): Promise<number> {
-      if (companyIds.length === 0) return 0
-      const rows = (await tx.execute(sql`
-      update ${dispatch} d set destination_name = c.name from ${company} c
-      where c.id = d.destination_id and c.id in (select jsonb_array_elements_text(${JSON.stringify(companyIds)}::jsonb))
-        and d.destination_name is distinct from c.name
+      update ${dispatch} d set ${copy} = c.${name} from ${source} c
+      where c.id = d.${key} and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+        and d.${copy} is distinct from c.${name}
       returning d.id`)) as unknown as { rows: unknown[] }
       return rows.rows.length
     },
