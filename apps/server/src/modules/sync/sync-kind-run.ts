@@ -185,10 +185,15 @@ export async function runKind(
       }
       /** The listing as the writer sees it: the time it waits for each page is the provider's. */
       async function* waited(source: AsyncGenerator<ListPage>): AsyncGenerator<ListPage> {
-        while (true) {
-          const next = await timed('providerWaitMs', () => source.next())
-          if (next.done) return
-          yield next.value
+        try {
+          while (true) {
+            const next = await timed('providerWaitMs', () => source.next())
+            if (next.done) return
+            yield next.value
+          }
+        } finally {
+          // A writer that stops early closes the listing (prefetch awaits its read-ahead).
+          await source.return(undefined as never)
         }
       }
       let written = 0
