@@ -8,12 +8,17 @@
  * transaction-id versions and timestamps aside), and the read services must answer the same.
  * The seed's log rows are written again with the log's triggers on, for its day counts.
  * Exits 1 on any difference. Both databases are dropped at the end unless --keep.
+ *
+ * The two builds also take two paths to the dispatch aggregates: the SQL seed builds them in
+ * grouped statements after its bulk load (seed-aggregates.ts), the sync's pages defer them and
+ * build them at the end (dispatch_aggregates_build, migration 0044). `--prefix NAME` names the two
+ * databases NAME_sql and NAME_sync (default portal_seedcheck).
  */
 import pg from 'pg'
 import { createDatabase, type Db } from '../apps/server/src/db/client'
 import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository'
 import type { RegistrationRow } from '../apps/server/src/modules/sync/sync.mapper'
-import { buildDeferredLearners } from '../apps/server/src/modules/sync/sync-learners'
+import { buildDeferredAggregates } from '../apps/server/src/modules/sync/sync-learners'
 import { ADMIN_URL } from './config'
 import { benchWorld, recreateDatabase, seedSql, writeCatalog } from './seed-sql'
 import { dispatchesServiceOf, learnersServiceOf, reportsServiceOf } from './services'
@@ -69,11 +74,12 @@ async function copyRegistrationsThroughSync(from: pg.Client, db: Db): Promise<vo
   const regs = rows as unknown as (RegistrationRow & { courseId: string })[]
   for (let at = 0; at < regs.length; at += 100) {
     await db.transaction(async (tx) => {
-      await repo.deferLearners(tx)
+      // As the sync's full listing: learners and dispatch aggregates built at the end.
+      await repo.deferAggregates(tx)
       await repo.upsertRegistrations(regs.slice(at, at + 100), tx)
     })
   }
-  await buildDeferredLearners(repo, () => false)
+  await buildDeferredAggregates(repo, () => false)
 }
 
 /** The seed's log rows written again with the day-count triggers on, in pages as a server writes them. */
@@ -142,9 +148,12 @@ async function answers(db: Db, url: string): Promise<unknown[]> {
 async function main() {
   const at = process.argv.indexOf('--scale')
   const scale = at >= 0 ? Number(process.argv[at + 1]) : 0.01
-  const sqlUrl = await recreateDatabase('portal_seedcheck_sql')
+  const named = process.argv.indexOf('--prefix')
+  const prefix = named >= 0 ? process.argv[named + 1]! : 'portal_seedcheck'
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`not a database name: ${prefix}`)
+  const sqlUrl = await recreateDatabase(`${prefix}_sql`)
   await seedSql(sqlUrl, { scale, logRows: LOG_ROWS, progress: () => {} })
-  const syncUrl = await recreateDatabase('portal_seedcheck_sync')
+  const syncUrl = await recreateDatabase(`${prefix}_sync`)
   const syncDb = await createDatabase({ databaseUrl: syncUrl, poolSize: 2 })
   const sqlDb = await createDatabase({ databaseUrl: sqlUrl, poolSize: 2, migrate: false })
   const a = new pg.Client({ connectionString: sqlUrl })
@@ -175,7 +184,7 @@ async function main() {
   if (!process.argv.includes('--keep')) {
     const admin = new pg.Client({ connectionString: ADMIN_URL })
     await admin.connect()
-    for (const name of ['portal_seedcheck_sql', 'portal_seedcheck_sync'])
+    for (const name of [`${prefix}_sql`, `${prefix}_sync`])
       await admin.query(`drop database if exists ${name} with (force)`)
     await admin.end()
   }

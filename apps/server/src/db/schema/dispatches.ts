@@ -101,6 +101,8 @@ export const dispatchStat = pgTable('dispatch_stat', {
   learnersCompleted: integer('learners_completed').notNull().default(0),
   learnersIncomplete: integer('learners_incomplete').notNull().default(0),
   learnersNotAttempted: integer('learners_not_attempted').notNull().default(0),
+  /** Migration 0044: the aggregates wait for dispatch_aggregates_build (a full sync defers them). */
+  building: boolean('building').notNull().default(false),
 })
 
 /**

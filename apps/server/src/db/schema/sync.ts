@@ -16,6 +16,10 @@ export const syncRun = pgTable(
     skipped: integer('skipped').notNull().default(0),
     errors: integer('errors').notNull().default(0),
     message: text('message'),
+    /** Migration 0044: time spent waiting for the provider's listing pages. */
+    providerWaitMs: integer('provider_wait_ms'),
+    /** Migration 0044: time spent writing (pages, deferred aggregate builds, statistics). */
+    writeMs: integer('write_ms'),
   },
   (t) => [index('sync_run_kind_started_at_idx').on(t.kind, t.startedAt.desc())],
 )

@@ -7,7 +7,7 @@ import { prefetch } from './prefetch'
 import { refreshCounters } from './sync-counters'
 import type { KindHandlers, PageResult } from './sync.kinds'
 import type { Checkpoint, RemovableKind, SyncProgressRepository } from './sync-progress.repository'
-import { buildDeferredLearners } from './sync-learners'
+import { buildDeferredAggregates } from './sync-learners'
 import { reconcileRemovals, type ReconcileOutcome } from './sync-reconcile'
 import { settleUnseen } from './sync-removal'
 import type { SyncRunRepository } from './sync-run.repository'
@@ -24,6 +24,24 @@ export interface KindResult extends SyncCounts {
   error?: unknown
   /** Whether this run's listing of the kind was a full one (resumed or not). */
   full?: boolean
+  /** Where the run's time went (also in its sync_run row): see KindTiming. */
+  timing?: KindTiming
+}
+
+/**
+ * A kind's run time split by what it waited on, in milliseconds: the provider's listing pages
+ * (time the writer had no page to write: the next one downloads while a page is written), the
+ * page writes, the deferred aggregate builds and the planner statistics. The rest of `totalMs`
+ * is the run's bookkeeping and its end (the removal, counter and deletion checks).
+ */
+export interface KindTiming {
+  totalMs: number
+  providerWaitMs: number
+  /** pagesMs + buildMs + statisticsMs. */
+  writeMs: number
+  pagesMs: number
+  buildMs: number
+  statisticsMs: number
 }
 
 /** The sync's three repositories, built in app.ts: the mirror writes, the run rows and cursors, the progress. */
@@ -48,6 +66,17 @@ export interface KindRunDeps {
   /** True once check() would throw (no new provider calls are started). */
   stopped: () => boolean
   logError: (error: unknown, kind: SyncKind) => void
+}
+
+/** One line for the run's log: where a kind's time went, in seconds and shares of its run. */
+export function describeTiming(kind: SyncKind, t: KindTiming): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+  const share = (ms: number) => `${t.totalMs > 0 ? Math.round((100 * ms) / t.totalMs) : 0} %`
+  return (
+    `${kind}: ${s(t.totalMs)}, waiting for the provider ${s(t.providerWaitMs)} (${share(t.providerWaitMs)}), ` +
+    `writing ${s(t.writeMs)} (${share(t.writeMs)}: pages ${s(t.pagesMs)}, aggregate builds ${s(t.buildMs)}, ` +
+    `statistics ${s(t.statisticsMs)})`
+  )
 }
 
 /** Pages between two checks of the planner statistics (db/statistics.ts). */
@@ -96,6 +125,29 @@ export async function runKind(
   let orphans = 0
   let renamed = 0
   let full = since === null
+  const began = performance.now()
+  const spent = { providerWaitMs: 0, pagesMs: 0, buildMs: 0, statisticsMs: 0 }
+  const timed = async <T>(part: keyof typeof spent, work: () => Promise<T>): Promise<T> => {
+    const at = performance.now()
+    try {
+      return await work()
+    } finally {
+      spent[part] += performance.now() - at
+    }
+  }
+  const timing = (): KindTiming => {
+    const ms = (n: number) => Math.round(n)
+    const writeMs = spent.pagesMs + spent.buildMs + spent.statisticsMs
+    return {
+      totalMs: ms(performance.now() - began),
+      providerWaitMs: ms(spent.providerWaitMs),
+      writeMs: ms(writeMs),
+      pagesMs: ms(spent.pagesMs),
+      buildMs: ms(spent.buildMs),
+      statisticsMs: ms(spent.statisticsMs),
+    }
+  }
+  const stats = () => timed('statisticsMs', () => keepStatistics(deps, kind))
   try {
     deps.check()
     let checkpoint = await progress.getCheckpoint(kind)
@@ -131,31 +183,47 @@ export async function runKind(
           next = page.more
         } while (next)
       }
+      /** The listing as the writer sees it: the time it waits for each page is the provider's. */
+      async function* waited(source: AsyncGenerator<ListPage>): AsyncGenerator<ListPage> {
+        try {
+          while (true) {
+            const next = await timed('providerWaitMs', () => source.next())
+            if (next.done) return
+            yield next.value
+          }
+        } finally {
+          // A writer that stops early closes the listing (prefetch awaits its read-ahead).
+          await source.return(undefined as never)
+        }
+      }
       let written = 0
       for (let start = resumedFrom; ;) {
         try {
-          for await (const page of prefetch(pages(start))) {
+          for await (const page of waited(prefetch(pages(start)))) {
             deps.check()
             // One transaction per page keeps memory and lock time bounded however big the account,
             // and commits the page's checkpoint with its rows. Its commit need not wait for the
             // disk: the kind's last transaction commits synchronously, which flushes the WAL of
             // every page before it; a crash before that loses the pages and their checkpoints
             // together, and the next run reads them again.
-            const result = await db.transaction(async (tx) => {
-              await mirror.commitWithoutWaiting(tx)
-              // A full registration listing: the learner aggregate of a company without one is built at the end.
-              if (kind === 'registrations' && full) await mirror.deferLearners(tx)
-              const r = await handler.write(tx, page.items, client)
-              if (removable) {
-                if (full) await progress.addSeen(removable, r.ids, tx)
-                await progress.clearMissing(removable, r.ids, tx)
-              }
-              cp = { ...cp, nextPage: page.more, pages: cp.pages + 1 }
-              await progress.saveCheckpoint(cp, tx)
-              return r
-            })
+            const result = await timed('pagesMs', () =>
+              db.transaction(async (tx) => {
+                await mirror.commitWithoutWaiting(tx)
+                // A full registration listing: the aggregates of a dispatch or a company without
+                // any yet are built at the end, in bulk (buildDeferredAggregates).
+                if (kind === 'registrations' && full) await mirror.deferAggregates(tx)
+                const r = await handler.write(tx, page.items, client)
+                if (removable) {
+                  if (full) await progress.addSeen(removable, r.ids, tx)
+                  await progress.clearMissing(removable, r.ids, tx)
+                }
+                cp = { ...cp, nextPage: page.more, pages: cp.pages + 1 }
+                await progress.saveCheckpoint(cp, tx)
+                return r
+              }),
+            )
             written += 1
-            if (written % STATISTICS_EVERY_PAGES === 0) await keepStatistics(deps, kind)
+            if (written % STATISTICS_EVERY_PAGES === 0) await stats()
             add(counts, result)
             orphans += result.orphans
             renamed += result.renamed ?? 0
@@ -175,9 +243,9 @@ export async function runKind(
 
     if (kind === 'registrations') {
       // Full or not: a build left by a run that stopped (a crash mid-build) is done by the next one.
-      await buildDeferredLearners(mirror, deps.stopped)
+      await timed('buildMs', () => buildDeferredAggregates(mirror, deps.stopped))
     }
-    await keepStatistics(deps, kind)
+    await stats()
     deps.check()
     if (orphans > 0) notes.push(`${orphans} registration(s) of dispatches not in the mirror were skipped.`)
     if (renamed > 0) notes.push(`${renamed} dispatch name(s) followed a rename.`)
@@ -213,15 +281,15 @@ export async function runKind(
       // The cursor moves only once every page of the listing has committed.
       await runs.setCursor(kind, done.listingStartedAt, tx)
       await progress.clearListing(kind, tx)
-      await runs.finish(runId, 'succeeded', total, message, tx)
+      await runs.finish(runId, 'succeeded', total, message, tx, timing())
       return { ...total, message }
     })
-    return { kind, status: 'succeeded', ...final, full }
+    return { kind, status: 'succeeded', ...final, full, timing: timing() }
   } catch (error) {
     const message = messageOf(error)
     if (!(error instanceof ScormCloudError)) deps.logError(error, kind)
-    await closeFailed(runs, runId, counts, message, deps.logError, kind)
-    return { kind, status: 'failed', ...counts, message, error, full }
+    await closeFailed(runs, runId, counts, message, deps.logError, kind, timing())
+    return { kind, status: 'failed', ...counts, message, error, full, timing: timing() }
   }
 }
 
@@ -276,10 +344,11 @@ async function closeFailed(
   message: string,
   logError: KindRunDeps['logError'],
   kind: SyncKind,
+  timing: KindTiming,
 ) {
   for (let attempt = 1; ; attempt++) {
     try {
-      await runs.finish(runId, 'failed', counts, message)
+      await runs.finish(runId, 'failed', counts, message, undefined, timing)
       return
     } catch (error) {
       if (attempt >= 4) {

@@ -28,10 +28,13 @@ export function createSyncRunRepository(db: Db) {
       counts: SyncCounts,
       message: string | null,
       tx: DbOrTx = db,
+      /** Where the run's time went (sync-kind-run.ts KindTiming). */
+      timing?: { providerWaitMs: number; writeMs: number },
     ): Promise<void> {
+      const split = timing ? { providerWaitMs: timing.providerWaitMs, writeMs: timing.writeMs } : {}
       await tx
         .update(syncRun)
-        .set({ status, ...counts, message, finishedAt: sql`now()` })
+        .set({ status, ...counts, message, ...split, finishedAt: sql`now()` })
         .where(eq(syncRun.id, id))
     },
 

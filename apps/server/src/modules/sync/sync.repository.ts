@@ -1,6 +1,6 @@
 import { asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
-import { company, companyLearnerStat, course, dispatch, registration } from '../../db/schema'
+import { company, companyLearnerStat, course, dispatch, dispatchStat, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import { recordsetUpsert, uniqueById, type UpsertSpec } from './sync.sql'
@@ -108,6 +108,17 @@ const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instanc
  * such a company `building` instead of upserting its learners page by page.
  */
 export const DEFER_LEARNERS_SQL = sql`select set_config('portal.learners_deferred', 'on', true)`
+
+/**
+ * The same for the dispatch aggregates (migration 0044): a dispatch without a live registration
+ * counted is marked `building`, the triggers leave its deltas out, and dispatch_aggregates_build
+ * adds them all at the end of the listing. One statement with the learners' setting.
+ */
+export const DEFER_AGGREGATES_SQL = sql`select set_config('portal.learners_deferred', 'on', true),
+  set_config('portal.dispatch_aggregates_deferred', 'on', true)`
+
+/** Registrations per transaction of the deferred dispatch aggregate builds (a larger dispatch goes alone). */
+export const AGGREGATE_BUILD_ROWS = 20_000
 
 /** A build of the largest company reads all its registrations: more than a request's 30 s may be needed. */
 const BUILD_TIMEOUT = '15min'
@@ -226,6 +237,46 @@ export function createSyncRepository(db: Db) {
     /** This page's transaction defers the learner aggregate of companies without one (DEFER_LEARNERS_SQL). */
     async deferLearners(tx: DbOrTx): Promise<void> {
       await tx.execute(DEFER_LEARNERS_SQL)
+    },
+
+    /** This page's transaction defers the learner and dispatch aggregates (DEFER_AGGREGATES_SQL). */
+    async deferAggregates(tx: DbOrTx): Promise<void> {
+      await tx.execute(DEFER_AGGREGATES_SQL)
+    },
+
+    /**
+     * The dispatches whose aggregates are marked `building`, in id order, in groups of about
+     * AGGREGATE_BUILD_ROWS live registrations (each group one build transaction).
+     */
+    async dispatchesAwaitingAggregates(tx: DbOrTx = db): Promise<string[][]> {
+      const result = (await tx.execute(sql`
+        select s.dispatch_id as id, count(r.id)::int as n
+        from ${dispatchStat} s left join ${registration} r on r.dispatch_id = s.dispatch_id and r.removed_at is null
+        where s.building
+        group by s.dispatch_id
+        order by s.dispatch_id`)) as unknown as { rows: { id: string; n: number }[] }
+      const groups: string[][] = []
+      let rows = Infinity
+      for (const { id, n } of result.rows) {
+        if (rows + Number(n) > AGGREGATE_BUILD_ROWS) {
+          groups.push([])
+          rows = 0
+        }
+        groups[groups.length - 1]!.push(id)
+        rows += Number(n)
+      }
+      return groups
+    },
+
+    /** Builds the aggregates of these dispatches (dispatch_aggregates_build) in a transaction of its own. */
+    async buildDispatchAggregates(dispatchIds: string[]): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${BUILD_TIMEOUT}, true)`)
+        const result = (await tx.execute(
+          sql`select dispatch_aggregates_build(array(select jsonb_array_elements_text(${JSON.stringify(dispatchIds)}::jsonb))) as n`,
+        )) as unknown as { rows: { n: number }[] }
+        return Number(result.rows[0]?.n ?? 0)
+      })
     },
 
     /** Companies whose learner aggregate is marked `building`, in id order. */

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import { PAGE_RETRY, type PageRetry } from './page-retry'
-import { runKind, type KindResult, type SyncRepositories } from './sync-kind-run'
+import { describeTiming, runKind, type KindResult, type SyncRepositories } from './sync-kind-run'
 import { createKindHandlers } from './sync.kinds'
 import { FULL_RUN_CURSOR } from './sync-run.repository'
 
@@ -126,7 +126,8 @@ export function createSyncService({
       if (ok && allFull && SYNC_KINDS.every((k) => kinds.includes(k))) {
         await runs.setCursor(FULL_RUN_CURSOR, runStart)
       }
-      log.info({ trigger: request.trigger, results: results.map(({ error: _e, ...r }) => r) }, 'sync finished')
+      const split = results.flatMap((r) => (r.timing ? [describeTiming(r.kind, r.timing)] : []))
+      log.info({ trigger: request.trigger, results: results.map(({ error: _e, ...r }) => r), split }, 'sync finished')
       const outcome = { ok, results }
       for (const listener of finishedListeners) {
         try {
