@@ -33,7 +33,9 @@ import { DEFAULT_EPOCH, SIZE_PRESETS } from '../packages/scorm-cloud-sim/src/opt
 import { generateWorld, type World } from '../packages/scorm-cloud-sim/src/world'
 import { courseToJson, destinationToJson, dispatchToJson } from '../packages/scorm-cloud-sim/src/records'
 import { FIRST_NAMES, LAST_NAMES, slugify } from '../packages/scorm-cloud-sim/src/words'
-import { ADMIN_URL, BENCH_DB_NAME, settings } from './config'
+import { BENCH_DB_NAME, settings } from './config'
+import { databaseUrlOf, dropRegistrationIndexes, recreateDatabase, secondaryIndexes, setJit } from './seed-db'
+import { withClient } from './pg-admin'
 import { buildAggregates, REGISTRATION_AGGREGATES } from './seed-aggregates'
 import { seedActivityLogs } from './seed-logs'
 import { findFixtures, seedUsers } from './seed-users'
@@ -248,7 +250,7 @@ export async function seedSql(url: string, options: SqlSeedOptions): Promise<voi
 
     // The log shares nothing with the registrations: it goes in on its own connection meanwhile.
     const logRows = options.logRows ?? Math.round(2_000_000 * options.scale)
-    const logs = withConnection(url, async (logClient) => {
+    const logs = withClient(url, async (logClient) => {
       const { rows } = await logClient.query<{ n: string }>(`select count(*) as n from activity_log`)
       const present = Number(rows[0]!.n)
       if (logRows <= 0 || present === logRows) return
@@ -276,7 +278,7 @@ export async function seedSql(url: string, options: SqlSeedOptions): Promise<voi
     let loaded = doneStarts.size * REGISTRATION_BATCH
     await Promise.all(
       Array.from({ length: REGISTRATION_WORKERS }, () =>
-        withConnection(url, async (worker) => {
+        withClient(url, async (worker) => {
           await worker.query('set session_replication_role = replica')
           for (let from = starts.shift(); from !== undefined; from = starts.shift()) {
             const to = Math.min(total, from + REGISTRATION_BATCH)
@@ -329,82 +331,6 @@ export async function seedSql(url: string, options: SqlSeedOptions): Promise<voi
     await database.close()
     await setJit(url, 'default')
   }
-}
-
-/**
- * Drops registration's indexes and primary key for the load, their definitions kept in
- * bench_seed_index first, so a resumed run makes the same ones again.
- */
-async function dropRegistrationIndexes(client: pg.Client) {
-  await client.query(`create unlogged table if not exists bench_seed_index (name text primary key, definition text)`)
-  await client.query(
-    `insert into bench_seed_index
-     select i.indexname, i.indexdef from pg_indexes as i
-     where i.schemaname = 'public' and i.tablename = 'registration'
-       and not exists (select 1 from pg_constraint as c where c.conname = i.indexname)
-     union all
-     select conname, format('alter table registration add constraint %I %s', conname, pg_get_constraintdef(oid))
-     from pg_constraint where conrelid = 'registration'::regclass and contype = 'p'
-     on conflict do nothing`,
-  )
-  await client.query(`alter table registration drop constraint if exists registration_pkey`)
-  for (const index of await secondaryIndexes(client, ['registration']))
-    await client.query(`drop index "${index.indexname}"`)
-  const { rows } = await client.query<{ indexname: string; indexdef: string }>(
-    `select name as indexname, definition as indexdef from bench_seed_index order by name <> 'registration_pkey', name`,
-  )
-  return rows
-}
-
-async function withConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
-/** A table's indexes other than its primary key, with the statements that make them again. */
-async function secondaryIndexes(client: pg.Client, tables: string[]) {
-  const { rows } = await client.query<{ indexname: string; indexdef: string }>(
-    `select i.indexname, i.indexdef from pg_indexes as i
-     where i.schemaname = 'public' and i.tablename = any($1)
-       and not exists (select 1 from pg_constraint as c where c.conname = i.indexname and c.contype = 'p')`,
-    [tables],
-  )
-  return rows
-}
-
-async function setJit(url: string, value: 'off' | 'default'): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    const to = value === 'off' ? 'set jit = off' : 'reset jit'
-    await client.query(`do $$ begin execute format('alter database %I ${to}', current_database()); end $$`)
-  } finally {
-    await client.end()
-  }
-}
-
-/** Drops and creates the database `name` on the DATABASE_URL server. */
-export async function recreateDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.query(`create database ${name}`)
-  } finally {
-    await admin.end()
-  }
-  return databaseUrlOf(name)
-}
-
-function databaseUrlOf(name: string): string {
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return url.toString()
 }
 
 async function main() {

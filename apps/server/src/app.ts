@@ -6,6 +6,7 @@ import { createSessionCheck } from './db/session-user'
 import { backpressurePlugin } from './plugins/app/backpressure'
 import { errorHandlerPlugin } from './plugins/app/error-handler'
 import { inputGuardPlugin } from './plugins/app/input-guard'
+import { logRequests } from './plugins/app/request-log'
 import { DEFAULT_WEB_DIST, serverOptions } from './server-options'
 import { securityPlugin } from './plugins/external/security'
 import { docsPlugin } from './plugins/external/docs'
@@ -118,16 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     if (app.closing) void reply.header('connection', 'close')
   })
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        req: { method: request.method, url: request.url, remoteAddress: request.ip },
-        res: { statusCode: reply.statusCode },
-        responseTime: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request completed',
-    )
-  })
+  logRequests(app)
 
   const signer = createTokenSigner(config.jwtSecret)
   // Built before the auth plugin: the bearer path of every call checks API keys with it.
