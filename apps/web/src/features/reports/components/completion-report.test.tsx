@@ -145,6 +145,56 @@ describe('completion report', () => {
     expect(section.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument()
   })
 
+  it('keeps the applied filters, page and size in the URL, and opens from it', async () => {
+    answerReport({ totalItems: 1000 })
+    signInAs('client')
+    const seen = reportRequests()
+    const { user, router } = renderApp(
+      '/dispatches/d-1?page=3&pageSize=25&search=grace&status=completed&startDate=2026-01-01&endDate=2026-03-31',
+    )
+    const section = within(await screen.findByRole('region', { name: 'Completion Report' }))
+    await section.findByRole('table', { name: 'Learner registrations' })
+    expect(seen[0]).toEqual({
+      page: '3',
+      pageSize: '25',
+      search: 'grace',
+      status: 'completed',
+      startDate: '2026-01-01',
+      endDate: '2026-03-31',
+    })
+    expect(section.getByPlaceholderText('Search learners...')).toHaveValue('grace')
+    expect(section.getByRole('combobox', { name: 'Status' })).toHaveValue('completed')
+    expect(section.getByLabelText('Last Access To')).toHaveValue('2026-03-31')
+    expect(section.getByRole('combobox', { name: 'Records per page' })).toHaveValue('25')
+
+    // A new filter goes back to page 1 and replaces the old ones in the URL.
+    await user.selectOptions(section.getByRole('combobox', { name: 'Status' }), 'Incomplete')
+    await user.click(section.getByRole('button', { name: 'Apply Filters' }))
+    await waitFor(() => expect(seen.at(-1)).toMatchObject({ page: '1', status: 'incomplete' }))
+    const params = new URLSearchParams(router.state.location.search)
+    expect(Object.fromEntries(params)).toEqual({
+      pageSize: '25',
+      search: 'grace',
+      status: 'incomplete',
+      startDate: '2026-01-01',
+      endDate: '2026-03-31',
+    })
+
+    // Back shows the earlier filters and page again, in the fields too (answered from the cache).
+    await router.navigate(-1)
+    await waitFor(() => expect(section.getByRole('combobox', { name: 'Status' })).toHaveValue('completed'))
+    expect(section.getByText(/^Showing/)).toHaveTextContent('Showing 51-75 of 1000 records')
+  })
+
+  it('reads a link with unknown values or a window that ends before it starts as no filter', async () => {
+    signInAs('client')
+    const seen = reportRequests()
+    renderApp('/dispatches/d-1?page=x&pageSize=7&status=done&startDate=2026-03-01&endDate=2026-02-01')
+    const section = within(await screen.findByRole('region', { name: 'Completion Report' }))
+    await section.findByRole('table', { name: 'Learner registrations' })
+    expect(seen[0]).toEqual({ page: '1', pageSize: '100', startDate: '2026-03-01' })
+  })
+
   it('refuses a To date before the From date', async () => {
     const { user, seen, section } = await openReport()
     await user.type(section.getByLabelText('Last Access From'), '2026-03-01')

@@ -1,12 +1,5 @@
-import {
-  pageItemsWithGaps,
-  REPORT_DEFAULT_PAGE_SIZE,
-  REPORT_PAGE_SIZES,
-  showingRecordsText,
-  type ReportQuery,
-} from '@portal/shared'
+import { pageItemsWithGaps, REPORT_PAGE_SIZES, showingRecordsText, type ReportQuery } from '@portal/shared'
 import { useState } from 'react'
-import { useSearchParams } from 'react-router'
 import { useStickyError } from '@/components/ui/error-state'
 import { QueryErrorState } from '@/components/ui/query-state'
 import { ExportMenu } from '@/components/ui/export-menu'
@@ -16,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { CardSection } from '@/components/ui/card-section'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchReport } from '../api/get-dispatch-report'
+import { useReportParams } from '../hooks/use-report-params'
 import { hasFilters, NO_FILTERS, ReportFilters, type ReportFilterValues } from './report-filters'
 import { ReportTable } from './report-table'
 
@@ -26,55 +20,52 @@ const PAGE_SIZE_OPTIONS = numberOptions(REPORT_PAGE_SIZES)
 export const registrationsErrorText = (error: unknown) =>
   `Error fetching registrations: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`
 
-/**
- * The URL parameter of the repeat-learners filter on the dispatch screen: the licence count card
- * links to the report with it, and reload or back keeps it.
- */
-export const REPEAT_LEARNERS_PARAM = 'repeatLearners'
-
 const DATES_OUT_OF_ORDER = 'Last Access To cannot be before Last Access From.'
+
+const filtersOf = ({ search, status, startDate, endDate }: ReportFilterValues): ReportFilterValues => ({
+  search,
+  status,
+  startDate,
+  endDate,
+})
 
 /** docs/product-rules.md §2 "Completion Report" of the dispatch details screen. */
 export function CompletionReport({ dispatchId }: { dispatchId: string }) {
-  const [draft, setDraft] = useState<ReportFilterValues>(NO_FILTERS)
-  const [applied, setApplied] = useState<ReportFilterValues>(NO_FILTERS)
+  // The applied filters, page and size live in the URL (reload, back and a shared link keep
+  // them); the fields' draft is the screen's own until Apply Filters.
+  const { state, update } = useReportParams()
+  const applied = filtersOf(state)
+  const [draft, setDraft] = useState<ReportFilterValues>(applied)
   const [invalid, setInvalid] = useState<string | null>(null)
-  const [page, setPage] = useState(1)
-  // docs/product-decisions.md D13: 100 by default.
-  const [pageSize, setPageSize] = useState<PageSize>(REPORT_DEFAULT_PAGE_SIZE)
-
-  const [searchParams, setSearchParams] = useSearchParams()
-  const repeatLearners = searchParams.get(REPEAT_LEARNERS_PARAM) === 'true'
-  const setRepeatLearners = (on: boolean) => {
-    setSearchParams((current) => {
-      const next = new URLSearchParams(current)
-      if (on) next.set(REPEAT_LEARNERS_PARAM, 'true')
-      else next.delete(REPEAT_LEARNERS_PARAM)
-      return next
-    })
-    setPage(1)
+  // Back/forward to other applied filters shows them in the fields too (state adjusted while
+  // rendering, as React advises for state derived from a changed input).
+  const appliedKey = JSON.stringify(applied)
+  const [shownKey, setShownKey] = useState(appliedKey)
+  if (shownKey !== appliedKey) {
+    setShownKey(appliedKey)
+    setDraft(applied)
   }
+  const { repeatLearners } = state
 
   const query: ReportQuery = {
-    page,
-    pageSize,
+    page: state.page,
+    pageSize: state.pageSize,
     ...applied,
-    search: applied.search.trim(),
     ...(repeatLearners ? { repeatLearners: true } : {}),
   }
   const report = useDispatchReport(dispatchId, query)
   const { data, error, isPlaceholderData } = report
   const shownError = useStickyError(error, data !== undefined)
 
-  // docs/product-rules.md §9: the page goes back to 1 on any filter or size change.
+  // docs/product-rules.md §9: the page goes back to 1 on any filter or size change (the URL
+  // state does it for every change but the page's own).
   const apply = (filters: ReportFilterValues) => {
     if (filters.startDate && filters.endDate && filters.endDate < filters.startDate) {
       setInvalid(DATES_OUT_OF_ORDER)
       return
     }
     setInvalid(null)
-    setApplied(filters)
-    setPage(1)
+    update({ ...filters, search: filters.search.trim() })
   }
 
   const pagination = data?.pagination
@@ -91,10 +82,10 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
           onApply={() => apply(draft)}
           onClear={() => {
             setDraft(NO_FILTERS)
-            apply(NO_FILTERS)
-            if (repeatLearners) setRepeatLearners(false)
+            setInvalid(null)
+            update({ ...NO_FILTERS, repeatLearners: false })
           }}
-          onRepeatLearnersChange={setRepeatLearners}
+          onRepeatLearnersChange={(on) => update({ repeatLearners: on })}
         />
         <div className="flex flex-wrap items-end justify-between gap-3">
           <p className="text-sm text-slate-700" aria-live="polite">
@@ -113,12 +104,9 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
           <div className="flex items-end gap-3">
             <Select
               label="Records per page"
-              value={String(pageSize)}
+              value={String(state.pageSize)}
               options={PAGE_SIZE_OPTIONS}
-              onChange={(e) => {
-                setPageSize(Number(e.target.value) as PageSize)
-                setPage(1)
-              }}
+              onChange={(e) => update({ pageSize: Number(e.target.value) as PageSize })}
             />
             {/* Every row of exactly the applied filters, not the page; beside the
                 results it exports, where its open menu covers none of the filters. */}
@@ -156,7 +144,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
             page={pagination.page}
             totalPages={pagination.totalPages}
             items={pageItemsWithGaps(pagination.page, pagination.totalPages)}
-            onPageChange={setPage}
+            onPageChange={(page) => update({ page })}
           />
         )}
       </div>
