@@ -3,15 +3,11 @@
  * the latencies by what the request asks for: where a mix's time goes.
  * `npx tsx bench/serial.ts MIX URL`
  */
-import { BENCH_PASSWORD } from './config'
-import { signIn } from './api-session'
 import { requestsOf } from './ab'
 
 async function main() {
   const [mix, url] = process.argv.slice(2)
   const requests = await requestsOf(mix as never, url!)
-  void BENCH_PASSWORD
-  void signIn
   const times: { path: string; ms: number }[] = []
   for (const pass of [0, 1]) {
     for (const q of requests.slice(0, 800)) {
