@@ -208,7 +208,7 @@ export const PREPARED_PER_CONNECTION = 500
  * by a hash of its text, as postgres.js and pgx do by default: PostgreSQL parses a
  * text once per connection and, once it has seen it a few times, reuses its plan. Planning a
  * dispatch list page costs more than running it, and the per-request session check is most of
- * what /api/auth/me costs, so both gain most from a kept plan (figures in docs/performance.md).
+ * what /api/auth/me costs, so both gain most from a kept plan (figures in bench/results/history.md).
  * Statements without parameters
  * (migrations, SET) and those of VALUE_PLANNED_TABLES run as before (unnamed: planned for their
  * values each time); a connection prepares at most PREPARED_PER_CONNECTION texts.

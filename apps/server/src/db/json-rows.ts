@@ -7,7 +7,7 @@ import { can, type Permission, type Role } from '@portal/shared'
  * expression and `new Date`, arrays through a parser), the repository maps them, and the
  * answer's serialiser turns them back into text, on the server's one thread. Written here, the
  * page reaches the server as one text value it passes on unread, and PostgreSQL's own cost per
- * row grows by a small fraction of what the server saves (docs/performance.md).
+ * row grows by a small fraction of what the server saves (bench/results/history.md).
  *
  * The object is built by concatenation rather than json_build_object(), which looks up every
  * value's type in the catalogue cache on every row (three times dearer on PostgreSQL 15).

@@ -6,7 +6,7 @@ import type { Database } from './client'
 /**
  * The trigram indexes the searches are written for (migrations 0019 and 0020), on
  * PGlite and PostgreSQL alike. Plans on a test's few rows prefer scans, so the definitions are
- * checked here; docs/performance.md has the plans at the bench's size.
+ * checked here; bench/results/latest.md has the plans at the bench's size.
  */
 describe('search indexes', () => {
   let database: Database

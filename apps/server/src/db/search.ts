@@ -118,7 +118,7 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
  * twice the page's end, whichever is more: it finds the page of a term that matches a tenth of
  * the rows (half, for the deepest pages), and a sparser term gives up after a short walk. Most
  * searches are sparse, so a longer walk (√(page end × rows of the list) was tried) made the
- * report slower overall than no walk at all past the first page (docs/performance.md).
+ * report slower overall than no walk at all past the first page (bench/results/history.md).
  */
 export function searchWalkRows(pageEnd: number): number {
   return Math.min(10 * pageEnd, Math.max(2 * pageEnd, 2_000))

@@ -80,7 +80,7 @@ export interface DispatchesRepositoryOptions {
    * not look into, so they plan alike for every term and page and a prepared statement reuses
    * one generic plan after five runs (MatchOptions.opaque). Only where statements are
    * prepared (PostgreSQL): PGlite plans every statement afresh, and there hidden values only
-   * make the plan worse (the staff list answered fewer requests a second: docs/performance.md).
+   * make the plan worse (the staff list answered fewer requests a second: bench/results/history.md).
    */
   reusePlans?: boolean
 }
