@@ -6,24 +6,11 @@
  */
 import { createHash } from 'node:crypto'
 import { HttpError, asObject, noContent, ok, optionalBoolean, optionalCount } from './http-util'
+import { destinationIdx, dispatchIdx, dispatchOf } from './route-params'
 import type { RequestContext, Route } from './router'
 import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
 
 const enc = encodeURIComponent
-
-function destinationIdx(rc: RequestContext): number {
-  const id = rc.params.destinationId ?? ''
-  const idx = rc.sim.store.catalog.findDestination(id)
-  if (idx === undefined) throw new HttpError(404, `Destination ${id} not found`)
-  return idx
-}
-
-function dispatchIdx(rc: RequestContext): number {
-  const id = rc.params.dispatchId ?? ''
-  const idx = rc.sim.store.catalog.findDispatch(id)
-  if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
-  return idx
-}
 
 /** EnabledSchema body: `enabled` is required. */
 function enabledOf(rc: RequestContext): boolean {
@@ -126,7 +113,7 @@ export const deliveryRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/lti',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({
         url: `${rc.origin}/lti/launch/${enc(d.id)}`,
         consumerKey: `sim-${d.id}`,
@@ -138,7 +125,7 @@ export const deliveryRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/lti13',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({ targetLinkUri: `${rc.origin}/lti13/dispatch/${enc(d.id)}` })
     },
   },

@@ -11,16 +11,10 @@ import {
   stringArray,
 } from './http-util'
 import { iso } from './records'
-import type { RequestContext, Route } from './router'
+import { dispatchIdx, dispatchOf } from './route-params'
+import type { Route } from './router'
 import type { DispatchChanges } from './store'
 import type { PostBackSchema } from '@portal/server/scorm-cloud-types'
-
-function dispatchIdx(rc: RequestContext): number {
-  const id = rc.params.dispatchId ?? ''
-  const idx = rc.sim.store.catalog.findDispatch(id)
-  if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
-  return idx
-}
 
 /** UpdateDispatchSchema: null and missing fields mean "leave as is". */
 export function parseDispatchUpdate(body: unknown): DispatchChanges {
@@ -78,7 +72,7 @@ export const dispatchRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/enabled',
-    handler: (rc) => ok({ enabled: rc.sim.store.catalog.dispatch(dispatchIdx(rc)).enabled }),
+    handler: (rc) => ok({ enabled: dispatchOf(rc).enabled }),
   },
   {
     method: 'PUT',
@@ -94,7 +88,7 @@ export const dispatchRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/tags',
-    handler: (rc) => ok({ tags: [...rc.sim.store.catalog.dispatch(dispatchIdx(rc)).tags] }),
+    handler: (rc) => ok({ tags: [...dispatchOf(rc).tags] }),
   },
   {
     method: 'PUT',
@@ -123,7 +117,7 @@ export const dispatchRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({
         registrationCount: d.registrationCount,
         ...(d.registrationResetMs === undefined ? {} : { lastResetDate: iso(d.registrationResetMs) }),
