@@ -55,6 +55,12 @@ export const OwnerCompanyFields = {
   companyName: Nullable(Type.String()),
 }
 
+/** Who made a row (their e-mail; null once that user is gone) and when. */
+export const CreatorFields = {
+  createdBy: Nullable(Type.String()),
+  createdAt: Type.String(),
+}
+
 export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
 export const UuidParamsSchema = Type.Object({ id: UuidSchema })
 
