@@ -3,6 +3,7 @@ import { dispatchList } from './dispatch-list'
 import {
   HttpError,
   asObject,
+  enabledOf,
   noContent,
   ok,
   optionalBoolean,
@@ -79,9 +80,7 @@ export const dispatchRoutes: Route[] = [
     pattern: '/dispatch/dispatches/{dispatchId}/enabled',
     handler: (rc) => {
       const idx = dispatchIdx(rc)
-      const enabled = optionalBoolean(asObject(rc.body), 'enabled')
-      if (enabled === undefined) throw new HttpError(400, 'enabled is required')
-      rc.sim.store.changeDispatch(idx, { enabled })
+      rc.sim.store.changeDispatch(idx, { enabled: enabledOf(rc.body) })
       return noContent()
     },
   },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { PickProperties } from './common'
 import { DispatchListQuerySchema, DispatchSchema } from './dispatches'
 
 /** Weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
@@ -8,7 +9,7 @@ export const CHART_MONTHS = 12
 export const NEAREST_CAP_LIMIT = 10
 
 /** GET /api/reports/charts/dashboard: the dashboard list's own filters (search, status), as the dispatch list takes them. */
-export const DashboardChartsQuerySchema = Type.Pick(DispatchListQuerySchema, ['search', 'status'])
+export const DashboardChartsQuerySchema = Type.Object(PickProperties(DispatchListQuerySchema, ['search', 'status']))
 export type DashboardChartsQuery = Static<typeof DashboardChartsQuerySchema>
 
 export const ChartWeekSchema = Type.Object({
@@ -46,13 +47,9 @@ export const ChartMonthSchema = Type.Object({
 })
 
 /** A dispatch of the "nearest their cap" list: what of the dispatch the list shows. */
-export const NearestCapSchema = Type.Pick(DispatchSchema, [
-  'id',
-  'courseTitle',
-  'destinationName',
-  'registrationCount',
-  'registrationCap',
-])
+export const NearestCapSchema = Type.Object(
+  PickProperties(DispatchSchema, ['id', 'courseTitle', 'destinationName', 'registrationCount', 'registrationCap']),
+)
 export type NearestCap = Static<typeof NearestCapSchema>
 
 /** GET /api/reports/charts/dashboard. */

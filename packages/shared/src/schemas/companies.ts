@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { COMPANY_NAME_MAX } from '../rules/company'
-import { Nullable, UuidSchema } from './common'
+import { Nullable, PickProperties, UuidSchema } from './common'
 import { DispatchSchema } from './dispatches'
 import { RoleSchema, SalesUserSchema } from './users'
 
@@ -51,7 +51,7 @@ export type CompanyCourseRequest = Static<typeof CompanyCourseRequestSchema>
  * course id lets the New Dispatch form mark the courses the company has already.
  */
 export const CompanyDispatchSchema = Type.Object({
-  ...Type.Pick(DispatchSchema, ['id', 'courseId', 'courseTitle', 'created', 'expirationDate']).properties,
+  ...PickProperties(DispatchSchema, ['id', 'courseId', 'courseTitle', 'created', 'expirationDate']),
   licensesUsed: Type.Integer(),
   licensesTotal: Type.Integer(),
 })
