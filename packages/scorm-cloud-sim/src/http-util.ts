@@ -85,6 +85,13 @@ export function optionalBoolean(obj: Record<string, unknown>, key: string): bool
   return v
 }
 
+/** An EnabledSchema body (a dispatch's or a destination's switch): `enabled` is required. */
+export function enabledOf(body: unknown): boolean {
+  const enabled = optionalBoolean(asObject(body), 'enabled')
+  if (enabled === undefined) throw new HttpError(400, 'enabled is required')
+  return enabled
+}
+
 export function optionalString(obj: Record<string, unknown>, key: string): string | undefined {
   const v = obj[key]
   if (v === undefined || v === null) return undefined

@@ -1,8 +1,9 @@
 /** GET /courses and GET /courses/{courseId} (docs/scorm-cloud-api.md §4). */
-import { HttpError, ok } from './http-util'
+import { ok } from './http-util'
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { CourseRecord } from './records'
+import { courseIdx } from './route-params'
 import type { Route } from './router'
 
 export const courseRoutes: Route[] = [
@@ -28,10 +29,9 @@ export const courseRoutes: Route[] = [
     method: 'GET',
     pattern: '/courses/{courseId}',
     handler: (rc) => {
-      const courseId = rc.params.courseId ?? ''
-      const idx = rc.sim.store.catalog.findCourse(courseId)
-      if (idx === undefined) throw new HttpError(404, `Course ${courseId} not found`)
-      return ok(rc.sim.store.courseJson(idx, parseBool(rc.search.get('includeRegistrationCount') ?? undefined)))
+      return ok(
+        rc.sim.store.courseJson(courseIdx(rc), parseBool(rc.search.get('includeRegistrationCount') ?? undefined)),
+      )
     },
   },
 ]

@@ -5,32 +5,12 @@
  * DispatchLtiInfoSchema, DispatchLti13InfoSchema, Lti13ToolConfigurationSchema).
  */
 import { createHash } from 'node:crypto'
-import { HttpError, asObject, noContent, ok, optionalBoolean, optionalCount } from './http-util'
-import type { RequestContext, Route } from './router'
+import { HttpError, asObject, enabledOf, noContent, ok, optionalBoolean, optionalCount } from './http-util'
+import { destinationIdx, dispatchIdx, dispatchOf } from './route-params'
+import type { Route } from './router'
 import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
 
 const enc = encodeURIComponent
-
-function destinationIdx(rc: RequestContext): number {
-  const id = rc.params.destinationId ?? ''
-  const idx = rc.sim.store.catalog.findDestination(id)
-  if (idx === undefined) throw new HttpError(404, `Destination ${id} not found`)
-  return idx
-}
-
-function dispatchIdx(rc: RequestContext): number {
-  const id = rc.params.dispatchId ?? ''
-  const idx = rc.sim.store.catalog.findDispatch(id)
-  if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
-  return idx
-}
-
-/** EnabledSchema body: `enabled` is required. */
-function enabledOf(rc: RequestContext): boolean {
-  const enabled = optionalBoolean(asObject(rc.body), 'enabled')
-  if (enabled === undefined) throw new HttpError(400, 'enabled is required')
-  return enabled
-}
 
 /** LaunchAuthSchema: `type` is cookies or vault (the spec's enum); options are booleans and whole numbers. */
 export function parseLaunchAuth(raw: unknown): LaunchAuthSchema {
@@ -72,7 +52,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/dispatch/destinations/{destinationId}/dispatches/hashUserInfo',
     handler: (rc) => {
       const idx = destinationIdx(rc)
-      const enabled = enabledOf(rc)
+      const enabled = enabledOf(rc.body)
       const { catalog } = rc.sim.store
       catalog.upsertDestination(catalog.destination(idx).id, { hashUserInfo: enabled })
       return noContent()
@@ -83,7 +63,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/dispatch/destinations/{destinationId}/dispatches/registrationInstancing',
     handler: (rc) => {
       const idx = destinationIdx(rc)
-      const enabled = enabledOf(rc)
+      const enabled = enabledOf(rc.body)
       const { store } = rc.sim
       for (const d of store.catalog.dispatches())
         if (d.destinationIdx === idx && d.instanced !== enabled) store.changeDispatch(d.idx, { instanced: enabled })
@@ -118,7 +98,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/dispatch/dispatches/{dispatchId}/hashUserInfo',
     handler: (rc) => {
       const idx = dispatchIdx(rc)
-      rc.sim.store.catalog.updateDispatch(idx, { hashUserInfo: enabledOf(rc) })
+      rc.sim.store.catalog.updateDispatch(idx, { hashUserInfo: enabledOf(rc.body) })
       return noContent()
     },
   },
@@ -126,7 +106,7 @@ export const deliveryRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/lti',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({
         url: `${rc.origin}/lti/launch/${enc(d.id)}`,
         consumerKey: `sim-${d.id}`,
@@ -138,7 +118,7 @@ export const deliveryRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/lti13',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({ targetLinkUri: `${rc.origin}/lti13/dispatch/${enc(d.id)}` })
     },
   },

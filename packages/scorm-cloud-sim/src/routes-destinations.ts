@@ -4,15 +4,9 @@ import { HttpError, asObject, noContent, ok, optionalString, stringArray } from 
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
-import type { RequestContext, Route } from './router'
+import { destinationIdx } from './route-params'
+import type { Route } from './router'
 import { parseLaunchAuth } from './routes-delivery'
-
-function destinationIdx(rc: RequestContext): number {
-  const id = rc.params.destinationId ?? ''
-  const idx = rc.sim.store.catalog.findDestination(id)
-  if (idx === undefined) throw new HttpError(404, `Destination ${id} not found`)
-  return idx
-}
 
 export const destinationRoutes: Route[] = [
   {

@@ -3,6 +3,7 @@ import { dispatchList } from './dispatch-list'
 import {
   HttpError,
   asObject,
+  enabledOf,
   noContent,
   ok,
   optionalBoolean,
@@ -11,16 +12,10 @@ import {
   stringArray,
 } from './http-util'
 import { iso } from './records'
-import type { RequestContext, Route } from './router'
+import { dispatchIdx, dispatchOf } from './route-params'
+import type { Route } from './router'
 import type { DispatchChanges } from './store'
 import type { PostBackSchema } from '@portal/server/scorm-cloud-types'
-
-function dispatchIdx(rc: RequestContext): number {
-  const id = rc.params.dispatchId ?? ''
-  const idx = rc.sim.store.catalog.findDispatch(id)
-  if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
-  return idx
-}
 
 /** UpdateDispatchSchema: null and missing fields mean "leave as is". */
 export function parseDispatchUpdate(body: unknown): DispatchChanges {
@@ -78,23 +73,21 @@ export const dispatchRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/enabled',
-    handler: (rc) => ok({ enabled: rc.sim.store.catalog.dispatch(dispatchIdx(rc)).enabled }),
+    handler: (rc) => ok({ enabled: dispatchOf(rc).enabled }),
   },
   {
     method: 'PUT',
     pattern: '/dispatch/dispatches/{dispatchId}/enabled',
     handler: (rc) => {
       const idx = dispatchIdx(rc)
-      const enabled = optionalBoolean(asObject(rc.body), 'enabled')
-      if (enabled === undefined) throw new HttpError(400, 'enabled is required')
-      rc.sim.store.changeDispatch(idx, { enabled })
+      rc.sim.store.changeDispatch(idx, { enabled: enabledOf(rc.body) })
       return noContent()
     },
   },
   {
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/tags',
-    handler: (rc) => ok({ tags: [...rc.sim.store.catalog.dispatch(dispatchIdx(rc)).tags] }),
+    handler: (rc) => ok({ tags: [...dispatchOf(rc).tags] }),
   },
   {
     method: 'PUT',
@@ -123,7 +116,7 @@ export const dispatchRoutes: Route[] = [
     method: 'GET',
     pattern: '/dispatch/dispatches/{dispatchId}/registrationCount',
     handler: (rc) => {
-      const d = rc.sim.store.catalog.dispatch(dispatchIdx(rc))
+      const d = dispatchOf(rc)
       return ok({
         registrationCount: d.registrationCount,
         ...(d.registrationResetMs === undefined ? {} : { lastResetDate: iso(d.registrationResetMs) }),

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream'
 import { HttpError, type Reply } from './http-util'
 import { destinationPackage, dispatchPackage, type PackageSpec, type ZipStream } from './package-zip'
+import { destinationIdx, dispatchIdx } from './route-params'
 import type { RequestContext, Route } from './router'
 
 /** Where a dispatch stub sends the learner (served by the simulator, outside /api/v2). */
@@ -37,10 +38,7 @@ export const packageRoutes: Route[] = [
     pattern: '/dispatch/dispatches/{dispatchId}/zip',
     handler: (rc) => {
       checkType(rc)
-      const id = rc.params.dispatchId ?? ''
-      const idx = rc.sim.store.catalog.findDispatch(id)
-      if (idx === undefined) throw new HttpError(404, `Dispatch ${id} not found`)
-      return zipReply(dispatchPackage(specOf(rc, idx)))
+      return zipReply(dispatchPackage(specOf(rc, dispatchIdx(rc))))
     },
   },
   {
@@ -49,14 +47,12 @@ export const packageRoutes: Route[] = [
     handler: (rc) => {
       checkType(rc)
       const { catalog } = rc.sim.store
-      const id = rc.params.destinationId ?? ''
-      const destinationIdx = catalog.findDestination(id)
-      if (destinationIdx === undefined) throw new HttpError(404, `Destination ${id} not found`)
+      const destination = destinationIdx(rc)
       // `tags`: dispatches having any of them (docs/scorm-cloud-api.md §2), as on the lists.
       const tags = (rc.search.get('tags') ?? '').split(',').filter(Boolean)
       const specs = catalog
         .dispatches()
-        .filter((d) => d.destinationIdx === destinationIdx)
+        .filter((d) => d.destinationIdx === destination)
         .filter((d) => tags.length === 0 || d.tags.some((t) => tags.includes(t)))
         .map((d) => specOf(rc, d.idx))
       return zipReply(destinationPackage(specs))

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { isAllowedImageSrc, isAllowedLinkHref, isHttpUrl } from './rich-text'
+import {
+  isAllowedImageSrc,
+  isAllowedLinkHref,
+  isEmptyRichTextImage,
+  isHttpUrl,
+  richTextAttributeValue,
+} from './rich-text'
 
 describe('rich-text allow-list (docs/product-rules.md §1)', () => {
   it.each([
@@ -46,5 +52,30 @@ describe('rich-text allow-list (docs/product-rules.md §1)', () => {
     ['not a url', false],
   ])('http url %j → %s', (value, expected) => {
     expect(isHttpUrl(value)).toBe(expected)
+  })
+})
+
+describe('the attribute rule both sanitisers apply', () => {
+  it.each([
+    ['a', 'href', ' https://e.example ', 'https://e.example'],
+    ['a', 'href', 'javascript:alert(1)', null],
+    ['p', 'href', 'https://e.example', null],
+    ['img', 'src', 'data:image/png;base64,AAAA', 'data:image/png;base64,AAAA'],
+    ['img', 'src', 'data:image/svg+xml;base64,AAAA', null],
+    ['img', 'alt', 'A', 'A'],
+    ['li', 'class', 'ql-indent-1 evil', 'ql-indent-1'],
+    ['li', 'class', 'evil', null],
+    ['p', 'class', 'ql-indent-1', null],
+    ['p', 'style', 'color:red', null],
+    ['a', 'href', undefined, null],
+  ])('%s %s=%j → %j', (tag, name, value, expected) => {
+    expect(richTextAttributeValue(tag, name, value)).toBe(expected)
+  })
+
+  it('drops only an image without a source', () => {
+    expect(isEmptyRichTextImage('img', '')).toBe(true)
+    expect(isEmptyRichTextImage('img', null)).toBe(true)
+    expect(isEmptyRichTextImage('img', 'https://e.example/a.png')).toBe(false)
+    expect(isEmptyRichTextImage('p', null)).toBe(false)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The course description allow-list (docs/product-rules.md §1, docs/product-decisions.md D23): only what the editor's toolbar
  * can produce, plus pasted or dropped images of the listed types. The server's sanitiser
- * (sanitize-html) and the browser's (DOMPurify) both read these lists, so they cannot drift.
+ * (sanitize-html) and the browser's (DOMPurify) both read these lists and apply the attribute
+ * rule below (richTextAttributeValue), so they cannot drift.
  */
 
 /** docs/product-rules.md §9: the editor embeds images of these types as data URLs. */
@@ -80,6 +81,36 @@ export function isAllowedImageSrc(src: string | null | undefined): boolean {
   const value = (src ?? '').trim()
   if (/^https?:\/\/[^\s]+$/i.test(value)) return true
   return DATA_IMAGE.test(value)
+}
+
+/** Every attribute name some tag of the allow-list may keep (DOMPurify takes one flat list). */
+export const RICH_TEXT_ATTRIBUTE_NAMES: readonly string[] = [...new Set(Object.values(RICH_TEXT_ATTRIBUTES).flat())]
+
+/** What every link carries, whatever target and rel the author wrote. */
+export const RICH_TEXT_LINK_ATTRIBUTES: Readonly<Record<'target' | 'rel', string>> = {
+  target: RICH_TEXT_LINK_TARGET,
+  rel: RICH_TEXT_LINK_REL,
+}
+
+/**
+ * The one attribute rule both sanitisers apply: the value an attribute keeps on its tag, or null
+ * where it goes. Attributes only on their own tags, links and image sources of the allowed
+ * protocols (trimmed), and of `class` only Quill's names for that tag.
+ */
+export function richTextAttributeValue(tag: string, name: string, value: string | undefined): string | null {
+  if (value === undefined || !(RICH_TEXT_ATTRIBUTES[tag] ?? []).includes(name)) return null
+  if (name === 'href') return isAllowedLinkHref(value) ? value.trim() : null
+  if (name === 'src') return isAllowedImageSrc(value) ? value.trim() : null
+  if (name === 'class') {
+    const classes = value.split(/\s+/).filter((c) => RICH_TEXT_CLASSES[tag]?.includes(c))
+    return classes.length > 0 ? classes.join(' ') : null
+  }
+  return value
+}
+
+/** An image whose source was refused has nothing left to show: both sanitisers drop it. */
+export function isEmptyRichTextImage(tag: string, src: string | null | undefined): boolean {
+  return tag === 'img' && !src
 }
 
 /** An http or https URL (the edit form's demoUrl and imageUrl). */

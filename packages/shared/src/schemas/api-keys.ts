@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { can, PERMISSIONS, type Permission } from '../permissions'
 import type { Role } from '../roles'
-import { Nullable, OneOf, OwnerCompanyFields, UuidSchema } from './common'
+import { CreatorFields, Nullable, OneOf, OwnerCompanyFields, UuidSchema } from './common'
 
 /**
  * API key scopes, derived from the permission table (permissions.ts): one per permission group
@@ -61,8 +61,7 @@ export const ApiKeySchema = Type.Object({
   scopes: Type.Array(Type.String()),
   /** null: the vendor's key (an admin's); otherwise the company the key acts within. */
   ...OwnerCompanyFields,
-  createdBy: Nullable(Type.String()),
-  createdAt: Type.String(),
+  ...CreatorFields,
   expiresAt: Nullable(Type.String()),
   rotatedAt: Nullable(Type.String()),
   revokedAt: Nullable(Type.String()),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { SearchTermSchema } from './common'
+import { PickProperties } from './common'
+import { DispatchListQuerySchema, DispatchSchema } from './dispatches'
 
 /** Weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
 export const CHART_WEEKS = 26
@@ -7,11 +8,8 @@ export const CHART_MONTHS = 12
 /** The staff dashboard's "nearest their cap" list. */
 export const NEAREST_CAP_LIMIT = 10
 
-/** GET /api/reports/charts/dashboard: the dashboard list's own filters (search, status). */
-export const DashboardChartsQuerySchema = Type.Object({
-  search: Type.Optional(SearchTermSchema),
-  status: Type.Union([Type.Literal('all'), Type.Literal('enabled'), Type.Literal('disabled')], { default: 'all' }),
-})
+/** GET /api/reports/charts/dashboard: the dashboard list's own filters (search, status), as the dispatch list takes them. */
+export const DashboardChartsQuerySchema = Type.Object(PickProperties(DispatchListQuerySchema, ['search', 'status']))
 export type DashboardChartsQuery = Static<typeof DashboardChartsQuerySchema>
 
 export const ChartWeekSchema = Type.Object({
@@ -48,13 +46,10 @@ export const ChartMonthSchema = Type.Object({
   cumulative: Type.Integer(),
 })
 
-export const NearestCapSchema = Type.Object({
-  id: Type.String(),
-  courseTitle: Type.String(),
-  destinationName: Type.String(),
-  registrationCount: Type.Integer(),
-  registrationCap: Type.Integer(),
-})
+/** A dispatch of the "nearest their cap" list: what of the dispatch the list shows. */
+export const NearestCapSchema = Type.Object(
+  PickProperties(DispatchSchema, ['id', 'courseTitle', 'destinationName', 'registrationCount', 'registrationCap']),
+)
 export type NearestCap = Static<typeof NearestCapSchema>
 
 /** GET /api/reports/charts/dashboard. */

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TObject, type TProperties } from 'typebox'
 
 /** A value or null. */
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -53,6 +53,26 @@ export type Pagination = Static<typeof PaginationSchema>
 export const OwnerCompanyFields = {
   companyId: Nullable(Type.String()),
   companyName: Nullable(Type.String()),
+}
+
+/** Who made a row (their e-mail; null once that user is gone) and when. */
+export const CreatorFields = {
+  createdBy: Nullable(Type.String()),
+  createdAt: Type.String(),
+}
+
+/**
+ * The named properties of an object schema, in that schema's order: an answer that is a
+ * projection of another is `Type.Object(PickProperties(Other, [...]))`. Type.Pick builds the same
+ * JSON Schema but brings TypeBox's computed-type engine into the shared chunk every screen of the
+ * web app loads.
+ */
+export function PickProperties<T extends TProperties, const K extends keyof T & string>(
+  schema: TObject<T>,
+  keys: readonly K[],
+): Pick<T, K> {
+  const wanted: readonly string[] = keys
+  return Object.fromEntries(Object.entries(schema.properties).filter(([key]) => wanted.includes(key))) as Pick<T, K>
 }
 
 export const IdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })

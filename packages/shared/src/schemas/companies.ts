@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { COMPANY_NAME_MAX } from '../rules/company'
-import { Nullable, UuidSchema } from './common'
-import { RoleSchema, type SalesUserSchema } from './users'
+import { Nullable, PickProperties, UuidSchema } from './common'
+import { DispatchSchema } from './dispatches'
+import { RoleSchema, SalesUserSchema } from './users'
 
 /** docs/product-rules.md §3 Company counts. */
 export const CompanyCountsSchema = Type.Object({
@@ -31,12 +32,8 @@ export const CompanySchema = Type.Object({
 export type Company = Static<typeof CompanySchema>
 export const CompanyListSchema = Type.Array(CompanySchema)
 
-export const CompanyUserSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  role: RoleSchema,
-})
+/** A user of the company, named as the user pickers name one, and the role. */
+export const CompanyUserSchema = Type.Object({ ...SalesUserSchema.properties, role: RoleSchema })
 export type CompanyUser = Static<typeof CompanyUserSchema>
 
 export const CompanyCourseRequestSchema = Type.Object({
@@ -54,11 +51,7 @@ export type CompanyCourseRequest = Static<typeof CompanyCourseRequestSchema>
  * course id lets the New Dispatch form mark the courses the company has already.
  */
 export const CompanyDispatchSchema = Type.Object({
-  id: Type.String(),
-  courseId: Type.String(),
-  courseTitle: Type.String(),
-  created: Nullable(Type.String()),
-  expirationDate: Nullable(Type.String()),
+  ...PickProperties(DispatchSchema, ['id', 'courseId', 'courseTitle', 'created', 'expirationDate']),
   licensesUsed: Type.Integer(),
   licensesTotal: Type.Integer(),
 })

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { SAML_METADATA_MAX_CHARS, SSO_DOMAINS_MAX } from '../rules/sso'
-import { FreeObject, Nullable, OneOf, OwnerCompanyFields, UuidSchema } from './common'
+import { FreeObject, Nullable, OneOf, OwnerCompanyFields, PickProperties, UuidSchema } from './common'
+import { UserSchema } from './users'
 
 export * from '../rules/sso'
 
@@ -50,11 +51,7 @@ export const SsoConnectionSchema = Type.Object({
 export type SsoConnection = Static<typeof SsoConnectionSchema>
 
 /** A client user allowed a password although the company requires single sign-on. */
-export const SsoPasswordUserSchema = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Nullable(Type.String()),
-})
+export const SsoPasswordUserSchema = Type.Object(PickProperties(UserSchema, ['id', 'email', 'name']))
 export type SsoPasswordUser = Static<typeof SsoPasswordUserSchema>
 
 /** GET /api/admin/companies/{id}/sso: the connection (or none), the domains, the URL to register. */

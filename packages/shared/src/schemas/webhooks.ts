@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OwnerCompanyFields, UuidSchema } from './common'
+import { CreatorFields, Nullable, OwnerCompanyFields, UuidSchema } from './common'
 
 /**
  * Outgoing webhook events (docs/api.md, "Webhooks"). A company's subscription receives only
@@ -38,8 +38,7 @@ export const WebhookSubscriptionSchema = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
   /** Why it was paused: by a person, or after repeated failures. */
   pausedReason: Nullable(Type.String()),
-  createdBy: Nullable(Type.String()),
-  createdAt: Type.String(),
+  ...CreatorFields,
   updatedAt: Type.String(),
 })
 export type WebhookSubscription = Static<typeof WebhookSubscriptionSchema>

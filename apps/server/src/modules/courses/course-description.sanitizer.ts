@@ -3,12 +3,11 @@ import {
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_CLASSES,
   RICH_TEXT_IMAGE_PROTOCOLS,
+  RICH_TEXT_LINK_ATTRIBUTES,
   RICH_TEXT_LINK_PROTOCOLS,
-  RICH_TEXT_LINK_REL,
-  RICH_TEXT_LINK_TARGET,
   RICH_TEXT_TAGS,
-  isAllowedImageSrc,
-  isAllowedLinkHref,
+  isEmptyRichTextImage,
+  richTextAttributeValue,
 } from '@portal/shared'
 
 const toMutable = <T>(record: Record<string, readonly T[]>): Record<string, T[]> =>
@@ -30,24 +29,27 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedStyles: {},
   // Script, style and the like go with their content; other unknown tags leave their text.
   disallowedTagsMode: 'discard',
+  // The attribute rule the browser's sanitiser applies too (rules/rich-text.ts); here links and
+  // images are rebuilt from it, so the attributes come out in one order whatever the author wrote.
   transformTags: {
     a: (tagName, attribs) => {
-      const href = attribs.href
-      const safe: Record<string, string> = { target: RICH_TEXT_LINK_TARGET, rel: RICH_TEXT_LINK_REL }
-      if (isAllowedLinkHref(href)) safe.href = href!.trim()
+      const safe: Record<string, string> = { ...RICH_TEXT_LINK_ATTRIBUTES }
+      const href = richTextAttributeValue(tagName, 'href', attribs.href)
+      if (href !== null) safe.href = href
       return { tagName, attribs: safe }
     },
     img: (tagName, attribs) => {
-      const src = attribs.src
       const safe: Record<string, string> = {}
       // data: is allowed for images of the listed types only, never SVG or HTML.
-      if (isAllowedImageSrc(src)) safe.src = src!.trim()
-      if (attribs.alt) safe.alt = attribs.alt
+      const src = richTextAttributeValue(tagName, 'src', attribs.src)
+      if (src !== null) safe.src = src
+      // An empty alt is left out rather than written as alt="".
+      const alt = richTextAttributeValue(tagName, 'alt', attribs.alt)
+      if (alt) safe.alt = alt
       return { tagName, attribs: safe }
     },
   },
-  // An image whose source was refused has nothing left to show.
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  exclusiveFilter: (frame) => isEmptyRichTextImage(frame.tag, frame.attribs.src),
 }
 
 export function sanitizeDescription(html: string): string {
