@@ -27,6 +27,9 @@ export const identityId = () => bigint('id', { mode: 'number' }).primaryKey().ge
 /** When the row stops counting: a token, a challenge, a session. */
 export const expiresAt = () => tz('expires_at').notNull()
 
+/** A single-use row (a refresh token, a sign-in challenge): written, good until, spent at (null until then). */
+export const singleUse = () => ({ createdAt: createdAt(), expiresAt: expiresAt(), usedAt: tz('used_at') })
+
 /**
  * A stored lowercase copy of a text column, for case-blind search and sort on an index
  * (the migrations add these as `generated always as (lower(...)) stored`).

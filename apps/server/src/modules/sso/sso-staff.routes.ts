@@ -13,7 +13,7 @@ import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
-import { flowCookie } from './sso.routes'
+import { testStarted } from './sso.routes'
 import type { SsoService } from './sso.service'
 import { route } from '../../lib/route'
 
@@ -69,11 +69,7 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
         'Starts a test sign-in at the staff provider: the admin’s browser goes to `location` and comes back to Settings with the test’s id. Nobody is signed in or created.',
       response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.startStaffTest(actorOf(request))
-      void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
-      return { location }
-    },
+    async (request, reply) => testStarted(reply, await sso.startStaffTest(actorOf(request)), secureCookie),
   )
 
   app.get(

@@ -46,6 +46,12 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
 export const flowCookie = (value: string, maxAge: number, secure: boolean) =>
   `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 
+/** A started test sign-in (a company's or the staff's): its flow cookie set, the provider's address answered. */
+export function testStarted(reply: FastifyReply, started: { location: string; flowId: string }, secure: boolean) {
+  void reply.header('set-cookie', flowCookie(started.flowId, 600, secure))
+  return { location: started.location }
+}
+
 const redirectTo = Type.Null({ description: 'A redirect (Location header)' })
 const redirect = { 302: redirectTo }
 const CompanyIdParams = Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) })
@@ -122,11 +128,8 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
         'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
       response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.startTest(request.params.id, actorOf(request))
-      void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
-      return { location }
-    },
+    async (request, reply) =>
+      testStarted(reply, await sso.startTest(request.params.id, actorOf(request)), secureCookie),
   )
 
   app.get(
