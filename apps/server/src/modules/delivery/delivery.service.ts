@@ -8,9 +8,12 @@ import {
   type UpdateCompanyDeliveryBody,
   type UpdateDispatchDeliveryBody,
 } from '@portal/shared'
+import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
+import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { requireCompanyVisible, type DeliveryContext as EditContext } from './delivery-scope'
-import type { ProviderDeps } from '../dispatches/dispatch-update.service'
+import type { DispatchesService } from '../dispatches/dispatches.service'
+import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { mergeLaunchAuth, parseDeliveryEdit } from './delivery-input'
 import { launchAuthColumns, launchAuthOf } from './launch-auth'
 import {
@@ -59,7 +62,13 @@ function changesOf(before: Record<string, unknown>, after: Record<string, unknow
  * leaves the mirror and the log untouched. The style sheet URL is the portal's own: SCORM Cloud
  * keeps none, it takes `cssUrl` with each package request (docs/scorm-cloud-api.md §6.1).
  */
-export function createDeliveryService(deps: ProviderDeps & { repository: DeliveryRepository }) {
+export function createDeliveryService(deps: {
+  db: Db
+  repository: DeliveryRepository
+  activity: ActivityRepository
+  dispatches: DispatchesService
+  client: () => ScormCloudClient | null
+}) {
   const { repository, activity } = deps
   const requireClient = () => {
     const client = deps.client()
