@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyServerOptions } from 'fastify'
+import { perApp } from './lib/per-app'
 import type { AppConfig } from './config'
 import type { Database } from './db/client'
 import type { AlertsService } from './modules/alerts/alerts.service'
@@ -36,18 +37,12 @@ export interface AppParts {
   jobs: JobEngine
 }
 
-const partsOfApp = new WeakMap<FastifyInstance, AppParts>()
+const partsOfApp = perApp<AppParts>('appParts: not an app made by buildApp')
 
 /** What buildApp wired for this app (called once, by buildApp). */
-export function rememberParts(app: FastifyInstance, parts: AppParts): void {
-  partsOfApp.set(app, parts)
-}
+export const rememberParts = partsOfApp.remember
 
-export function appParts(app: FastifyInstance): AppParts {
-  const parts = partsOfApp.get(app)
-  if (!parts) throw new Error('appParts: not an app made by buildApp')
-  return parts
-}
+export const appParts = partsOfApp.of
 
 export interface AppOptions {
   config: AppConfig

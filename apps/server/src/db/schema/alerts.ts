@@ -10,10 +10,9 @@ import {
   primaryKey,
   text,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core'
 import { companyRef, userRef } from './users'
-import { createdAt, identityId, tz, updatedAt } from './columns'
+import { claimable, createdAt, identityId, tz, updatedAt } from './columns'
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
@@ -150,10 +149,7 @@ export const mailOutbox = pgTable(
      * mail's handover to the SMTP server, so it may have been delivered: never resent)
      */
     status: text('status').notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: tz('next_attempt_at').notNull().defaultNow(),
-    lockedUntil: tz('locked_until'),
-    claimToken: uuid('claim_token'),
+    ...claimable(),
     /**
      * Set, in its own committed statement, just before the worker hands this claim's mail to the
      * SMTP server: a claim abandoned without it was never tried and is sent again.

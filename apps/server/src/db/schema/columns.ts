@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 
 /*
  * The column sets many tables share, written once. The migrations (hand-written SQL) define the
@@ -26,6 +26,21 @@ export const identityId = () => bigint('id', { mode: 'number' }).primaryKey().ge
 
 /** When the row stops counting: a token, a challenge, a session. */
 export const expiresAt = () => tz('expires_at').notNull()
+
+/**
+ * A queue row's delivery state (the mail outbox, webhook deliveries; db/claims.ts takes them):
+ * attempts so far, when the next is due, and the claim holding the row (its worker's token and
+ * the end of its lease).
+ */
+export const claimable = () => ({
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: tz('next_attempt_at').notNull().defaultNow(),
+  claimToken: uuid('claim_token'),
+  lockedUntil: tz('locked_until'),
+})
+
+/** A single-use row (a refresh token, a sign-in challenge): written, good until, spent at (null until then). */
+export const singleUse = () => ({ createdAt: createdAt(), expiresAt: expiresAt(), usedAt: tz('used_at') })
 
 /**
  * A stored lowercase copy of a text column, for case-blind search and sort on an index

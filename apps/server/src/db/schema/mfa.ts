@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { bigint, boolean, check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { companyRef, userRef } from './users'
-import { createdAt, expiresAt, tz, updatedAt, uuidId } from './columns'
+import { createdAt, singleUse, tz, updatedAt, uuidId } from './columns'
 
 /**
  * A user's second factors (migration 0027). An authenticator app's key is sealed with the
@@ -66,9 +66,7 @@ export const mfaChallenge = pgTable(
     /** The sign-in's own details (method, company), written to LOGIN_SUCCESS when it completes. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     webauthnChallenge: text('webauthn_challenge'),
-    createdAt: createdAt(),
-    expiresAt: expiresAt(),
-    usedAt: tz('used_at'),
+    ...singleUse(),
   },
   (t) => [
     uniqueIndex('mfa_challenge_token_hash_key').on(t.tokenHash),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core'
-import { createdAt, expiresAt, lowered, timestamps, tz, uuidId } from './columns'
+import { createdAt, expiresAt, lowered, singleUse, timestamps, tz, uuidId } from './columns'
 
 /*
  * Companies and their users in one file: each references the other (a client user's company,
@@ -113,9 +113,7 @@ export const refreshToken = pgTable(
     sessionId: sessionRef().notNull(),
     /** SHA-256 of the token: a database leak gives no usable token. */
     tokenHash: text('token_hash').notNull(),
-    createdAt: createdAt(),
-    expiresAt: expiresAt(),
-    usedAt: tz('used_at'),
+    ...singleUse(),
     replacedBy: uuid('replaced_by'),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core'
 import { companyRef, userRef } from './users'
-import { createdAt, identityId, timestamps, tz, uuidId } from './columns'
+import { claimable, createdAt, identityId, timestamps, tz, uuidId } from './columns'
 
 /**
  * Outgoing webhook subscriptions (migration 0040): a company's, or the vendor's (no company).
@@ -46,10 +46,7 @@ export const webhookDelivery = pgTable('webhook_delivery', {
     .references(() => webhookEvent.id, { onDelete: 'cascade' }),
   orderKey: text('order_key').notNull(),
   status: text('status').$type<'pending' | 'sending' | 'succeeded' | 'failed'>().notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: tz('next_attempt_at').notNull().defaultNow(),
-  claimToken: uuid('claim_token'),
-  lockedUntil: tz('locked_until'),
+  ...claimable(),
   lastAttemptAt: tz('last_attempt_at'),
   statusCode: integer('status_code'),
   durationMs: integer('duration_ms'),

@@ -1,5 +1,4 @@
-import { Type } from 'typebox'
-import { defineJob } from '../jobs/job-engine'
+import { defineSweep } from '../jobs/job-engine'
 import type { LogsRepository } from './logs.repository'
 
 /** How far ahead month partitions of the log exist (checked daily, see logPartitionsJob). */
@@ -27,14 +26,7 @@ export const LOG_PARTITIONS_JOB = 'log-partitions'
  */
 export function logPartitionsJob(logs: Partitions) {
   return {
-    job: defineJob({
-      name: LOG_PARTITIONS_JOB,
-      payload: Type.Object({}),
-      policy: 'short',
-      async run() {
-        return { created: await ensureLogPartitions(logs) }
-      },
-    }),
+    job: defineSweep(LOG_PARTITIONS_JOB, async () => ({ created: await ensureLogPartitions(logs) })),
     schedule: { name: LOG_PARTITIONS_JOB, cron: '17 0 * * *' },
   }
 }

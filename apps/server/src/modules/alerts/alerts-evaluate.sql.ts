@@ -50,6 +50,44 @@ const crossings = (ids: readonly string[] | null, now: Date) => sql`
     and ((e.expiration_date at time zone 'UTC')::date - (${now.toISOString()}::timestamptz at time zone 'UTC')::date)
       between 0 and t.level`
 
+/** Where an insert of alerts takes its rows from: a CTE's alias and its columns (fixed SQL text, never input). */
+interface AlertSource {
+  from: string
+  kind: string
+  level: string
+  dispatchId: string
+  order: string
+}
+
+/**
+ * Writes the alerts of `source` with the figures they are raised on (kept: the dispatch changes
+ * later), the company's shown name and the course's shown title; answers the rows written.
+ */
+const insertAlerts = (source: AlertSource, now: Date) => sql`
+    insert into alert (kind, level, dispatch_id, company_id, company_name, course_title,
+      registration_count, registration_cap, expiration_date, created_at)
+    select ${sql.raw(source.kind)}, ${sql.raw(source.level)}, d.id, d.destination_id,
+      coalesce(co.display_name, co.name, d.destination_name), coalesce(cr.title_override, d.course_title),
+      d.registration_count, d.registration_cap, d.expiration_date, ${now.toISOString()}::timestamptz
+    from ${sql.raw(source.from)}
+    join dispatch d on d.id = ${sql.raw(source.dispatchId)}
+    left join company co on co.id = d.destination_id
+    left join course cr on cr.id = d.course_id
+    order by ${sql.raw(source.order)}
+    returning id::text, kind, level, dispatch_id, company_id, company_name, course_title,
+      registration_count, registration_cap, expiration_date`
+
+/** Step 2's alerts: the most severe new crossing per dispatch and kind. */
+const chosenCrossings: AlertSource = {
+  from: 'chosen ch',
+  kind: 'ch.kind',
+  level: 'ch.level',
+  dispatchId: 'ch.dispatch_id',
+  order: 'd.id, ch.kind',
+}
+/** Step 3's alerts: a dispatch disabled or removed upstream (level 0). */
+const raisedChanges: AlertSource = { from: 'raised r', kind: 'r.kind', level: '0', dispatchId: 'r.id', order: 'd.id' }
+
 export async function evaluateAlerts(
   tx: Tx,
   { now, dispatchIds }: { now: Date; dispatchIds: readonly string[] | null },
@@ -80,18 +118,7 @@ export async function evaluateAlerts(
       select distinct on (dispatch_id, kind) dispatch_id, kind, level from fresh
       order by dispatch_id, kind, case when kind = 'usage' then -level else level end
     )
-    insert into alert (kind, level, dispatch_id, company_id, company_name, course_title,
-      registration_count, registration_cap, expiration_date, created_at)
-    select ch.kind, ch.level, d.id, d.destination_id, coalesce(co.display_name, co.name, d.destination_name),
-      coalesce(cr.title_override, d.course_title), d.registration_count, d.registration_cap, d.expiration_date,
-      ${now.toISOString()}::timestamptz
-    from chosen ch
-    join dispatch d on d.id = ch.dispatch_id
-    left join company co on co.id = d.destination_id
-    left join course cr on cr.id = d.course_id
-    order by d.id, ch.kind
-    returning id::text, kind, level, dispatch_id, company_id, company_name, course_title,
-      registration_count, registration_cap, expiration_date`),
+    ${insertAlerts(chosenCrossings, now)}`),
   )
 
   // 3. Disabled or removed upstream: a change from what the last evaluation saw. A dispatch seen
@@ -122,18 +149,7 @@ export async function evaluateAlerts(
       from changed ch join updated u on u.dispatch_id = ch.id
       where (ch.removed and not ch.was_removed) or (not ch.removed and ch.was_enabled and not ch.enabled)
     )
-    insert into alert (kind, level, dispatch_id, company_id, company_name, course_title,
-      registration_count, registration_cap, expiration_date, created_at)
-    select r.kind, 0, d.id, d.destination_id, coalesce(co.display_name, co.name, d.destination_name),
-      coalesce(cr.title_override, d.course_title), d.registration_count, d.registration_cap, d.expiration_date,
-      ${now.toISOString()}::timestamptz
-    from raised r
-    join dispatch d on d.id = r.id
-    left join company co on co.id = d.destination_id
-    left join course cr on cr.id = d.course_id
-    order by d.id
-    returning id::text, kind, level, dispatch_id, company_id, company_name, course_title,
-      registration_count, registration_cap, expiration_date`),
+    ${insertAlerts(raisedChanges, now)}`),
   )
 
   return [...threshold, ...changes].map(toRaised).sort((a, b) => a.id - b.id)

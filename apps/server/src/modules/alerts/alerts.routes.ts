@@ -10,12 +10,12 @@ import {
   NotificationListSchema,
   UnreadCountSchema,
 } from '@portal/shared'
-import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { moduleRoute } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { AlertSettingsService, NotificationsService } from './notifications.service'
 
-const errors = errorResponses(400, 401, 403, 404)
+const notificationRoute = moduleRoute('notifications')
+const alertRoute = moduleRoute('alerts')
 
 /** The bell's notifications (under /api/notifications). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (
@@ -24,37 +24,23 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
 ) => {
   app.get(
     '/',
-    route('notification.read', {
-      tags: ['notifications'],
-      querystring: NotificationListQuerySchema,
-      response: { 200: NotificationListSchema, ...errors },
-    }),
+    notificationRoute('notification.read', NotificationListSchema, { querystring: NotificationListQuerySchema }),
     async (request) => notifications.list(requireUser(request), request.query),
   )
 
   app.post(
     '/:id/read',
-    route('notification.read', {
-      tags: ['notifications'],
-      params: NotificationIdParamsSchema,
-      response: { 200: UnreadCountSchema, ...errors },
-    }),
+    notificationRoute('notification.read', UnreadCountSchema, { params: NotificationIdParamsSchema }),
     async (request) => notifications.markRead(requireUser(request), request.params.id),
   )
 
-  app.post(
-    '/read-all',
-    route('notification.read', { tags: ['notifications'], response: { 200: UnreadCountSchema, ...errors } }),
-    async (request) => notifications.markAllRead(requireUser(request)),
+  app.post('/read-all', notificationRoute('notification.read', UnreadCountSchema), async (request) =>
+    notifications.markAllRead(requireUser(request)),
   )
 
   app.get(
     '/dispatch-flags',
-    route('dispatch.read', {
-      tags: ['notifications'],
-      querystring: DispatchAlertFlagsQuerySchema,
-      response: { 200: DispatchAlertFlagsSchema, ...errors },
-    }),
+    notificationRoute('dispatch.read', DispatchAlertFlagsSchema, { querystring: DispatchAlertFlagsQuerySchema }),
     async (request) => notifications.flags(requireUser(request), request.query.ids),
   )
 }
@@ -64,39 +50,25 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
   app,
   { settings },
 ) => {
-  app.get(
-    '/alert-settings',
-    route('alertSettings.manage', { tags: ['alerts'], response: { 200: AlertSettingsSchema, ...errors } }),
-    async () => settings.global(),
-  )
+  app.get('/alert-settings', alertRoute('alertSettings.manage', AlertSettingsSchema), async () => settings.global())
 
   app.put(
     '/alert-settings',
-    route('alertSettings.manage', {
-      tags: ['alerts'],
-      body: AlertSettingsSchema,
-      response: { 200: AlertSettingsSchema, ...errors },
-    }),
+    alertRoute('alertSettings.manage', AlertSettingsSchema, { body: AlertSettingsSchema }),
     async (request) => settings.setGlobal(request.body, { actor: actorOf(request), ip: request.ip }),
   )
 
   app.get(
     '/companies/:id/alert-settings',
-    route('alertSettings.manage', {
-      tags: ['alerts'],
-      params: IdParamsSchema,
-      response: { 200: CompanyAlertSettingsSchema, ...errors },
-    }),
+    alertRoute('alertSettings.manage', CompanyAlertSettingsSchema, { params: IdParamsSchema }),
     async (request) => settings.forCompany(request.params.id),
   )
 
   app.put(
     '/companies/:id/alert-settings',
-    route('alertSettings.manage', {
-      tags: ['alerts'],
+    alertRoute('alertSettings.manage', CompanyAlertSettingsSchema, {
       params: IdParamsSchema,
       body: AlertSettingsSchema,
-      response: { 200: CompanyAlertSettingsSchema, ...errors },
     }),
     async (request) =>
       settings.setCompany(request.params.id, request.body, { actor: actorOf(request), ip: request.ip }),
@@ -105,11 +77,7 @@ export const alertSettingsRoutes: FastifyPluginAsyncTypebox<{ settings: AlertSet
   // "Use the global thresholds": removes the company's override.
   app.delete(
     '/companies/:id/alert-settings',
-    route('alertSettings.manage', {
-      tags: ['alerts'],
-      params: IdParamsSchema,
-      response: { 200: CompanyAlertSettingsSchema, ...errors },
-    }),
+    alertRoute('alertSettings.manage', CompanyAlertSettingsSchema, { params: IdParamsSchema }),
     async (request) => settings.useGlobal(request.params.id, { actor: actorOf(request), ip: request.ip }),
   )
 }

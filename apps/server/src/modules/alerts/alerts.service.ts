@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import { renderAlertMail } from '../mail/mail-render'
 import type { NewMail } from '../mail/outbox.repository'
-import { defineJob, JobRejected, type JobEngine } from '../jobs/job-engine'
+import { defineJob, defineSweep, JobRejected, type JobEngine } from '../jobs/job-engine'
 import type { AlertsRepository, RaisedAlert } from './alerts.repository'
 
 interface Log {
@@ -88,14 +88,7 @@ export function alertJobs(
   alerts: Pick<AlertsService, 'evaluate'>,
   repository: Pick<AlertsRepository, 'existingDispatches'>,
 ) {
-  const all = defineJob({
-    name: ALERTS_ALL_JOB,
-    payload: Type.Object({}),
-    policy: 'short',
-    async run() {
-      return { alerts: (await alerts.evaluate(null)).length }
-    },
-  })
+  const all = defineSweep(ALERTS_ALL_JOB, async () => ({ alerts: (await alerts.evaluate(null)).length }))
   const postbacks = defineJob({
     name: ALERTS_POSTBACK_JOB,
     payload: Type.Object({ dispatchId: Type.String({ minLength: 1 }) }),

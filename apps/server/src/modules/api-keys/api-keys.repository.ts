@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { stampOnce } from '../../db/row-writes'
 import { apiKey, appUser, company } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
 import { keyForCall } from './api-keys.sql'
@@ -84,12 +85,7 @@ export function createApiKeysRepository(db: DbOrTx) {
       return rows.length > 0
     },
     async revoke(id: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .update(apiKey)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(apiKey.id, id), isNull(apiKey.revokedAt)))
-        .returning({ id: apiKey.id })
-      return rows.length > 0
+      return stampOnce(tx, apiKey, 'revokedAt', id)
     },
     async touch(id: string, ip: string, tx: DbOrTx = db): Promise<void> {
       await tx.update(apiKey).set({ lastUsedAt: new Date(), lastUsedIp: ip }).where(eq(apiKey.id, id))

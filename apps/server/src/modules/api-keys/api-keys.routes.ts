@@ -9,9 +9,12 @@ import {
   UuidParamsSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { moduleRoute, route } from '../../lib/route'
 import type { ApiKeysService } from './api-keys.service'
 import { managerOf } from './integration-access'
+
+/** A key's own routes (rotate, revoke): 409 when it is already revoked. */
+const keyRoute = moduleRoute('api keys', errorResponses(400, 401, 403, 404, 409))
 
 /**
  * API keys: an admin's for the vendor (and every company's, to see and revoke), a client's for
@@ -38,22 +41,12 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
 
   app.post(
     '/:id/rotate',
-    route('apiKey.manage', {
-      tags,
-      params: UuidParamsSchema,
-      response: { 200: ApiKeySecretSchema, ...errorResponses(400, 401, 403, 404, 409) },
-    }),
+    keyRoute('apiKey.manage', ApiKeySecretSchema, { params: UuidParamsSchema }),
     async (request) => apiKeys.rotate(managerOf(request), request.params.id),
   )
 
-  app.delete(
-    '/:id',
-    route('apiKey.manage', {
-      tags,
-      params: UuidParamsSchema,
-      response: { 200: ApiKeySchema, ...errorResponses(400, 401, 403, 404, 409) },
-    }),
-    async (request) => apiKeys.revoke(managerOf(request), request.params.id),
+  app.delete('/:id', keyRoute('apiKey.manage', ApiKeySchema, { params: UuidParamsSchema }), async (request) =>
+    apiKeys.revoke(managerOf(request), request.params.id),
   )
 }
 

@@ -9,12 +9,12 @@ import {
   UpdateCourseRequestStatusSchema,
   IdParamsSchema,
 } from '@portal/shared'
-import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { requestErrors } from '../../lib/error-responses'
+import { moduleRoute, route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseRequestsService, RequestContext } from './course-requests.service'
 
-const errors = errorResponses(400, 401, 403, 404)
+const requestRoute = moduleRoute('course-requests')
 
 const contextOf = (request: FastifyRequest): RequestContext => ({ actor: actorOf(request), ip: request.ip })
 
@@ -28,11 +28,7 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
     // Admin and sales read all, a client its own, internal nothing: no single permission of
     // docs/product-rules.md §6 spans those three roles, so the route admits signed-in users (course.read) and
     // the service applies courseRequest.readAll / courseRequest.readOwn, answering 403 otherwise.
-    route('course.read', {
-      tags: ['course-requests'],
-      querystring: CourseRequestListQuerySchema,
-      response: { 200: CourseRequestListSchema, ...errors },
-    }),
+    requestRoute('course.read', CourseRequestListSchema, { querystring: CourseRequestListQuerySchema }),
     async (request) => requests.list(requireUser(request), request.query),
   )
 
@@ -41,7 +37,7 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
     route('courseRequest.create', {
       tags: ['course-requests'],
       body: CreateCourseRequestSchema,
-      response: { 201: CourseRequestSchema, ...errors, 409: ErrorResponseSchema },
+      response: { 201: CourseRequestSchema, ...requestErrors, 409: ErrorResponseSchema },
     }),
     async (request, reply) => {
       const created = await requests.create(requireUser(request), request.body, contextOf(request))
@@ -51,11 +47,9 @@ const courseRequestsRoutes: FastifyPluginAsyncTypebox<{ requests: CourseRequests
 
   app.put(
     '/:id/status',
-    route('courseRequest.updateStatus', {
-      tags: ['course-requests'],
+    requestRoute('courseRequest.updateStatus', CourseRequestSchema, {
       params: IdParamsSchema,
       body: UpdateCourseRequestStatusSchema,
-      response: { 200: CourseRequestSchema, ...errors },
     }),
     async (request) => requests.updateStatus(requireUser(request), request.params.id, request.body, contextOf(request)),
   )

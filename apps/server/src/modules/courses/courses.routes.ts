@@ -10,13 +10,13 @@ import {
   UpdateCourseDetailsSchema,
   UpdateCourseVisibilitySchema,
 } from '@portal/shared'
-import { errorResponses } from '../../lib/error-responses'
+import { requestErrors } from '../../lib/error-responses'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { CourseEditService } from './course-edit.service'
 import type { CoursesService, RequestContext } from './courses.service'
-import { route } from '../../lib/route'
+import { moduleRoute } from '../../lib/route'
 
-const errors = errorResponses(400, 401, 403, 404)
+const courseRoute = moduleRoute('courses')
 
 /**
  * Room for a description at its limit (DESCRIPTION_MAX_BYTES) plus JSON escaping and the other
@@ -35,19 +35,13 @@ const coursesRoutes: FastifyPluginAsyncTypebox<{ courses: CoursesService; edits:
   app,
   { courses, edits },
 ) => {
-  app.get(
-    '/dispatches/courses',
-    route('course.read', { tags: ['courses'], response: { 200: CourseListResponseSchema, ...errors } }),
-    async (request) => courses.list(requireUser(request)),
+  app.get('/dispatches/courses', courseRoute('course.read', CourseListResponseSchema), async (request) =>
+    courses.list(requireUser(request)),
   )
 
   app.get(
     '/courses/:id/details',
-    route('course.read', {
-      tags: ['courses'],
-      params: IdParamsSchema,
-      response: { 200: CourseDetailsSchema, ...errors },
-    }),
+    courseRoute('course.read', CourseDetailsSchema, { params: IdParamsSchema }),
     async (request) => courses.view(requireUser(request), request.params.id, contextOf(request)),
   )
 
@@ -60,7 +54,7 @@ const coursesRoutes: FastifyPluginAsyncTypebox<{ courses: CoursesService; edits:
         tags: ['courses'],
         params: IdParamsSchema,
         body: UpdateCourseDetailsSchema,
-        response: { 200: CourseDetailsSchema, ...errors, 413: ErrorResponseSchema },
+        response: { 200: CourseDetailsSchema, ...requestErrors, 413: ErrorResponseSchema },
       },
     },
     async (request) => edits.updateDetails(requireUser(request), request.params.id, request.body, contextOf(request)),
@@ -68,11 +62,9 @@ const coursesRoutes: FastifyPluginAsyncTypebox<{ courses: CoursesService; edits:
 
   app.put(
     '/courses/:id/visibility',
-    route('course.edit', {
-      tags: ['courses'],
+    courseRoute('course.edit', CourseVisibilityResponseSchema, {
       params: IdParamsSchema,
       body: UpdateCourseVisibilitySchema,
-      response: { 200: CourseVisibilityResponseSchema, ...errors },
     }),
     async (request) =>
       edits.setVisibility(requireUser(request), request.params.id, request.body.isVisible, contextOf(request)),

@@ -5,19 +5,15 @@ import {
   type CreateDispatchBody,
   type Dispatch,
 } from '@portal/shared'
-import type { Db } from '../../db/client'
 import { AppError } from '../../lib/app-error'
-import type { ActivityRepository } from '../activity-logs/activity.repository'
 import { titleOf } from '../courses/courses.mapper'
-import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
 import type { DispatchSchema } from '../scorm-cloud/scorm-cloud.types'
 import { DispatchConflictError } from './dispatch-conflict'
 import { mirrorProviderDispatch, type DispatchMirror } from './dispatch-mirror.service'
 import type { DispatchPairRepository, PairCompany, PairCourse } from './dispatch-pair.repository'
-import { parseExpiration, type EditContext } from './dispatch-update.service'
+import { parseExpiration, type EditContext, type ProviderDeps } from './dispatch-update.service'
 import { toDispatch } from './dispatches.mapper'
-import type { DispatchesService } from './dispatches.service'
 import { auditEntry, changeActorOf } from '../../lib/actor'
 import { nameChangeActor } from '../../db/change-actor'
 
@@ -83,14 +79,9 @@ export function keyedDispatchId(userId: string, key: string, ask: unknown): stri
  * row, DISPATCH_CREATED once) and answers 201 instead of a conflict with itself. A pair's
  * dispatch under any other id is a genuine conflict (409). Without a key, every call is new.
  */
-export function createDispatchCreateService(deps: {
-  db: Db
-  pairs: DispatchPairRepository
-  mirror: DispatchMirror
-  activity: ActivityRepository
-  dispatches: DispatchesService
-  client: () => ScormCloudClient | null
-}) {
+export function createDispatchCreateService(
+  deps: ProviderDeps & { pairs: DispatchPairRepository; mirror: DispatchMirror },
+) {
   const { pairs, activity } = deps
 
   return {

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CompanyPackagesQuerySchema, IdParamsSchema, ZipBodySchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { moduleRoute } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { DispatchPackagesService, PackageDownload } from './dispatch-packages.service'
 
-const errors = errorResponses(400, 401, 403, 404, 502, 503)
+const packageRoute = moduleRoute('dispatches', errorResponses(400, 401, 403, 404, 502, 503))
 /** OpenAPI: a zip body (a stream is sent as it is, never through a serializer). */
 const zip = { description: 'The package zip', content: { 'application/zip': { schema: ZipBodySchema } } }
 
@@ -46,11 +46,9 @@ const dispatchPackagesRoutes: FastifyPluginAsyncTypebox<{ packages: DispatchPack
 
   app.get(
     '/packages',
-    route('dispatch.download', {
-      tags: ['dispatches'],
+    packageRoute('dispatch.download', zip, {
       summary: "All of a company's dispatch packages in one zip",
       querystring: CompanyPackagesQuerySchema,
-      response: { 200: zip, ...errors },
     }),
     async (request, reply) =>
       sendZip(reply, await packages.companyPackages(request.query.companyId, contextOf(request), abortWhenGone(reply))),
@@ -58,12 +56,7 @@ const dispatchPackagesRoutes: FastifyPluginAsyncTypebox<{ packages: DispatchPack
 
   app.get(
     '/:id/package',
-    route('dispatch.download', {
-      tags: ['dispatches'],
-      summary: "A dispatch's SCORM 1.2 package",
-      params: IdParamsSchema,
-      response: { 200: zip, ...errors },
-    }),
+    packageRoute('dispatch.download', zip, { summary: "A dispatch's SCORM 1.2 package", params: IdParamsSchema }),
     async (request, reply) =>
       sendZip(reply, await packages.dispatchPackage(request.params.id, contextOf(request), abortWhenGone(reply))),
   )

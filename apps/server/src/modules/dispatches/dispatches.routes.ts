@@ -9,14 +9,14 @@ import {
   IdParamsSchema,
   UpdateDispatchBodySchema,
 } from '@portal/shared'
-import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { requestErrors } from '../../lib/error-responses'
+import { moduleRoute, route } from '../../lib/route'
 import { sendJsonAnswer } from '../../lib/json-answer'
 import { actorOf, requestChangeActor, requireUser } from '../../plugins/app/auth'
 import { EDIT_MESSAGES, type DispatchUpdateService } from './dispatch-update.service'
 import type { DispatchesService } from './dispatches.service'
 
-const errors = errorResponses(400, 401, 403, 404)
+const dispatchRoute = moduleRoute('dispatches')
 
 /**
  * /api/dispatches (docs/product-rules.md §7). `/destinations` is a static route: find-my-way matches
@@ -29,28 +29,16 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { dispatches, updates }) => {
   app.get(
     '/',
-    route('dispatch.read', {
-      tags: ['dispatches'],
-      querystring: DispatchListQuerySchema,
-      response: { 200: DispatchListResponseSchema, ...errors },
-    }),
+    dispatchRoute('dispatch.read', DispatchListResponseSchema, { querystring: DispatchListQuerySchema }),
     async (request, reply) => sendJsonAnswer(reply, await dispatches.list(requireUser(request), request.query)),
   )
 
-  app.get(
-    '/destinations',
-    route('destination.read', { tags: ['dispatches'], response: { 200: DestinationListSchema, ...errors } }),
-    async () => dispatches.destinations(),
+  app.get('/destinations', dispatchRoute('destination.read', DestinationListSchema), async () =>
+    dispatches.destinations(),
   )
 
-  app.get(
-    '/:id',
-    route('dispatch.read', {
-      tags: ['dispatches'],
-      params: IdParamsSchema,
-      response: { 200: DispatchSchema, ...errors },
-    }),
-    async (request) => dispatches.get(requireUser(request), request.params.id),
+  app.get('/:id', dispatchRoute('dispatch.read', DispatchSchema, { params: IdParamsSchema }), async (request) =>
+    dispatches.get(requireUser(request), request.params.id),
   )
 
   app.put(
@@ -62,7 +50,7 @@ const dispatchesRoutes: FastifyPluginAsyncTypebox<{
       response: {
         200: DispatchSchema,
         202: DispatchMirrorBehindSchema,
-        ...errors,
+        ...requestErrors,
         502: ErrorResponseSchema,
         503: ErrorResponseSchema,
       },

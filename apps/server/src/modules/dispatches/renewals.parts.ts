@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { perApp } from '../../lib/per-app'
 import { Type } from 'typebox'
 import { createDispatchCountService } from './dispatch-count.service'
 import { createDispatchHistoryRepository } from './dispatch-history.repository'
@@ -6,7 +7,7 @@ import dispatchHistoryRoutes from './dispatch-history.routes'
 import { createDispatchHistoryService } from './dispatch-history.service'
 import { createDispatchUpdateService, type ProviderDeps } from './dispatch-update.service'
 import type { DispatchesRepository } from './dispatches.repository'
-import { defineJob, type JobEngine } from '../jobs/job-engine'
+import { defineJob, defineSweep, type JobEngine } from '../jobs/job-engine'
 import type { MailOutbox } from '../mail/mail.parts'
 import { createBulkRunsRepository } from './bulk-runs.repository'
 import bulkRunsRoutes from './bulk-runs.routes'
@@ -28,14 +29,10 @@ export interface RenewalParts {
   bulk: BulkRunsService
 }
 
-const partsOfApp = new WeakMap<FastifyInstance, RenewalParts>()
+const partsOfApp = perApp<RenewalParts>('renewalParts: renewals are not registered on this app')
 
 /** Tests: the services this app's renewal routes and jobs use (driven with their own clock). */
-export function renewalParts(app: FastifyInstance): RenewalParts {
-  const parts = partsOfApp.get(app)
-  if (!parts) throw new Error('renewalParts: renewals are not registered on this app')
-  return parts
-}
+export const renewalParts = partsOfApp.of
 
 /**
  * Scheduled renewals and bulk actions: their services over the dispatch update and counter
@@ -76,18 +73,16 @@ export async function registerRenewals(
     log: app.log,
   })
   jobs.define(
-    defineJob({
-      name: RENEWALS_JOB,
-      payload: Type.Object({}),
-      policy: 'short',
-      // A renewal's own retries are its rows' (next_attempt_at); the sweep itself runs again soon.
-      retryLimit: 1,
-      run: async () => ({
+    // A renewal's own retries are its rows' (next_attempt_at); the sweep itself runs again soon.
+    defineSweep(
+      RENEWALS_JOB,
+      async () => ({
         ...(await renewals.runDue(now())),
         // Bulk items a stopped worker left are carried on here too, whatever became of its job.
         bulkItems: await bulk.resumeOpen(now),
       }),
-    }),
+      { retryLimit: 1 },
+    ),
     defineJob({
       name: BULK_JOB,
       payload: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 40 }) }),
@@ -102,7 +97,7 @@ export async function registerRenewals(
   app.addHook('onReady', async () => {
     if (jobs.status().working) await jobs.send(RENEWALS_JOB, {})
   })
-  partsOfApp.set(app, { renewals, bulk })
+  partsOfApp.remember(app, { renewals, bulk })
   await app.register(renewalsRoutes, { prefix: '/api/dispatches', renewals, now })
   await app.register(bulkRunsRoutes, { prefix: '/api/dispatches', bulk, now })
   const history = createDispatchHistoryService({

@@ -8,12 +8,14 @@ import {
   UuidParamsSchema,
 } from '@portal/shared'
 import { Type } from 'typebox'
-import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { errorResponses, requestErrors } from '../../lib/error-responses'
+import { moduleRoute, route } from '../../lib/route'
 import { actorOf, requireUser } from '../../plugins/app/auth'
 import type { RenewalsService } from './renewals.service'
 
-const errors = errorResponses(400, 401, 403, 404)
+const renewalRoute = moduleRoute('renewals')
+/** Cancelling answers 409 too, when the renewal has already run. */
+const cancelRoute = moduleRoute('renewals', { ...requestErrors, ...errorResponses(409) })
 
 /**
  * /api/dispatches/renewals: staff who may edit dispatches schedule, list and cancel renewals.
@@ -28,7 +30,7 @@ const renewalsRoutes: FastifyPluginAsyncTypebox<{ renewals: RenewalsService; now
     route('dispatch.update', {
       tags: ['renewals'],
       body: ScheduleRenewalBodySchema,
-      response: { 201: ScheduleRenewalResponseSchema, ...errors },
+      response: { 201: ScheduleRenewalResponseSchema, ...requestErrors },
     }),
     async (request, reply) => {
       const result = await renewals.schedule(requireUser(request), actorOf(request), request.body, now())
@@ -38,20 +40,16 @@ const renewalsRoutes: FastifyPluginAsyncTypebox<{ renewals: RenewalsService; now
 
   app.get(
     '/renewals',
-    route('dispatch.update', {
-      tags: ['renewals'],
+    renewalRoute('dispatch.update', RenewalListSchema, {
       querystring: Type.Object({ companyId: Type.Optional(ProviderIdSchema) }),
-      response: { 200: RenewalListSchema, ...errors },
     }),
     async (request) => renewals.list(request.query.companyId, now()),
   )
 
   app.delete(
     '/renewals/:id',
-    route('dispatch.update', {
-      tags: ['renewals'],
+    cancelRoute('dispatch.update', RenewalSchema, {
       params: UuidParamsSchema,
-      response: { 200: RenewalSchema, ...errors, ...errorResponses(409) },
     }),
     async (request) => renewals.cancel(request.params.id, now()),
   )

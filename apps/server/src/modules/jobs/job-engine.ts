@@ -1,5 +1,5 @@
 import { PgBoss, type Job, type JobResult } from 'pg-boss'
-import type { Static, TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import type { DbOrTx, JobTarget } from '../../db/client'
 import { JOB_SCHEMA, jobConnection, jobTransaction } from '../../db/job-database'
@@ -44,6 +44,16 @@ export interface JobDefinition<S extends TSchema = TSchema> {
 }
 
 export const defineJob = <S extends TSchema>(definition: JobDefinition<S>): JobDefinition<S> => definition
+
+/**
+ * A sweep: a job without a payload on the `short` policy, whose run covers everything due (so
+ * a second request while one waits adds nothing).
+ */
+export const defineSweep = (
+  name: string,
+  run: () => Promise<JobOutput>,
+  options: Pick<JobDefinition, 'retryLimit'> = {},
+) => defineJob({ name, payload: Type.Object({}), policy: 'short', ...options, run })
 
 export interface JobSchedule {
   name: string

@@ -8,9 +8,11 @@ import {
   LearnerRegistrationsResponseSchema,
 } from '@portal/shared'
 import { requireUser } from '../../plugins/app/auth'
-import { exportContextOf, exportErrors, exportFileResponse, sendExport } from '../reports/report-export.routes'
+import { exportContextOf, exportErrors, exportRoute, sendExport } from '../reports/report-export.routes'
 import type { LearnersService } from './learners.service'
-import { route } from '../../lib/route'
+import { moduleRoute } from '../../lib/route'
+
+const learnerRoute = moduleRoute('learners', exportErrors)
 
 /**
  * /api/learners: a company's learners across its dispatches, their export and one
@@ -20,21 +22,15 @@ import { route } from '../../lib/route'
 const learnersRoutes: FastifyPluginAsyncTypebox<{ learners: LearnersService }> = async (app, { learners }) => {
   app.get(
     '/',
-    route('learner.read', {
-      tags: ['learners'],
-      querystring: LearnerListQuerySchema,
-      response: { 200: LearnerListResponseSchema, ...exportErrors },
-    }),
+    learnerRoute('learner.read', LearnerListResponseSchema, { querystring: LearnerListQuerySchema }),
     async (request) => learners.list(requireUser(request), request.query),
   )
 
   app.get(
     '/export',
-    route('learner.read', {
-      tags: ['learners'],
+    exportRoute('learners', 'learner.read', {
       description: "Every learner of the list's filters, in its order, as CSV or .xlsx.",
       querystring: LearnerExportQuerySchema,
-      response: { ...exportFileResponse, ...exportErrors },
     }),
     async (request, reply) =>
       sendExport(reply, await learners.export(requireUser(request), exportContextOf(request), request.query)),
@@ -42,13 +38,11 @@ const learnersRoutes: FastifyPluginAsyncTypebox<{ learners: LearnersService }> =
 
   app.get(
     '/:email/registrations',
-    route('learner.read', {
-      tags: ['learners'],
+    learnerRoute('learner.read', LearnerRegistrationsResponseSchema, {
       description:
         'The learner’s registrations in the company (the e-mail; `id:<learner id>` for a learner without one).',
       params: LearnerParamsSchema,
       querystring: LearnerRegistrationsQuerySchema,
-      response: { 200: LearnerRegistrationsResponseSchema, ...exportErrors },
     }),
     async (request) => learners.registrations(requireUser(request), request.params.email, request.query.companyId),
   )

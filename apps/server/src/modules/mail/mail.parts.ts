@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { Type } from 'typebox'
 import type { AppConfig } from '../../config'
 import type { Db, DbOrTx } from '../../db/client'
-import { defineJob, type JobEngine } from '../jobs/job-engine'
+import { defineSweep, type JobEngine } from '../jobs/job-engine'
 import { createSmtpTransport, type MailTransport } from './mail-transport'
 import type { NewMail, OutboxRepository } from './outbox.repository'
 import { createOutboxWorker, type OutboxWorker } from './outbox.worker'
@@ -84,25 +83,14 @@ export function createMailParts(
  * new mails send their own job), and the check for due digests and reports every minute.
  */
 export function mailJobs(parts: MailParts) {
-  const outbox = defineJob({
-    name: MAIL_OUTBOX_JOB,
-    payload: Type.Object({}),
-    policy: 'short',
-    async run() {
-      // Without SMTP_URL mails stay in the outbox (/admin/outbox) until one is set.
-      if (!parts.worker) return { sent: 0, message: 'SMTP_URL is not set: mails stay in the outbox.' }
-      return { sent: await parts.worker.runOnce() }
-    },
+  const outbox = defineSweep(MAIL_OUTBOX_JOB, async () => {
+    // Without SMTP_URL mails stay in the outbox (/admin/outbox) until one is set.
+    if (!parts.worker) return { sent: 0, message: 'SMTP_URL is not set: mails stay in the outbox.' }
+    return { sent: await parts.worker.runOnce() }
   })
-  const scheduled = defineJob({
-    name: MAIL_SCHEDULED_JOB,
-    payload: Type.Object({}),
-    policy: 'short',
-    // The next minute's check covers a failed one.
+  // The next minute's check covers a failed one.
+  const scheduled = defineSweep(MAIL_SCHEDULED_JOB, async () => ({ queued: await parts.queueScheduledMails() }), {
     retryLimit: 0,
-    async run() {
-      return { queued: await parts.queueScheduledMails() }
-    },
   })
   return {
     jobs: [outbox, scheduled],

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { newClaim, type ClaimRequest } from '../../db/claims'
 import { sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
 import { mailAttachment, mailOutbox } from '../../db/schema'
@@ -108,21 +108,16 @@ export function createOutboxRepository(db: Db) {
      * whole milliseconds, and stands for its whole millisecond: a mail queued at PostgreSQL's
      * now() (microseconds) in the same millisecond is due.
      */
-    async claim(
-      { now, limit, leaseMs }: { now: Date; limit: number; leaseMs: number },
-      tx: DbOrTx = db,
-    ): Promise<ClaimedMail[]> {
-      const token = randomUUID()
-      const lease = new Date(now.getTime() + leaseMs)
+    async claim(request: ClaimRequest, tx: DbOrTx = db): Promise<ClaimedMail[]> {
+      const { token, take, due } = newClaim(request)
       const rows = rowsOf(
         await tx.execute(sql`
-      update mail_outbox m set status = 'sending', claim_token = ${token}::uuid,
-        locked_until = ${lease.toISOString()}::timestamptz, handover_started_at = null
+      update mail_outbox m set ${take}, handover_started_at = null
       where m.id in (
         select id from mail_outbox
-        where status = 'pending' and next_attempt_at < ${now.toISOString()}::timestamptz + interval '1 millisecond'
+        where status = 'pending' and ${due(sql`next_attempt_at`)}
         order by next_attempt_at, id
-        limit ${limit}
+        limit ${request.limit}
         for update skip locked)
       returning m.id::text, m.idempotency_key, m.to_address, m.subject, m.text_body, m.html_body, m.attempts`),
       )

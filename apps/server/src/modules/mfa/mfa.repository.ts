@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { deleteWhere, stampOnce } from '../../db/row-writes'
 import {
   appUser,
   authSession,
@@ -104,11 +105,7 @@ export function createMfaRepository(db: DbOrTx) {
       await tx.update(mfaFactor).set({ name }).where(eq(mfaFactor.id, id))
     },
     async deleteFactor(userId: string, id: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .delete(mfaFactor)
-        .where(and(eq(mfaFactor.id, id), eq(mfaFactor.userId, userId)))
-        .returning({ id: mfaFactor.id })
-      return rows.length === 1
+      return deleteWhere(tx, mfaFactor, and(eq(mfaFactor.id, id), eq(mfaFactor.userId, userId)))
     },
     async deleteAllFactors(userId: string, tx: DbOrTx = db): Promise<number> {
       const rows = await tx.delete(mfaFactor).where(eq(mfaFactor.userId, userId)).returning({ id: mfaFactor.id })
@@ -166,12 +163,7 @@ export function createMfaRepository(db: DbOrTx) {
     },
     /** Spends the token once: false when another request spent it first. */
     async spendChallenge(id: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .update(mfaChallenge)
-        .set({ usedAt: new Date() })
-        .where(and(eq(mfaChallenge.id, id), isNull(mfaChallenge.usedAt)))
-        .returning({ id: mfaChallenge.id })
-      return rows.length === 1
+      return stampOnce(tx, mfaChallenge, 'usedAt', id)
     },
     async setWebauthnChallenge(id: string, challenge: string, tx: DbOrTx = db) {
       await tx.update(mfaChallenge).set({ webauthnChallenge: challenge }).where(eq(mfaChallenge.id, id))

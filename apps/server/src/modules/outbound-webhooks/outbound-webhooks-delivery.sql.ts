@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { newClaim, type ClaimRequest } from '../../db/claims'
 import { and, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { appUser, webhookDelivery, webhookSubscription } from '../../db/schema'
@@ -25,29 +25,24 @@ export function deliveryQueries(db: DbOrTx) {
      * own). A delivery waits while an earlier one of its subscription and order key (the
      * dispatch) is pending or being sent, so one dispatch's events arrive in order.
      */
-    async claim(
-      { now, limit, leaseMs }: { now: Date; limit: number; leaseMs: number },
-      tx: DbOrTx = db,
-    ): Promise<ClaimedDelivery[]> {
-      const token = randomUUID()
-      const lease = new Date(now.getTime() + leaseMs)
+    async claim(request: ClaimRequest, tx: DbOrTx = db): Promise<ClaimedDelivery[]> {
+      const { token, take, due } = newClaim(request)
       const claimed = rowsOf<{ id: string }>(
         await tx.execute(sql`
-        update webhook_delivery w set status = 'sending', claim_token = ${token}::uuid,
-          locked_until = ${lease.toISOString()}::timestamptz
+        update webhook_delivery w set ${take}
         where w.id in (
           select d.id from webhook_delivery d
           join webhook_subscription s on s.id = d.subscription_id and s.status = 'active'
           where d.status = 'pending'
             and (s.company_id is null
               or exists (select 1 from company c where c.id = s.company_id and c.api_keys_allowed))
-            and d.next_attempt_at < ${now.toISOString()}::timestamptz + interval '1 millisecond'
+            and ${due(sql`d.next_attempt_at`)}
             and not exists (
               select 1 from webhook_delivery e
               where e.subscription_id = d.subscription_id and e.order_key = d.order_key
                 and e.id < d.id and e.status in ('pending', 'sending'))
           order by d.id
-          limit ${limit}
+          limit ${request.limit}
           for update of d skip locked)
         returning w.id::text as id`),
       )

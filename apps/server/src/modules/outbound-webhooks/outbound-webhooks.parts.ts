@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { perApp } from '../../lib/per-app'
 import type { AppOptions } from '../../app-parts'
 import type { AppConfig } from '../../config'
 import { generatedSsoKey } from '../../config'
 import type { Db, DbOrTx } from '../../db/client'
 import { createSecretBox, type SecretBox } from '../../lib/secret-box'
 import type { ActivityRepository } from '../activity-logs/activity.repository'
-import { defineJob, type JobEngine } from '../jobs/job-engine'
+import { defineSweep, type JobEngine } from '../jobs/job-engine'
 import type { MailOutbox } from '../mail/mail.parts'
 import { createWebhookDeliverer, type DeliveryOptions, type WebhookDeliverer } from './deliverer'
 import { createOutboundWebhooksRepository } from './outbound-webhooks.repository'
@@ -30,14 +30,10 @@ export interface OutboundWebhooksParts {
   deliverNow(): Promise<void>
 }
 
-const partsOf = new WeakMap<FastifyInstance, OutboundWebhooksParts>()
+const partsOf = perApp<OutboundWebhooksParts>('outboundWebhooksOf: not an app made by buildApp')
 
 /** What registerOutboundWebhooks wired (tests and server.ts's demo seeding). */
-export function outboundWebhooksOf(app: FastifyInstance): OutboundWebhooksParts {
-  const parts = partsOf.get(app)
-  if (!parts) throw new Error('outboundWebhooksOf: not an app made by buildApp')
-  return parts
-}
+export const outboundWebhooksOf = partsOf.of
 
 /**
  * Outgoing webhooks: the subscription routes, the delivery job (every minute, and at once when
@@ -86,16 +82,8 @@ export async function registerOutboundWebhooks(
     options: { ...options, allowPrivateTargets },
   })
   jobs.define(
-    defineJob({
-      name: WEBHOOK_DELIVER_JOB,
-      payload: Type.Object({}),
-      policy: 'short',
-      // The next minute's pass (or nudge) covers a failed one.
-      retryLimit: 0,
-      async run() {
-        return { delivered: await deliverer.runOnce() }
-      },
-    }),
+    // The next minute's pass (or nudge) covers a failed one.
+    defineSweep(WEBHOOK_DELIVER_JOB, async () => ({ delivered: await deliverer.runOnce() }), { retryLimit: 0 }),
   )
   jobs.schedule({ name: WEBHOOK_DELIVER_JOB, cron: '* * * * *' })
   await app.register(outboundWebhooksRoutes, { prefix: '/api/integrations/webhooks', hooks: service })
@@ -119,6 +107,6 @@ export async function registerOutboundWebhooks(
       await jobs.runDue()
     },
   }
-  partsOf.set(app, parts)
+  partsOf.remember(app, parts)
   return parts
 }

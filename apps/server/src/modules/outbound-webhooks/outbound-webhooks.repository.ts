@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { deleteWhere } from '../../db/row-writes'
 import { appUser, company, webhookDelivery, webhookEvent, webhookSubscription } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
 import { deliveryQueries } from './outbound-webhooks-delivery.sql'
@@ -138,11 +139,7 @@ export function createOutboundWebhooksRepository(db: DbOrTx) {
     },
 
     async remove(id: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .delete(webhookSubscription)
-        .where(eq(webhookSubscription.id, id))
-        .returning({ id: webhookSubscription.id })
-      return rows.length > 0
+      return deleteWhere(tx, webhookSubscription, eq(webhookSubscription.id, id))
     },
 
     /** The newest deliveries of a subscription, with their event's type. */

@@ -12,7 +12,7 @@ import {
   WebhookUpdateSchema,
 } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
-import { route } from '../../lib/route'
+import { moduleRoute, route } from '../../lib/route'
 import type { OutboundWebhooksService } from './outbound-webhooks.service'
 import { managerOf } from '../api-keys/integration-access'
 
@@ -21,6 +21,8 @@ const byIdErrors = errorResponses(400, 401, 403, 404)
 /** Every subscription route: the one permission and tag. */
 const hook = <S extends Omit<FastifySchema, 'tags'>>(schema: S) =>
   route('webhook.manage', { tags: ['webhooks'], ...schema })
+/** A subscription route that answers 200 with the usual errors of a route by id. */
+const byId = moduleRoute('webhooks', byIdErrors)
 
 /**
  * Outgoing webhook subscriptions: an admin's for the vendor (and every company's, to see and
@@ -43,18 +45,12 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ hooks: Outbound
 
   app.patch(
     '/:id',
-    hook({
-      params: UuidParamsSchema,
-      body: WebhookUpdateSchema,
-      response: { 200: WebhookSubscriptionSchema, ...byIdErrors },
-    }),
+    byId('webhook.manage', WebhookSubscriptionSchema, { params: UuidParamsSchema, body: WebhookUpdateSchema }),
     async (request) => hooks.update(managerOf(request), request.params.id, request.body),
   )
 
-  app.delete(
-    '/:id',
-    hook({ params: UuidParamsSchema, response: { 200: WebhookSubscriptionSchema, ...byIdErrors } }),
-    async (request) => hooks.remove(managerOf(request), request.params.id),
+  app.delete('/:id', byId('webhook.manage', WebhookSubscriptionSchema, { params: UuidParamsSchema }), async (request) =>
+    hooks.remove(managerOf(request), request.params.id),
   )
 
   app.post(
@@ -68,7 +64,7 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ hooks: Outbound
 
   app.get(
     '/:id/deliveries',
-    hook({ params: UuidParamsSchema, response: { 200: WebhookDeliveryListSchema, ...byIdErrors } }),
+    byId('webhook.manage', WebhookDeliveryListSchema, { params: UuidParamsSchema }),
     async (request) => hooks.deliveries(managerOf(request), request.params.id),
   )
 

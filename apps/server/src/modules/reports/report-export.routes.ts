@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { IdParamsSchema, ReportExportQuerySchema } from '@portal/shared'
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
+import { IdParamsSchema, type Permission, ReportExportQuerySchema } from '@portal/shared'
 import { errorResponses } from '../../lib/error-responses'
 import { CSV_MEDIA_TYPE, fileResponse, XLSX_MEDIA_TYPE } from '../../lib/file-response'
 import type { ExportFile } from '../../lib/table-export'
@@ -13,6 +13,15 @@ export const exportErrors = errorResponses(400, 401, 403, 404)
 
 /** The OpenAPI description of a file answer: CSV or an .xlsx workbook, per the query's format. */
 export const exportFileResponse = fileResponse('The file: CSV or an .xlsx workbook.', CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE)
+
+/** An export route's options: the file answer and the usual error answers, under its module's tag. */
+export function exportRoute<S extends Omit<FastifySchema, 'tags' | 'response'>>(
+  tag: string,
+  permission: Permission,
+  schema: S,
+) {
+  return route(permission, { tags: [tag], ...schema, response: { ...exportFileResponse, ...exportErrors } })
+}
 
 export const exportContextOf = (request: FastifyRequest): ExportContext => ({
   actor: actorOf(request),
@@ -32,12 +41,10 @@ export function sendExport(reply: FastifyReply, file: ExportFile) {
 const reportExportRoutes: FastifyPluginAsyncTypebox<{ exports: ReportExportService }> = async (app, { exports }) => {
   app.get(
     '/dispatch/:id/export',
-    route('report.read', {
-      tags: ['reports'],
+    exportRoute('reports', 'report.read', {
       description: "Every row of the completion report's filters (not one page), as CSV or .xlsx.",
       params: IdParamsSchema,
       querystring: ReportExportQuerySchema,
-      response: { ...exportFileResponse, ...exportErrors },
     }),
     async (request, reply) => {
       const file = await exports.exportDispatch(

@@ -82,6 +82,17 @@ export function createScormCloudClient(options: TransportOptions) {
     return { items: body?.[key] ?? [], more: body?.more || null }
   }
 
+  /** Every page of a listing, as its items (`key`: the list's property in each page). */
+  async function* listAll<L extends { more?: string }, K extends keyof L>(
+    path: string,
+    key: K,
+    query: RequestOptions['query'],
+  ): AsyncGenerator<NonNullable<L[K]> | []> {
+    for await (const page of pages<L>(path, query)) {
+      yield page[key] ?? []
+    }
+  }
+
   const windowQuery = (w: ListWindow = {}) => ({
     since: iso(w.since),
     until: iso(w.until),
@@ -100,14 +111,11 @@ export function createScormCloudClient(options: TransportOptions) {
     appId: options.appId,
     ping: () => http.json<PingSchema>('GET', '/ping'),
 
-    async *courses(w?: ListWindow): AsyncGenerator<CourseSchema[]> {
-      for await (const page of pages<CourseListSchema>('/courses', {
+    courses: (w?: ListWindow): AsyncGenerator<CourseSchema[]> =>
+      listAll<CourseListSchema, 'courses'>('/courses', 'courses', {
         ...windowQuery(w),
         includeRegistrationCount: true,
-      })) {
-        yield page.courses ?? []
-      }
-    },
+      }),
     coursePage: (w: ListWindow, more: string | null) =>
       listPage<'courses', CourseSchema>(
         '/courses',
@@ -119,11 +127,8 @@ export function createScormCloudClient(options: TransportOptions) {
     getCourse: (id: string) =>
       http.json<CourseSchema>('GET', `/courses/${enc(id)}`, { query: { includeRegistrationCount: true } }),
 
-    async *destinations(w?: ListWindow): AsyncGenerator<DestinationIdSchema[]> {
-      for await (const page of pages<DestinationInfoListSchema>('/dispatch/destinations', windowQuery(w))) {
-        yield page.destinations ?? []
-      }
-    },
+    destinations: (w?: ListWindow): AsyncGenerator<DestinationIdSchema[]> =>
+      listAll<DestinationInfoListSchema, 'destinations'>('/dispatch/destinations', 'destinations', windowQuery(w)),
     destinationPage: (w: ListWindow, more: string | null) =>
       listPage<'destinations', DestinationIdSchema>('/dispatch/destinations', 'destinations', windowQuery(w), more),
     /** The dispatches of one destination (the counter check re-reads a destination whose sum moved). */
@@ -145,14 +150,11 @@ export function createScormCloudClient(options: TransportOptions) {
     destinationTotal: (w: ListWindow) => listTotal('/dispatch/destinations', w),
     getDestination: (id: string) => http.json<DestinationInfoSchema>('GET', `/dispatch/destinations/${enc(id)}`),
 
-    async *dispatches(w?: ListWindow & { courseId?: string }): AsyncGenerator<DispatchIdSchema[]> {
-      for await (const page of pages<DispatchListSchema>('/dispatch/dispatches', {
+    dispatches: (w?: ListWindow & { courseId?: string }): AsyncGenerator<DispatchIdSchema[]> =>
+      listAll<DispatchListSchema, 'dispatches'>('/dispatch/dispatches', 'dispatches', {
         ...windowQuery(w),
         courseId: w?.courseId,
-      })) {
-        yield page.dispatches ?? []
-      }
-    },
+      }),
     dispatchPage: (w: ListWindow, more: string | null) =>
       listPage<'dispatches', DispatchIdSchema>('/dispatch/dispatches', 'dispatches', windowQuery(w), more),
     dispatchTotal: (w: ListWindow) => listTotal('/dispatch/dispatches', w),
@@ -218,14 +220,11 @@ export function createScormCloudClient(options: TransportOptions) {
     destinationZip: (destinationId: string, signal?: AbortSignal, cssUrl?: string | null) =>
       http.stream(`/dispatch/destinations/${enc(destinationId)}/dispatches/zip`, zipOptions(signal, cssUrl)),
 
-    async *registrations(w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> {
-      for await (const page of pages<RegistrationListSchema>('/registrations', {
+    registrations: (w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> =>
+      listAll<RegistrationListSchema, 'registrations'>('/registrations', 'registrations', {
         ...windowQuery(w),
         courseId: w?.courseId,
-      })) {
-        yield page.registrations ?? []
-      }
-    },
+      }),
     registrationPage: (w: ListWindow, more: string | null) =>
       listPage<'registrations', RegistrationSchema>('/registrations', 'registrations', windowQuery(w), more),
     getRegistration: (id: string) => http.json<RegistrationSchema>('GET', `/registrations/${enc(id)}`),

@@ -45,6 +45,16 @@ export interface ServiceProvider {
 /** A problem with metadata, in words for the admin who pasted or linked it. */
 export class SamlMetadataError extends Error {}
 
+/** The parser of every SAML document here: namespaces dropped, attributes as `@name`, no entity expansion. */
+export function samlParser() {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    removeNSPrefix: true,
+    processEntities: false,
+  })
+}
+
 /**
  * A DOCTYPE or entity declaration has no place in SAML; refusing it before any parser runs rules
  * out entity expansion ("billion laughs") and external entities whatever the parser's settings.
@@ -70,12 +80,7 @@ export function parseIdpMetadata(xml: string, urlAllowed: (url: string) => boole
   if (hasDoctype(xml)) throw new SamlMetadataError('The metadata contains a DOCTYPE or entity declaration.')
   let doc: Node
   try {
-    doc = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: '@',
-      removeNSPrefix: true,
-      processEntities: false,
-    }).parse(xml, true) as Node
+    doc = samlParser().parse(xml, true) as Node
   } catch {
     throw new SamlMetadataError('The metadata is not well-formed XML.')
   }
@@ -205,12 +210,7 @@ export function unverifiedInResponseTo(samlResponse: string): string | null {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
   if (hasDoctype(xml)) return null
   try {
-    const root = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: '@',
-      removeNSPrefix: true,
-      processEntities: false,
-    }).parse(xml) as {
+    const root = samlParser().parse(xml) as {
       Response?: Record<string, unknown>
     }
     const value = root.Response?.['@InResponseTo']
@@ -222,6 +222,18 @@ export function unverifiedInResponseTo(samlResponse: string): string | null {
 
 /** A refused response: the reason names the failed check, never the assertion's contents. */
 export class SamlRefusal extends Error {}
+
+/**
+ * A posted SAML message's XML, before any signature is checked: within SAML_RESPONSE_MAX_CHARS,
+ * XML at all, and without a DOCTYPE (no entity expansion reaches the parser).
+ */
+export function postedXml(samlResponse: string): string {
+  if (samlResponse.length > SAML_RESPONSE_MAX_CHARS) throw new SamlRefusal('response too large')
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
+  if (!xml.trimStart().startsWith('<')) throw new SamlRefusal('response is not XML')
+  if (hasDoctype(xml)) throw new SamlRefusal('DOCTYPE or entity declaration in the response')
+  return xml
+}
 
 type XmlJs = { $?: Record<string, string>; _?: string; [key: string]: unknown }
 const first = (value: unknown): XmlJs | undefined => (Array.isArray(value) ? (value[0] as XmlJs) : undefined)
@@ -237,10 +249,7 @@ export async function checkResponse(
   settings: StoredSamlSettings,
   sp: ServiceProvider,
 ): Promise<CheckedAssertion> {
-  if (samlResponse.length > SAML_RESPONSE_MAX_CHARS) throw new SamlRefusal('response too large')
-  const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
-  if (!xml.trimStart().startsWith('<')) throw new SamlRefusal('response is not XML')
-  if (hasDoctype(xml)) throw new SamlRefusal('DOCTYPE or entity declaration in the response')
+  const xml = postedXml(samlResponse)
 
   let profile: Awaited<ReturnType<SAML['validatePostResponseAsync']>>['profile']
   try {
@@ -281,12 +290,7 @@ export async function checkResponse(
   const inResponseTo = inTime.find((d) => d.InResponseTo)?.InResponseTo ?? null
 
   // The response around the assertion is not signed, so it only may agree, never decide.
-  const root = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@',
-    removeNSPrefix: true,
-    processEntities: false,
-  }).parse(xml) as { Response?: Record<string, unknown> }
+  const root = samlParser().parse(xml) as { Response?: Record<string, unknown> }
   const destination = root.Response?.['@Destination']
   if (destination !== undefined && destination !== sp.acsUrl) throw new SamlRefusal('wrong destination')
   const outerInResponseTo = root.Response?.['@InResponseTo']

@@ -59,6 +59,14 @@ export function createSsoAdmin(ctx: SsoContext) {
     }
   }
 
+  /** What a saved connection of either protocol takes alike: the protocol and the three switches. */
+  const switchesOf = (protocol: 'oidc' | 'saml', body: SaveOidcConnectionBody | SaveSamlConnectionBody) => ({
+    protocol,
+    enabled: body.enabled ?? true,
+    ssoRequired: body.ssoRequired,
+    createUsers: body.createUsers,
+  })
+
   /** OIDC: the issuer, client and claims; the secret is kept when left out. */
   async function saveOidc(companyId: string, body: SaveOidcConnectionBody, admin: AdminContext) {
     const values = ctx.oidcValues(body)
@@ -67,10 +75,7 @@ export function createSsoAdmin(ctx: SsoContext) {
       const saved = await sso.saveConnection(
         companyId,
         {
-          protocol: 'oidc',
-          enabled: body.enabled ?? true,
-          ssoRequired: body.ssoRequired,
-          createUsers: body.createUsers,
+          ...switchesOf('oidc', body),
           ...values,
           // A new secret is sealed below, bound to the row's id.
           oidcClientSecret: current?.protocol === 'oidc' ? current.oidcClientSecret : null,
@@ -139,10 +144,7 @@ export function createSsoAdmin(ctx: SsoContext) {
       const saved = await sso.saveConnection(
         companyId,
         {
-          protocol: 'saml',
-          enabled: body.enabled ?? true,
-          ssoRequired: body.ssoRequired,
-          createUsers: body.createUsers,
+          ...switchesOf('saml', body),
           oidcIssuer: null,
           oidcClientId: null,
           oidcClientSecret: null,

@@ -9,11 +9,10 @@ import {
   StaffRolesBodySchema,
   StaffSsoSettingsSchema,
 } from '@portal/shared'
-import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { errorResponses } from '../../lib/error-responses'
 import { actorOf } from '../../plugins/app/auth'
-import { flowCookie } from './sso.routes'
+import { adminContext, adminErrors, testStarted } from './sso.routes'
 import type { SsoService } from './sso.service'
 import { route } from '../../lib/route'
 
@@ -22,23 +21,21 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
   app,
   { sso, secureCookie },
 ) => {
-  const errors = errorResponses(400, 401, 403, 404, 409)
-  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
-  const settings = { 200: StaffSsoSettingsSchema, ...errors }
+  const settings = { 200: StaffSsoSettingsSchema, ...adminErrors }
 
   app.get('', route('sso.manage', { tags: ['sso'], response: settings }), async () => sso.staffSettings())
 
   app.put(
     '',
     route('sso.manage', { tags: ['sso'], body: SaveStaffSsoBodySchema, response: settings }),
-    async (request) => sso.saveStaff(request.body, ctx(request)),
+    async (request) => sso.saveStaff(request.body, adminContext(request)),
   )
 
   app.delete(
     '',
-    route('sso.manage', { tags: ['sso'], response: { 200: OkResponseSchema, ...errors } }),
+    route('sso.manage', { tags: ['sso'], response: { 200: OkResponseSchema, ...adminErrors } }),
     async (request) => {
-      await sso.removeStaff(ctx(request))
+      await sso.removeStaff(adminContext(request))
       return { message: 'Staff sign-in connection removed' }
     },
   )
@@ -46,18 +43,18 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
   app.put(
     '/domains',
     route('sso.manage', { tags: ['sso'], body: SsoDomainsBodySchema, response: settings }),
-    async (request) => sso.setStaffDomains(request.body.domains, ctx(request)),
+    async (request) => sso.setStaffDomains(request.body.domains, adminContext(request)),
   )
 
   app.put(
     '/roles',
     route('sso.manage', { tags: ['sso'], body: StaffRolesBodySchema, response: settings }),
-    async (request) => sso.setStaffRoles(request.body.roles, ctx(request)),
+    async (request) => sso.setStaffRoles(request.body.roles, adminContext(request)),
   )
 
   app.post(
     '/test',
-    route('sso.manage', { tags: ['sso'], response: { 200: SsoTestResultSchema, ...errors } }),
+    route('sso.manage', { tags: ['sso'], response: { 200: SsoTestResultSchema, ...adminErrors } }),
     async () => sso.testStaff(),
   )
 
@@ -69,11 +66,7 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
         'Starts a test sign-in at the staff provider: the admin’s browser goes to `location` and comes back to Settings with the test’s id. Nobody is signed in or created.',
       response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.startStaffTest(actorOf(request))
-      void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
-      return { location }
-    },
+    async (request, reply) => testStarted(reply, await sso.startStaffTest(actorOf(request)), secureCookie),
   )
 
   app.get(
@@ -82,7 +75,7 @@ export const ssoStaffAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; s
       tags: ['sso'],
       description: 'What the staff provider sent in the admin’s own test sign-in (claims, never a token).',
       params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
-      response: { 200: SsoFlowTestResultSchema, ...errors },
+      response: { 200: SsoFlowTestResultSchema, ...adminErrors },
     }),
     async (request) => sso.staffTestResult(request.params.flowId, actorOf(request)),
   )

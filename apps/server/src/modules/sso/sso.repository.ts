@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { deleteWhere, stampOnce } from '../../db/row-writes'
 import { companyShownName } from '../../db/columns'
 import {
   type SamlSubject,
@@ -86,11 +87,7 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async deleteConnection(companyId: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .delete(ssoConnection)
-        .where(eq(ssoConnection.companyId, companyId))
-        .returning({ id: ssoConnection.id })
-      return rows.length > 0
+      return deleteWhere(tx, ssoConnection, eq(ssoConnection.companyId, companyId))
     },
 
     async domains(companyId: string | null, tx: DbOrTx = db): Promise<string[]> {
@@ -184,11 +181,7 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async deleteStaffConnection(tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .delete(ssoConnection)
-        .where(eq(ssoConnection.staff, true))
-        .returning({ id: ssoConnection.id })
-      return rows.length > 0
+      return deleteWhere(tx, ssoConnection, eq(ssoConnection.staff, true))
     },
 
     async staffRoles(tx: DbOrTx = db) {
@@ -245,12 +238,7 @@ export function createSsoRepository(db: DbOrTx) {
 
     /** Marks the flow used; false when it was used already (a replayed callback). */
     async consumeFlow(id: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .update(ssoFlow)
-        .set({ consumedAt: new Date() })
-        .where(and(eq(ssoFlow.id, id), isNull(ssoFlow.consumedAt)))
-        .returning({ id: ssoFlow.id })
-      return rows.length === 1
+      return stampOnce(tx, ssoFlow, 'consumedAt', id)
     },
 
     /** Keeps an admin's test outcome on its flow (the flow is used already). */

@@ -46,6 +46,12 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
 export const flowCookie = (value: string, maxAge: number, secure: boolean) =>
   `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 
+/** A started test sign-in (a company's or the staff's): its flow cookie set, the provider's address answered. */
+export function testStarted(reply: FastifyReply, started: { location: string; flowId: string }, secure: boolean) {
+  void reply.header('set-cookie', flowCookie(started.flowId, 600, secure))
+  return { location: started.location }
+}
+
 const redirectTo = Type.Null({ description: 'A redirect (Location header)' })
 const redirect = { 302: redirectTo }
 const CompanyIdParams = Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 200 }) })
@@ -62,18 +68,21 @@ const SamlPostBody = Type.Object({
   RelayState: Type.Optional(Type.String({ maxLength: 1000 })),
 })
 
+/** The error answers of the admin routes (a company's connection and the staff one): 409 for a conflicting save. */
+export const adminErrors = errorResponses(400, 401, 403, 404, 409)
+/** Who changes a connection, and from where: what its activity log entry records. */
+export const adminContext = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
+
 /** /api/admin/companies/{id}/sso: a company's connection, domains and rules (admin). */
 export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secureCookie: boolean }> = async (
   app,
   { sso, secureCookie },
 ) => {
-  const errors = errorResponses(400, 401, 403, 404, 409)
-  const ctx = (request: FastifyRequest) => ({ actor: actorOf(request), ip: request.ip })
   // Every route here manages one company's connection: the same permission, tag and company id.
   const manage = <S extends Omit<FastifySchema, 'params'>>(schema: S) =>
     route('sso.manage', { tags: ['sso'], params: IdParamsSchema, ...schema })
 
-  app.get('/:id/sso', manage({ response: { 200: SsoSettingsSchema, ...errors } }), async (request) =>
+  app.get('/:id/sso', manage({ response: { 200: SsoSettingsSchema, ...adminErrors } }), async (request) =>
     sso.settings(request.params.id),
   )
 
@@ -81,13 +90,13 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
     '/:id/sso',
     manage({
       body: SaveSsoConnectionBodySchema,
-      response: { 200: SsoSettingsSchema, ...errors },
+      response: { 200: SsoSettingsSchema, ...adminErrors },
     }),
-    async (request) => sso.save(request.params.id, request.body, ctx(request)),
+    async (request) => sso.save(request.params.id, request.body, adminContext(request)),
   )
 
-  app.delete('/:id/sso', manage({ response: { 200: OkResponseSchema, ...errors } }), async (request) => {
-    await sso.remove(request.params.id, ctx(request))
+  app.delete('/:id/sso', manage({ response: { 200: OkResponseSchema, ...adminErrors } }), async (request) => {
+    await sso.remove(request.params.id, adminContext(request))
     return { message: 'Single sign-on connection removed' }
   })
 
@@ -95,12 +104,12 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
     '/:id/sso/domains',
     manage({
       body: SsoDomainsBodySchema,
-      response: { 200: SsoSettingsSchema, ...errors },
+      response: { 200: SsoSettingsSchema, ...adminErrors },
     }),
-    async (request) => sso.setDomains(request.params.id, request.body.domains, ctx(request)),
+    async (request) => sso.setDomains(request.params.id, request.body.domains, adminContext(request)),
   )
 
-  app.post('/:id/sso/test', manage({ response: { 200: SsoTestResultSchema, ...errors } }), async (request) =>
+  app.post('/:id/sso/test', manage({ response: { 200: SsoTestResultSchema, ...adminErrors } }), async (request) =>
     sso.test(request.params.id),
   )
 
@@ -110,9 +119,9 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
       description:
         'The company’s users who may keep signing in with a password although the company requires single sign-on (the whole list).',
       body: SsoPasswordUsersBodySchema,
-      response: { 200: SsoSettingsSchema, ...errors },
+      response: { 200: SsoSettingsSchema, ...adminErrors },
     }),
-    async (request) => sso.setPasswordUsers(request.params.id, request.body.userIds, ctx(request)),
+    async (request) => sso.setPasswordUsers(request.params.id, request.body.userIds, adminContext(request)),
   )
 
   app.post(
@@ -122,11 +131,8 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
         'Starts a test sign-in at the company’s provider: the admin’s browser goes to `location`, signs in there, and comes back to the company’s page with the test’s id. Nobody is signed in to the portal.',
       response: { 200: SsoTestStartSchema, ...errorResponses(400, 401, 403, 404, 409, 502) },
     }),
-    async (request, reply) => {
-      const { location, flowId } = await sso.startTest(request.params.id, actorOf(request))
-      void reply.header('set-cookie', flowCookie(flowId, 600, secureCookie))
-      return { location }
-    },
+    async (request, reply) =>
+      testStarted(reply, await sso.startTest(request.params.id, actorOf(request)), secureCookie),
   )
 
   app.get(
@@ -136,7 +142,7 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; secure
       description:
         'What the provider sent in the admin’s own test sign-in: the ID token’s claims or the assertion’s attributes (never a token).',
       params: Type.Object({ id: IdParamsSchema.properties.id, flowId: Type.String({ minLength: 1, maxLength: 36 }) }),
-      response: { 200: SsoFlowTestResultSchema, ...errors },
+      response: { 200: SsoFlowTestResultSchema, ...adminErrors },
     }),
     async (request) => sso.testResult(request.params.id, request.params.flowId, actorOf(request)),
   )

@@ -1,6 +1,5 @@
-import { Type } from 'typebox'
 import type { Db } from '../../db/client'
-import { defineJob, type JobSchedule } from '../jobs/job-engine'
+import { defineSweep, type JobSchedule } from '../jobs/job-engine'
 import { renderReportMail } from '../mail/mail-render'
 import type { MailOutbox } from '../mail/mail.parts'
 import { xlsxReportAttachment } from '../mail/report-attachment'
@@ -70,14 +69,7 @@ export async function queueStatementMails(deps: StatementMailsDeps, now = new Da
 
 /** The job and its schedule: 05:00 UTC on the first of every month. */
 export function statementMailJobs(deps: StatementMailsDeps) {
-  const job = defineJob({
-    name: STATEMENT_MAILS_JOB,
-    payload: Type.Object({}),
-    policy: 'short',
-    async run() {
-      return { queued: await queueStatementMails(deps) }
-    },
-  })
+  const job = defineSweep(STATEMENT_MAILS_JOB, async () => ({ queued: await queueStatementMails(deps) }))
   const schedule: JobSchedule = { name: STATEMENT_MAILS_JOB, cron: '0 5 1 * *' }
   return { job, schedule }
 }
