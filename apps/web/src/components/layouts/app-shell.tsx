@@ -1,5 +1,6 @@
 import type { User } from '@/types/api'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
+import { useEscapeToClose } from '@/components/ui/use-escape-to-close'
 import { Footer } from './footer'
 import { Header } from './header'
 import { Sidebar } from './sidebar'
@@ -21,16 +22,7 @@ export function AppShell({ user, supportEmail, onHelpClick, onLogout, headerActi
   const [menuOpen, setMenuOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
 
-  useEffect(() => {
-    if (!menuOpen) return
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return
-      setMenuOpen(false)
-      menuButton.current?.focus()
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [menuOpen])
+  useEscapeToClose(menuOpen, setMenuOpen, menuButton)
 
   return (
     <div className="min-h-dvh bg-slate-50">

@@ -1,9 +1,16 @@
 import { ChevronDown, FileDown } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Button } from './button'
+import { useEscapeToClose } from './use-escape-to-close'
 import { DownloadButton } from './download-button'
 
 export const EXPORT_FAILED = 'Failed to export the report.'
+
+/** The formats offered, in order; the format is also the file's extension. */
+const FORMATS = [
+  { format: 'csv', label: 'CSV' },
+  { format: 'xlsx', label: 'Excel (.xlsx)' },
+] as const
 
 /**
  * "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
@@ -28,23 +35,14 @@ export function ExportMenu({
   const root = useRef<HTMLDivElement>(null)
   const toggle = useRef<HTMLButtonElement>(null)
 
+  useEscapeToClose(open, setOpen, toggle)
   useEffect(() => {
     if (!open) return
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return
-      setOpen(false)
-      // The choices go away with the menu: focus goes back to the button that opened it.
-      toggle.current?.focus()
-    }
     const onClick = (event: MouseEvent) => {
       if (root.current && !root.current.contains(event.target as Node)) setOpen(false)
     }
-    document.addEventListener('keydown', onKey)
     document.addEventListener('mousedown', onClick)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      document.removeEventListener('mousedown', onClick)
-    }
+    return () => document.removeEventListener('mousedown', onClick)
   }, [open])
 
   return (
@@ -68,22 +66,17 @@ export function ExportMenu({
           aria-label={`${label} formats`}
           className="absolute right-0 z-10 mt-1 flex w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg"
         >
-          <DownloadButton
-            path={path}
-            params={{ ...params, format: 'csv' }}
-            fileName={`${fileName}.csv`}
-            label="CSV"
-            variant="ghost"
-            failedText={EXPORT_FAILED}
-          />
-          <DownloadButton
-            path={path}
-            params={{ ...params, format: 'xlsx' }}
-            fileName={`${fileName}.xlsx`}
-            label="Excel (.xlsx)"
-            variant="ghost"
-            failedText={EXPORT_FAILED}
-          />
+          {FORMATS.map(({ format, label: formatLabel }) => (
+            <DownloadButton
+              key={format}
+              path={path}
+              params={{ ...params, format }}
+              fileName={`${fileName}.${format}`}
+              label={formatLabel}
+              variant="ghost"
+              failedText={EXPORT_FAILED}
+            />
+          ))}
         </div>
       )}
     </div>

@@ -2,8 +2,8 @@ import { formatRegistrations, type Dispatch } from '@portal/shared'
 import type { RowBadges } from '../types'
 import type { RowSelection } from './dispatch-table'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DownloadPackageButton } from './download-package-button'
-import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { DispatchRowActions } from './dispatch-row-actions'
+import { clientName, courseName } from './view-details-link'
 
 /** docs/product-rules.md §2: below 1024 px the list shows cards. */
 export function DispatchCards({
@@ -68,10 +68,11 @@ export function DispatchCards({
                 </dd>
               </div>
             </dl>
-            <div className="mt-4 flex flex-wrap items-start gap-2">
-              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-              <DownloadPackageButton dispatch={dispatch} rowLabel />
-            </div>
+            <DispatchRowActions
+              dispatch={dispatch}
+              showClient={showClient}
+              className="mt-4 flex flex-wrap items-start gap-2"
+            />
           </li>
         ))}
       </ul>

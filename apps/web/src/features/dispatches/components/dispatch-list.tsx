@@ -1,6 +1,6 @@
 import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Banner } from '@/components/ui/banner'
 import { Pagination } from '@/components/ui/pagination'
@@ -17,6 +17,7 @@ import { DispatchSummaryCards } from './dispatch-summary-cards'
 import { DispatchTable } from './dispatch-table'
 import { DownloadAllPackagesButton } from './download-package-button'
 import { NewDispatchButton } from './new-dispatch-button'
+import { useViewedEvent } from '@/hooks/use-viewed-event'
 
 /** docs/product-rules.md §2 "Dispatch list screen" (docs/product-decisions.md D6: it is the dashboard). */
 export function DispatchList({
@@ -43,12 +44,7 @@ export function DispatchList({
   const canCreate = can(role, 'dispatch.create')
   const companyName = data?.dispatches[0]?.destinationName ?? ''
 
-  const viewed = useRef(false)
-  useEffect(() => {
-    if (viewed.current) return
-    viewed.current = true
-    onEvent('DASHBOARD_VIEWED', { page: query.page, status: query.status })
-  }, [onEvent, query.page, query.status])
+  useViewedEvent(onEvent, 'DASHBOARD_VIEWED', { page: query.page, status: query.status })
 
   const onSort = (sort: DispatchSort) =>
     update({ sort, order: sort === query.sort && query.order === 'asc' ? 'desc' : 'asc' })

@@ -2,8 +2,8 @@ import { formatRegistrations, type Dispatch, type DispatchSort } from '@portal/s
 import { SortHeader, type SortProps as DispatchSortProps } from '@/components/ui/sort-header'
 import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DownloadPackageButton } from './download-package-button'
-import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { DispatchRowActions } from './dispatch-row-actions'
+import { clientName, courseName } from './view-details-link'
 import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 
 type SortProps = DispatchSortProps<DispatchSort>
@@ -77,10 +77,11 @@ export function DispatchTable({
             {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
           </td>
           <td className="px-4 py-3">
-            <div className="flex items-start gap-2 whitespace-nowrap">
-              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-              <DownloadPackageButton dispatch={dispatch} rowLabel />
-            </div>
+            <DispatchRowActions
+              dispatch={dispatch}
+              showClient={showClient}
+              className="flex items-start gap-2 whitespace-nowrap"
+            />
           </td>
         </tr>
       ))}
