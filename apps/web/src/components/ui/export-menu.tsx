@@ -7,10 +7,7 @@ import { DownloadButton } from './download-button'
 export const EXPORT_FAILED = 'Failed to export the report.'
 
 /** The formats offered, in order; the format is also the file's extension. */
-const FORMATS = [
-  { format: 'csv', label: 'CSV' },
-  { format: 'xlsx', label: 'Excel (.xlsx)' },
-] as const
+const FORMATS = { csv: 'CSV', xlsx: 'Excel (.xlsx)' }
 
 /**
  * "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
@@ -66,7 +63,7 @@ export function ExportMenu({
           aria-label={`${label} formats`}
           className="absolute right-0 z-10 mt-1 flex w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg"
         >
-          {FORMATS.map(({ format, label: formatLabel }) => (
+          {Object.entries(FORMATS).map(([format, formatLabel]) => (
             <DownloadButton
               key={format}
               path={path}

@@ -14,7 +14,8 @@ import { Toast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/api-error'
 import { submitHandler } from '@/lib/form-submit'
 import { useCompanyDelivery, useUpdateCompanyDelivery } from '../api/delivery'
-import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
+import { COOKIES_NOTE, launchAuthText, onOff } from './delivery-fields'
+import { StackedDetail } from '@/components/ui/detail-row'
 import { CardSection } from '@/components/ui/card-section'
 
 const INSTANCING = { on: 'On', off: 'Off', mixed: 'Mixed (some dispatches on)', none: 'No dispatches yet' } as const
@@ -184,10 +185,10 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
           ) : (
             <>
               <dl className="mt-4 grid gap-4 md:grid-cols-2">
-                <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
-                <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
-                <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-                <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
+                <StackedDetail label="Launch authentication">{launchAuthText(data.launchAuth)}</StackedDetail>
+                <StackedDetail label="Registration instancing">{INSTANCING[data.instancing]}</StackedDetail>
+                <StackedDetail label="Hash learner data">{onOff(data.hashUserInfo)}</StackedDetail>
+                <StackedDetail label="Style sheet URL">{data.cssUrl ?? 'None'}</StackedDetail>
               </dl>
               <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
             </>

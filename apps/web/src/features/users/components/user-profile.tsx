@@ -1,6 +1,5 @@
 import { USER_FORM_MESSAGES, logDetailsText, type LogEntry } from '@portal/shared'
 import { Pencil, UserCheck, UserX } from 'lucide-react'
-import type { ReactNode } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Breadcrumb } from '@/components/ui/breadcrumb'
 import { Link } from '@/components/ui/link'
@@ -13,15 +12,9 @@ import { useUserActivity, useUserDetail } from '../api/get-user'
 import { useStatusToggle } from '../hooks/use-status-toggle'
 import { RoleBadge, StatusBadge } from './user-badges'
 import { createdDay, lastLoginText, shownUsername } from './users-table'
+import { detailRow } from '@/components/ui/detail-row'
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-3 gap-2 py-2">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="col-span-2 text-sm text-slate-900">{children}</dd>
-    </div>
-  )
-}
+const Row = detailRow('grid grid-cols-3 gap-2 py-2', 'text-sm text-slate-600', 'col-span-2 text-sm text-slate-900')
 
 function RecentActivity({ userId }: { userId: string }) {
   const { data, error, isPending } = useUserActivity(userId)
