@@ -16,10 +16,30 @@ export function CardSection({
   children: ReactNode
 }) {
   return (
-    <section
-      aria-labelledby={id}
+    <TitledSection
+      id={id}
+      title={title}
       className={cn(className, 'rounded-lg border border-slate-200 bg-white p-6 shadow-xs')}
     >
+      {children}
+    </TitledSection>
+  )
+}
+
+/** A section named by its heading (an h2 of a detail or settings screen); `className` is the whole section's. */
+export function TitledSection({
+  id,
+  title,
+  className,
+  children,
+}: {
+  id: string
+  title: ReactNode
+  className: string
+  children: ReactNode
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
       <h2 id={id} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>

@@ -1,4 +1,4 @@
-import type { PageItem } from '@portal/shared'
+import { pageWindow, type PageItem } from '@portal/shared'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { cn } from './cn'
 
@@ -6,19 +6,19 @@ const pageButton =
   'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border px-3 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50'
 
 /**
- * Previous / page numbers / Next. The caller decides which numbers show (a window, or first
- * and last with "..." for gaps); the current page carries aria-current.
+ * Previous / page numbers / Next. The numbers are a window around the page unless the caller
+ * gives others (first and last with "..." for gaps); the current page carries aria-current.
  */
 export function Pagination({
   page,
   totalPages,
-  items,
+  items = pageWindow(page, totalPages),
   onPageChange,
   label = 'Pagination',
 }: {
   page: number
   totalPages: number
-  items: readonly PageItem[]
+  items?: readonly PageItem[]
   onPageChange: (page: number) => void
   label?: string
 }) {

@@ -1,4 +1,4 @@
-import { can, formatDateTime, pageWindow, type Role } from '@portal/shared'
+import { can, formatDateTime, type Role } from '@portal/shared'
 import { SearchX } from 'lucide-react'
 import { useCallback, useMemo } from 'react'
 import { Banner } from '@/components/ui/banner'
@@ -80,7 +80,6 @@ export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEven
                 label="Course pages"
                 page={result.page}
                 totalPages={result.totalPages}
-                items={pageWindow(result.page, result.totalPages)}
                 onPageChange={(page) => update({ page })}
               />
             )}

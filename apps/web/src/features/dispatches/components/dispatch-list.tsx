@@ -1,4 +1,4 @@
-import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
+import { can, ownCompanyOnly, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
@@ -209,7 +209,6 @@ export function DispatchList({
               label="Dispatch pages"
               page={pagination.page}
               totalPages={totalPages}
-              items={pageWindow(pagination.page, totalPages)}
               onPageChange={(page) => {
                 update({ page })
                 onEvent('DISPATCH_PAGINATION_CHANGED', { page })

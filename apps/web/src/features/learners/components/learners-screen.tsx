@@ -1,7 +1,6 @@
 import {
   can,
   LEARNER_PAGE_SIZES,
-  pageWindow,
   showingRange,
   type LearnerListQuery,
   type LearnerSort,
@@ -190,7 +189,6 @@ export function LearnersScreen({ role }: { role: Role }) {
                   label="Learner pages"
                   page={pagination.page}
                   totalPages={totalPages}
-                  items={pageWindow(pagination.page, totalPages)}
                   onPageChange={(page) => update({ page })}
                 />
               )}

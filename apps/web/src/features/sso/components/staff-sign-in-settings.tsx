@@ -113,9 +113,7 @@ function StaffDomainsForm({ domains }: { domains: string[] }) {
       placeholder="vendor.com"
       submitLabel="Save staff domains"
       save={save}
-    >
-      {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
-    </DomainsForm>
+    />
   )
 }
 
