@@ -113,7 +113,14 @@ export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
           <p className="text-sm text-slate-700">
             {`Page ${page} of ${Math.max(totalPages, 1)}${data.totalLogsCapped ? '+' : ''} (Total: ${count(data.totalLogs)}${data.totalLogsCapped ? '+' : ''} logs)`}
           </p>
-          <Pagination label="Log pages" page={page} totalPages={totalPages} items={[]} onPageChange={setPage} />
+          <Pagination
+            label="Log pages"
+            page={page}
+            totalPages={totalPages}
+            items={[]}
+            onPageChange={setPage}
+            alwaysShown
+          />
         </div>
       )}
     </div>

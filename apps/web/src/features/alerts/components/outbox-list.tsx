@@ -111,14 +111,7 @@ export function OutboxList() {
               </li>
             ))}
           </ul>
-          {data.totalPages > 1 && (
-            <Pagination
-              page={page}
-              totalPages={data.totalPages}
-              onPageChange={setPage}
-              label="Outbox pages"
-            />
-          )}
+          <Pagination page={page} totalPages={data.totalPages} onPageChange={setPage} label="Outbox pages" />
         </>
       )}
     </div>

@@ -25,6 +25,7 @@ import {
 } from '../api/sso-settings'
 import { PasswordUsersForm, TestSignInButton, TestSignInResult } from './company-sign-in-extras'
 import { TitledSection } from '@/components/ui/card-section'
+import { OidcClientFields } from '@/components/ui/oidc-client-fields'
 
 /**
  * The company's "Sign-in" tab (admin): its OIDC or SAML connection, rules, e-mail domains, the
@@ -155,16 +156,7 @@ function ConnectionForm({
               Register this address at the company&rsquo;s provider as the redirect URI:{' '}
               <span className="font-mono break-all">{settings.redirectUri}</span>
             </p>
-            <Input label="Issuer URL" required placeholder="https://login.example.com" {...field('issuer')} />
-            <Input label="Client ID" required {...field('clientId')} />
-            <Input
-              label="Client secret"
-              type="password"
-              autoComplete="off"
-              placeholder={oidc?.clientSecretSet ? 'Set (leave empty to keep it)' : 'Not set'}
-              {...field('clientSecret')}
-            />
-            <Input label="Scopes" {...field('scopes')} />
+            <OidcClientFields field={field} secretSet={oidc?.clientSecretSet ?? false} />
             <Input label="E-mail claim" {...field('emailClaim')} />
             <Input label="Name claim" {...field('nameClaim')} />
           </>

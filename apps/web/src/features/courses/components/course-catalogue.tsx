@@ -3,7 +3,7 @@ import { SearchX } from 'lucide-react'
 import { useCallback, useMemo } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { EmptyState } from '@/components/ui/empty-state'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
 import { useCourses } from '../api/get-courses'
 import { useCatalogueParams } from '../hooks/use-catalogue-params'
@@ -71,19 +71,13 @@ export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEven
               <CourseCard key={course.id} course={course} role={role} />
             ))}
           </div>
-          <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-            <p className="text-sm text-slate-700" aria-live="polite">
-              {showingCoursesText(result.page, query.pageSize, result.total)}
-            </p>
-            {result.totalPages > 1 && (
-              <Pagination
-                label="Course pages"
-                page={result.page}
-                totalPages={result.totalPages}
-                onPageChange={(page) => update({ page })}
-              />
-            )}
-          </div>
+          <PagedFooter
+            showing={showingCoursesText(result.page, query.pageSize, result.total)}
+            label="Course pages"
+            page={result.page}
+            totalPages={result.totalPages}
+            onPageChange={(page) => update({ page })}
+          />
         </>
       )}
     </div>

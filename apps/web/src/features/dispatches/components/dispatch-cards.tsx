@@ -2,7 +2,7 @@ import { formatRegistrations, type Dispatch } from '@portal/shared'
 import type { RowBadges } from '../types'
 import type { RowSelection } from './dispatch-table'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DispatchRowActions } from './dispatch-row-actions'
+import { DispatchRowActions, SelectDispatchBox } from './dispatch-row-actions'
 import { clientName, courseName } from './view-details-link'
 
 /** docs/product-rules.md §2: below 1024 px the list shows cards. */
@@ -39,12 +39,11 @@ export function DispatchCards({
             <div className="flex items-start justify-between gap-2">
               <div className="flex items-start gap-2">
                 {selection && (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
+                  <SelectDispatchBox
+                    dispatch={dispatch}
+                    showClient={showClient}
+                    selection={selection}
                     className="mt-1 size-4 shrink-0"
-                    checked={selection.selected.has(dispatch.id)}
-                    onChange={() => selection.onToggle(dispatch.id)}
                   />
                 )}
                 <h3 className="font-medium text-slate-900">
@@ -68,11 +67,7 @@ export function DispatchCards({
                 </dd>
               </div>
             </dl>
-            <DispatchRowActions
-              dispatch={dispatch}
-              showClient={showClient}
-              className="mt-4 flex flex-wrap items-start gap-2"
-            />
+            <DispatchRowActions dispatch={dispatch} showClient={showClient} layout="card" />
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@ import { Inbox } from 'lucide-react'
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Banner } from '@/components/ui/banner'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatches } from '../api/get-dispatches'
 import { useDispatchListParams } from '@/hooks/use-dispatch-list-params'
@@ -200,22 +200,16 @@ export function DispatchList({
         </div>
       )}
       {pagination && pagination.totalItems > 0 && (
-        <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-          <p className="text-sm text-slate-700" aria-live="polite">
-            {showingDispatchesText(pagination.page, pagination.pageSize, pagination.totalItems)}
-          </p>
-          {totalPages > 1 && (
-            <Pagination
-              label="Dispatch pages"
-              page={pagination.page}
-              totalPages={totalPages}
-              onPageChange={(page) => {
-                update({ page })
-                onEvent('DISPATCH_PAGINATION_CHANGED', { page })
-              }}
-            />
-          )}
-        </div>
+        <PagedFooter
+          showing={showingDispatchesText(pagination.page, pagination.pageSize, pagination.totalItems)}
+          label="Dispatch pages"
+          page={pagination.page}
+          totalPages={totalPages}
+          onPageChange={(page) => {
+            update({ page })
+            onEvent('DISPATCH_PAGINATION_CHANGED', { page })
+          }}
+        />
       )}
     </div>
   )

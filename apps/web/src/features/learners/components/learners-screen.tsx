@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { SearchInput } from '@/components/ui/search-input'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
 import { labelOptions, numberOptions, Select } from '@/components/ui/select'
 import { COMPLETION_LABELS } from '@/components/ui/status-badges'
@@ -180,19 +180,18 @@ export function LearnersScreen({ role }: { role: Role }) {
             )
           )}
           {pagination && pagination.totalItems > 0 && (
-            <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-              <p className="text-sm text-slate-700" aria-live="polite">
-                {showingLearnersText(pagination.page, pagination.pageSize, pagination.totalItems, data.totalCapped)}
-              </p>
-              {totalPages > 1 && (
-                <Pagination
-                  label="Learner pages"
-                  page={pagination.page}
-                  totalPages={totalPages}
-                  onPageChange={(page) => update({ page })}
-                />
+            <PagedFooter
+              showing={showingLearnersText(
+                pagination.page,
+                pagination.pageSize,
+                pagination.totalItems,
+                data.totalCapped,
               )}
-            </div>
+              label="Learner pages"
+              page={pagination.page}
+              totalPages={totalPages}
+              onPageChange={(page) => update({ page })}
+            />
           )}
         </>
       )}
