@@ -13,7 +13,8 @@ const capitalise = (value: string) => (value ? value.charAt(0).toUpperCase() + v
 /** docs/product-rules.md §4 completion status: completed, incomplete, not attempted (labelled Not Started). */
 export function CompletionBadge({ status }: { status: string }) {
   const value = status.toLowerCase()
-  return <Badge tone={COMPLETION_TONES[value] ?? 'neutral'}>{COMPLETION_LABELS[value] ?? capitalise(status)}</Badge>
+  const label = Object.hasOwn(COMPLETION_LABELS, value) ? COMPLETION_LABELS[value] : capitalise(status)
+  return <Badge tone={Object.hasOwn(COMPLETION_TONES, value) ? COMPLETION_TONES[value] : 'neutral'}>{label}</Badge>
 }
 
 /** docs/product-rules.md §4 success status: passed green, failed red, anything else neutral. */

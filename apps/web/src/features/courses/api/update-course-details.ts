@@ -1,6 +1,6 @@
 import type { CourseDetails, UpdateCourseDetails } from '@portal/shared'
 import { api } from '@/lib/api-client'
-import { useSavingMutation } from '@/lib/refreshing-mutation'
+import { useSavingMutation } from '@/lib/saving-mutation'
 import { courseKeys } from './query-keys'
 
 /** PUT /api/courses/{id}/details (admin). The server sanitises the description again. */

@@ -10,7 +10,7 @@ import type {
 } from '@portal/shared'
 import { useQuery, type QueryKey } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { useSavingMutation } from '@/lib/refreshing-mutation'
+import { useSavingMutation } from '@/lib/saving-mutation'
 
 const enc = encodeURIComponent
 

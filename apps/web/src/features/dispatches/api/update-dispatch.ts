@@ -1,6 +1,6 @@
 import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
 import { api } from '@/lib/api-client'
-import { useSavingMutation } from '@/lib/refreshing-mutation'
+import { useSavingMutation } from '@/lib/saving-mutation'
 import { dispatchKeys } from './query-keys'
 
 /**
