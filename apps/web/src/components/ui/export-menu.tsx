@@ -1,7 +1,6 @@
 import { ChevronDown, FileDown } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Button } from './button'
-import { useEscapeToClose } from './use-escape-to-close'
 import { DownloadButton } from './download-button'
 
 export const EXPORT_FAILED = 'Failed to export the report.'
@@ -32,14 +31,23 @@ export function ExportMenu({
   const root = useRef<HTMLDivElement>(null)
   const toggle = useRef<HTMLButtonElement>(null)
 
-  useEscapeToClose(open, setOpen, toggle)
   useEffect(() => {
     if (!open) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      setOpen(false)
+      // The choices go away with the menu: focus goes back to the button that opened it.
+      toggle.current?.focus()
+    }
     const onClick = (event: MouseEvent) => {
       if (root.current && !root.current.contains(event.target as Node)) setOpen(false)
     }
+    document.addEventListener('keydown', onKey)
     document.addEventListener('mousedown', onClick)
-    return () => document.removeEventListener('mousedown', onClick)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('mousedown', onClick)
+    }
   }, [open])
 
   return (
