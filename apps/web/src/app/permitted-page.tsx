@@ -4,12 +4,15 @@ import { Navigate } from 'react-router'
 import { AccessDenied } from '@/components/errors/access-denied'
 import { ContentLayout } from '@/components/layouts/content-layout'
 import { paths } from '@/config/paths'
+import { useUser } from '@/features/auth/components/auth-context'
 import { Authorization } from '@/features/auth/components/authorization'
+import type { User } from '@/types/api'
 
 /**
  * A page only roles with the permission see (docs/product-rules.md §2). The others see Access Denied,
  * or go to /dashboard where the page is an admin tool not worth announcing (`otherwise="dashboard"`).
- * With a title the content sits in the screen layout; without, the page lays itself out.
+ * With a title the content sits in the screen layout; without, the page lays itself out. The
+ * content may be a function of the signed-in user, for pages that pass on the role.
  */
 export function PermittedPage({
   permission,
@@ -20,12 +23,14 @@ export function PermittedPage({
   permission: Permission
   otherwise?: 'denied' | 'dashboard'
   title?: string
-  children: ReactNode
+  children: ReactNode | ((user: User) => ReactNode)
 }) {
+  const user = useUser()
+  const content = typeof children === 'function' ? children(user) : children
   const forbidden = otherwise === 'dashboard' ? <Navigate to={paths.dashboard.getHref()} replace /> : <AccessDenied />
   return (
     <Authorization permission={permission} forbidden={forbidden}>
-      {title === undefined ? children : <ContentLayout title={title}>{children}</ContentLayout>}
+      {title === undefined ? content : <ContentLayout title={title}>{content}</ContentLayout>}
     </Authorization>
   )
 }

@@ -1,13 +1,11 @@
-import { useUser } from '@/features/auth/components/auth-context'
 import { PermittedPage } from '@/app/permitted-page'
 import { AdminCourseRequests } from '@/features/course-requests/components/admin-course-requests'
 
 /** docs/product-rules.md §2 /admin/course-requests: admin edits, sales views; other roles see Access Denied. */
 export default function AdminCourseRequestsRoute() {
-  const user = useUser()
   return (
     <PermittedPage permission="courseRequest.readAll" title="Course Requests">
-      <AdminCourseRequests role={user.role} />
+      {(user) => <AdminCourseRequests role={user.role} />}
     </PermittedPage>
   )
 }

@@ -1,13 +1,11 @@
-import { useUser } from '@/features/auth/components/auth-context'
 import { PermittedPage } from '@/app/permitted-page'
 import { CompaniesList } from '@/features/companies/components/companies-list'
 
 /** docs/product-rules.md §2 /admin/companies: admins view, edit and sync; sales view only; others Access Denied. */
 export default function CompaniesRoute() {
-  const user = useUser()
   return (
     <PermittedPage permission="company.read" title="Companies">
-      <CompaniesList role={user.role} />
+      {(user) => <CompaniesList role={user.role} />}
     </PermittedPage>
   )
 }

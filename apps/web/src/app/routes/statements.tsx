@@ -1,13 +1,11 @@
-import { useUser } from '@/features/auth/components/auth-context'
 import { PermittedPage } from '@/app/permitted-page'
 import { StatementsScreen } from '@/features/statements/components/statements-screen'
 
 /** /statements: monthly usage statements (a client its own company's; staff pick a company). */
 export default function StatementsRoute() {
-  const user = useUser()
   return (
     <PermittedPage permission="statement.read" title="Usage statements">
-      <StatementsScreen role={user.role} ownCompanyId={user.companyId ?? null} />
+      {(user) => <StatementsScreen role={user.role} ownCompanyId={user.companyId ?? null} />}
     </PermittedPage>
   )
 }

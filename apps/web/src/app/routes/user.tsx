@@ -1,5 +1,4 @@
 import { useParams } from 'react-router'
-import { useUser } from '@/features/auth/components/auth-context'
 import { PageSection, PermittedPage } from '@/app/permitted-page'
 import { UserProfile } from '@/features/users/components/user-profile'
 import { UserSecurityPanel } from '@/features/auth/components/admin-security'
@@ -7,14 +6,18 @@ import { UserSecurityPanel } from '@/features/auth/components/admin-security'
 /** docs/product-decisions.md D9, D8 /admin/users/{id}: an admin page for one user; others see Access Denied. */
 export default function UserRoute() {
   const { id = '' } = useParams()
-  const user = useUser()
+  // Another user's page starts afresh: its forms and queries are the new user's.
   return (
-    <PermittedPage permission="user.manage">
-      <UserProfile key={id} id={id} currentUserId={user.id} />
-      {/* Second factors and sessions of the user: the reset for a lost phone, end all sessions. */}
-      <PageSection wide={false}>
-        <UserSecurityPanel key={id} userId={id} />
-      </PageSection>
+    <PermittedPage key={id} permission="user.manage">
+      {(user) => (
+        <>
+          <UserProfile id={id} currentUserId={user.id} />
+          {/* Second factors and sessions of the user: the reset for a lost phone, end all sessions. */}
+          <PageSection wide={false}>
+            <UserSecurityPanel userId={id} />
+          </PageSection>
+        </>
+      )}
     </PermittedPage>
   )
 }

@@ -21,6 +21,8 @@ export function AppShell({ user, supportEmail, onHelpClick, onLogout, headerActi
   const [menuOpen, setMenuOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
 
+  // Like the export menu's Escape, written here: a hook shared with it would be a chunk of its own on
+  // the first visit, over the dashboard's size budget.
   useEffect(() => {
     if (!menuOpen) return
     const onKeyDown = (event: KeyboardEvent) => {

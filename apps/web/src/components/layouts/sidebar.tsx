@@ -6,6 +6,7 @@ import { cn } from '@/components/ui/cn'
 import { Logo } from '@/components/ui/logo'
 import { paths } from '@/config/paths'
 import { navItemsFor } from './nav-items'
+import { iconOnlyName } from '@/components/ui/icon-only-name'
 
 export type SidebarProps = {
   id: string
@@ -92,8 +93,7 @@ export function Sidebar({ id, user, open, supportEmail, onNavigate, onHelpClick,
           <button
             type="button"
             onClick={onLogout}
-            aria-label="Log out"
-            title="Log out"
+            {...iconOnlyName('Log out')}
             className="rounded-md p-2 text-slate-300 hover:bg-slate-800 hover:text-white"
           >
             <LogOut aria-hidden="true" className="size-5" />

@@ -1,25 +1,33 @@
 import type { ReactNode } from 'react'
 import { cn } from './cn'
 
-/** A titled card of a detail or settings screen: a white panel whose heading names the section. */
-export function CardSection({
-  id,
-  title,
-  className,
-  children,
-}: {
+type SectionProps = {
   /** The heading's id, which labels the section. */
   id: string
   title: ReactNode
+  children: ReactNode
+}
+
+/** A titled card of a detail or settings screen: a white panel whose heading names the section. */
+export function CardSection({
+  className,
+  ...section
+}: SectionProps & {
   /** Spacing of the card's content (e.g. `space-y-3`). */
   className?: string
-  children: ReactNode
 }) {
   return (
-    <section
-      aria-labelledby={id}
+    <TitledSection
+      {...section}
       className={cn(className, 'rounded-lg border border-slate-200 bg-white p-6 shadow-xs')}
-    >
+    />
+  )
+}
+
+/** A section named by its heading (an h2 of a detail or settings screen); `className` is the whole section's. */
+export function TitledSection({ id, title, className, children }: SectionProps & { className: string }) {
+  return (
+    <section aria-labelledby={id} className={className}>
       <h2 id={id} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>

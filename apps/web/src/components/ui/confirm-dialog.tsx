@@ -1,5 +1,6 @@
 import { useId, useRef, type ReactNode } from 'react'
 import { Button } from './button'
+import { DialogFrame } from './dialog-frame'
 import { useDialogFocus } from './use-dialog-focus'
 
 /**
@@ -30,30 +31,27 @@ export function ConfirmDialog({
   useDialogFocus(dialog, onCancel, { focusable: 'button:not([disabled])', initial: () => cancel.current })
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-      <div
-        ref={dialog}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl"
-      >
-        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
-          {title}
-        </h2>
-        <div id={bodyId} className="mt-2 text-sm text-slate-700">
-          {children}
-        </div>
-        <div className="mt-6 flex justify-end gap-2">
-          <Button ref={cancel} variant="secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant={tone} onClick={onConfirm} disabled={busy}>
-            {confirmLabel}
-          </Button>
-        </div>
+    <DialogFrame
+      dialog={dialog}
+      role="alertdialog"
+      titleId={titleId}
+      aria-describedby={bodyId}
+      className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl"
+    >
+      <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div id={bodyId} className="mt-2 text-sm text-slate-700">
+        {children}
       </div>
-    </div>
+      <div className="mt-6 flex justify-end gap-2">
+        <Button ref={cancel} variant="secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button variant={tone} onClick={onConfirm} disabled={busy}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </DialogFrame>
   )
 }

@@ -5,6 +5,9 @@ import { DownloadButton } from './download-button'
 
 export const EXPORT_FAILED = 'Failed to export the report.'
 
+/** The formats offered, in order; the format is also the file's extension. */
+const FORMATS = { csv: 'CSV', xlsx: 'Excel (.xlsx)' }
+
 /**
  * "Export" opens a small menu of the formats (CSV, Excel .xlsx); each downloads the
  * file the server streams for exactly the screen's current filters. A disclosure, not an ARIA
@@ -68,22 +71,17 @@ export function ExportMenu({
           aria-label={`${label} formats`}
           className="absolute right-0 z-10 mt-1 flex w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg"
         >
-          <DownloadButton
-            path={path}
-            params={{ ...params, format: 'csv' }}
-            fileName={`${fileName}.csv`}
-            label="CSV"
-            variant="ghost"
-            failedText={EXPORT_FAILED}
-          />
-          <DownloadButton
-            path={path}
-            params={{ ...params, format: 'xlsx' }}
-            fileName={`${fileName}.xlsx`}
-            label="Excel (.xlsx)"
-            variant="ghost"
-            failedText={EXPORT_FAILED}
-          />
+          {Object.entries(FORMATS).map(([format, formatLabel]) => (
+            <DownloadButton
+              key={format}
+              path={path}
+              params={{ ...params, format }}
+              fileName={`${fileName}.${format}`}
+              label={formatLabel}
+              variant="ghost"
+              failedText={EXPORT_FAILED}
+            />
+          ))}
         </div>
       )}
     </div>

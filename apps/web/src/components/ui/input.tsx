@@ -1,8 +1,8 @@
-import { textLength, tooLongMessage } from '@portal/shared'
-import { useId, type ComponentProps } from 'react'
+import { textLength } from '@portal/shared'
+import type { ComponentProps } from 'react'
 import { cn } from './cn'
 import { controlClass, FieldLabel, FieldNote } from './field-parts'
-import { TextLimitNote } from './text-limit-note'
+import { TextLimitNote, useLimitedText } from './text-limit-note'
 
 /** A one-line field's count shows once this share of its limit is used (short text needs no counter before). */
 const COUNT_FROM = 0.8
@@ -20,12 +20,9 @@ export function Input({
   id,
   ...props
 }: Omit<ComponentProps<'input'>, 'maxLength'> & { label: string; limit?: number; error?: string | null }) {
-  const generated = useId()
-  const inputId = id ?? generated
-  const limitId = `${inputId}-limit`
-  const errorId = `${inputId}-error`
-  const text = String(props.value ?? '')
-  const over = limit !== undefined && tooLongMessage(label, text, limit) !== null
+  const { inputId, noteId, text, over } = useLimitedText(id, label, props.value, limit)
+  const limitId = noteId('limit')
+  const errorId = noteId('error')
   const counted = limit !== undefined && (over || textLength(text) >= limit * COUNT_FROM)
   const describedBy = [props['aria-describedby'], counted ? limitId : null, error ? errorId : null]
     .filter(Boolean)

@@ -1,27 +1,32 @@
-import type { PageItem } from '@portal/shared'
+import { pageWindow, type PageItem } from '@portal/shared'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
+import type { ComponentProps } from 'react'
 import { cn } from './cn'
 
 const pageButton =
   'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border px-3 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50'
 
 /**
- * Previous / page numbers / Next. The caller decides which numbers show (a window, or first
- * and last with "..." for gaps); the current page carries aria-current.
+ * Previous / page numbers / Next. The numbers are a window around the page unless the caller
+ * gives others (first and last with "..." for gaps); the current page carries aria-current. A
+ * single page needs none: nothing shows unless `alwaysShown`.
  */
 export function Pagination({
   page,
   totalPages,
-  items,
+  items = pageWindow(page, totalPages),
   onPageChange,
   label = 'Pagination',
+  alwaysShown = false,
 }: {
   page: number
   totalPages: number
-  items: readonly PageItem[]
+  items?: readonly PageItem[]
   onPageChange: (page: number) => void
   label?: string
+  alwaysShown?: boolean
 }) {
+  if (totalPages <= 1 && !alwaysShown) return null
   return (
     <nav aria-label={label}>
       <ul className="flex flex-wrap items-center gap-1">
@@ -73,5 +78,17 @@ export function Pagination({
         </li>
       </ul>
     </nav>
+  )
+}
+
+/** Under a list: what it shows ("Showing 1 to 12 of 40 courses", read out as it changes) and its pagination. */
+export function PagedFooter({ showing, ...pagination }: { showing: string } & ComponentProps<typeof Pagination>) {
+  return (
+    <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
+      <p className="text-sm text-slate-700" aria-live="polite">
+        {showing}
+      </p>
+      <Pagination {...pagination} />
+    </div>
   )
 }

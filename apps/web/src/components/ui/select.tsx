@@ -7,6 +7,12 @@ export type SelectOption = { value: string; label: string }
 export const numberOptions = (values: readonly number[]): SelectOption[] =>
   values.map((value) => ({ value: String(value), label: String(value) }))
 
+/** Options for labels keyed by value, in the record's order; `all`, the choice of no filter, first. */
+export const labelOptions = (labels: Readonly<Record<string, string>>, all?: SelectOption): SelectOption[] => [
+  ...(all ? [all] : []),
+  ...Object.entries(labels).map(([value, label]) => ({ value, label })),
+]
+
 /**
  * A native select with its visible label. It keeps its own label and options (not FieldLabel and
  * SelectOptions) so that the dashboard's first visit does not load the field pieces.

@@ -1,5 +1,22 @@
 import { limitCounter, tooLongMessage } from '@portal/shared'
+import { useId } from 'react'
 import { cn } from './cn'
+
+/**
+ * What a limited text field knows of itself: its id (the caller's, else a generated one), the ids
+ * of its notes, the text as typed and whether it is past the limit.
+ */
+export function useLimitedText(id: string | undefined, label: string, value: unknown, limit: number | undefined) {
+  const generated = useId()
+  const inputId = id ?? generated
+  const text = String(value ?? '')
+  return {
+    inputId,
+    noteId: (note: 'hint' | 'limit' | 'error') => `${inputId}-${note}`,
+    text,
+    over: limit !== undefined && tooLongMessage(label, text, limit) !== null,
+  }
+}
 
 /**
  * Under a limited text field: the count against the limit ("4,980 / 5,000"), and past the limit

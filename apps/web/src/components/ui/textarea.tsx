@@ -1,8 +1,7 @@
-import { tooLongMessage } from '@portal/shared'
-import { useId, type ComponentProps, type ReactNode } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { cn } from './cn'
 import { FieldLabel, FieldNote } from './field-parts'
-import { TextLimitNote } from './text-limit-note'
+import { TextLimitNote, useLimitedText } from './text-limit-note'
 
 /**
  * A multi-line text input with its visible label and an optional hint below it. With `limit`
@@ -16,12 +15,9 @@ export function Textarea({
   id,
   ...props
 }: Omit<ComponentProps<'textarea'>, 'maxLength'> & { label: string; hint?: ReactNode; limit?: number }) {
-  const generated = useId()
-  const inputId = id ?? generated
-  const hintId = `${inputId}-hint`
-  const limitId = `${inputId}-limit`
-  const text = String(props.value ?? '')
-  const over = limit !== undefined && tooLongMessage(label, text, limit) !== null
+  const { inputId, noteId, text, over } = useLimitedText(id, label, props.value, limit)
+  const hintId = noteId('hint')
+  const limitId = noteId('limit')
   const describedBy = [hint ? hintId : null, limit !== undefined ? limitId : null].filter(Boolean).join(' ')
   return (
     <div className="flex flex-col gap-1.5">

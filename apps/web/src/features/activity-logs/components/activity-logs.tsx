@@ -8,7 +8,7 @@ import {
   type LogFilter,
 } from '@portal/shared'
 import { ScrollText } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Pagination } from '@/components/ui/pagination'
@@ -21,6 +21,7 @@ import { saveFile } from '@/lib/save-file'
 import type { UiEventHandler } from '@/types/ui-event'
 import { EMPTY_FILTERS, LogFilters, type LogFilterValues } from './log-filters'
 import { LogTable } from './log-table'
+import { useViewedEvent } from '@/hooks/use-viewed-event'
 
 const count = (n: number) => n.toLocaleString('en-US')
 
@@ -48,12 +49,7 @@ export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
   const data = logs.data
   const totalPages = data?.totalPages ?? 0
 
-  const viewed = useRef(false)
-  useEffect(() => {
-    if (viewed.current) return
-    viewed.current = true
-    onEvent('LOGS_PAGE_VIEWED')
-  }, [onEvent])
+  useViewedEvent(onEvent, 'LOGS_PAGE_VIEWED')
 
   // docs/product-rules.md §4: the page stays within 1..totalPages (rows may have gone since).
   if (!logs.isPlaceholderData && totalPages > 0 && page > totalPages) setPage(totalPages)
@@ -117,7 +113,14 @@ export function ActivityLogs({ onEvent }: { onEvent: UiEventHandler }) {
           <p className="text-sm text-slate-700">
             {`Page ${page} of ${Math.max(totalPages, 1)}${data.totalLogsCapped ? '+' : ''} (Total: ${count(data.totalLogs)}${data.totalLogsCapped ? '+' : ''} logs)`}
           </p>
-          <Pagination label="Log pages" page={page} totalPages={totalPages} items={[]} onPageChange={setPage} />
+          <Pagination
+            label="Log pages"
+            page={page}
+            totalPages={totalPages}
+            items={[]}
+            onPageChange={setPage}
+            alwaysShown
+          />
         </div>
       )}
     </div>

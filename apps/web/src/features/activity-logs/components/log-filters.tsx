@@ -2,7 +2,8 @@ import { ACTIVITY_ACTIONS } from '@portal/shared'
 import { Download, RotateCcw } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { DateRangeFields } from '@/components/ui/date-field'
-import { Field, controlClass } from '@/components/ui/field'
+import { Field, SelectOptions, controlClass } from '@/components/ui/field'
+import type { SelectOption } from '@/components/ui/select'
 import { SearchInput } from '@/components/ui/search-input'
 import type { LogUserOption } from '../api/get-log-users'
 
@@ -19,6 +20,31 @@ type Props = {
   onDownload: () => void
 }
 
+const userLabel = (user: LogUserOption) => (user.name ? `${user.name} (${user.email})` : user.email)
+
+/** A filter's select; its first option, the empty value, is no filter. */
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string
+  value: string
+  options: SelectOption[]
+  onChange: (value: string) => void
+}) {
+  return (
+    <Field label={label}>
+      {(control) => (
+        <select {...control} value={value} onChange={(e) => onChange(e.target.value)} className={controlClass}>
+          <SelectOptions options={options} />
+        </select>
+      )}
+    </Field>
+  )
+}
+
 /** docs/product-rules.md §2 Activity Logs filters, reset and CSV download. */
 export function LogFilters({ values, users, dateError, busy, onChange, onReset, onDownload }: Props) {
   return (
@@ -31,40 +57,18 @@ export function LogFilters({ values, users, dateError, busy, onChange, onReset, 
           endError={dateError}
           onChange={onChange}
         />
-        <Field label="User">
-          {(control) => (
-            <select
-              {...control}
-              value={values.userId}
-              onChange={(e) => onChange({ userId: e.target.value })}
-              className={controlClass}
-            >
-              <option value="">All Users</option>
-              {users.map((user) => (
-                <option key={user.id} value={user.id}>
-                  {user.name ? `${user.name} (${user.email})` : user.email}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Action">
-          {(control) => (
-            <select
-              {...control}
-              value={values.action}
-              onChange={(e) => onChange({ action: e.target.value })}
-              className={controlClass}
-            >
-              <option value="">All Actions</option>
-              {ACTIVITY_ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {action}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <FilterSelect
+          label="User"
+          value={values.userId}
+          options={[{ value: '', label: 'All Users' }, ...users.map((u) => ({ value: u.id, label: userLabel(u) }))]}
+          onChange={(userId) => onChange({ userId })}
+        />
+        <FilterSelect
+          label="Action"
+          value={values.action}
+          options={[{ value: '', label: 'All Actions' }, ...ACTIVITY_ACTIONS.map((a) => ({ value: a, label: a }))]}
+          onChange={(action) => onChange({ action })}
+        />
       </div>
       <div className="flex flex-col gap-3 md:flex-row md:items-end">
         <div className="flex-1">

@@ -2,6 +2,7 @@ import { UserRound } from 'lucide-react'
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
 import { NotificationBell } from './notification-bell'
+import { iconOnlyName } from '@/components/ui/icon-only-name'
 
 /** The header's bell and the link to the Profile page (every role). */
 export function HeaderActions() {
@@ -10,8 +11,7 @@ export function HeaderActions() {
       <NotificationBell />
       <Link
         to={paths.profile.getHref()}
-        aria-label="Profile"
-        title="Profile"
+        {...iconOnlyName('Profile')}
         className="rounded-md p-2 text-slate-700 hover:bg-slate-100"
       >
         <UserRound aria-hidden="true" className="size-5" />

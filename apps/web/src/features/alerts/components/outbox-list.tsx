@@ -1,4 +1,4 @@
-import { OUTBOX_STATUSES, pageWindow, type OutboxMail, type OutboxStatus } from '@portal/shared'
+import { OUTBOX_STATUSES, type OutboxMail, type OutboxStatus } from '@portal/shared'
 import { format } from 'date-fns'
 import { useState } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
@@ -111,15 +111,7 @@ export function OutboxList() {
               </li>
             ))}
           </ul>
-          {data.totalPages > 1 && (
-            <Pagination
-              page={page}
-              totalPages={data.totalPages}
-              items={pageWindow(page, data.totalPages)}
-              onPageChange={setPage}
-              label="Outbox pages"
-            />
-          )}
+          <Pagination page={page} totalPages={data.totalPages} onPageChange={setPage} label="Outbox pages" />
         </>
       )}
     </div>

@@ -6,6 +6,7 @@ import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
+import { submitHandler } from '@/lib/form-submit'
 import { usePreferences, useSavePreferences } from '../api/alerts-api'
 
 const FREQUENCY_LABELS: Record<(typeof REPORT_FREQUENCIES)[number], string> = {
@@ -63,10 +64,7 @@ function PreferencesForm({ role, initial }: { role: Role; initial: Preferences }
   return (
     <form
       className="space-y-6 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
-      onSubmit={(event) => {
-        event.preventDefault()
-        save.mutate(draft)
-      }}
+      onSubmit={submitHandler(() => save.mutate(draft))}
     >
       <h2 className="text-lg font-semibold text-slate-900">Notifications and reports</h2>
       <SwitchRow

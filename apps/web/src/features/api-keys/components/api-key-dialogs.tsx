@@ -2,8 +2,10 @@ import { API_KEY_NAME_MAX, apiKeyScopeLabel, type ApiKeySecret } from '@portal/s
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CheckboxGroup } from '@/components/ui/checkbox-group'
 import { Input } from '@/components/ui/input'
 import { Modal } from '@/components/ui/modal'
+import { SecretDialog } from '@/components/ui/secret-dialog'
 import { errorMessage } from '@/lib/api-error'
 import { useCreateApiKey } from '../api/api-keys-api'
 
@@ -21,8 +23,6 @@ export function CreateApiKeyDialog({
   const [scopes, setScopes] = useState<string[]>([])
   const [expires, setExpires] = useState('')
   const create = useCreateApiKey()
-  const toggle = (scope: string) =>
-    setScopes((now) => (now.includes(scope) ? now.filter((s) => s !== scope) : [...now, scope]))
   const submit = () =>
     create.mutate(
       { name: name.trim(), scopes, expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null },
@@ -46,17 +46,17 @@ export function CreateApiKeyDialog({
       <div className="space-y-4">
         {create.error && <Banner variant="error">{errorMessage(create.error, 'The key could not be created.')}</Banner>}
         <Input label="Name" value={name} limit={API_KEY_NAME_MAX} onChange={(e) => setName(e.target.value)} />
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Scopes</legend>
-          <div className="mt-2 grid gap-1 sm:grid-cols-2">
-            {grantable.map((scope) => (
-              <label key={scope} className="flex items-center gap-2 text-sm text-slate-800">
-                <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />
-                {apiKeyScopeLabel(scope)} <code className="text-xs text-slate-500">{scope}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckboxGroup
+          legend="Scopes"
+          options={grantable}
+          checked={scopes}
+          onChange={setScopes}
+          label={(scope) => (
+            <>
+              {apiKeyScopeLabel(scope)} <code className="text-xs text-slate-500">{scope}</code>
+            </>
+          )}
+        />
         <Input
           label="Expires on (optional)"
           type="date"
@@ -71,25 +71,18 @@ export function CreateApiKeyDialog({
 
 /** The secret, shown this once, with a copy button. */
 export function ApiKeySecretDialog({ created, onClose }: { created: ApiKeySecret; onClose: () => void }) {
-  const [copied, setCopied] = useState(false)
-  const copy = async () => {
-    await navigator.clipboard?.writeText(created.secret)
-    setCopied(true)
-  }
   return (
-    <Modal title={`Key "${created.key.name}"`} onClose={onClose} footer={<Button onClick={onClose}>Done</Button>}>
-      <div className="space-y-3">
-        <Banner variant="info">Copy the key now: it is shown only this once and cannot be read again.</Banner>
-        <code aria-label="API key" className="block rounded bg-slate-100 p-3 text-xs break-all text-slate-900">
-          {created.secret}
-        </code>
-        <Button variant="secondary" size="sm" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy key'}
-        </Button>
-        <p className="text-sm text-slate-600">
-          Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
-        </p>
-      </div>
-    </Modal>
+    <SecretDialog
+      title={`Key "${created.key.name}"`}
+      secret={created.secret}
+      secretName="API key"
+      copyLabel="Copy key"
+      intro={<Banner variant="info">Copy the key now: it is shown only this once and cannot be read again.</Banner>}
+      onClose={onClose}
+    >
+      <p className="text-sm text-slate-600">
+        Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+    </SecretDialog>
   )
 }

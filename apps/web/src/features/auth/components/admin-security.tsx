@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
+import { TitledSection } from '@/components/ui/card-section'
 import {
   useCompanyMfaRule,
   useMfaRoleRules,
@@ -23,10 +24,11 @@ export function UserSecurityPanel({ userId }: { userId: string }) {
   if (!data) return <Spinner label="Loading..." />
   const failure = m.reset.error ?? m.endSessions.error
   return (
-    <section aria-labelledby="user-security" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id="user-security" className="text-lg font-semibold text-slate-900">
-        Sign-in security
-      </h2>
+    <TitledSection
+      id="user-security"
+      title="Sign-in security"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+    >
       <p className="text-sm text-slate-700">
         {data.factors.length === 0
           ? 'No second factor.'
@@ -58,7 +60,7 @@ export function UserSecurityPanel({ userId }: { userId: string }) {
           Reset second factors
         </Button>
       </div>
-    </section>
+    </TitledSection>
   )
 }
 
@@ -67,10 +69,11 @@ export function MfaRoleRulesSection() {
   const { data, error } = useMfaRoleRules()
   const save = useSaveMfaRoleRules()
   return (
-    <section aria-labelledby="mfa-rules" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-      <h2 id="mfa-rules" className="text-lg font-semibold text-slate-900">
-        Two-step verification
-      </h2>
+    <TitledSection
+      id="mfa-rules"
+      title="Two-step verification"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+    >
       <p className="text-sm text-slate-600">
         Staff of a role marked here must set up a second factor at their next sign-in. A company&rsquo;s client users
         follow the company&rsquo;s own setting.
@@ -100,7 +103,7 @@ export function MfaRoleRulesSection() {
       ) : (
         <Spinner label="Loading..." />
       )}
-    </section>
+    </TitledSection>
   )
 }
 

@@ -1,17 +1,12 @@
 import { ssoStartUrl, useSsoDemo } from '../api/sso'
+import { DemoAccountList, DemoBox } from './demo-box'
 
 /** Demo mode only: the built-in provider's accounts, to try single sign-on. */
 export function SsoDemoAccounts() {
   const { data } = useSsoDemo()
   if (!data?.companyId || data.accounts.length === 0) return null
   return (
-    <section
-      aria-labelledby="sso-demo-title"
-      className="mt-4 rounded-lg border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950"
-    >
-      <h2 id="sso-demo-title" className="font-semibold">
-        Single sign-on demo ({data.companyName})
-      </h2>
+    <DemoBox id="sso-demo-title" title={`Single sign-on demo (${data.companyName})`} tone="blue">
       <p className="mt-1">
         Type one of these e-mails and choose &ldquo;Continue with {data.companyName} sign-in&rdquo;, or{' '}
         <a className="font-medium underline" href={ssoStartUrl(data.companyId)}>
@@ -19,14 +14,7 @@ export function SsoDemoAccounts() {
         </a>
         . Its page accepts {data.password ?? 'any password'}.
       </p>
-      <ul className="mt-2 space-y-1">
-        {data.accounts.map((account) => (
-          <li key={account.email} className="flex flex-wrap justify-between gap-x-3">
-            <span className="font-mono break-all">{account.email}</span>
-            <span>{account.name}</span>
-          </li>
-        ))}
-      </ul>
+      <DemoAccountList accounts={data.accounts}>{(account) => <span>{account.name}</span>}</DemoAccountList>
       {data.staff && (
         <>
           <h3 className="mt-3 font-semibold">Staff sign-in ({data.staff.name})</h3>
@@ -37,18 +25,15 @@ export function SsoDemoAccounts() {
             </a>
             ; the provider&rsquo;s group gives the role.
           </p>
-          <ul className="mt-2 space-y-1">
-            {data.staff.accounts.map((account) => (
-              <li key={account.email} className="flex flex-wrap justify-between gap-x-3">
-                <span className="font-mono break-all">{account.email}</span>
-                <span>
-                  {account.name} ({account.role})
-                </span>
-              </li>
-            ))}
-          </ul>
+          <DemoAccountList accounts={data.staff.accounts}>
+            {(account) => (
+              <span>
+                {account.name} ({account.role})
+              </span>
+            )}
+          </DemoAccountList>
         </>
       )}
-    </section>
+    </DemoBox>
   )
 }

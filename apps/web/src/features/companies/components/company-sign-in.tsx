@@ -24,6 +24,8 @@ import {
   useTestSsoConnection,
 } from '../api/sso-settings'
 import { PasswordUsersForm, TestSignInButton, TestSignInResult } from './company-sign-in-extras'
+import { TitledSection } from '@/components/ui/card-section'
+import { OidcClientFields } from '@/components/ui/oidc-client-fields'
 
 /**
  * The company's "Sign-in" tab (admin): its OIDC or SAML connection, rules, e-mail domains, the
@@ -154,16 +156,7 @@ function ConnectionForm({
               Register this address at the company&rsquo;s provider as the redirect URI:{' '}
               <span className="font-mono break-all">{settings.redirectUri}</span>
             </p>
-            <Input label="Issuer URL" required placeholder="https://login.example.com" {...field('issuer')} />
-            <Input label="Client ID" required {...field('clientId')} />
-            <Input
-              label="Client secret"
-              type="password"
-              autoComplete="off"
-              placeholder={oidc?.clientSecretSet ? 'Set (leave empty to keep it)' : 'Not set'}
-              {...field('clientSecret')}
-            />
-            <Input label="Scopes" {...field('scopes')} />
+            <OidcClientFields field={field} secretSet={oidc?.clientSecretSet ?? false} />
             <Input label="E-mail claim" {...field('emailClaim')} />
             <Input label="Name claim" {...field('nameClaim')} />
           </>
@@ -289,10 +282,7 @@ function ConnectionForm({
 function CompanyDomains({ companyId, domains }: { companyId: string; domains: string[] }) {
   const save = useSaveSsoDomains(companyId)
   return (
-    <section aria-labelledby="sso-domains-title" className="space-y-3">
-      <h2 id="sso-domains-title" className="text-lg font-semibold text-slate-900">
-        E-mail domains
-      </h2>
+    <TitledSection id="sso-domains-title" title="E-mail domains" className="space-y-3">
       <p className="text-sm text-slate-600">
         People whose e-mail ends in one of these domains are offered this company&rsquo;s sign-in. A domain belongs to
         one company only.
@@ -304,8 +294,7 @@ function CompanyDomains({ companyId, domains }: { companyId: string; domains: st
         submitLabel="Save domains"
         save={save}
       />
-      {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
       {save.isSuccess && <Banner variant="success">Domains saved.</Banner>}
-    </section>
+    </TitledSection>
   )
 }

@@ -1,8 +1,7 @@
 import { NOT_AVAILABLE, formatDateTime, type CourseRequest } from '@portal/shared'
 import { Pencil } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
-import { CardList } from '@/components/ui/card-list'
+import { DemoCell, Fact, RequestCards, RequestStatusBadge } from './request-bits'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO = 'No demo'
@@ -58,27 +57,23 @@ export function AdminRequestsTable({ requests, canEdit, onEdit }: Props) {
 /** Small screens: cards with the requestor's notes, and Edit Request for admins. */
 export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
   return (
-    <CardList label="Course requests" items={requests}>
+    <RequestCards
+      label="Course requests"
+      requests={requests}
+      heading="h2"
+      facts={(r) => (
+        <>
+          <Fact label="Requestor" plain>
+            <Requestor request={r} />
+          </Fact>
+          <Fact label="Company">{r.companyName || NOT_AVAILABLE}</Fact>
+          <Fact label="Licenses">{r.licenses}</Fact>
+          <Fact label="Date">{formatDateTime(r.createdAt)}</Fact>
+        </>
+      )}
+    >
       {(r) => (
-        <RequestCard
-          key={r.id}
-          request={r}
-          heading="h2"
-          facts={
-            <>
-              <dt className="text-slate-600">Requestor</dt>
-              <dd>
-                <Requestor request={r} />
-              </dd>
-              <dt className="text-slate-600">Company</dt>
-              <dd className="text-slate-900">{r.companyName || NOT_AVAILABLE}</dd>
-              <dt className="text-slate-600">Licenses</dt>
-              <dd className="text-slate-900">{r.licenses}</dd>
-              <dt className="text-slate-600">Date</dt>
-              <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
-            </>
-          }
-        >
+        <>
           {r.notes && (
             <p className="mt-2 text-sm text-slate-700">
               <span className="font-medium">Notes: </span>
@@ -94,8 +89,8 @@ export function AdminRequestsCards({ requests, canEdit, onEdit }: Props) {
               </Button>
             )}
           </div>
-        </RequestCard>
+        </>
       )}
-    </CardList>
+    </RequestCards>
   )
 }

@@ -1,8 +1,7 @@
 import { formatDateTime, type CourseRequest } from '@portal/shared'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
-import { DemoCell, RequestCard, RequestStatusBadge } from './request-bits'
-import { CardList } from '@/components/ui/card-list'
+import { DemoCell, Fact, RequestCards, RequestStatusBadge } from './request-bits'
 import { DataTable } from '@/components/ui/responsive-table'
 
 export const NO_DEMO_AVAILABLE = 'No demo available'
@@ -59,28 +58,26 @@ export function MyRequestsTable({ requests }: { requests: CourseRequest[] }) {
 /** The same rows as cards on small screens. */
 export function MyRequestsCards({ requests }: { requests: CourseRequest[] }) {
   return (
-    <CardList label="My course requests" items={requests}>
+    <RequestCards
+      label="My course requests"
+      requests={requests}
+      heading="h3"
+      facts={(r) => (
+        <>
+          <Fact label="Licenses">{r.licenses}</Fact>
+          <Fact label="Request Date">{formatDateTime(r.createdAt)}</Fact>
+        </>
+      )}
+    >
       {(r) => (
-        <RequestCard
-          key={r.id}
-          request={r}
-          heading="h3"
-          facts={
-            <>
-              <dt className="text-slate-600">Licenses</dt>
-              <dd className="text-slate-900">{r.licenses}</dd>
-              <dt className="text-slate-600">Request Date</dt>
-              <dd className="text-slate-900">{formatDateTime(r.createdAt)}</dd>
-            </>
-          }
-        >
+        <>
           <AdminNotes notes={r.adminNotes} />
           <DispatchLink request={r} />
           <div className="mt-3 text-sm">
             <DemoCell url={r.demoUrl} courseTitle={r.courseTitle} none={NO_DEMO_AVAILABLE} />
           </div>
-        </RequestCard>
+        </>
       )}
-    </CardList>
+    </RequestCards>
   )
 }

@@ -2,7 +2,7 @@ import { isHttpUrl, type CourseRequest, type CourseRequestStatus } from '@portal
 import { ExternalLink } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
-import { Card } from '@/components/ui/card-list'
+import { Card, CardList } from '@/components/ui/card-list'
 import { STATUS_LABELS } from '../types'
 
 const TONES: Record<CourseRequestStatus, BadgeTone> = { PENDING: 'yellow', PROCESSED: 'blue', COMPLETED: 'green' }
@@ -29,29 +29,45 @@ export function DemoCell({ url, courseTitle, none }: { url: string | null; cours
 }
 
 /**
- * A request as a card on small screens: its course and status, then the screen's facts (`dl`
- * rows) and what follows them. `Heading` keeps the screen's outline (h2 under the page title,
- * h3 under a section's).
+ * Requests as cards on small screens: each its course and status, then the screen's `facts` (Fact
+ * rows) and what follows them. `heading` keeps the screen's outline (h2 under the page title, h3
+ * under a section's).
  */
-export function RequestCard({
-  request,
+export function RequestCards({
+  label,
+  requests,
   heading: Heading,
   facts,
   children,
 }: {
-  request: CourseRequest
+  label: string
+  requests: CourseRequest[]
   heading: 'h2' | 'h3'
-  facts: ReactNode
-  children: ReactNode
+  facts: (request: CourseRequest) => ReactNode
+  children: (request: CourseRequest) => ReactNode
 }) {
   return (
-    <Card>
-      <div className="flex items-start justify-between gap-2">
-        <Heading className="font-medium text-slate-900">{request.courseTitle}</Heading>
-        <RequestStatusBadge status={request.status} />
-      </div>
-      <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">{facts}</dl>
-      {children}
-    </Card>
+    <CardList label={label} items={requests}>
+      {(request) => (
+        <Card key={request.id}>
+          <div className="flex items-start justify-between gap-2">
+            <Heading className="font-medium text-slate-900">{request.courseTitle}</Heading>
+            <RequestStatusBadge status={request.status} />
+          </div>
+          <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">{facts(request)}</dl>
+          {children(request)}
+        </Card>
+      )}
+    </CardList>
+  )
+}
+
+/** A fact of a request card; `plain` leaves the value's colour to what it shows. */
+export function Fact({ label, plain = false, children }: { label: string; plain?: boolean; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-slate-600">{label}</dt>
+      <dd className={plain ? undefined : 'text-slate-900'}>{children}</dd>
+    </>
   )
 }

@@ -1,15 +1,10 @@
 import { RefreshCw } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { SearchInput } from '@/components/ui/search-input'
-import { Select } from '@/components/ui/select'
-import type { StatusFilter } from '../types'
+import { labelOptions, Select } from '@/components/ui/select'
+import { STATUS_LABELS, type StatusFilter } from '../types'
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  { value: 'PENDING', label: 'Pending' },
-  { value: 'PROCESSED', label: 'Processed' },
-  { value: 'COMPLETED', label: 'Completed' },
-] as const
+const STATUS_OPTIONS = labelOptions(STATUS_LABELS, { value: 'all', label: 'All Statuses' })
 
 /** docs/product-rules.md §2 request lists: search, status filter and Refresh. */
 export function RequestFilters({

@@ -8,7 +8,7 @@ import {
   type CourseRequestStatus,
   type FulfilMode,
 } from '@portal/shared'
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
 import { Spinner } from '@/components/ui/spinner'
@@ -16,6 +16,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { useCourseDemoUrl } from '../api/get-course-demo'
 import { FulfilSection } from './fulfil-section'
 import { RequestStatusBadge } from './request-bits'
+import { detailRow } from '@/components/ui/detail-row'
 
 /** docs/product-rules.md §2: one button for each status other than the current one. */
 export const STATUS_ACTIONS: Record<CourseRequestStatus, string> = {
@@ -26,14 +27,7 @@ export const STATUS_ACTIONS: Record<CourseRequestStatus, string> = {
 export const NO_DEMO_CONFIGURED =
   'No demo URL is configured for this course. Add one in the course details before sharing a demo.'
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[9rem_1fr] gap-2 py-1.5">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="break-words text-slate-900">{children}</dd>
-    </div>
-  )
-}
+const Field = detailRow('grid grid-cols-[9rem_1fr] gap-2 py-1.5', 'text-slate-600', 'break-words text-slate-900')
 
 /**
  * docs/product-rules.md §2 "Update Request Status" (admin): the request, Admin Notes (seen by the client), the

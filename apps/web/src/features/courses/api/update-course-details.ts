@@ -1,6 +1,6 @@
 import type { CourseDetails, UpdateCourseDetails } from '@portal/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useSavingMutation } from '@/lib/saving-mutation'
 import { courseKeys } from './query-keys'
 
 /** PUT /api/courses/{id}/details (admin). The server sanitises the description again. */
@@ -9,12 +9,7 @@ export function updateCourseDetails(id: string, body: UpdateCourseDetails): Prom
 }
 
 export function useUpdateCourseDetails(id: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: UpdateCourseDetails) => updateCourseDetails(id, body),
-    onSuccess: (details) => {
-      queryClient.setQueryData(courseKeys.detail(id), details)
-      void queryClient.invalidateQueries({ queryKey: courseKeys.list() })
-    },
-  })
+  return useSavingMutation((body: UpdateCourseDetails) => updateCourseDetails(id, body), courseKeys.detail(id), [
+    courseKeys.list(),
+  ])
 }

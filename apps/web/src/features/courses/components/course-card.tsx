@@ -1,5 +1,5 @@
 import { can, formatDate, type Course, type Role } from '@portal/shared'
-import { BarChart3, BookOpen, CheckCircle2, Clock } from 'lucide-react'
+import { BarChart3, BookOpen, CheckCircle2, Clock, type LucideIcon } from 'lucide-react'
 import { LazyImage } from '@/components/ui/lazy-image'
 import { Link } from '@/components/ui/link'
 import { paths } from '@/config/paths'
@@ -13,6 +13,17 @@ function ImageFallback() {
   return (
     <div className="flex size-full items-center justify-center bg-slate-100">
       <BookOpen aria-hidden="true" className="size-10 text-slate-400" />
+    </div>
+  )
+}
+
+/** A fact of the card shown by its icon; its name is for screen readers. */
+function IconFact({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string }) {
+  return (
+    <div className="flex items-center gap-1">
+      <Icon aria-hidden="true" className="size-3.5" />
+      <dt className="sr-only">{label}</dt>
+      <dd>{value}</dd>
     </div>
   )
 }
@@ -45,20 +56,8 @@ export function CourseCard({ course, role }: { course: Course; role: Role }) {
         )}
         {course.summary && <p className="line-clamp-3 text-sm text-slate-600">{course.summary}</p>}
         <dl className="grid gap-1 text-xs text-slate-600">
-          {course.duration && (
-            <div className="flex items-center gap-1">
-              <Clock aria-hidden="true" className="size-3.5" />
-              <dt className="sr-only">Duration</dt>
-              <dd>{course.duration}</dd>
-            </div>
-          )}
-          {course.level && (
-            <div className="flex items-center gap-1">
-              <BarChart3 aria-hidden="true" className="size-3.5" />
-              <dt className="sr-only">Level</dt>
-              <dd>{course.level}</dd>
-            </div>
-          )}
+          {course.duration && <IconFact icon={Clock} label="Duration" value={course.duration} />}
+          {course.level && <IconFact icon={BarChart3} label="Level" value={course.level} />}
           <div>
             <dt className="inline">Updated: </dt>
             <dd className="inline">{formatDate(course.updated)}</dd>

@@ -1,9 +1,9 @@
-import { can, formatDateTime, pageWindow, type Role } from '@portal/shared'
+import { can, formatDateTime, type Role } from '@portal/shared'
 import { SearchX } from 'lucide-react'
-import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { useCallback, useMemo } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { EmptyState } from '@/components/ui/empty-state'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
 import { useCourses } from '../api/get-courses'
 import { useCatalogueParams } from '../hooks/use-catalogue-params'
@@ -13,6 +13,7 @@ import { CourseCard } from './course-card'
 import { CourseFilters } from './course-filters'
 import { CourseGridSkeleton } from './course-grid-skeleton'
 import { SyncCoursesButton } from './sync-courses-button'
+import { useViewedEvent } from '@/hooks/use-viewed-event'
 
 export const FETCH_COURSES_FAILED = 'Failed to fetch courses'
 
@@ -23,12 +24,7 @@ export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEven
   // docs/product-rules.md §6: the visibility filter and the sync button are for admins.
   const isAdmin = can(role, 'course.sync')
 
-  const viewed = useRef(false)
-  useEffect(() => {
-    if (viewed.current) return
-    viewed.current = true
-    onEvent('COURSE_OVERVIEW_VIEWED')
-  }, [onEvent])
+  useViewedEvent(onEvent, 'COURSE_OVERVIEW_VIEWED')
 
   const onSearch = useCallback(
     (search: string) => {
@@ -75,20 +71,13 @@ export function CourseCatalogue({ role, onEvent }: { role: Role; onEvent: UiEven
               <CourseCard key={course.id} course={course} role={role} />
             ))}
           </div>
-          <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-            <p className="text-sm text-slate-700" aria-live="polite">
-              {showingCoursesText(result.page, query.pageSize, result.total)}
-            </p>
-            {result.totalPages > 1 && (
-              <Pagination
-                label="Course pages"
-                page={result.page}
-                totalPages={result.totalPages}
-                items={pageWindow(result.page, result.totalPages)}
-                onPageChange={(page) => update({ page })}
-              />
-            )}
-          </div>
+          <PagedFooter
+            showing={showingCoursesText(result.page, query.pageSize, result.total)}
+            label="Course pages"
+            page={result.page}
+            totalPages={result.totalPages}
+            onPageChange={(page) => update({ page })}
+          />
         </>
       )}
     </div>

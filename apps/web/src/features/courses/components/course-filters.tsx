@@ -1,5 +1,5 @@
 import { DebouncedSearchInput } from '@/components/ui/search-input'
-import { numberOptions, Select } from '@/components/ui/select'
+import { labelOptions, numberOptions, Select } from '@/components/ui/select'
 import {
   COURSE_PAGE_SIZES,
   type CatalogueQuery,
@@ -9,20 +9,9 @@ import {
   type VisibilityFilter,
 } from '../utils/catalogue'
 
-const SORT_OPTIONS = [
-  { value: 'title', label: 'Title' },
-  { value: 'registrations', label: 'Registrations' },
-  { value: 'updated', label: 'Last Updated' },
-] as const
-const ORDER_OPTIONS = [
-  { value: 'asc', label: 'Ascending' },
-  { value: 'desc', label: 'Descending' },
-] as const
-const VISIBILITY_OPTIONS = [
-  { value: 'all', label: 'All Courses' },
-  { value: 'visible', label: 'Visible Only' },
-  { value: 'hidden', label: 'Hidden Only' },
-] as const
+const SORT_OPTIONS = labelOptions({ title: 'Title', registrations: 'Registrations', updated: 'Last Updated' })
+const ORDER_OPTIONS = labelOptions({ asc: 'Ascending', desc: 'Descending' })
+const VISIBILITY_OPTIONS = labelOptions({ all: 'All Courses', visible: 'Visible Only', hidden: 'Hidden Only' })
 const PAGE_SIZE_OPTIONS = numberOptions(COURSE_PAGE_SIZES)
 
 type Props = {

@@ -1,28 +1,22 @@
 import { can, formatDate, type CourseDetails, type Role } from '@portal/shared'
 import { Pencil } from 'lucide-react'
-import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { CardSection } from '@/components/ui/card-section'
 import { appSourceName } from '../utils/course-labels'
 import { CourseVisibilityControl } from './course-visibility-control'
+import { detailRow } from '@/components/ui/detail-row'
 
-function Fact({ label, children, stacked }: { label: string; children: ReactNode; stacked?: boolean }) {
-  // A long value (the course id) reads better on a line of its own than wrapped against its label.
-  if (stacked) {
-    return (
-      <div className="py-2">
-        <dt className="text-slate-600">{label}</dt>
-        <dd className="mt-0.5 font-mono text-xs font-medium break-words text-slate-900">{children}</dd>
-      </div>
-    )
-  }
-  return (
-    <div className="flex justify-between gap-4 py-2">
-      <dt className="shrink-0 text-slate-600">{label}</dt>
-      <dd className="min-w-0 text-right font-medium break-words text-slate-900 tabular-nums">{children}</dd>
-    </div>
-  )
-}
+const Fact = detailRow(
+  'flex justify-between gap-4 py-2',
+  'shrink-0 text-slate-600',
+  'min-w-0 text-right font-medium break-words text-slate-900 tabular-nums',
+)
+/** A long value (the course id) reads better on a line of its own than wrapped against its label. */
+const StackedFact = detailRow(
+  'py-2',
+  'text-slate-600',
+  'mt-0.5 font-mono text-xs font-medium break-words text-slate-900',
+)
 
 /**
  * docs/product-rules.md §2 side panel for admin, sales and internal: id, created date and the dispatch
@@ -44,9 +38,7 @@ export function CourseSidePanel({
   return (
     <CardSection id="course-info" title="Course Information">
       <dl className="mt-3 divide-y divide-slate-100 text-sm">
-        <Fact label="Course ID" stacked>
-          {course.id}
-        </Fact>
+        <StackedFact label="Course ID">{course.id}</StackedFact>
         <Fact label="Created">{formatDate(course.created)}</Fact>
         <Fact label="Total Registrations">{(stats?.totalRegistrations ?? 0).toLocaleString('en-US')}</Fact>
         <Fact label="Active Dispatches">{stats?.activeDispatches ?? 0}</Fact>

@@ -8,8 +8,9 @@ import type {
   UpdateCompanyDeliveryBody,
   UpdateDispatchDeliveryBody,
 } from '@portal/shared'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, type QueryKey } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useSavingMutation } from '@/lib/saving-mutation'
 
 const enc = encodeURIComponent
 
@@ -21,45 +22,40 @@ export const deliveryKeys = {
   lti: (id: string) => ['delivery', 'lti', id] as const,
 }
 
-export function useCompanyDelivery(companyId: string) {
-  return useQuery({
-    queryKey: deliveryKeys.company(companyId),
-    queryFn: () => api.get<CompanyDelivery>(`/api/companies/${enc(companyId)}/delivery`),
-  })
+/** Where a company's or a dispatch's delivery settings are, and which other queries a save of them changes. */
+const SETTINGS: Record<
+  'company' | 'dispatch',
+  { path: (id: string) => string; key: (id: string) => QueryKey; alsoStale: QueryKey[] }
+> = {
+  // Instancing is also a column of the dispatch lists and details.
+  company: {
+    path: (id) => `/api/companies/${enc(id)}/delivery`,
+    key: deliveryKeys.company,
+    alsoStale: [['dispatches']],
+  },
+  dispatch: { path: (id) => `/api/dispatches/${enc(id)}/delivery`, key: deliveryKeys.dispatch, alsoStale: [] },
 }
 
-export function useUpdateCompanyDelivery(companyId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: UpdateCompanyDeliveryBody) =>
-      api.put<CompanyDelivery>(`/api/companies/${enc(companyId)}/delivery`, body),
-    onSuccess: (delivery) => {
-      queryClient.setQueryData(deliveryKeys.company(companyId), delivery)
-      void queryClient.invalidateQueries({ queryKey: deliveryKeys.all })
-      // Instancing is also a column of the dispatch lists and details.
-      void queryClient.invalidateQueries({ queryKey: ['dispatches'] })
-    },
-  })
+function useDeliverySettings<T>(of: keyof typeof SETTINGS, id: string) {
+  const { path, key } = SETTINGS[of]
+  return useQuery({ queryKey: key(id), queryFn: () => api.get<T>(path(id)) })
 }
 
-export function useDispatchDelivery(dispatchId: string) {
-  return useQuery({
-    queryKey: deliveryKeys.dispatch(dispatchId),
-    queryFn: () => api.get<DispatchDelivery>(`/api/dispatches/${enc(dispatchId)}/delivery`),
-  })
+/** Saves delivery settings: the answer replaces the cached ones, and every delivery query is read again. */
+function useSaveDeliverySettings<T, TBody>(of: keyof typeof SETTINGS, id: string) {
+  const { path, key, alsoStale } = SETTINGS[of]
+  return useSavingMutation((body: TBody) => api.put<T>(path(id), body), key(id), [deliveryKeys.all, ...alsoStale])
 }
 
-export function useUpdateDispatchDelivery(dispatchId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: UpdateDispatchDeliveryBody) =>
-      api.put<DispatchDelivery>(`/api/dispatches/${enc(dispatchId)}/delivery`, body),
-    onSuccess: (delivery) => {
-      queryClient.setQueryData(deliveryKeys.dispatch(dispatchId), delivery)
-      void queryClient.invalidateQueries({ queryKey: deliveryKeys.all })
-    },
-  })
-}
+export const useCompanyDelivery = (companyId: string) => useDeliverySettings<CompanyDelivery>('company', companyId)
+
+export const useUpdateCompanyDelivery = (companyId: string) =>
+  useSaveDeliverySettings<CompanyDelivery, UpdateCompanyDeliveryBody>('company', companyId)
+
+export const useDispatchDelivery = (dispatchId: string) => useDeliverySettings<DispatchDelivery>('dispatch', dispatchId)
+
+export const useUpdateDispatchDelivery = (dispatchId: string) =>
+  useSaveDeliverySettings<DispatchDelivery, UpdateDispatchDeliveryBody>('dispatch', dispatchId)
 
 export function useDispatchLti(dispatchId: string) {
   return useQuery({

@@ -12,8 +12,10 @@ import { Select } from '@/components/ui/select'
 import { LabelledSwitch, Switch } from '@/components/ui/switch'
 import { Toast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/api-error'
+import { submitHandler } from '@/lib/form-submit'
 import { useCompanyDelivery, useUpdateCompanyDelivery } from '../api/delivery'
-import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
+import { COOKIES_NOTE, launchAuthText, onOff } from './delivery-fields'
+import { StackedDetail } from '@/components/ui/detail-row'
 import { CardSection } from '@/components/ui/card-section'
 
 const INSTANCING = { on: 'On', off: 'Off', mixed: 'Mixed (some dispatches on)', none: 'No dispatches yet' } as const
@@ -28,6 +30,12 @@ interface Draft {
   hashUserInfo: boolean
   cssUrl: string
 }
+
+/** The vault's two durations, in seconds. */
+const SECONDS_FIELDS = [
+  { key: 'expiry', label: 'Expiry (seconds, 0 = default)' },
+  { key: 'slidingExpiry', label: 'Sliding expiry (seconds, 0 = none)' },
+] as const
 
 const draftOf = (d: CompanyDelivery): Draft => ({
   type: d.launchAuth?.type ?? 'cookies',
@@ -85,13 +93,7 @@ function DeliveryForm({
     })
   const vault = draft.type === 'vault'
   return (
-    <form
-      className="mt-4 space-y-5"
-      onSubmit={(e) => {
-        e.preventDefault()
-        save()
-      }}
-    >
+    <form className="mt-4 space-y-5" onSubmit={submitHandler(save)}>
       <div className="grid gap-4 md:grid-cols-2">
         <Select
           label="Launch authentication"
@@ -111,20 +113,16 @@ function DeliveryForm({
               checked={draft.fingerprint}
               onChange={(v) => set('fingerprint', v)}
             />
-            <Input
-              label="Expiry (seconds, 0 = default)"
-              type="number"
-              min={0}
-              value={draft.expiry}
-              onChange={(e) => set('expiry', e.target.value)}
-            />
-            <Input
-              label="Sliding expiry (seconds, 0 = none)"
-              type="number"
-              min={0}
-              value={draft.slidingExpiry}
-              onChange={(e) => set('slidingExpiry', e.target.value)}
-            />
+            {SECONDS_FIELDS.map(({ key, label }) => (
+              <Input
+                key={key}
+                label={label}
+                type="number"
+                min={0}
+                value={draft[key]}
+                onChange={(e) => set(key, e.target.value)}
+              />
+            ))}
           </>
         )}
       </div>
@@ -187,10 +185,10 @@ export function CompanyDeliverySection({ companyId, canEdit }: { companyId: stri
           ) : (
             <>
               <dl className="mt-4 grid gap-4 md:grid-cols-2">
-                <Row label="Launch authentication">{launchAuthText(data.launchAuth)}</Row>
-                <Row label="Registration instancing">{INSTANCING[data.instancing]}</Row>
-                <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-                <Row label="Style sheet URL">{data.cssUrl ?? 'None'}</Row>
+                <StackedDetail label="Launch authentication">{launchAuthText(data.launchAuth)}</StackedDetail>
+                <StackedDetail label="Registration instancing">{INSTANCING[data.instancing]}</StackedDetail>
+                <StackedDetail label="Hash learner data">{onOff(data.hashUserInfo)}</StackedDetail>
+                <StackedDetail label="Style sheet URL">{data.cssUrl ?? 'None'}</StackedDetail>
               </dl>
               <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
             </>

@@ -1,14 +1,4 @@
 import type { LaunchAuth } from '@portal/shared'
-import type { ReactNode } from 'react'
-
-export function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="mt-1 text-sm text-slate-900">{children}</dd>
-    </div>
-  )
-}
 
 const seconds = (n: number) => (n === 0 ? 'provider default' : `${n} s`)
 

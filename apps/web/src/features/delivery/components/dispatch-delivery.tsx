@@ -5,7 +5,8 @@ import { InlineInputForm } from '@/components/ui/inline-form'
 import { LabelledSwitch } from '@/components/ui/switch'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatchDelivery, useUpdateDispatchDelivery } from '../api/delivery'
-import { COOKIES_NOTE, Row, launchAuthText, onOff } from './delivery-fields'
+import { COOKIES_NOTE, launchAuthText, onOff } from './delivery-fields'
+import { StackedDetail } from '@/components/ui/detail-row'
 import { CardSection } from '@/components/ui/card-section'
 
 function DispatchDeliveryForm({ delivery }: { delivery: DispatchDelivery }) {
@@ -61,10 +62,12 @@ export function DispatchDeliverySection({ dispatchId, canEdit }: { dispatchId: s
         {(data) => (
           <>
             <dl className="mt-4 grid gap-4 md:grid-cols-2">
-              <Row label="Registration instancing">{data.instanced ? 'On' : 'Off'}</Row>
-              <Row label="Hash learner data">{onOff(data.hashUserInfo)}</Row>
-              <Row label="Launch authentication (company)">{launchAuthText(data.companyLaunchAuth)}</Row>
-              <Row label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</Row>
+              <StackedDetail label="Registration instancing">{data.instanced ? 'On' : 'Off'}</StackedDetail>
+              <StackedDetail label="Hash learner data">{onOff(data.hashUserInfo)}</StackedDetail>
+              <StackedDetail label="Launch authentication (company)">
+                {launchAuthText(data.companyLaunchAuth)}
+              </StackedDetail>
+              <StackedDetail label="Style sheet URL">{data.effectiveCssUrl ?? 'None'}</StackedDetail>
             </dl>
             <p className="mt-3 text-xs text-slate-600">{data.instancingExplanation}</p>
             {data.companyLaunchAuth?.type !== 'vault' && <p className="mt-1 text-xs text-slate-600">{COOKIES_NOTE}</p>}

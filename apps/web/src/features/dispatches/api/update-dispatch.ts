@@ -1,6 +1,6 @@
 import type { Dispatch, UpdateDispatchBody } from '@portal/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useSavingMutation } from '@/lib/saving-mutation'
 import { dispatchKeys } from './query-keys'
 
 /**
@@ -12,13 +12,8 @@ export function updateDispatch(id: string, body: UpdateDispatchBody): Promise<Di
 }
 
 export function useUpdateDispatch(id: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: UpdateDispatchBody) => updateDispatch(id, body),
-    onSuccess: (dispatch) => {
-      queryClient.setQueryData(dispatchKeys.detail(id), dispatch)
-      // Lists and summaries count enabled dispatches and caps: refresh them too.
-      void queryClient.invalidateQueries({ queryKey: dispatchKeys.all })
-    },
-  })
+  // Lists and summaries count enabled dispatches and caps: refresh them too.
+  return useSavingMutation((body: UpdateDispatchBody) => updateDispatch(id, body), dispatchKeys.detail(id), [
+    dispatchKeys.all,
+  ])
 }

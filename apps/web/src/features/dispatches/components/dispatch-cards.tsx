@@ -2,8 +2,8 @@ import { formatRegistrations, type Dispatch } from '@portal/shared'
 import type { RowBadges } from '../types'
 import type { RowSelection } from './dispatch-table'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DownloadPackageButton } from './download-package-button'
-import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { DispatchRowActions, SelectDispatchBox } from './dispatch-row-actions'
+import { clientName, courseName } from './view-details-link'
 
 /** docs/product-rules.md §2: below 1024 px the list shows cards. */
 export function DispatchCards({
@@ -39,12 +39,11 @@ export function DispatchCards({
             <div className="flex items-start justify-between gap-2">
               <div className="flex items-start gap-2">
                 {selection && (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
+                  <SelectDispatchBox
+                    dispatch={dispatch}
+                    showClient={showClient}
+                    selection={selection}
                     className="mt-1 size-4 shrink-0"
-                    checked={selection.selected.has(dispatch.id)}
-                    onChange={() => selection.onToggle(dispatch.id)}
                   />
                 )}
                 <h3 className="font-medium text-slate-900">
@@ -68,10 +67,7 @@ export function DispatchCards({
                 </dd>
               </div>
             </dl>
-            <div className="mt-4 flex flex-wrap items-start gap-2">
-              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-              <DownloadPackageButton dispatch={dispatch} rowLabel />
-            </div>
+            <DispatchRowActions dispatch={dispatch} showClient={showClient} layout="card" />
           </li>
         ))}
       </ul>

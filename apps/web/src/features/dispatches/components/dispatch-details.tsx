@@ -1,10 +1,9 @@
 import { can, type Role } from '@portal/shared'
 import { useEffect, useRef, type ReactNode } from 'react'
-import { Breadcrumb } from '@/components/ui/breadcrumb'
+import { DetailLayout } from '@/components/layouts/detail-layout'
 import { useStickyError } from '@/components/ui/error-state'
 import { QueryErrorState } from '@/components/ui/query-state'
 import { Spinner } from '@/components/ui/spinner'
-import { APP_NAME } from '@/config/app'
 import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatch } from '../api/get-dispatch'
@@ -48,29 +47,27 @@ export function DispatchDetails({
   }, [dispatch, onEvent])
 
   return (
-    <>
-      <title>{`${title} | ${APP_NAME}`}</title>
-      <div className="mx-auto w-full max-w-7xl">
-        <Breadcrumb items={[{ label: 'Dashboard', href: paths.dashboard.getHref() }, { label: title }]} />
-        <div className="flex flex-wrap items-start justify-between gap-3">
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
-          {dispatch && <DownloadPackageButton dispatch={dispatch} />}
-        </div>
-        <div className="mt-6 space-y-6">
-          {dispatch ? (
-            <>
-              <GeneralInformationCard dispatch={dispatch} role={role} />
-              {can(role, 'dispatch.update') && <DispatchAdminControls dispatch={dispatch} />}
-              {can(role, 'dispatch.readHistory') && <LicenceHistory dispatch={dispatch} />}
-              {children}
-            </>
-          ) : shownError ? (
-            <QueryErrorState query={query} message={detailsErrorText(shownError)} />
-          ) : (
-            <Spinner label="Loading dispatch details..." className="py-12" />
-          )}
-        </div>
+    <DetailLayout
+      title={title}
+      above={[{ label: 'Dashboard', href: paths.dashboard.getHref() }]}
+      className="mx-auto w-full max-w-7xl"
+      align="items-start"
+      actions={dispatch && <DownloadPackageButton dispatch={dispatch} />}
+    >
+      <div className="mt-6 space-y-6">
+        {dispatch ? (
+          <>
+            <GeneralInformationCard dispatch={dispatch} role={role} />
+            {can(role, 'dispatch.update') && <DispatchAdminControls dispatch={dispatch} />}
+            {can(role, 'dispatch.readHistory') && <LicenceHistory dispatch={dispatch} />}
+            {children}
+          </>
+        ) : shownError ? (
+          <QueryErrorState query={query} message={detailsErrorText(shownError)} />
+        ) : (
+          <Spinner label="Loading dispatch details..." className="py-12" />
+        )}
       </div>
-    </>
+    </DetailLayout>
   )
 }

@@ -1,12 +1,8 @@
 import { DISPATCH_PAGE_SIZES, type DispatchListQuery } from '@portal/shared'
 import { DebouncedSearchInput } from '@/components/ui/search-input'
-import { numberOptions, Select } from '@/components/ui/select'
+import { labelOptions, numberOptions, Select } from '@/components/ui/select'
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All' },
-  { value: 'enabled', label: 'Enabled' },
-  { value: 'disabled', label: 'Disabled' },
-] as const
+const STATUS_OPTIONS = labelOptions({ all: 'All', enabled: 'Enabled', disabled: 'Disabled' })
 
 const PAGE_SIZE_OPTIONS = numberOptions(DISPATCH_PAGE_SIZES)
 

@@ -1,9 +1,9 @@
-import { can, ownCompanyOnly, pageWindow, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
+import { can, ownCompanyOnly, showingDispatchesText, type DispatchSort, type Role } from '@portal/shared'
 import { Inbox } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Banner } from '@/components/ui/banner'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { errorMessage } from '@/lib/api-error'
 import { useDispatches } from '../api/get-dispatches'
 import { useDispatchListParams } from '@/hooks/use-dispatch-list-params'
@@ -17,6 +17,7 @@ import { DispatchSummaryCards } from './dispatch-summary-cards'
 import { DispatchTable } from './dispatch-table'
 import { DownloadAllPackagesButton } from './download-package-button'
 import { NewDispatchButton } from './new-dispatch-button'
+import { useViewedEvent } from '@/hooks/use-viewed-event'
 
 /** docs/product-rules.md §2 "Dispatch list screen" (docs/product-decisions.md D6: it is the dashboard). */
 export function DispatchList({
@@ -43,12 +44,7 @@ export function DispatchList({
   const canCreate = can(role, 'dispatch.create')
   const companyName = data?.dispatches[0]?.destinationName ?? ''
 
-  const viewed = useRef(false)
-  useEffect(() => {
-    if (viewed.current) return
-    viewed.current = true
-    onEvent('DASHBOARD_VIEWED', { page: query.page, status: query.status })
-  }, [onEvent, query.page, query.status])
+  useViewedEvent(onEvent, 'DASHBOARD_VIEWED', { page: query.page, status: query.status })
 
   const onSort = (sort: DispatchSort) =>
     update({ sort, order: sort === query.sort && query.order === 'asc' ? 'desc' : 'asc' })
@@ -204,23 +200,16 @@ export function DispatchList({
         </div>
       )}
       {pagination && pagination.totalItems > 0 && (
-        <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-          <p className="text-sm text-slate-700" aria-live="polite">
-            {showingDispatchesText(pagination.page, pagination.pageSize, pagination.totalItems)}
-          </p>
-          {totalPages > 1 && (
-            <Pagination
-              label="Dispatch pages"
-              page={pagination.page}
-              totalPages={totalPages}
-              items={pageWindow(pagination.page, totalPages)}
-              onPageChange={(page) => {
-                update({ page })
-                onEvent('DISPATCH_PAGINATION_CHANGED', { page })
-              }}
-            />
-          )}
-        </div>
+        <PagedFooter
+          showing={showingDispatchesText(pagination.page, pagination.pageSize, pagination.totalItems)}
+          label="Dispatch pages"
+          page={pagination.page}
+          totalPages={totalPages}
+          onPageChange={(page) => {
+            update({ page })
+            onEvent('DISPATCH_PAGINATION_CHANGED', { page })
+          }}
+        />
       )}
     </div>
   )

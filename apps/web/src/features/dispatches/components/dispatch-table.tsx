@@ -2,8 +2,8 @@ import { formatRegistrations, type Dispatch, type DispatchSort } from '@portal/s
 import { SortHeader, type SortProps as DispatchSortProps } from '@/components/ui/sort-header'
 import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DownloadPackageButton } from './download-package-button'
-import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+import { DispatchRowActions, SelectDispatchBox } from './dispatch-row-actions'
+import { clientName, courseName } from './view-details-link'
 import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 
 type SortProps = DispatchSortProps<DispatchSort>
@@ -56,13 +56,7 @@ export function DispatchTable({
         <tr key={dispatch.id} className="hover:bg-slate-50">
           {selection && (
             <td className="px-4 py-3">
-              <input
-                type="checkbox"
-                aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
-                className="size-4"
-                checked={selection.selected.has(dispatch.id)}
-                onChange={() => selection.onToggle(dispatch.id)}
-              />
+              <SelectDispatchBox dispatch={dispatch} showClient={showClient} selection={selection} className="size-4" />
             </td>
           )}
           {showClient && <td className="px-4 py-3 whitespace-nowrap text-slate-900">{clientName(dispatch)}</td>}
@@ -77,10 +71,7 @@ export function DispatchTable({
             {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
           </td>
           <td className="px-4 py-3">
-            <div className="flex items-start gap-2 whitespace-nowrap">
-              <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
-              <DownloadPackageButton dispatch={dispatch} rowLabel />
-            </div>
+            <DispatchRowActions dispatch={dispatch} showClient={showClient} layout="row" />
           </td>
         </tr>
       ))}

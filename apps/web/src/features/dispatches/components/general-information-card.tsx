@@ -8,20 +8,11 @@ import {
   type Dispatch,
   type Role,
 } from '@portal/shared'
-import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { DispatchStatusBadge } from './dispatch-status-badge'
 import { OverusedBadge, UsageBar } from '@/components/ui/usage-bar'
 import { clientName, courseName } from './view-details-link'
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="mt-1 text-sm text-slate-900">{children}</dd>
-    </div>
-  )
-}
+import { StackedDetail } from '@/components/ui/detail-row'
 
 const muted = (text: string) => <span className="text-slate-500 italic">{text}</span>
 
@@ -45,7 +36,7 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
         <DispatchStatusBadge enabled={dispatch.enabled} />
       </div>
       <dl className="mt-6 grid gap-6 md:grid-cols-2">
-        <Field label="Client">
+        <StackedDetail label="Client">
           <span className="flex items-center gap-2">
             <span
               aria-hidden="true"
@@ -55,9 +46,9 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
             </span>
             {client}
           </span>
-        </Field>
-        <Field label="Course">{courseName(dispatch)}</Field>
-        <Field label="Registrations">
+        </StackedDetail>
+        <StackedDetail label="Course">{courseName(dispatch)}</StackedDetail>
+        <StackedDetail label="Registrations">
           <span className="flex flex-wrap items-center gap-2">
             <span className="tabular-nums">
               {formatRegistrations(dispatch.registrationCount, dispatch.registrationCap)}
@@ -73,18 +64,18 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
           {dispatch.registrationResetDate && (
             <p className="mt-1 text-xs text-slate-600">Counted since the last reset.</p>
           )}
-        </Field>
-        <Field label="SCORM Expiry Date">
+        </StackedDetail>
+        <StackedDetail label="SCORM Expiry Date">
           {dispatch.expirationDate ? formatDate(dispatch.expirationDate) : muted('No expiry date')}
-        </Field>
-        <Field label="Created">{formatDateTime(dispatch.created)}</Field>
-        <Field label="Last Updated">{formatDateTime(dispatch.updated)}</Field>
-        <Field label="Last reset">
+        </StackedDetail>
+        <StackedDetail label="Created">{formatDateTime(dispatch.created)}</StackedDetail>
+        <StackedDetail label="Last Updated">{formatDateTime(dispatch.updated)}</StackedDetail>
+        <StackedDetail label="Last reset">
           {dispatch.registrationResetDate ? formatDateTime(dispatch.registrationResetDate) : muted('Never')}
-        </Field>
+        </StackedDetail>
         {can(role, 'dispatch.readNotes') && (
           <>
-            <Field label="Tags">
+            <StackedDetail label="Tags">
               {tags.length === 0 ? (
                 muted('No tags')
               ) : (
@@ -96,14 +87,14 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
                   ))}
                 </span>
               )}
-            </Field>
-            <Field label="Notes">
+            </StackedDetail>
+            <StackedDetail label="Notes">
               {dispatch.notes?.trim() ? (
                 <span className="whitespace-pre-wrap">{dispatch.notes}</span>
               ) : (
                 muted('No notes')
               )}
-            </Field>
+            </StackedDetail>
           </>
         )}
       </dl>

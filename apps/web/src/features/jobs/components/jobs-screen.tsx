@@ -108,16 +108,12 @@ export function JobsScreen() {
         >
           <thead className="bg-slate-50 text-left text-slate-700">
             <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Queue
-              </th>
+              <HeaderCells labels={['Queue']} className="px-3 py-2 font-medium" />
               <HeaderCells
                 labels={JOB_STATES.map((s) => STATE_LABELS[s])}
                 className="px-3 py-2 text-right font-medium"
               />
-              <th scope="col" className="px-3 py-2 font-medium">
-                Schedule (UTC)
-              </th>
+              <HeaderCells labels={['Schedule (UTC)']} className="px-3 py-2 font-medium" />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200">

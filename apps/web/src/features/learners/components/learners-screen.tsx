@@ -1,7 +1,6 @@
 import {
   can,
   LEARNER_PAGE_SIZES,
-  pageWindow,
   showingRange,
   type LearnerListQuery,
   type LearnerSort,
@@ -14,9 +13,10 @@ import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { SearchInput } from '@/components/ui/search-input'
-import { Pagination } from '@/components/ui/pagination'
+import { PagedFooter } from '@/components/ui/pagination'
 import { SearchablePicker } from '@/components/ui/searchable-picker'
-import { numberOptions, Select } from '@/components/ui/select'
+import { labelOptions, numberOptions, Select } from '@/components/ui/select'
+import { COMPLETION_LABELS } from '@/components/ui/status-badges'
 import { Spinner } from '@/components/ui/spinner'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
 import { errorMessage } from '@/lib/api-error'
@@ -26,12 +26,11 @@ import { useLearnerListParams } from '../hooks/use-learner-list-params'
 import { LearnerDetails } from './learner-details'
 import { LearnerCards, LearnerTable } from './learner-table'
 
-const STATUS_OPTIONS = [
+/** A learner's course still under way reads In Progress here (a report's badge says Incomplete). */
+const STATUS_OPTIONS = labelOptions(
+  { ...COMPLETION_LABELS, incomplete: 'In Progress' },
   { value: '', label: 'All Statuses' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'incomplete', label: 'In Progress' },
-  { value: 'not attempted', label: 'Not Started' },
-] as const
+)
 const PAGE_SIZE_OPTIONS = numberOptions(LEARNER_PAGE_SIZES)
 
 /** "Showing X to Y of Z learners", like the dispatch list's text ("1,000+" for a capped search). */
@@ -181,20 +180,18 @@ export function LearnersScreen({ role }: { role: Role }) {
             )
           )}
           {pagination && pagination.totalItems > 0 && (
-            <div className="flex flex-col items-center justify-between gap-3 md:flex-row">
-              <p className="text-sm text-slate-700" aria-live="polite">
-                {showingLearnersText(pagination.page, pagination.pageSize, pagination.totalItems, data.totalCapped)}
-              </p>
-              {totalPages > 1 && (
-                <Pagination
-                  label="Learner pages"
-                  page={pagination.page}
-                  totalPages={totalPages}
-                  items={pageWindow(pagination.page, totalPages)}
-                  onPageChange={(page) => update({ page })}
-                />
+            <PagedFooter
+              showing={showingLearnersText(
+                pagination.page,
+                pagination.pageSize,
+                pagination.totalItems,
+                data.totalCapped,
               )}
-            </div>
+              label="Learner pages"
+              page={pagination.page}
+              totalPages={totalPages}
+              onPageChange={(page) => update({ page })}
+            />
           )}
         </>
       )}

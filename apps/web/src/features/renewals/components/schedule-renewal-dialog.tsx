@@ -3,6 +3,7 @@ import { Banner } from '@/components/ui/banner'
 import { FormActions } from '@/components/ui/form-actions'
 import { Modal } from '@/components/ui/modal'
 import { errorMessage } from '@/lib/api-error'
+import { submitHandler } from '@/lib/form-submit'
 import { useScheduleRenewal } from '../api/renewals'
 import { emptyRenewal, RenewalFields, toRenewalChange } from './renewal-fields'
 
@@ -48,13 +49,7 @@ export function ScheduleRenewalDialog({
         />
       }
     >
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault()
-          submit()
-        }}
-      >
+      <form className="space-y-4" onSubmit={submitHandler(submit)}>
         <p className="text-sm text-slate-700">
           For every dispatch of this company, carried out on the renewal date (UTC).
         </p>

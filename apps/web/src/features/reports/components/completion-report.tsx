@@ -138,7 +138,7 @@ export function CompletionReport({ dispatchId }: { dispatchId: string }) {
         ) : (
           <Spinner label="Loading registrations..." className="py-8" />
         )}
-        {pagination && pagination.totalPages > 1 && (
+        {pagination && (
           <Pagination
             label="Report pages"
             page={pagination.page}

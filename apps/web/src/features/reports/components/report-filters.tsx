@@ -2,7 +2,8 @@ import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { DateRangeFields } from '@/components/ui/date-field'
 import { SearchInput } from '@/components/ui/search-input'
-import { Select } from '@/components/ui/select'
+import { labelOptions, Select } from '@/components/ui/select'
+import { COMPLETION_LABELS } from '@/components/ui/status-badges'
 
 export type ReportFilterValues = {
   search: string
@@ -16,12 +17,7 @@ export const NO_FILTERS: ReportFilterValues = { search: '', status: '', startDat
 export const hasFilters = (f: ReportFilterValues) => Boolean(f.search.trim() || f.status || f.startDate || f.endDate)
 
 /** docs/product-rules.md §4: the value 'not attempted' is labelled Not Started. */
-const STATUS_OPTIONS = [
-  { value: '', label: 'All Statuses' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'incomplete', label: 'Incomplete' },
-  { value: 'not attempted', label: 'Not Started' },
-] as const
+const STATUS_OPTIONS = labelOptions(COMPLETION_LABELS, { value: '', label: 'All Statuses' })
 
 /** docs/product-rules.md §2 report filters: they apply on Apply Filters, or on Enter in any field. */
 export function ReportFilters({

@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
 import { useSaveStaffDomains, useSaveStaffRoles, useSaveStaffSso, useStaffSso, useTestStaffSso } from '../api/staff-sso'
 import { StaffTestSignInButton, StaffTestSignInResult } from './staff-test-sign-in'
+import { OidcClientFields } from '@/components/ui/oidc-client-fields'
 
 const ROLE_OPTIONS = STAFF_SSO_ROLES.map((role) => ({ value: role, label: role[0]!.toUpperCase() + role.slice(1) }))
 
@@ -73,16 +74,7 @@ function StaffConnectionForm({
       {save.isError && <Banner variant="error">{errorMessage(save.error, 'The connection was not saved.')}</Banner>}
       {save.isSuccess && <Banner variant="success">Staff connection saved.</Banner>}
       <Input label="Name on the sign-in screen" required placeholder="Acme" {...field('displayName')} />
-      <Input label="Issuer URL" required placeholder="https://login.example.com" {...field('issuer')} />
-      <Input label="Client ID" required {...field('clientId')} />
-      <Input
-        label="Client secret"
-        type="password"
-        autoComplete="off"
-        placeholder={c?.oidc.clientSecretSet ? 'Set (leave empty to keep it)' : 'Not set'}
-        {...field('clientSecret')}
-      />
-      <Input label="Scopes" {...field('scopes')} />
+      <OidcClientFields field={field} secretSet={c?.oidc.clientSecretSet ?? false} />
       <Input label="Group or role claim" {...field('roleClaim')} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={save.isPending}>
@@ -113,9 +105,7 @@ function StaffDomainsForm({ domains }: { domains: string[] }) {
       placeholder="vendor.com"
       submitLabel="Save staff domains"
       save={save}
-    >
-      {save.isError && <Banner variant="error">{errorMessage(save.error, 'The domains were not saved.')}</Banner>}
-    </DomainsForm>
+    />
   )
 }
 

@@ -32,9 +32,7 @@ function StatementTable({ statement }: { statement: Statement }) {
         <caption className="sr-only">{`Usage statement ${statement.period} of ${statement.companyName}`}</caption>
         <thead className="bg-slate-50 text-left text-slate-700">
           <tr>
-            <th scope="col" className="px-4 py-2">
-              Course
-            </th>
+            <HeaderCells labels={['Course']} className="px-4 py-2" />
             <HeaderCells
               labels={['Registrations added', 'Learners launched', 'Completions', 'Licences remaining at end']}
               className="px-4 py-2 text-right"

@@ -174,11 +174,7 @@ export function UserForm({
                 {values.companyId && !destinations.some((d) => d.id === values.companyId) && (
                   <option value={values.companyId}>{user?.destinationName ?? values.companyId}</option>
                 )}
-                {destinations.map((destination) => (
-                  <option key={destination.id} value={destination.id}>
-                    {destination.name}
-                  </option>
-                ))}
+                <SelectOptions options={destinations.map((d) => ({ value: d.id, label: d.name }))} />
               </select>
             )}
           </Field>

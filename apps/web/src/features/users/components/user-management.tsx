@@ -1,6 +1,6 @@
 import type { UiAction } from '@portal/shared'
 import { Plus, Users } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
@@ -13,6 +13,7 @@ import { useUsers } from '../api/get-users'
 import { useStatusToggle } from '../hooks/use-status-toggle'
 import { UserForm } from './user-form'
 import { UsersTable } from './users-table'
+import { useViewedEvent } from '@/hooks/use-viewed-event'
 
 export const SETTINGS_LOAD_FAILED = 'Failed to fetch settings data'
 export const DELETE_FAILED = 'Failed to delete user.'
@@ -40,12 +41,7 @@ export function UserManagement({
   const [deleting, setDeleting] = useState<User | null>(null)
   const [deleteError, setDeleteError] = useState<string | null>(null)
 
-  const viewed = useRef(false)
-  useEffect(() => {
-    if (viewed.current) return
-    viewed.current = true
-    onEvent('SETTINGS_VIEWED', { section: 'User Management' })
-  }, [onEvent])
+  useViewedEvent(onEvent, 'SETTINGS_VIEWED', { section: 'User Management' })
 
   const list = users.data?.users
   const [openedFor, setOpenedFor] = useState<string | null>(null)

@@ -2,8 +2,10 @@ import { WEBHOOK_DESCRIPTION_MAX, type WebhookSecret, type WebhookSubscription }
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CheckboxGroup } from '@/components/ui/checkbox-group'
 import { Input } from '@/components/ui/input'
 import { Modal } from '@/components/ui/modal'
+import { SecretDialog } from '@/components/ui/secret-dialog'
 import { errorMessage } from '@/lib/api-error'
 import { useCreateWebhook, useUpdateWebhook } from '../api/webhooks-api'
 
@@ -26,8 +28,6 @@ export function WebhookFormDialog({
   const update = useUpdateWebhook()
   const pending = create.isPending || update.isPending
   const failed = create.error ?? update.error
-  const toggle = (name: string) =>
-    setEvents((now) => (now.includes(name) ? now.filter((e) => e !== name) : [...now, name]))
   const submit = () => {
     const body = { url: url.trim(), description: description.trim(), events }
     if (existing) update.mutate({ id: existing.id, body }, { onSuccess: onClose })
@@ -64,17 +64,13 @@ export function WebhookFormDialog({
           limit={WEBHOOK_DESCRIPTION_MAX}
           onChange={(e) => setDescription(e.target.value)}
         />
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Events</legend>
-          <div className="mt-2 grid gap-1 sm:grid-cols-2">
-            {eventTypes.map((name) => (
-              <label key={name} className="flex items-center gap-2 text-sm text-slate-800">
-                <input type="checkbox" checked={events.includes(name)} onChange={() => toggle(name)} />
-                <code className="text-xs">{name}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckboxGroup
+          legend="Events"
+          options={eventTypes}
+          checked={events}
+          onChange={setEvents}
+          label={(name) => <code className="text-xs">{name}</code>}
+        />
       </div>
     </Modal>
   )
@@ -82,25 +78,19 @@ export function WebhookFormDialog({
 
 /** The signing secret: after creating (shown once here) or revealed again on request. */
 export function WebhookSecretDialog({ shown, onClose }: { shown: WebhookSecret; onClose: () => void }) {
-  const [copied, setCopied] = useState(false)
-  const copy = async () => {
-    await navigator.clipboard?.writeText(shown.secret)
-    setCopied(true)
-  }
   return (
-    <Modal title="Signing secret" onClose={onClose} footer={<Button onClick={onClose}>Done</Button>}>
-      <div className="space-y-3">
+    <SecretDialog
+      title="Signing secret"
+      secret={shown.secret}
+      secretName="Signing secret"
+      copyLabel="Copy secret"
+      intro={
         <p className="text-sm text-slate-700">
           For <span className="font-medium break-all">{shown.subscription.url}</span>. Verify every delivery's{' '}
           <code>webhook-signature</code> with it (docs/api.md shows how).
         </p>
-        <code aria-label="Signing secret" className="block rounded bg-slate-100 p-3 text-xs break-all text-slate-900">
-          {shown.secret}
-        </code>
-        <Button variant="secondary" size="sm" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy secret'}
-        </Button>
-      </div>
-    </Modal>
+      }
+      onClose={onClose}
+    />
   )
 }

@@ -1,25 +1,23 @@
 import type { AlertSettings, CompanyAlertSettings, Notification, Preferences } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { fixtureBuilder } from '../fixture'
 
 /** The bell, badges, thresholds, outbox and preferences. */
-export function makeNotification(overrides: Partial<Notification> = {}): Notification {
-  return {
-    id: 1,
-    kind: 'usage',
-    level: 90,
-    dispatchId: 'dispatch-1',
-    companyId: 'company-1',
-    companyName: 'Acme Learning',
-    courseTitle: 'Fire Safety',
-    registrationCount: 9,
-    registrationCap: 10,
-    expirationDate: null,
-    message: '90% of licenses used (threshold 90%): Fire Safety (Acme Learning) uses 9 of 10 licenses',
-    createdAt: '2026-11-20T10:00:00.000Z',
-    read: false,
-    ...overrides,
-  }
-}
+export const makeNotification = fixtureBuilder<Notification>(() => ({
+  id: 1,
+  kind: 'usage',
+  level: 90,
+  dispatchId: 'dispatch-1',
+  companyId: 'company-1',
+  companyName: 'Acme Learning',
+  courseTitle: 'Fire Safety',
+  registrationCount: 9,
+  registrationCap: 10,
+  expirationDate: null,
+  message: '90% of licenses used (threshold 90%): Fire Safety (Acme Learning) uses 9 of 10 licenses',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  read: false,
+}))
 
 export const notificationFixtures: Notification[] = [
   makeNotification(),

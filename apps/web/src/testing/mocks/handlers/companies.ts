@@ -1,5 +1,6 @@
 import type { Company, CompanyDetail, CompanySyncResponse, SalesUser } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { fixtureBuilder } from '../fixture'
 
 export const salesUserFixtures: SalesUser[] = [
   { id: 'sales-1', name: 'Sam Sales', email: 'sam@example.com' },
@@ -15,13 +16,10 @@ const acme = {
   accountManagerEmail: 'sam@example.com',
 }
 
-export function makeCompany(overrides: Partial<Company> = {}): Company {
-  return {
-    ...acme,
-    counts: { users: 4, courseRequests: 2, dispatches: 3 },
-    ...overrides,
-  }
-}
+export const makeCompany = fixtureBuilder<Company>(() => ({
+  ...acme,
+  counts: { users: 4, courseRequests: 2, dispatches: 3 },
+}))
 
 export const companyFixtures: Company[] = [
   makeCompany(),
@@ -43,47 +41,44 @@ export const companyFixtures: Company[] = [
   }),
 ]
 
-export function makeCompanyDetail(overrides: Partial<CompanyDetail> = {}): CompanyDetail {
-  return {
-    ...acme,
-    users: [
-      { id: 'user-c1', name: 'Cleo Client', email: 'cleo@acme.test', role: 'client' },
-      { id: 'user-c2', name: 'Carl Client', email: 'carl@acme.test', role: 'client' },
-    ],
-    courseRequests: [
-      {
-        id: 'req-1',
-        courseTitle: 'Data Protection Essentials',
-        requestedBy: 'Cleo Client',
-        licenses: 25,
-        status: 'PENDING',
-        createdAt: '2026-03-04T10:00:00.000Z',
-      },
-    ],
-    dispatches: [
-      {
-        id: 'd-1',
-        courseId: 'course-safety',
-        courseTitle: 'Workplace Safety Basics',
-        created: '2026-01-10T09:30:00.000Z',
-        expirationDate: '2026-12-31T00:00:00.000Z',
-        licensesUsed: 42,
-        licensesTotal: 100,
-      },
-      {
-        id: 'd-2',
-        courseId: 'course-leadership',
-        courseTitle: 'Leadership Foundations',
-        created: '2026-02-01T09:30:00.000Z',
-        expirationDate: null,
-        licensesUsed: 7,
-        licensesTotal: 0,
-      },
-    ],
-    scormError: null,
-    ...overrides,
-  }
-}
+export const makeCompanyDetail = fixtureBuilder<CompanyDetail>(() => ({
+  ...acme,
+  users: [
+    { id: 'user-c1', name: 'Cleo Client', email: 'cleo@acme.test', role: 'client' },
+    { id: 'user-c2', name: 'Carl Client', email: 'carl@acme.test', role: 'client' },
+  ],
+  courseRequests: [
+    {
+      id: 'req-1',
+      courseTitle: 'Data Protection Essentials',
+      requestedBy: 'Cleo Client',
+      licenses: 25,
+      status: 'PENDING',
+      createdAt: '2026-03-04T10:00:00.000Z',
+    },
+  ],
+  dispatches: [
+    {
+      id: 'd-1',
+      courseId: 'course-safety',
+      courseTitle: 'Workplace Safety Basics',
+      created: '2026-01-10T09:30:00.000Z',
+      expirationDate: '2026-12-31T00:00:00.000Z',
+      licensesUsed: 42,
+      licensesTotal: 100,
+    },
+    {
+      id: 'd-2',
+      courseId: 'course-leadership',
+      courseTitle: 'Leadership Foundations',
+      created: '2026-02-01T09:30:00.000Z',
+      expirationDate: null,
+      licensesUsed: 7,
+      licensesTotal: 0,
+    },
+  ],
+  scormError: null,
+}))
 
 export const syncResult: CompanySyncResponse = { created: 2, updated: 5, skipped: 40, errors: 1 }
 

@@ -1,25 +1,23 @@
 import type { CourseRequest, CreateCourseRequest, UpdateCourseRequestStatus } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { fixtureBuilder } from '../fixture'
 
-export function makeCourseRequest(overrides: Partial<CourseRequest> = {}): CourseRequest {
-  return {
-    id: 'req-1',
-    courseId: 'course-1',
-    courseTitle: 'Workplace Safety Basics',
-    licenses: 5,
-    notes: 'For the new starters.',
-    status: 'PENDING',
-    adminNotes: '',
-    demoUrl: null,
-    createdAt: '2026-03-02T09:15:00.000Z',
-    updatedAt: '2026-03-02T09:15:00.000Z',
-    userName: 'Cleo Client',
-    userEmail: 'client@example.com',
-    companyId: 'company-1',
-    companyName: 'Acme Learning',
-    ...overrides,
-  }
-}
+export const makeCourseRequest = fixtureBuilder<CourseRequest>(() => ({
+  id: 'req-1',
+  courseId: 'course-1',
+  courseTitle: 'Workplace Safety Basics',
+  licenses: 5,
+  notes: 'For the new starters.',
+  status: 'PENDING',
+  adminNotes: '',
+  demoUrl: null,
+  createdAt: '2026-03-02T09:15:00.000Z',
+  updatedAt: '2026-03-02T09:15:00.000Z',
+  userName: 'Cleo Client',
+  userEmail: 'client@example.com',
+  companyId: 'company-1',
+  companyName: 'Acme Learning',
+}))
 
 export const courseRequestFixtures: CourseRequest[] = [
   makeCourseRequest(),

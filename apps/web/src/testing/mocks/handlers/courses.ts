@@ -7,26 +7,24 @@ import type {
   UpdateCourseVisibility,
 } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
+import { fixtureBuilder } from '../fixture'
 
-export function makeCourse(overrides: Partial<Course> = {}): Course {
-  return {
-    id: 'course-1',
-    title: 'Workplace Safety Basics',
-    summary: 'Stay safe at work.',
-    description: '<p>Learn the <strong>basics</strong>.</p>',
-    imageUrl: null,
-    version: '2',
-    duration: '45 minutes',
-    level: 'Beginner',
-    tags: ['safety', 'onboarding'],
-    created: '2026-01-10T09:30:00.000Z',
-    updated: '2026-02-14T16:45:00.000Z',
-    registrationCount: 42,
-    isVisible: true,
-    isRequestable: true,
-    ...overrides,
-  }
-}
+export const makeCourse = fixtureBuilder<Course>(() => ({
+  id: 'course-1',
+  title: 'Workplace Safety Basics',
+  summary: 'Stay safe at work.',
+  description: '<p>Learn the <strong>basics</strong>.</p>',
+  imageUrl: null,
+  version: '2',
+  duration: '45 minutes',
+  level: 'Beginner',
+  tags: ['safety', 'onboarding'],
+  created: '2026-01-10T09:30:00.000Z',
+  updated: '2026-02-14T16:45:00.000Z',
+  registrationCount: 42,
+  isVisible: true,
+  isRequestable: true,
+}))
 
 export const courseFixtures: Course[] = [
   makeCourse(),

@@ -8,40 +8,35 @@ import type {
 } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 import { echoedPagination } from '../pagination'
+import { fixtureBuilder } from '../fixture'
 
-export function makeDispatch(overrides: Partial<Dispatch> = {}): Dispatch {
-  return {
-    id: 'd-1',
-    courseId: 'course-1',
-    courseTitle: 'Workplace Safety Basics',
-    destinationId: 'company-1',
-    destinationName: 'Acme Learning',
-    enabled: true,
-    registrationCount: 42,
-    registrationCap: 100,
-    created: '2026-01-10T09:30:00.000Z',
-    updated: '2026-02-14T16:45:00.000Z',
-    expirationDate: '2026-12-31',
-    appSource: '1',
-    tags: ['safety', 'onboarding'],
-    notes: 'Renewal due in December.',
-    ...overrides,
-  }
-}
+export const makeDispatch = fixtureBuilder<Dispatch>(() => ({
+  id: 'd-1',
+  courseId: 'course-1',
+  courseTitle: 'Workplace Safety Basics',
+  destinationId: 'company-1',
+  destinationName: 'Acme Learning',
+  enabled: true,
+  registrationCount: 42,
+  registrationCap: 100,
+  created: '2026-01-10T09:30:00.000Z',
+  updated: '2026-02-14T16:45:00.000Z',
+  expirationDate: '2026-12-31',
+  appSource: '1',
+  tags: ['safety', 'onboarding'],
+  notes: 'Renewal due in December.',
+}))
 
-export function makeSummary(overrides: Partial<DispatchSummary> = {}): DispatchSummary {
-  return {
-    totalDispatches: 3,
-    activeDispatches: 2,
-    registrations: 1234,
-    cappedRegistrations: 60,
-    cappedCapacity: 100,
-    usagePercent: 60,
-    unlimitedActive: 1,
-    activeRegistrations: 1234,
-    ...overrides,
-  }
-}
+export const makeSummary = fixtureBuilder<DispatchSummary>(() => ({
+  totalDispatches: 3,
+  activeDispatches: 2,
+  registrations: 1234,
+  cappedRegistrations: 60,
+  cappedCapacity: 100,
+  usagePercent: 60,
+  unlimitedActive: 1,
+  activeRegistrations: 1234,
+}))
 
 export const dispatchFixtures: Dispatch[] = [
   makeDispatch(),
@@ -84,7 +79,7 @@ export function makeDispatchList(
 const OTHER_ROUTES = new Set(['courses', 'destinations'])
 
 /** A dispatch's licence history: one entry, as the sync first found it. */
-export const makeHistoryEntry = (overrides: Partial<DispatchHistoryEntry> = {}): DispatchHistoryEntry => ({
+export const makeHistoryEntry = fixtureBuilder<DispatchHistoryEntry>(() => ({
   id: 1,
   occurredAt: '2026-01-02T03:04:05.000Z',
   kind: 'created',
@@ -96,8 +91,7 @@ export const makeHistoryEntry = (overrides: Partial<DispatchHistoryEntry> = {}):
   capAfter: 50,
   source: 'upstream',
   actor: { kind: 'sync', id: null, label: 'Found upstream by the sync', email: null },
-  ...overrides,
-})
+}))
 
 export const dispatchHandlers = [
   http.get('/api/dispatches/:id/history', () =>

@@ -1,11 +1,11 @@
 import type { LogEntry, LogListResponse, SalesUser } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 
-export const logUserFixtures: SalesUser[] = [
-  { id: 'u-zed', name: 'Zed Zimmer', email: 'zed@example.com' },
-  { id: 'u-amy', name: 'Amy Adams', email: 'amy@example.com' },
-  { id: 'u-bob', name: '', email: 'bob@example.com' },
-]
+/** Two users of the list who also wrote log entries. */
+const zed: SalesUser = { id: 'u-zed', name: 'Zed Zimmer', email: 'zed@example.com' }
+const amy: SalesUser = { id: 'u-amy', name: 'Amy Adams', email: 'amy@example.com' }
+
+export const logUserFixtures: SalesUser[] = [zed, amy, { id: 'u-bob', name: '', email: 'bob@example.com' }]
 
 export const logFixtures: LogEntry[] = [
   {
@@ -14,7 +14,7 @@ export const logFixtures: LogEntry[] = [
     action: 'PAGE_VIEWED',
     details: { pathname: '/courses' },
     ipAddress: '10.0.0.3',
-    user: { id: 'u-amy', name: 'Amy Adams', email: 'amy@example.com' },
+    user: amy,
   },
   {
     id: 2,
@@ -30,7 +30,7 @@ export const logFixtures: LogEntry[] = [
     action: 'HELP_BUTTON_CLICKED',
     details: 'User clicked Need help?',
     ipAddress: '10.0.0.1',
-    user: { id: 'u-zed', name: 'Zed Zimmer', email: 'zed@example.com' },
+    user: zed,
   },
 ]
 

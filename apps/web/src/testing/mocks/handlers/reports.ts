@@ -2,21 +2,19 @@ import type { ReportRegistration, ReportResponse } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 import { echoedPagination } from '../pagination'
 import { makeDispatch } from './dispatches'
+import { fixtureBuilder } from '../fixture'
 
-export function makeRegistration(overrides: Partial<ReportRegistration> = {}): ReportRegistration {
-  return {
-    id: 'reg-1',
-    learnerFirstName: 'Grace',
-    learnerLastName: 'Hopper',
-    learnerEmail: 'grace.hopper@acme.test',
-    completionStatus: 'completed',
-    successStatus: 'passed',
-    score: 0.85,
-    totalTimeTracked: 3723,
-    lastAccessDate: '2026-03-05T14:30:00.000Z',
-    ...overrides,
-  }
-}
+export const makeRegistration = fixtureBuilder<ReportRegistration>(() => ({
+  id: 'reg-1',
+  learnerFirstName: 'Grace',
+  learnerLastName: 'Hopper',
+  learnerEmail: 'grace.hopper@acme.test',
+  completionStatus: 'completed',
+  successStatus: 'passed',
+  score: 0.85,
+  totalTimeTracked: 3723,
+  lastAccessDate: '2026-03-05T14:30:00.000Z',
+}))
 
 export const registrationFixtures: ReportRegistration[] = [
   makeRegistration(),

@@ -2,6 +2,7 @@ import type { Destination, LogEntry } from '@portal/shared'
 import { http, HttpResponse } from 'msw'
 import { makeUser } from '@/testing/data-generators'
 import type { User } from '@/types/api'
+import { fixtureBuilder } from '../fixture'
 
 export const destinationFixtures: Destination[] = [
   { id: 'company-1', name: 'Acme Learning' },
@@ -14,17 +15,14 @@ export const userFixtures: User[] = [
   makeUser('sales', { id: 'user-sales', status: 'suspended' }),
 ]
 
-export function makeLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
-  return {
-    id: 1,
-    createdAt: '2026-03-01T08:00:00.000Z',
-    action: 'LOGIN_SUCCESS',
-    details: { message: 'Signed in' },
-    ipAddress: '10.0.0.1',
-    user: { id: 'user-admin', name: 'Ada Admin', email: 'admin@example.com' },
-    ...overrides,
-  }
-}
+export const makeLogEntry = fixtureBuilder<LogEntry>(() => ({
+  id: 1,
+  createdAt: '2026-03-01T08:00:00.000Z',
+  action: 'LOGIN_SUCCESS',
+  details: { message: 'Signed in' },
+  ipAddress: '10.0.0.1',
+  user: { id: 'user-admin', name: 'Ada Admin', email: 'admin@example.com' },
+}))
 
 const withMessage = (user: User, message: string) => ({ ...user, message })
 

@@ -1,0 +1,47 @@
+import type { Dispatch } from '@portal/shared'
+import { DownloadPackageButton } from './download-package-button'
+import type { RowSelection } from './dispatch-table'
+import { clientName, courseName, ViewDetailsLink } from './view-details-link'
+
+const LAYOUTS = { card: 'mt-4 flex flex-wrap items-start gap-2', row: 'flex items-start gap-2 whitespace-nowrap' }
+
+/** A dispatch's actions in a list, as a table row or a card shows them: View Details and the package download. */
+export function DispatchRowActions({
+  dispatch,
+  showClient,
+  layout,
+}: {
+  dispatch: Dispatch
+  showClient: boolean
+  layout: keyof typeof LAYOUTS
+}) {
+  return (
+    <div className={LAYOUTS[layout]}>
+      <ViewDetailsLink dispatch={dispatch} showClient={showClient} />
+      <DownloadPackageButton dispatch={dispatch} rowLabel />
+    </div>
+  )
+}
+
+/** A dispatch's box of the staff's bulk selection, named by its course (and client, where shown). */
+export function SelectDispatchBox({
+  dispatch,
+  showClient,
+  selection,
+  className,
+}: {
+  dispatch: Dispatch
+  showClient: boolean
+  selection: RowSelection
+  className: string
+}) {
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
+      className={className}
+      checked={selection.selected.has(dispatch.id)}
+      onChange={() => selection.onToggle(dispatch.id)}
+    />
+  )
+}
