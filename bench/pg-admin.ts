@@ -4,14 +4,22 @@ import { ADMIN_URL, BENCH_DB_NAME } from './config'
 
 /** Drops and creates `portal_bench` on the DATABASE_URL server: every run starts empty. */
 export async function recreateBenchDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  try {
-    await admin.query(`drop database if exists ${BENCH_DB_NAME} with (force)`)
-    await admin.query(`create database ${BENCH_DB_NAME}`)
-  } finally {
-    await admin.end()
-  }
+  await recreateDatabase(BENCH_DB_NAME)
+}
+
+/** Drops and creates the database `name` on the DATABASE_URL server; its connection string. */
+export async function recreateDatabase(name: string): Promise<string> {
+  await withClient(ADMIN_URL, async (admin) => {
+    await admin.query(`drop database if exists ${name} with (force)`)
+    await admin.query(`create database ${name}`)
+  })
+  return databaseUrlOf(name)
+}
+
+export function databaseUrlOf(name: string): string {
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  return url.toString()
 }
 
 export interface TableWrites {

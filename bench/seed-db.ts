@@ -1,9 +1,8 @@
 /**
- * The SQL seed's database chores (bench/seed-sql.ts): making the database, turning JIT off for
+ * The SQL seed's database chores (bench/seed-sql.ts): turning JIT off for
  * the build, and dropping indexes for the load while keeping the statements that make them again.
  */
-import pg from 'pg'
-import { ADMIN_URL } from './config'
+import type pg from 'pg'
 import { withClient } from './pg-admin'
 
 /**
@@ -48,23 +47,4 @@ export async function setJit(url: string, value: 'off' | 'default'): Promise<voi
   await withClient(url, (client) =>
     client.query(`do $$ begin execute format('alter database %I ${to}', current_database()); end $$`),
   )
-}
-
-/** Drops and creates the database `name` on the DATABASE_URL server. */
-export async function recreateDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.query(`create database ${name}`)
-  } finally {
-    await admin.end()
-  }
-  return databaseUrlOf(name)
-}
-
-export function databaseUrlOf(name: string): string {
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return url.toString()
 }

@@ -20,7 +20,7 @@ import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repos
 import type { RegistrationRow } from '../apps/server/src/modules/sync/sync.mapper'
 import { buildDeferredAggregates } from '../apps/server/src/modules/sync/sync-learners'
 import { ADMIN_URL } from './config'
-import { recreateDatabase } from './seed-db'
+import { recreateDatabase } from './pg-admin'
 import { benchWorld, seedSql, writeCatalog } from './seed-sql'
 import { dispatchesServiceOf, learnersServiceOf, reportsServiceOf } from './services'
 import { findFixtures } from './seed-users'

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { BENCH_DB_NAME } from './config'
 import { killChildren } from './child-process'
-import { recreateDatabase } from './seed-db'
+import { recreateDatabase } from './pg-admin'
 import { measureSync, type SyncMeasurement } from './seed-sync'
 import { startBenchSimulator } from './simulator'
 
