@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 export async function startServer(
   target: { databaseUrl: string } | { dataDir: string },
   /** null: no SCORM Cloud settings, so demo mode with its own simulator and demo accounts. */
-  sim: RunningSimulator | null,
+  sim: Pick<RunningSimulator, 'url' | 'appId' | 'secretKey'> | null,
   /** More of the server's environment (READ_CACHE, DATABASE_POOL_SIZE...). */
   extraEnv: Record<string, string> = {},
 ): Promise<RunningServer> {

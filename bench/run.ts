@@ -14,20 +14,20 @@ import { newPglite } from '../apps/server/src/db/client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
 import { signIn } from './api-session'
 import { killChildren } from './child-process'
-import { ADMIN_URL, BENCH_PASSWORD, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
+import { ADMIN_URL, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
 import { recreateBenchDatabase, withClient } from './pg-admin'
 import { runReads, type ReadInputs } from './read-phase'
 import { measureLoad } from './measure'
 import { rowLine, writeJson, writeMarkdown, type BenchReport, type DbRun, type RowResult } from './report'
-import { startServer, type RunningServer } from './run-server'
+import { startServer } from './run-server'
 import { exportStartDay, seedActivityLogs } from './seed-logs'
 import { measureSync } from './seed-sync'
-import { BENCH_STAFF, benchClientEmail, findFixtures, seedUsers, type BenchFixtures } from './seed-users'
+import { findFixtures, seedUsers } from './seed-users'
 import { startBenchSimulator, type RunningSimulator } from './simulator'
 import { pgliteTarget, postgresTarget } from './sql-baselines'
 import { pgRunner, pgliteRunner } from './sql-runner'
 import { checkTargets } from './targets'
-import { explainSlowest, loadVariedData, runVaried, type VariedSessions } from './varied-phase'
+import { benchSessions, explainSlowest, loadVariedData, runVaried, type VariedSessions } from './varied-phase'
 
 const began = Date.now()
 const progress = (line: string) => {
@@ -183,22 +183,6 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
     return { report }
   } finally {
     await client.end()
-  }
-}
-
-/** Signed-in sessions of the bench accounts (seed-users.ts) for the varied rows. */
-async function benchSessions(server: RunningServer, fixtures: BenchFixtures): Promise<VariedSessions> {
-  const staff = []
-  for (const account of BENCH_STAFF) staff.push(await signIn(server.baseUrl, account.email, BENCH_PASSWORD))
-  const clients = []
-  for (let i = 0; i <= fixtures.otherClientCompanyIds.length; i += 1) {
-    clients.push(await signIn(server.baseUrl, benchClientEmail(i), BENCH_PASSWORD))
-  }
-  return {
-    staff,
-    clients,
-    reportReaders: [...staff, clients[0]!],
-    admins: staff.filter((s) => s.user.role === 'admin'),
   }
 }
 

@@ -19,12 +19,14 @@ import {
 } from '@portal/shared'
 import type { Db } from '../apps/server/src/db/client'
 import { dispatchesServiceOf, learnersServiceOf, logsServiceOf, reportsServiceOf } from './services'
-import type { ApiSession } from './api-session'
+import { signIn, type ApiSession } from './api-session'
 import { explainWork, type StatementPlan } from './explain'
 import { measureLoad, type LoadResult } from './measure'
 import { loadLearners, startPostbacks, type Learner } from './postbacks'
 import type { RunningServer } from './run-server'
 import { BENCH_LOG_ACTIONS } from './seed-logs'
+import { BENCH_STAFF, benchClientEmail, type BenchFixtures } from './seed-users'
+import { BENCH_PASSWORD } from './config'
 import type { SqlTarget } from './sql-baselines'
 import type { SqlRunner } from './sql-runner'
 import {
@@ -70,6 +72,22 @@ export interface VariedSessions {
 }
 
 const MIX_SIZE = 2_000
+
+/** Signed-in sessions of the bench accounts (seed-users.ts) for the varied rows. */
+export async function benchSessions(server: RunningServer, fixtures: BenchFixtures): Promise<VariedSessions> {
+  const staff = []
+  for (const account of BENCH_STAFF) staff.push(await signIn(server.baseUrl, account.email, BENCH_PASSWORD))
+  const clients = []
+  for (let i = 0; i <= fixtures.otherClientCompanyIds.length; i += 1) {
+    clients.push(await signIn(server.baseUrl, benchClientEmail(i), BENCH_PASSWORD))
+  }
+  return {
+    staff,
+    clients,
+    reportReaders: [...staff, clients[0]!],
+    admins: staff.filter((s) => s.user.role === 'admin'),
+  }
+}
 
 /** Requests of the server's log since `offset` (one JSON line each), slowest first. */
 function slowestSince(
