@@ -48,6 +48,17 @@ export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
   return cache
 }
 
+/**
+ * A `read`'s load from a statement that answers its figures and, beside them, the version it read
+ * them at: the figures are the value, the version the one it is stored under.
+ */
+export async function counted<R extends { version: number | null }>(
+  answer: Promise<R>,
+): Promise<{ value: Omit<R, 'version'>; version: number | null }> {
+  const { version, ...value } = await answer
+  return { value, version }
+}
+
 /** One cache per database handle (a server, a test's database), made on first use. */
 export function cachePerDatabase<T>(maxEntries: number): (db: object) => VersionedCache<T> {
   const caches = new WeakMap<object, VersionedCache<T>>()

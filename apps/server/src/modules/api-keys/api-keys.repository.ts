@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
+import { and, eq, isNull, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { stampOnce } from '../../db/row-writes'
 import { apiKey, appUser, company } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
+import { ownedBy, selectOwned, type OwnerScope } from '../../db/owned-rows'
 import { keyForCall } from './api-keys.sql'
 
 export interface ApiKeyRow {
@@ -49,26 +50,15 @@ const listColumns = {
 
 /** API keys (service accounts): their rows, never their secrets (only hashes are stored). */
 export function createApiKeysRepository(db: DbOrTx) {
-  async function select(where: SQL | undefined, tx: DbOrTx): Promise<ApiKeyRow[]> {
-    return tx
-      .select(listColumns)
-      .from(apiKey)
-      .leftJoin(appUser, eq(appUser.id, apiKey.createdBy))
-      .leftJoin(company, eq(company.id, apiKey.companyId))
-      .where(where)
-      .orderBy(desc(apiKey.createdAt), apiKey.id)
-  }
+  const select = (where: SQL | undefined, tx: DbOrTx) => selectOwned<ApiKeyRow>(tx, apiKey, listColumns, where)
   return {
     /** Every key (companyId undefined), or one company's. */
-    async list(scope: { companyId?: string }, tx: DbOrTx = db): Promise<ApiKeyRow[]> {
-      return select(scope.companyId === undefined ? undefined : eq(apiKey.companyId, scope.companyId), tx)
+    async list(scope: OwnerScope, tx: DbOrTx = db): Promise<ApiKeyRow[]> {
+      return select(ownedBy(apiKey, scope), tx)
     },
     /** One key, within one company when given (a client's view); null when out of scope. */
-    async find(id: string, scope: { companyId?: string }, tx: DbOrTx = db): Promise<ApiKeyRow | null> {
-      const rows = await select(
-        and(eq(apiKey.id, id), scope.companyId === undefined ? undefined : eq(apiKey.companyId, scope.companyId)),
-        tx,
-      )
+    async find(id: string, scope: OwnerScope, tx: DbOrTx = db): Promise<ApiKeyRow | null> {
+      const rows = await select(and(eq(apiKey.id, id), ownedBy(apiKey, scope)), tx)
       return rows[0] ?? null
     },
     async insert(key: NewApiKey, tx: DbOrTx = db): Promise<string> {

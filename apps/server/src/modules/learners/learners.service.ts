@@ -15,7 +15,7 @@ import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTab
 import { toPagination } from '../../lib/pagination'
 import type { Viewer } from '../../lib/viewer'
 import type { ReadCacheOptions } from '../../lib/versioned-cache'
-import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
+import { cachePerDatabase, counted, createVersionedCache } from '../../lib/versioned-cache'
 import { MIN_SUBSTRING_TERM } from '../../db/search'
 import { audited, givenFilters, recordExport, type ExportContext, type ExportRecorder } from '../../lib/export-audit'
 import type { LearnersRepository } from './learners.repository'
@@ -120,10 +120,7 @@ export function createLearnersService(
    */
   async function totalsOf(filter: LearnerFilter, overview: LearnerOverview, dense = false): Promise<LearnerTotals> {
     if (!filter.search) return { total: overview.facetTotal ?? overview.total, capped: false }
-    const read = await totalsCached.read(keyOf(filter), overview.version, async () => {
-      const { version: counted, ...totals } = await learners.totals(filter, dense)
-      return { value: totals, version: counted }
-    })
+    const read = await totalsCached.read(keyOf(filter), overview.version, () => counted(learners.totals(filter, dense)))
     return read.value
   }
 

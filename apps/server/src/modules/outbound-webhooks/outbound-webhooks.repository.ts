@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { deleteWhere } from '../../db/row-writes'
 import { appUser, company, webhookDelivery, webhookEvent, webhookSubscription } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
+import { ownedBy, selectOwned, type OwnerScope } from '../../db/owned-rows'
 import { deliveryQueries } from './outbound-webhooks-delivery.sql'
 
 export interface SubscriptionRow {
@@ -18,11 +19,6 @@ export interface SubscriptionRow {
   createdBy: string | null
   createdAt: Date
   updatedAt: Date
-}
-
-/** Which subscriptions a caller sees: a company's only (a client), or all (an admin). */
-export interface OwnerScope {
-  companyId?: string
 }
 
 export interface NewSubscription {
@@ -71,30 +67,20 @@ const columns = {
   updatedAt: webhookSubscription.updatedAt,
 }
 
-const ownedBy = (scope: OwnerScope): SQL | undefined =>
-  scope.companyId === undefined ? undefined : eq(webhookSubscription.companyId, scope.companyId)
-
 /**
  * Outgoing webhooks: subscriptions, their delivery log, and the outbox the delivery job claims
  * (events are written by the triggers of migration 0040, in the transaction of each change).
  */
 export function createOutboundWebhooksRepository(db: DbOrTx) {
-  async function select(where: SQL | undefined, tx: DbOrTx): Promise<SubscriptionRow[]> {
-    return tx
-      .select(columns)
-      .from(webhookSubscription)
-      .leftJoin(appUser, eq(appUser.id, webhookSubscription.createdBy))
-      .leftJoin(company, eq(company.id, webhookSubscription.companyId))
-      .where(where)
-      .orderBy(desc(webhookSubscription.createdAt), webhookSubscription.id)
-  }
+  const select = (where: SQL | undefined, tx: DbOrTx) =>
+    selectOwned<SubscriptionRow>(tx, webhookSubscription, columns, where)
 
   return {
     ...deliveryQueries(db),
-    list: (scope: OwnerScope, tx: DbOrTx = db) => select(ownedBy(scope), tx),
+    list: (scope: OwnerScope, tx: DbOrTx = db) => select(ownedBy(webhookSubscription, scope), tx),
 
     async find(id: string, scope: OwnerScope, tx: DbOrTx = db): Promise<SubscriptionRow | null> {
-      return (await select(and(eq(webhookSubscription.id, id), ownedBy(scope)), tx))[0] ?? null
+      return (await select(and(eq(webhookSubscription.id, id), ownedBy(webhookSubscription, scope)), tx))[0] ?? null
     },
 
     async secretOf(id: string, tx: DbOrTx = db): Promise<string | null> {

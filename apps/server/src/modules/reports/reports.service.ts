@@ -7,7 +7,7 @@ import { toDispatch, type DispatchRow } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../../lib/viewer'
 import type { ReadCacheOptions } from '../../lib/versioned-cache'
 import type { DispatchesService } from '../dispatches/dispatches.service'
-import { cachePerDatabase, createVersionedCache } from '../../lib/versioned-cache'
+import { cachePerDatabase, counted, createVersionedCache } from '../../lib/versioned-cache'
 import {
   gathersMatches,
   isKeptFilter,
@@ -88,10 +88,7 @@ export function createReportsService(
    * distinct learners reads every matching row of a 100,000-registration dispatch).
    */
   async function totalsOf(filter: RegistrationFilter, version: number | null): Promise<ReportTotals> {
-    const read = await totalsCached.read(filterKey(filter), version, async () => {
-      const { version: at, ...totals } = await reports.totals(filter)
-      return { value: totals, version: at }
-    })
+    const read = await totalsCached.read(filterKey(filter), version, () => counted(reports.totals(filter)))
     return read.value
   }
 

@@ -5,6 +5,13 @@ type SectionProps = {
   /** The heading's id, which labels the section. */
   id: string
   title: ReactNode
+  /**
+   * What stands on the heading's row, after it (the section's action, a link, a badge): the
+   * heading and it then share a row, by default with the action pushed to the far end.
+   */
+  aside?: ReactNode
+  /** The layout of the heading's row, when there is an `aside`. */
+  headerClassName?: string
   children: ReactNode
 }
 
@@ -25,12 +32,29 @@ export function CardSection({
 }
 
 /** A section named by its heading (an h2 of a detail or settings screen); `className` is the whole section's. */
-export function TitledSection({ id, title, className, children }: SectionProps & { className: string }) {
+export function TitledSection({
+  id,
+  title,
+  aside,
+  headerClassName = 'flex flex-wrap items-center justify-between gap-3',
+  className,
+  children,
+}: SectionProps & { className: string }) {
+  const heading = (
+    <h2 id={id} className="text-lg font-semibold text-slate-900">
+      {title}
+    </h2>
+  )
   return (
     <section aria-labelledby={id} className={className}>
-      <h2 id={id} className="text-lg font-semibold text-slate-900">
-        {title}
-      </h2>
+      {aside === undefined ? (
+        heading
+      ) : (
+        <div className={headerClassName}>
+          {heading}
+          {aside}
+        </div>
+      )}
       {children}
     </section>
   )

@@ -19,18 +19,17 @@ export function GlobalAlertSettings() {
   const { data, error, isPending } = useGlobalAlertSettings()
   const save = useSaveGlobalAlertSettings()
   return (
-    <section
-      aria-labelledby="alert-settings-heading"
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
-    >
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="alert-settings-heading" className="text-lg font-semibold text-slate-900">
-          Alerts
-        </h2>
+    <CardSection
+      id="alert-settings-heading"
+      title="Alerts"
+      className="space-y-4"
+      headerClassName="flex flex-wrap items-baseline justify-between gap-2"
+      aside={
         <Link to={paths.outbox.getHref()} className="text-sm">
           Mail outbox
         </Link>
-      </div>
+      }
+    >
       <p className="text-sm text-slate-600">
         Defaults for every company; a company can have its own on its detail screen.
       </p>
@@ -48,7 +47,7 @@ export function GlobalAlertSettings() {
           onSave={(body) => save.mutate(body)}
         />
       )}
-    </section>
+    </CardSection>
   )
 }
 

@@ -11,6 +11,7 @@ import { CheckCircle2, Send } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CardSection } from '@/components/ui/card-section'
 import { FormActions } from '@/components/ui/form-actions'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
@@ -93,18 +94,18 @@ export function CourseRequestSection({
   }
 
   return (
-    <section aria-labelledby={formId} className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={formId} className="text-lg font-semibold text-slate-900">
-          Request This Course
-        </h2>
-        {!open && (
+    <CardSection
+      id={formId}
+      title="Request This Course"
+      aside={
+        !open && (
           <Button onClick={() => setOpen(true)}>
             <Send aria-hidden="true" className="size-4" />
             Request Course
           </Button>
-        )}
-      </div>
+        )
+      }
+    >
       {message && (
         <Banner variant={message.variant} className="mt-4">
           {message.text}
@@ -141,6 +142,6 @@ export function CourseRequestSection({
           />
         </form>
       )}
-    </section>
+    </CardSection>
   )
 }

@@ -13,6 +13,7 @@ import { DispatchStatusBadge } from './dispatch-status-badge'
 import { OverusedBadge, UsageBar } from '@/components/ui/usage-bar'
 import { clientName, courseName } from './view-details-link'
 import { StackedDetail } from '@/components/ui/detail-row'
+import { CardSection } from '@/components/ui/card-section'
 
 const muted = (text: string) => <span className="text-slate-500 italic">{text}</span>
 
@@ -25,16 +26,12 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
   const tags = dispatch.tags ?? []
 
   return (
-    <section
-      aria-labelledby="general-information"
-      className="rounded-lg border border-slate-200 bg-white p-6 shadow-xs"
+    <CardSection
+      id="general-information"
+      title="General Information"
+      headerClassName="flex flex-wrap items-center gap-3"
+      aside={<DispatchStatusBadge enabled={dispatch.enabled} />}
     >
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id="general-information" className="text-lg font-semibold text-slate-900">
-          General Information
-        </h2>
-        <DispatchStatusBadge enabled={dispatch.enabled} />
-      </div>
       <dl className="mt-6 grid gap-6 md:grid-cols-2">
         <StackedDetail label="Client">
           <span className="flex items-center gap-2">
@@ -98,6 +95,6 @@ export function GeneralInformationCard({ dispatch, role }: { dispatch: Dispatch;
           </>
         )}
       </dl>
-    </section>
+    </CardSection>
   )
 }

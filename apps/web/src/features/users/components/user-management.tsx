@@ -3,6 +3,7 @@ import { Plus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { TitledSection } from '@/components/ui/card-section'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Spinner } from '@/components/ui/spinner'
@@ -65,16 +66,17 @@ export function UserManagement({
   }
 
   return (
-    <section aria-labelledby="user-management" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="user-management" className="text-lg font-semibold text-slate-900">
-          User Management
-        </h2>
+    <TitledSection
+      id="user-management"
+      title="User Management"
+      className="space-y-4"
+      aside={
         <Button onClick={() => setForm({ mode: 'create' })} disabled={form.mode !== 'closed'}>
           <Plus aria-hidden="true" className="size-4" />
           Add User
         </Button>
-      </div>
+      }
+    >
       {loadFailed && <Banner variant="error">{SETTINGS_LOAD_FAILED}</Banner>}
       {status.error && <Banner variant="error">{status.error}</Banner>}
       {deleteError && <Banner variant="error">{deleteError}</Banner>}
@@ -115,6 +117,6 @@ export function UserManagement({
           Are you sure you want to delete {deleting.email}? This cannot be undone.
         </ConfirmDialog>
       )}
-    </section>
+    </TitledSection>
   )
 }
