@@ -44,13 +44,14 @@ export async function signInAndWait(page: Page, role: DemoRole) {
   expect(typeof session.accessToken, `a session for ${role}, not a second step`).toBe('string')
   // localStorage belongs to the app's origin: a small answer of the server opens it.
   await page.goto('/api/ready')
-  await page.evaluate(
-    ([keys, values]) => keys.forEach((key, i) => localStorage.setItem(key, values[i]!)),
-    [
-      [STORAGE.accessToken, STORAGE.refreshToken, STORAGE.user],
-      [session.accessToken!, session.refreshToken!, JSON.stringify(session.user)],
-    ],
-  )
+  const stored: Record<string, string> = {
+    [STORAGE.accessToken]: session.accessToken!,
+    [STORAGE.refreshToken]: session.refreshToken!,
+    [STORAGE.user]: JSON.stringify(session.user),
+  }
+  await page.evaluate((items) => {
+    for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value)
+  }, stored)
   await page.goto('/dashboard')
   await expectDashboard(page)
 }
