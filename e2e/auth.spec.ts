@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { decodeJwt } from 'jose'
-import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInAndWait, type DemoRole } from './support'
+import { ACCOUNTS, STORAGE, expiredCopyOf, readStorage, signIn, signInWithFormAndWait, type DemoRole } from './support'
 
 const NAV: Record<DemoRole, string[]> = {
   admin: [
@@ -41,7 +41,7 @@ test.describe('sign-in screen', () => {
 
 for (const role of Object.keys(NAV) as DemoRole[]) {
   test(`${role} signs in and sees exactly the ${role} navigation`, async ({ page }) => {
-    await signInAndWait(page, role)
+    await signInWithFormAndWait(page, role)
     const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link')
     await expect(links).toHaveText(NAV[role])
     await expect(page.getByText(ACCOUNTS[role]).first()).toBeVisible()
@@ -52,7 +52,7 @@ for (const role of Object.keys(NAV) as DemoRole[]) {
 }
 
 test('the shell shows the product title, today’s long date and the copyright year', async ({ page }) => {
-  await signInAndWait(page, 'sales')
+  await signInWithFormAndWait(page, 'sales')
   const today = new Date().toLocaleDateString('en-US', {
     weekday: 'long',
     year: 'numeric',
@@ -65,7 +65,7 @@ test('the shell shows the product title, today’s long date and the copyright y
 })
 
 test('an expired access token is refreshed without the user noticing', async ({ page }) => {
-  await signInAndWait(page, 'admin')
+  await signInWithFormAndWait(page, 'admin')
   const original = (await readStorage(page, STORAGE.accessToken))!
   const expired = await expiredCopyOf(original)
   await page.evaluate(([k, v]) => localStorage.setItem(k!, v!), [STORAGE.accessToken, expired])
@@ -82,7 +82,7 @@ test('an expired access token is refreshed without the user noticing', async ({ 
 })
 
 test('a rejected access token triggers one refresh and the call is retried', async ({ page }) => {
-  await signInAndWait(page, 'internal')
+  await signInWithFormAndWait(page, 'internal')
   await page.evaluate((k) => localStorage.setItem(k, 'not-a-valid-token'), STORAGE.accessToken)
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { name: 'All Dispatches' })).toBeVisible()
@@ -90,7 +90,7 @@ test('a rejected access token triggers one refresh and the call is retried', asy
 })
 
 test('a failed refresh lands on /login', async ({ page }) => {
-  await signInAndWait(page, 'client')
+  await signInWithFormAndWait(page, 'client')
   await page.evaluate(
     ([a, r]) => {
       localStorage.setItem(a!, 'not-a-valid-token')
@@ -104,7 +104,7 @@ test('a failed refresh lands on /login', async ({ page }) => {
 })
 
 test('sign out ends the session', async ({ page }) => {
-  await signInAndWait(page, 'sales')
+  await signInWithFormAndWait(page, 'sales')
   const refreshToken = await readStorage(page, STORAGE.refreshToken)
   await page.getByRole('button', { name: 'Log out' }).click()
   await expect(page).toHaveURL(/\/login$/)
@@ -117,13 +117,13 @@ test('sign out ends the session', async ({ page }) => {
 })
 
 test('a signed-in user opening /login is sent to /dashboard', async ({ page }) => {
-  await signInAndWait(page, 'admin')
+  await signInWithFormAndWait(page, 'admin')
   await page.goto('/login')
   await expect(page).toHaveURL(/\/dashboard$/)
 })
 
 test('an unknown path shows the 404 page with a way home', async ({ page }) => {
-  await signInAndWait(page, 'client')
+  await signInWithFormAndWait(page, 'client')
   await page.goto('/no/such/page')
   await expect(page.getByText('Page not found')).toBeVisible()
   await page.getByRole('link', { name: 'Go back to home' }).click()
@@ -131,7 +131,7 @@ test('an unknown path shows the 404 page with a way home', async ({ page }) => {
 })
 
 test('admin-only screens send other roles away or deny them', async ({ page }) => {
-  await signInAndWait(page, 'internal')
+  await signInWithFormAndWait(page, 'internal')
   await page.goto('/settings')
   await expect(page).toHaveURL(/\/dashboard$/)
   await page.goto('/admin/companies')

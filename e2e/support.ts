@@ -11,7 +11,11 @@ export const ACCOUNTS = {
 } as const
 export type DemoRole = keyof typeof ACCOUNTS
 
-export const STORAGE = { accessToken: 'portal.accessToken', refreshToken: 'portal.refreshToken' }
+export const STORAGE = {
+  accessToken: 'portal.accessToken',
+  refreshToken: 'portal.refreshToken',
+  user: 'portal.user',
+}
 
 export async function signIn(page: Page, role: DemoRole, password = DEMO_PASSWORD) {
   await page.goto('/login')
@@ -20,8 +24,39 @@ export async function signIn(page: Page, role: DemoRole, password = DEMO_PASSWOR
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
-export async function signInAndWait(page: Page, role: DemoRole) {
+/** Signs in through the sign-in form and waits for the signed-in dashboard. */
+export async function signInWithFormAndWait(page: Page, role: DemoRole) {
   await signIn(page, role)
+  await expectDashboard(page)
+}
+
+/**
+ * Signs in through the API and opens the dashboard with that session stored as the sign-in form
+ * stores it (token-storage.ts in the web app), for tests about what a signed-in user does: they
+ * skip loading and filling the sign-in page, which auth.spec.ts and the second-factor, passkey
+ * and single sign-on specs test through the real form.
+ */
+export async function signInAndWait(page: Page, role: DemoRole) {
+  const res = await page.request.post('/api/auth/login', { data: { email: ACCOUNTS[role], password: DEMO_PASSWORD } })
+  expect(res.ok(), `sign-in of ${role}: ${res.status()}`).toBe(true)
+  const session = (await res.json()) as { accessToken?: string; refreshToken?: string; user?: unknown }
+  // An account with a second step gets no tokens here; its specs sign in through the form.
+  expect(typeof session.accessToken, `a session for ${role}, not a second step`).toBe('string')
+  // localStorage belongs to the app's origin: a small answer of the server opens it.
+  await page.goto('/api/ready')
+  const stored: Record<string, string> = {
+    [STORAGE.accessToken]: session.accessToken!,
+    [STORAGE.refreshToken]: session.refreshToken!,
+    [STORAGE.user]: JSON.stringify(session.user),
+  }
+  await page.evaluate((items) => {
+    for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value)
+  }, stored)
+  await page.goto('/dashboard')
+  await expectDashboard(page)
+}
+
+async function expectDashboard(page: Page) {
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
 }
