@@ -10,8 +10,11 @@ import { BENCH_DB_NAME } from './config'
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks. */
 const TICKS_PER_SECOND = 100
-/** A backend serving portal_bench, or a copy of it made for an A/B run (portal_bench_base...). */
-const BENCH_BACKEND = new RegExp(` ${BENCH_DB_NAME}(_\\w+)? `)
+/**
+ * A backend serving portal_bench, a copy of it made for an A/B run (portal_bench_base...), or the
+ * larger seed (portal_bench10) that bench/scales.ts measures beside it.
+ */
+const BENCH_BACKEND = new RegExp(` ${BENCH_DB_NAME}\\w* `)
 const SHARED_PG =
   /postgres: .*(walwriter|checkpointer|background writer|logical replication launcher|autovacuum launcher)/
 
