@@ -146,6 +146,12 @@ export interface PageSearch<P extends { rowCount: number }> {
   read(source: SQL | Table, where: SQL | undefined, path: SearchPath): Promise<P>
   /** The walk's bound past the cap; a placeholder for it in a statement kept for reuse. */
   walkRows?: unknown
+  /**
+   * True when `where` without a term is known to match few rows (a rare facet): they are read
+   * and sorted as a search's matches are, instead of walking the order's index past every row
+   * that does not match.
+   */
+  fewMatches?: boolean
 }
 
 /**
@@ -186,7 +192,7 @@ export function searchSource(
  * is not among them.
  */
 export async function searchedPage<P extends { rowCount: number }>(q: PageSearch<P>): Promise<P> {
-  const path = searchPath(q.term, q.total)
+  const path = q.fewMatches && !q.term ? 'matches' : searchPath(q.term, q.total)
   const read = (way: SearchPath) => {
     const { source, where } = searchSource(q, way, q.walkRows ?? searchWalkRows(q.offset + q.limit))
     return q.read(source, where, way)

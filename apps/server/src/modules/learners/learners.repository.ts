@@ -21,6 +21,14 @@ import {
 } from './learners.sql'
 
 /** The key of a learner given as its e-mail (or `id:<learner id>` for one without), as learner_hash is made. */
+/**
+ * Up to this many learners, a course filter's page is read from the course's learners, sorted,
+ * rather than by walking the company's sort index: sorting this many rows costs a few
+ * milliseconds, while above it the course is common enough for the walk to meet a page of its
+ * learners soon.
+ */
+export const FEW_FACET_ROWS = 10_000
+
 export const learnerHashOf = (key: string) =>
   key.startsWith('id:') && !key.includes('@')
     ? sql`hashtextextended('i:' || ${key.slice(3)}, 0)`
@@ -69,6 +77,10 @@ export function createLearnersRepository(db: DbOrTx) {
         table: L,
         term,
         total,
+        // A course's learners are a facet of the company's: its kept count (the total) tells how
+        // rare it is, which the planner cannot tell from the facets array, and walking the sort
+        // index for a course few learners took passes nearly every learner of a large company.
+        fewMatches: filter.courseId !== undefined && total !== null && total <= FEW_FACET_ROWS,
         limit,
         offset,
         where: whereOf(filter),
