@@ -119,3 +119,15 @@ export function startTsChild(script: string, args: string[], options: ChildOptio
     },
   }
 }
+
+/** A bench script's entry: exit 0 when `main` resolves; print the error, stop the children and exit 1 when it fails. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+      killChildren()
+      process.exit(1)
+    },
+  )
+}

@@ -13,7 +13,7 @@ import pg from 'pg'
 import { newPglite } from '../apps/server/src/db/client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
 import { signIn } from './api-session'
-import { killChildren } from './child-process'
+import { killChildren, runMain } from './child-process'
 import { ADMIN_URL, RESULTS_DIR, benchDatabaseUrl, settings } from './config'
 import { recreateBenchDatabase, withClient } from './pg-admin'
 import { runReads, type ReadInputs } from './read-phase'
@@ -350,11 +350,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
-    killChildren()
-    process.exit(1)
-  },
-)
+runMain(main)

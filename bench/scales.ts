@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
-import { killChildren } from './child-process'
+import { killChildren, runMain } from './child-process'
 import { ADMIN_URL, RESULTS_DIR, settings } from './config'
 import { databaseUrlOf } from './pg-admin'
 import { startServer, type RunningServer } from './run-server'
@@ -185,11 +185,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
-    killChildren()
-    process.exit(1)
-  },
-)
+runMain(main)

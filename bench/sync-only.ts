@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { BENCH_DB_NAME } from './config'
-import { killChildren } from './child-process'
+import { runMain } from './child-process'
 import { recreateDatabase } from './pg-admin'
 import { measureSync, type SyncMeasurement } from './seed-sync'
 import { startBenchSimulator } from './simulator'
@@ -95,11 +95,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
-    killChildren()
-    process.exit(1)
-  },
-)
+runMain(main)
