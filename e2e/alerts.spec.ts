@@ -13,6 +13,9 @@ const ALERT = /\d+% of licenses used \(threshold 30%\): .+ \(Beacon Pharmaceutic
 test("a lowered company threshold raises an alert in both roles' bells and a mail in the outbox", async ({
   browser,
 }) => {
+  // Two signed-in users, a threshold change, both bells and the mail outbox: longer than the
+  // default limit when the whole suite shares a loaded machine.
+  test.setTimeout(60_000)
   const admin = await browser.newPage()
   await signInAndWait(admin, 'admin')
   await admin.goto(`/admin/companies/${COMPANY}`)
