@@ -6,7 +6,11 @@ import { makeDispatchList } from '@/testing/mocks/handlers/dispatches'
 import { server } from '@/testing/mocks/server'
 import { preloadRoutes, renderApp, signInAs } from '@/testing/test-utils'
 
-beforeAll(preloadRoutes)
+// The dashboard loads the bulk bar as a module of its own, after the selection appears; load it
+// (and the routes) first, so that on a busy machine the bar is there when the test looks for it.
+beforeAll(async () => {
+  await Promise.all([preloadRoutes(), import('./bulk-actions')])
+})
 
 const RUN = '33333333-3333-4333-8333-333333333333'
 
@@ -64,7 +68,7 @@ describe('dispatch list: bulk actions', () => {
     await user.click(boxes[2]!)
     const selection = screen.getByRole('region', { name: 'Selection' })
     expect(selection).toHaveTextContent('2 selected')
-    await user.selectOptions(within(selection).getByLabelText('Bulk action'), 'disable')
+    await user.selectOptions(await within(selection).findByLabelText('Bulk action'), 'disable')
     await user.click(within(selection).getByRole('button', { name: 'Apply to 2 dispatches' }))
 
     const progress = await screen.findByRole('dialog', { name: 'Bulk action progress' })
