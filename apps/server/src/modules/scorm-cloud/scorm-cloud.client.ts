@@ -1,9 +1,7 @@
 import type {
   CreateDispatchSchema,
-  CourseListSchema,
   CourseSchema,
   DestinationIdSchema,
-  DestinationInfoListSchema,
   DestinationInfoSchema,
   DispatchIdSchema,
   DispatchListSchema,
@@ -14,7 +12,6 @@ import type {
   Lti13ToolConfigurationSchema,
   DispatchSchema,
   PingSchema,
-  RegistrationListSchema,
   RegistrationSchema,
   TagListSchema,
   UpdateDispatchSchema,
@@ -56,19 +53,10 @@ const enc = encodeURIComponent
 export function createScormCloudClient(options: TransportOptions) {
   const http = createTransport(options)
 
-  /** Cursor paging (docs/scorm-cloud-api.md §2): the follow-up request carries `more` and nothing else. */
-  async function* pages<T extends { more?: string }>(path: string, query: RequestOptions['query']) {
-    let page = await http.json<T>('GET', path, { query })
-    yield page
-    while (page.more) {
-      page = await http.json<T>('GET', path, { query: { more: page.more } })
-      yield page
-    }
-  }
-
   /**
    * One page by itself: the first with `query`, or the one a saved `more` token
    * points at, so the sync can retry a page and resume a listing where an earlier run stopped.
+   * Cursor paging (docs/scorm-cloud-api.md §2): the follow-up request carries `more` and nothing else.
    */
   async function listPage<K extends string, T>(
     path: string,
@@ -80,17 +68,6 @@ export function createScormCloudClient(options: TransportOptions) {
       query: more ? { more } : query,
     })
     return { items: body?.[key] ?? [], more: body?.more || null }
-  }
-
-  /** Every page of a listing, as its items (`key`: the list's property in each page). */
-  async function* listAll<L extends { more?: string }, K extends keyof L>(
-    path: string,
-    key: K,
-    query: RequestOptions['query'],
-  ): AsyncGenerator<NonNullable<L[K]> | []> {
-    for await (const page of pages<L>(path, query)) {
-      yield page[key] ?? []
-    }
   }
 
   const windowQuery = (w: ListWindow = {}) => ({
@@ -106,31 +83,59 @@ export function createScormCloudClient(options: TransportOptions) {
     return total
   }
 
+  /**
+   * A provider list (`key`: the list's property in each page) read three ways: one page
+   * (listPage), every page in turn, and how many items fall in a window. `query`: the first page's.
+   */
+  function listing<T, W extends ListWindow = ListWindow>(
+    path: string,
+    key: string,
+    query: (w?: W) => RequestOptions['query'] = windowQuery,
+  ) {
+    return {
+      page: (w: W, more: string | null) => listPage<string, T>(path, key, query(w), more),
+      async *all(w?: W): AsyncGenerator<T[]> {
+        let more: string | null = null
+        do {
+          const next: ListPage<T> = await listPage(path, key, query(w), more)
+          yield next.items
+          more = next.more
+        } while (more)
+      },
+      total: (w: ListWindow) => listTotal(path, w),
+    }
+  }
+
+  const withCourse = (w?: ListWindow & { courseId?: string }) => ({ ...windowQuery(w), courseId: w?.courseId })
+  const courseList = listing<CourseSchema>('/courses', 'courses', (w) => ({
+    ...windowQuery(w),
+    includeRegistrationCount: true,
+  }))
+  const destinationList = listing<DestinationIdSchema>('/dispatch/destinations', 'destinations')
+  const dispatchList = listing<DispatchIdSchema, ListWindow & { courseId?: string }>(
+    '/dispatch/dispatches',
+    'dispatches',
+    withCourse,
+  )
+  const registrationList = listing<RegistrationSchema, ListWindow & { courseId?: string }>(
+    '/registrations',
+    'registrations',
+    withCourse,
+  )
+
   return {
     /** The application the credentials belong to: a course's hosting app (docs/product-rules.md §3 appSource). */
     appId: options.appId,
     ping: () => http.json<PingSchema>('GET', '/ping'),
 
-    courses: (w?: ListWindow): AsyncGenerator<CourseSchema[]> =>
-      listAll<CourseListSchema, 'courses'>('/courses', 'courses', {
-        ...windowQuery(w),
-        includeRegistrationCount: true,
-      }),
-    coursePage: (w: ListWindow, more: string | null) =>
-      listPage<'courses', CourseSchema>(
-        '/courses',
-        'courses',
-        { ...windowQuery(w), includeRegistrationCount: true },
-        more,
-      ),
-    courseTotal: (w: ListWindow) => listTotal('/courses', w),
+    courses: courseList.all,
+    coursePage: courseList.page,
+    courseTotal: courseList.total,
     getCourse: (id: string) =>
       http.json<CourseSchema>('GET', `/courses/${enc(id)}`, { query: { includeRegistrationCount: true } }),
 
-    destinations: (w?: ListWindow): AsyncGenerator<DestinationIdSchema[]> =>
-      listAll<DestinationInfoListSchema, 'destinations'>('/dispatch/destinations', 'destinations', windowQuery(w)),
-    destinationPage: (w: ListWindow, more: string | null) =>
-      listPage<'destinations', DestinationIdSchema>('/dispatch/destinations', 'destinations', windowQuery(w), more),
+    destinations: destinationList.all,
+    destinationPage: destinationList.page,
     /** The dispatches of one destination (the counter check re-reads a destination whose sum moved). */
     destinationDispatchPage: (destinationId: string, more: string | null) =>
       listPage<'dispatches', DispatchIdSchema>(
@@ -147,17 +152,12 @@ export function createScormCloudClient(options: TransportOptions) {
           `/dispatch/destinations/${enc(destinationId)}/dispatches/registrationCount`,
         )
       )?.result ?? 0,
-    destinationTotal: (w: ListWindow) => listTotal('/dispatch/destinations', w),
+    destinationTotal: destinationList.total,
     getDestination: (id: string) => http.json<DestinationInfoSchema>('GET', `/dispatch/destinations/${enc(id)}`),
 
-    dispatches: (w?: ListWindow & { courseId?: string }): AsyncGenerator<DispatchIdSchema[]> =>
-      listAll<DispatchListSchema, 'dispatches'>('/dispatch/dispatches', 'dispatches', {
-        ...windowQuery(w),
-        courseId: w?.courseId,
-      }),
-    dispatchPage: (w: ListWindow, more: string | null) =>
-      listPage<'dispatches', DispatchIdSchema>('/dispatch/dispatches', 'dispatches', windowQuery(w), more),
-    dispatchTotal: (w: ListWindow) => listTotal('/dispatch/dispatches', w),
+    dispatches: dispatchList.all,
+    dispatchPage: dispatchList.page,
+    dispatchTotal: dispatchList.total,
     getDispatch: (id: string) => http.json<DispatchSchema>('GET', `/dispatch/dispatches/${enc(id)}`),
     updateDispatch: (id: string, body: UpdateDispatchSchema) =>
       http.json<void>('PUT', `/dispatch/dispatches/${enc(id)}`, { body }),
@@ -220,13 +220,8 @@ export function createScormCloudClient(options: TransportOptions) {
     destinationZip: (destinationId: string, signal?: AbortSignal, cssUrl?: string | null) =>
       http.stream(`/dispatch/destinations/${enc(destinationId)}/dispatches/zip`, zipOptions(signal, cssUrl)),
 
-    registrations: (w?: ListWindow & { courseId?: string }): AsyncGenerator<RegistrationSchema[]> =>
-      listAll<RegistrationListSchema, 'registrations'>('/registrations', 'registrations', {
-        ...windowQuery(w),
-        courseId: w?.courseId,
-      }),
-    registrationPage: (w: ListWindow, more: string | null) =>
-      listPage<'registrations', RegistrationSchema>('/registrations', 'registrations', windowQuery(w), more),
+    registrations: registrationList.all,
+    registrationPage: registrationList.page,
     getRegistration: (id: string) => http.json<RegistrationSchema>('GET', `/registrations/${enc(id)}`),
 
     breaker: http.breaker,
