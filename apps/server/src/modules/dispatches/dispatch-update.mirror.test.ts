@@ -5,6 +5,9 @@ import { activityLog, dispatch } from '../../db/schema'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
 import { EDIT_MESSAGES } from './dispatch-update.service'
 import { appParts } from '../../app'
+import { createScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
+import { createKindHandlers } from '../sync/sync.kinds'
+import { createSyncRepository } from '../sync/sync.repository'
 
 /**
  * An edit is checked against what both SCORM Cloud and the mirror hold before the
@@ -119,5 +122,29 @@ describe('PUT /api/dispatches/:id at the edges of what both sides hold', () => {
     expect(await mirror()).toMatchObject({ registrationCap: 77, notes: 'landed upstream only' })
     // And editing works again at once.
     expect((await put({ registrationCap: 78 })).statusCode).toBe(200)
+  })
+
+  it('a listing page the sync read before an edit, written after it, leaves the edit in place', async () => {
+    const client = createScormCloudClient({ baseUrl: sim.url, appId: sim.appId, secretKey: sim.secretKey })
+    const { db } = t.database
+    try {
+      // The sync reads a page of dispatches; an admin's edit lands upstream and in the mirror
+      // before the sync's write of that page reaches the database.
+      const page = await client.dispatchPage({}, null)
+      expect(page.items.map((d) => d.id)).toContain(id)
+      expect((await put({ notes: 'edited while the sync read' })).statusCode).toBe(200)
+      const write = createKindHandlers(createSyncRepository(db)).dispatches.write
+      await db.transaction((tx) => write(tx, page.items, client))
+      expect(await mirror()).toMatchObject({ notes: 'edited while the sync read' })
+
+      // A copy as new as the mirror's still writes: here, the counter of a registration created
+      // upstream since, as the next listing brings it.
+      const fresh = await client.dispatchPage({}, null)
+      const counted = fresh.items.map((d) => (d.id === id ? { ...d, data: { ...d.data, registrationCount: 5 } } : d))
+      await db.transaction((tx) => write(tx, counted, client))
+      expect(await mirror()).toMatchObject({ notes: 'edited while the sync read', registrationCount: 5 })
+    } finally {
+      await client.close()
+    }
   })
 })

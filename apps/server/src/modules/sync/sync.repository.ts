@@ -91,7 +91,13 @@ const mirrorUpsert = <Row extends { id: string }>(
 const touchedAndUpdated = { syncedAt: 'now()', updatedAt: 'now()' }
 const writeCourses = mirrorUpsert<CourseRow>(course, COURSE_KEYS, touchedAndUpdated)
 const writeCompanies = mirrorUpsert<CompanyRow>(company, COMPANY_KEYS, touchedAndUpdated)
-const writeDispatches = mirrorUpsert<DispatchRow>(dispatch, DISPATCH_KEYS)
+const writeDispatches = mirrorUpsert<DispatchRow>(dispatch, DISPATCH_KEYS, touched, {
+  // Not older: a listing page read before an admin's edit (which wrote the provider's newer
+  // copy to the mirror) may reach the database after it; it must not undo the edit. An equal
+  // date still writes: the provider does not move `updated` for every change (a counter reset).
+  updateWhere: `coalesce(excluded."provider_updated", '-infinity'::timestamptz)
+    >= coalesce("dispatch"."provider_updated", '-infinity'::timestamptz)`,
+})
 const writeRegistrations = mirrorUpsert<RegistrationRow>(registration, REGISTRATION_KEYS, touched, {
   // Not older: (instance, provider updated) of the incoming copy at least the stored one's.
   updateWhere: `(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
@@ -136,6 +142,7 @@ export function createSyncRepository(db: Db) {
 
     /**
      * Rows must carry their final course title and destination name (see the service's fallbacks).
+     * A copy older (by the provider's `updated`) than the stored row changes nothing.
      * Where an incoming cap, expiry, enabled flag or counter reset differs from the mirror, the
      * dispatch history triggers (migration 0036) record it in this transaction: as found upstream
      * by the sync, unless the caller named another actor (db/change-actor.ts).

@@ -116,7 +116,11 @@ export interface Balancer {
   output(): string
 }
 
-export async function startBalancer(port: number, statsPort: number, nodes: Node[]): Promise<Balancer> {
+export async function startBalancer(
+  port: number,
+  statsPort: number,
+  nodes: Pick<Node, 'port' | 'role'>[],
+): Promise<Balancer> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     PORTAL_BALANCER_BIND: `127.0.0.1:${port}`,
