@@ -39,12 +39,14 @@ export interface ChildOptions {
   env?: Record<string, string>
   /** The child's stdout goes straight to this file (server request logs); waitForLine then never matches. */
   stdoutFile?: string
+  /** Flags for node itself, before the script (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[]
 }
 
 export function startTsChild(script: string, args: string[], options: ChildOptions = {}): StartedChild {
   // A log file is handed to the child as its stdout, so its request log never passes through us.
   const logFd = options.stdoutFile ? openSync(options.stdoutFile, 'a') : null
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', logFd ?? 'pipe', 'pipe'],

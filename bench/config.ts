@@ -62,6 +62,8 @@ export const settings = {
   postgres: process.env.BENCH_POSTGRES !== '0',
   /** LOG_LEVEL of the server under test: its default (info) logs every request, as in production. */
   serverLogLevel: process.env.BENCH_SERVER_LOG_LEVEL || 'info',
+  /** A folder: each server under test writes a V8 CPU profile there when it stops (where a request's CPU goes). */
+  serverProfileDir: process.env.BENCH_SERVER_PROFILE || null,
   /**
    * 1: keep portal_bench as the last run left it (no sync, no log seeding; the server's start
    * migrates it), to measure the reads again quickly. The sync rows are then not measured.

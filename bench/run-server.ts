@@ -64,7 +64,11 @@ export async function startServer(
     env.DATABASE_URL = ''
     env.DATA_DIR = target.dataDir
   }
-  const child = startTsChild('apps/server/src/server.ts', [], { env, stdoutFile: logFile })
+  const child = startTsChild('apps/server/src/server.ts', [], {
+    env,
+    stdoutFile: logFile,
+    nodeArgs: settings.serverProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.serverProfileDir}`] : [],
+  })
   const baseUrl = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 180_000
   for (;;) {
