@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
-import type { PGlite } from '@electric-sql/pglite'
+import type { PGlite, Transaction as PgliteTransaction } from '@electric-sql/pglite'
 import type { Logger } from 'drizzle-orm'
 import type pg from 'pg'
 import type { DbOrTx, Tx } from './client'
 
 /**
  * The driver under a Db or a transaction, on its public API: a node-postgres Pool or PoolClient
- * (`query` with a `name` for a prepared statement) or PGlite or a PGlite transaction (`query`).
+ * (`query` with a `name` for a prepared statement), PGlite (the same, through PGlite's own
+ * node-postgres connection) or a PGlite transaction (`query`).
  * db/statement.ts runs its kept statements here; queries built with Drizzle keep Drizzle's path.
  */
 export interface Driver {
@@ -65,11 +66,52 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
   }
 }
 
-export function pgliteDriver(client: Pick<PGlite, 'query'>, logger?: Logger): Driver {
+/**
+ * One node-postgres client per PGlite instance, on PGlite's node-postgres connection, for the
+ * statements kept prepared by name. PGlite's `query` parses and plans every statement afresh
+ * (and planning reads each table's size from its data folder); a prepared statement is parsed
+ * once and, like on PostgreSQL, planned once when its generic plan is as good. One client per
+ * instance, since the names live in PGlite's single session.
+ */
+const keptClients = new WeakMap<PGlite, Promise<pg.Client>>()
+
+function keptClientOf(pglite: PGlite): Promise<pg.Client> {
+  let kept = keptClients.get(pglite)
+  if (!kept) {
+    // Loaded on first use, as the PostgreSQL driver is by client.ts: this module stays free of both drivers.
+    kept = Promise.all([import('pg'), import('@electric-sql/pglite/node-postgres')]).then(
+      async ([{ default: pgModule }, { createPgConfig }]) => {
+        const client = new pgModule.Client(createPgConfig(pglite) as unknown as pg.ClientConfig)
+        await client.connect()
+        return client
+      },
+    )
+    keptClients.set(pglite, kept)
+  }
+  return kept
+}
+
+const isInstance = (client: PGlite | PgliteTransaction): client is PGlite =>
+  typeof (client as Partial<PGlite>)._runExclusiveQuery === 'function'
+
+export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger): Driver {
   return {
     async rows(text, params) {
       logger?.logQuery(text, params)
-      return (await client.query<Record<string, unknown>>(text, params)).rows
+      const name = isInstance(client) ? preparedName(text, params) : undefined
+      if (!name || !isInstance(client)) return (await client.query<Record<string, unknown>>(text, params)).rows
+      const kept = await keptClientOf(client)
+      if (process.env.EXP === 'A') return (await client.query<Record<string, unknown>>(text, params)).rows
+      if (process.env.EXP === 'B')
+        return client._runExclusiveTransaction(() =>
+          client._runExclusiveQuery(async () => (await kept.query({ text, values: params })).rows),
+        )
+      // PGlite's node-postgres connection sends its messages without PGlite's locks: taken here
+      // as PGlite's own query takes them, so the statement neither runs inside another caller's
+      // transaction nor between the messages of another statement.
+      return client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(async () => (await kept.query({ name, text, values: params })).rows),
+      )
     },
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { createTestDatabase } from '../test/test-database'
+import { createTestDatabase, usingPostgres } from '../test/test-database'
 import { drizzleDb, newPglite, type Database } from './client'
 import { compileStatement, rowsOf, runStatement, statementCache } from './statement'
 
@@ -85,6 +85,43 @@ describe('statements built once per shape', () => {
       expect(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from kept_probe`))).toEqual([
         { n: 0 },
       ])
+    } finally {
+      await pglite.close()
+    }
+  })
+
+  it('prepares a kept statement by name on the database in use, so it is parsed once', async () => {
+    const statement = compileStatement(sql`select ${sql.placeholder('n')}::int + 1 as next`)
+    expect(await runStatement(database.db, statement, { n: 1 })).toEqual([{ next: 2 }])
+    expect(await runStatement(database.db, statement, { n: 2 })).toEqual([{ next: 3 }])
+    // On PostgreSQL the pool may run it on any of its connections: each holds it under the same name.
+    const prepared = rowsOf<{ statement: string }>(
+      await database.db.execute(sql`select statement from pg_prepared_statements`),
+    ).map((row) => row.statement)
+    if (!usingPostgres()) expect(prepared).toContain(statement.text)
+  })
+
+  it('on PGlite, waits for an open transaction instead of running inside it', async () => {
+    const pglite = newPglite()
+    const db = drizzleDb(pglite)
+    try {
+      await db.execute(sql`create table wait_probe (id int)`)
+      const count = compileStatement(
+        sql`select count(*)::int as n from wait_probe where id > ${sql.placeholder('min')}::int`,
+      )
+      expect(await runStatement(db, count, { min: 0 })).toEqual([{ n: 0 }])
+      let counted: Promise<Record<string, unknown>[]> | null = null
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.execute(sql`insert into wait_probe values (1)`)
+          // Asked while the transaction is open: it must neither see the row nor end the transaction.
+          counted = runStatement(db, count, { min: 0 })
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          throw new Error('roll back')
+        }),
+      ).rejects.toThrow('roll back')
+      expect(await counted).toEqual([{ n: 0 }])
+      expect(rowsOf(await pglite.query('select count(*)::int as n from wait_probe'))).toEqual([{ n: 0 }])
     } finally {
       await pglite.close()
     }

@@ -79,9 +79,9 @@ export function cachePerDatabase<T>(maxEntries: number): (db: object) => Version
 export interface ReadCacheOptions {
   cache?: boolean
   /**
-   * The database prepares statements (PostgreSQL; PGlite plans each statement afresh): search
-   * statements then hide their values from the planner so one generic plan serves every term
-   * (`DispatchesRepositoryOptions.reusePlans`).
+   * Search statements hide their values from the planner so one generic plan serves every term
+   * (`DispatchesRepositoryOptions.reusePlans`): on PostgreSQL, whose pool connections each
+   * prepare the statement.
    */
   reusePlans?: boolean
 }
