@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client'
 import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { nearerEnd, searchedPage } from '../../db/search'
-import { rowsOf } from '../../db/statement'
+import { placeholders, runStatement, statementCache } from '../../db/statement'
 import { createLearnerSearch } from './learners-search.sql'
 import {
   L,
@@ -33,6 +33,38 @@ export const learnerHashOf = (key: string) =>
   key.startsWith('id:') && !key.includes('@')
     ? sql`hashtextextended('i:' || ${key.slice(3)}, 0)`
     : sql`hashtextextended('e:' || lower(${key}), 0)`
+
+/** The overview's values, as placeholders (db/statement.ts). */
+const O = placeholders('companyId', 'facet')
+const overviewStatements = statementCache(2)
+
+/**
+ * The company's learner count, version and build state, the facet's count when a course or
+ * status is chosen, and the company's courses for the filter, in one kept statement: it runs
+ * with every page of the learners list, built and planned once per shape (with or without a facet).
+ */
+function overviewStatement(withFacet: boolean) {
+  return overviewStatements.get(withFacet ? 'facet' : 'all', () => {
+    const courses = sql`(
+        select coalesce(json_agg(json_build_object('id', c.course_id, 'title', c.course_title)
+          order by lower(c.course_title), c.course_id), '[]'::json)
+        from (
+          select distinct on (lower(${dispatch.courseTitle}), ${dispatch.courseId})
+            ${dispatch.courseId} as course_id, ${dispatch.courseTitle} as course_title
+          from ${dispatch}
+          where ${and(eq(dispatch.destinationId, O.companyId), isNull(dispatch.removedAt))}
+          order by lower(${dispatch.courseTitle}), ${dispatch.courseId}
+        ) as c)`
+    const facetTotal = withFacet
+      ? sql`(select ${companyLearnerFacet.learners} from ${companyLearnerFacet}
+            where ${and(eq(companyLearnerFacet.companyId, O.companyId), eq(companyLearnerFacet.facet, O.facet))})`
+      : sql`null`
+    return sql`
+        select s.learners as "total", s.version as "version", coalesce(s.building, false) as "building", ${facetTotal} as "facetTotal", ${courses} as "courses"
+        from (select 1) as one
+        left join ${companyLearnerStat} as s on s.company_id = ${O.companyId}`
+  })
+}
 
 export function createLearnersRepository(db: DbOrTx) {
   return {
@@ -158,32 +190,16 @@ export function createLearnersRepository(db: DbOrTx) {
      */
     async overview(filter: LearnerFilter): Promise<LearnerOverview> {
       const facet = facetOf(filter)
-      const courses = sql`(
-        select coalesce(json_agg(json_build_object('id', c.course_id, 'title', c.course_title)
-          order by lower(c.course_title), c.course_id), '[]'::json)
-        from (
-          select distinct on (lower(${dispatch.courseTitle}), ${dispatch.courseId})
-            ${dispatch.courseId} as course_id, ${dispatch.courseTitle} as course_title
-          from ${dispatch}
-          where ${and(eq(dispatch.destinationId, filter.companyId), isNull(dispatch.removedAt))}
-          order by lower(${dispatch.courseTitle}), ${dispatch.courseId}
-        ) as c)`
-      const facetTotal = facet
-        ? sql`(select ${companyLearnerFacet.learners} from ${companyLearnerFacet}
-            where ${and(eq(companyLearnerFacet.companyId, filter.companyId), eq(companyLearnerFacet.facet, facet))})`
-        : sql`null`
-      const [row] = rowsOf<{
-        total: number | null
+      const [row] = (await runStatement(db, overviewStatement(facet !== null), {
+        companyId: filter.companyId,
+        facet,
+      })) as {
+        total: number | string | null
         version: string | number | null
         building: boolean | null
-        facetTotal: number | null
+        facetTotal: number | string | null
         courses: unknown
-      }>(
-        await db.execute(sql`
-        select s.learners as "total", s.version as "version", coalesce(s.building, false) as "building", ${facetTotal} as "facetTotal", ${courses} as "courses"
-        from (select 1) as one
-        left join ${companyLearnerStat} as s on s.company_id = ${filter.companyId}`),
-      )
+      }[]
       const courseList = (typeof row?.courses === 'string' ? JSON.parse(row.courses) : row?.courses) as
         { id: string; title: string }[] | null
       return {
