@@ -95,22 +95,19 @@ const isInstance = (client: PGlite | PgliteTransaction): client is PGlite =>
   typeof (client as Partial<PGlite>)._runExclusiveQuery === 'function'
 
 export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger): Driver {
+  // A transaction's statements run on its handle, unprepared: the kept client would wait for it.
+  const instance = isInstance(client) ? client : null
   return {
     async rows(text, params) {
       logger?.logQuery(text, params)
-      const name = isInstance(client) ? preparedName(text, params) : undefined
-      if (!name || !isInstance(client)) return (await client.query<Record<string, unknown>>(text, params)).rows
-      const kept = await keptClientOf(client)
-      if (process.env.EXP === 'A') return (await client.query<Record<string, unknown>>(text, params)).rows
-      if (process.env.EXP === 'B')
-        return client._runExclusiveTransaction(() =>
-          client._runExclusiveQuery(async () => (await kept.query({ text, values: params })).rows),
-        )
+      const name = instance ? preparedName(text, params) : undefined
+      if (!instance || !name) return (await client.query<Record<string, unknown>>(text, params)).rows
+      const kept = await keptClientOf(instance)
       // PGlite's node-postgres connection sends its messages without PGlite's locks: taken here
       // as PGlite's own query takes them, so the statement neither runs inside another caller's
       // transaction nor between the messages of another statement.
-      return client._runExclusiveTransaction(() =>
-        client._runExclusiveQuery(async () => (await kept.query({ name, text, values: params })).rows),
+      return instance._runExclusiveTransaction(() =>
+        instance._runExclusiveQuery(async () => (await kept.query({ name, text, values: params })).rows),
       )
     },
   }
