@@ -82,6 +82,13 @@ export function describeTiming(kind: SyncKind, t: KindTiming): string {
 /** Pages between two checks of the planner statistics (db/statistics.ts). */
 export const STATISTICS_EVERY_PAGES = 10
 
+/**
+ * Pages read ahead of the writer, and so the most written in one transaction: a page's fixed
+ * costs (its transaction, the checkpoint, each statement trigger of the mirror tables) are paid
+ * once per batch, and a batch of 100-item pages still fits one statement of the upserts.
+ */
+export const PAGES_PER_WRITE = 10
+
 const zero = (): SyncCounts => ({ created: 0, updated: 0, skipped: 0, errors: 0 })
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -183,8 +190,8 @@ export async function runKind(
           next = page.more
         } while (next)
       }
-      /** The listing as the writer sees it: the time it waits for each page is the provider's. */
-      async function* waited(source: AsyncGenerator<ListPage>): AsyncGenerator<ListPage> {
+      /** The listing as the writer sees it: the time it waits for each batch is the provider's. */
+      async function* waited(source: AsyncGenerator<ListPage[]>): AsyncGenerator<ListPage[]> {
         try {
           while (true) {
             const next = await timed('providerWaitMs', () => source.next())
@@ -199,31 +206,38 @@ export async function runKind(
       let written = 0
       for (let start = resumedFrom; ;) {
         try {
-          for await (const page of waited(prefetch(pages(start)))) {
+          for await (const batch of waited(prefetch(pages(start), PAGES_PER_WRITE))) {
             deps.check()
-            // One transaction per page keeps memory and lock time bounded however big the account,
-            // and commits the page's checkpoint with its rows. Its commit need not wait for the
-            // disk: the kind's last transaction commits synchronously, which flushes the WAL of
-            // every page before it; a crash before that loses the pages and their checkpoints
-            // together, and the next run reads them again.
+            // One transaction per batch of pages keeps memory and lock time bounded however big
+            // the account, and commits the checkpoint of its last page with its rows. Its commit
+            // need not wait for the disk: the kind's last transaction commits synchronously,
+            // which flushes the WAL of every batch before it; a crash before that loses the
+            // pages and their checkpoints together, and the next run reads them again.
             const result = await timed('pagesMs', () =>
               db.transaction(async (tx) => {
                 await mirror.commitWithoutWaiting(tx)
                 // A full registration listing: the aggregates of a dispatch or a company without
                 // any yet are built at the end, in bulk (buildDeferredAggregates).
                 if (kind === 'registrations' && full) await mirror.deferAggregates(tx)
-                const r = await handler.write(tx, page.items, client)
+                const r = await handler.write(
+                  tx,
+                  batch.flatMap((page) => page.items),
+                  client,
+                )
                 if (removable) {
                   if (full) await progress.addSeen(removable, r.ids, tx)
                   await progress.clearMissing(removable, r.ids, tx)
                 }
-                cp = { ...cp, nextPage: page.more, pages: cp.pages + 1 }
+                cp = { ...cp, nextPage: batch[batch.length - 1]!.more, pages: cp.pages + batch.length }
                 await progress.saveCheckpoint(cp, tx)
                 return r
               }),
             )
-            written += 1
-            if (written % STATISTICS_EVERY_PAGES === 0) await stats()
+            const before = written
+            written += batch.length
+            if (Math.floor(written / STATISTICS_EVERY_PAGES) > Math.floor(before / STATISTICS_EVERY_PAGES)) {
+              await stats()
+            }
             add(counts, result)
             orphans += result.orphans
             renamed += result.renamed ?? 0

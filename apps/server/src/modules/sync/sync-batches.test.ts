@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Simulator } from '@portal/scorm-cloud-sim'
+import { createTestDatabase } from '../../test/test-database'
+import { createSyncService } from './sync.service'
+import { PAGES_PER_WRITE } from './sync-kind-run'
+import { mirrorRows, SMALL_SIZES, startTestSimulator, syncRepositories, testClient, tick } from './sync.test-support'
+
+const PAGE = 7
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await startTestSimulator({ pageSize: PAGE })
+})
+afterAll(async () => {
+  await sim.close()
+})
+
+/** A sync whose registration writes take a while and are recorded, over a fresh database. */
+async function slowWriterSync(delayMs: number) {
+  const database = await createTestDatabase()
+  const repositories = syncRepositories(database.db)
+  const writes: number[] = []
+  const upsert = repositories.mirror.upsertRegistrations
+  repositories.mirror.upsertRegistrations = async (rows, tx) => {
+    writes.push(rows.length)
+    await tick(delayMs)
+    return upsert(rows, tx)
+  }
+  const client = testClient(sim)
+  const sync = createSyncService({ database, repositories, client, pageRetry: { delayMs: 5 } })
+  return {
+    database,
+    sync,
+    writes,
+    async close() {
+      await sync.close()
+      await client.close()
+      await database.close()
+    },
+  }
+}
+
+describe('a listing whose writer is slower than the provider', () => {
+  it('writes the pages read meanwhile together, and mirrors every registration as one page at a time does', async () => {
+    const slow = await slowWriterSync(60)
+    const fast = await slowWriterSync(0)
+    try {
+      const outcome = await slow.sync.run({ trigger: 'startup' })
+      expect(outcome.ok).toBe(true)
+      expect(outcome.results.find((r) => r.kind === 'registrations')).toMatchObject({
+        status: 'succeeded',
+        created: SMALL_SIZES.registrations,
+      })
+      // Pages piled up while a write was under way, and went in together; never more than the read-ahead.
+      expect(Math.max(...slow.writes)).toBeGreaterThan(PAGE)
+      expect(Math.max(...slow.writes)).toBeLessThanOrEqual(PAGE * PAGES_PER_WRITE)
+      expect(slow.writes.length).toBeLessThan(Math.ceil(SMALL_SIZES.registrations / PAGE))
+
+      expect((await fast.sync.run({ trigger: 'startup' })).ok).toBe(true)
+      expect(await mirrorRows(slow.database.db, { volatile: false })).toEqual(
+        await mirrorRows(fast.database.db, { volatile: false }),
+      )
+    } finally {
+      await slow.close()
+      await fast.close()
+    }
+  })
+})
