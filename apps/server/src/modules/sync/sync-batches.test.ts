@@ -20,11 +20,14 @@ async function slowWriterSync(delayMs: number) {
   const database = await createTestDatabase()
   const repositories = syncRepositories(database.db)
   const writes: number[] = []
-  const upsert = repositories.mirror.upsertRegistrations
-  repositories.mirror.upsertRegistrations = async (rows, tx) => {
-    writes.push(rows.length)
-    await tick(delayMs)
-    return upsert(rows, tx)
+  // A first sync stages its registrations; a later one upserts them: both are slowed and counted.
+  for (const method of ['stageRegistrations', 'upsertRegistrations'] as const) {
+    const write = repositories.mirror[method]
+    repositories.mirror[method] = async (rows, tx) => {
+      writes.push(rows.length)
+      await tick(delayMs)
+      return write(rows, tx)
+    }
   }
   const client = testClient(sim)
   const sync = createSyncService({ database, repositories, client, pageRetry: { delayMs: 5 } })

@@ -7,7 +7,7 @@ import { prefetch } from './prefetch'
 import { refreshCounters } from './sync-counters'
 import type { KindHandlers, PageResult } from './sync.kinds'
 import type { Checkpoint, RemovableKind, SyncProgressRepository } from './sync-progress.repository'
-import { buildDeferredAggregates } from './sync-learners'
+import { buildDeferredAggregates, moveStagedRegistrations } from './sync-learners'
 import { reconcileRemovals, type ReconcileOutcome } from './sync-reconcile'
 import { settleUnseen } from './sync-removal'
 import type { SyncRunRepository } from './sync-run.repository'
@@ -172,6 +172,9 @@ export async function runKind(
       await progress.clearListing(kind)
       checkpoint = fresh()
     }
+    // A first sync's registrations go to the staging table and move into the mirror in bulk
+    // once listed (migration 0045); a resumed run goes on as the stopped one began.
+    const staged = kind === 'registrations' && (await mirror.stagesRegistrations(full))
 
     if (!checkpoint.pages || resumedFrom) {
       let cp: Checkpoint = checkpoint
@@ -223,6 +226,7 @@ export async function runKind(
                   tx,
                   batch.flatMap((page) => page.items),
                   client,
+                  { staged },
                 )
                 if (removable) {
                   if (full) await progress.addSeen(removable, r.ids, tx)
@@ -256,7 +260,10 @@ export async function runKind(
     }
 
     if (kind === 'registrations') {
-      // Full or not: a build left by a run that stopped (a crash mid-build) is done by the next one.
+      // Full or not: staged rows or a build left by a run that stopped (a crash mid-build) are
+      // moved or built by the next one. The move is the pages' write, done in bulk.
+      await timed('pagesMs', () => moveStagedRegistrations(mirror, deps.stopped))
+      deps.check()
       await timed('buildMs', () => buildDeferredAggregates(mirror, deps.stopped))
     }
     await stats()

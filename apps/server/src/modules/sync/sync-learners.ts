@@ -31,6 +31,18 @@ export async function buildDeferredAggregates(mirror: SyncRepository, stopped: (
   for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
 }
 
+/**
+ * Moves the registrations a first full listing staged into the mirror (migration 0045), a group
+ * of dispatches per transaction, before their aggregates are built. Stops between transactions
+ * when the run must stop; the rest stay staged for the next run.
+ */
+export async function moveStagedRegistrations(mirror: SyncRepository, stopped: () => boolean): Promise<void> {
+  for (const group of await mirror.stagedGroups()) {
+    if (stopped()) return
+    await mirror.moveStaged(group)
+  }
+}
+
 /** The companies' learner builds alone (company_learner_build), one transaction each. */
 export async function buildDeferredLearners(mirror: SyncRepository, stopped: () => boolean): Promise<void> {
   await eachLimit(await mirror.companiesAwaitingLearners(), LEARNER_BUILDS_AT_ONCE, async (companyId) => {

@@ -19,7 +19,8 @@ export interface PageResult extends UpsertCounts {
 export interface KindHandler {
   /** The first page of the window, or the page a `more` token points at. */
   page(client: ScormCloudClient, window: ListWindow, more: string | null): Promise<ListPage>
-  write(tx: Tx, items: unknown[], client: ScormCloudClient): Promise<PageResult>
+  /** `staged`: registrations only, the listing stages its rows (SyncRepository.stagesRegistrations). */
+  write(tx: Tx, items: unknown[], client: ScormCloudClient, options?: { staged?: boolean }): Promise<PageResult>
   /**
    * Courses, destinations and dispatches: the item's own GET, in its list shape, or null when
    * the provider answers 404. A full run asks it about items its listing did not return.
@@ -126,7 +127,7 @@ export function createKindHandlers(repo: SyncRepository): Record<SyncKind, KindH
     // Not removal-checked: the check needs every registration id of the account in memory at
     // once (a million and more), and a registration is a learner's history, which the
     // completion report keeps even when its dispatch goes away upstream.
-    async write(tx, items) {
+    async write(tx, items, _client, options) {
       const mapped = mapRegistrations(items as Parameters<typeof mapRegistrations>[0])
       const known = await repo.dispatchCourses(
         mapped.rows.map((r) => r.dispatchId),
@@ -137,7 +138,9 @@ export function createKindHandlers(repo: SyncRepository): Record<SyncKind, KindH
         return courseId === undefined ? [] : [{ ...r, courseId: r.courseId ?? courseId }]
       })
       const orphans = mapped.rows.length - rows.length
-      const counts = await repo.upsertRegistrations(rows, tx)
+      const counts = options?.staged
+        ? await repo.stageRegistrations(rows, tx)
+        : await repo.upsertRegistrations(rows, tx)
       return {
         ...counts,
         // Without a dispatchId (not the portal's) or with an unknown dispatch: deliberately skipped.

@@ -85,7 +85,7 @@ const mirrorUpsert = <Row extends { id: string }>(
   table: PgTable,
   keys: readonly string[],
   updateExtra: Record<string, string> = touched,
-  more: Pick<UpsertSpec, 'updateWhere'> = {},
+  more: Pick<UpsertSpec, 'updateWhere'> & { into?: string } = {},
 ) => recordsetUpsert<Row>(table, { keys, insertExtra: touched, updateExtra, ...more })
 
 const touchedAndUpdated = { syncedAt: 'now()', updatedAt: 'now()' }
@@ -98,11 +98,38 @@ const writeDispatches = mirrorUpsert<DispatchRow>(dispatch, DISPATCH_KEYS, touch
   updateWhere: `coalesce(excluded."provider_updated", '-infinity'::timestamptz)
     >= coalesce("dispatch"."provider_updated", '-infinity'::timestamptz)`,
 })
+/** Where a first full listing stages its registrations (migration 0045). */
+const STAGED_REGISTRATIONS = 'registration_load'
+/** Not older: (instance, provider updated) of the incoming copy at least the one stored in `table`. */
+const notOlder = (
+  table: string,
+) => `(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
+    >= ("${table}"."instance", coalesce("${table}"."provider_updated", '-infinity'::timestamptz))`
 const writeRegistrations = mirrorUpsert<RegistrationRow>(registration, REGISTRATION_KEYS, touched, {
-  // Not older: (instance, provider updated) of the incoming copy at least the stored one's.
-  updateWhere: `(excluded."instance", coalesce(excluded."provider_updated", '-infinity'::timestamptz))
-    >= ("registration"."instance", coalesce("registration"."provider_updated", '-infinity'::timestamptz))`,
+  updateWhere: notOlder('registration'),
 })
+const stageRegistrations = mirrorUpsert<RegistrationRow>(registration, REGISTRATION_KEYS, touched, {
+  updateWhere: notOlder(STAGED_REGISTRATIONS),
+  into: STAGED_REGISTRATIONS,
+})
+
+/** Ids in groups of about AGGREGATE_BUILD_ROWS rows (a larger id goes alone), in the order given. */
+function groupsOf(rows: { id: string; n: number }[]): string[][] {
+  const groups: string[][] = []
+  let size = Infinity
+  for (const { id, n } of rows) {
+    if (size + Number(n) > AGGREGATE_BUILD_ROWS) {
+      groups.push([])
+      size = 0
+    }
+    groups[groups.length - 1]!.push(id)
+    size += Number(n)
+  }
+  return groups
+}
+
+/** `ids` as SQL a `where … in (…)` reads: one JSON parameter however many. */
+const idList = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`
 
 /** Positive when `a` is newer by (instance, provider updated); a missing date is the oldest. */
 const updatedMs = (r: RegistrationRow) => r.providerUpdated?.getTime() ?? Number.MIN_SAFE_INTEGER
@@ -160,6 +187,55 @@ export function createSyncRepository(db: Db) {
         tx,
         uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
       ),
+
+    /** The same rules as upsertRegistrations, into the staging table of a first full listing. */
+    stageRegistrations: (rows: (RegistrationRow & { courseId: string })[], tx: DbOrTx = db) =>
+      stageRegistrations(
+        tx,
+        uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
+      ),
+
+    /**
+     * Whether a registration listing stages its pages (migration 0045): a full one into an empty
+     * mirror (a first sync), or any listing while rows of a stopped one wait to be moved.
+     */
+    async stagesRegistrations(full: boolean, tx: DbOrTx = db): Promise<boolean> {
+      const result = (await tx.execute(sql`
+        select exists (select 1 from ${sql.identifier(STAGED_REGISTRATIONS)})
+          or (${full} and not exists (select 1 from ${registration})) as staged`)) as unknown as {
+        rows: { staged: boolean }[]
+      }
+      return result.rows[0]?.staged === true
+    },
+
+    /** The staged registrations' dispatches, in id order, in groups of about AGGREGATE_BUILD_ROWS rows. */
+    async stagedGroups(tx: DbOrTx = db): Promise<string[][]> {
+      const result = (await tx.execute(sql`
+        select dispatch_id as id, count(*)::int as n from ${sql.identifier(STAGED_REGISTRATIONS)}
+        group by dispatch_id order by dispatch_id`)) as unknown as { rows: { id: string; n: number }[] }
+      return groupsOf(result.rows)
+    },
+
+    /**
+     * Moves the staged registrations of these dispatches into the mirror, in one transaction, in
+     * the report index's order, by the mirror's upsert: a copy a postback wrote meanwhile is kept
+     * when it is newer. The aggregates are deferred as the listing's pages defer them.
+     */
+    async moveStaged(dispatchIds: string[]): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`set local synchronous_commit = off`)
+        await tx.execute(DEFER_AGGREGATES_SQL)
+        const written = await writeRegistrations.upsertFrom(tx, {
+          table: STAGED_REGISTRATIONS,
+          where: sql`dispatch_id in ${idList(dispatchIds)}`,
+          orderBy: '"dispatch_id", "last_access_date" desc nulls last, "id"',
+        })
+        await tx.execute(
+          sql`delete from ${sql.identifier(STAGED_REGISTRATIONS)} where dispatch_id in ${idList(dispatchIds)}`,
+        )
+        return written
+      })
+    },
 
     /**
      * Placeholder rows so a dispatch's foreign keys hold before its course or destination is
@@ -262,17 +338,7 @@ export function createSyncRepository(db: Db) {
         where s.building
         group by s.dispatch_id
         order by s.dispatch_id`)) as unknown as { rows: { id: string; n: number }[] }
-      const groups: string[][] = []
-      let rows = Infinity
-      for (const { id, n } of result.rows) {
-        if (rows + Number(n) > AGGREGATE_BUILD_ROWS) {
-          groups.push([])
-          rows = 0
-        }
-        groups[groups.length - 1]!.push(id)
-        rows += Number(n)
-      }
-      return groups
+      return groupsOf(result.rows)
     },
 
     /** Builds the aggregates of these dispatches (dispatch_aggregates_build) in a transaction of its own. */

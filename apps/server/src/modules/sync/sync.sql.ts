@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, sql } from 'drizzle-orm'
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../db/client'
 
@@ -31,21 +31,30 @@ export interface UpsertSpec {
 }
 
 /**
+ * Where an upsert reads its rows: its JSON parameter, or the rows `where` selects from `table`,
+ * a table with the target's column names, in `orderBy`'s order (both raw SQL of our own).
+ */
+export type UpsertSource = { json: string } | { table: string; where: SQL; orderBy: string }
+
+/**
  * `INSERT … SELECT FROM jsonb_to_recordset($1) ON CONFLICT (id) DO UPDATE SET <keys> WHERE
  * <some key differs> RETURNING (xmax = 0)`: one statement per page whose text is made once per
  * table, with the page as one JSON parameter (property names as sent, dates as ISO strings).
  * A page of 100 registrations used to be a query builder run over 1,700 bound values, which
  * was half the CPU of a full sync. An unchanged row writes nothing: no new row
  * version, no `updated_at` bump; xmax = 0 marks a freshly inserted row version.
+ *
+ * `into` writes another table with the same columns (the registrations a first sync stages,
+ * migration 0045); `upsertFrom` runs the same statement over rows read from such a table.
  */
-export function recordsetUpsert<Row extends { id: string }>(table: PgTable, spec: UpsertSpec) {
+export function recordsetUpsert<Row extends { id: string }>(table: PgTable, spec: UpsertSpec & { into?: string }) {
   const columns = getTableColumns(table) as Record<string, PgColumn>
   const column = (key: string) => {
     const c = columns[key]
     if (!c) throw new Error(`${getTableName(table)} has no column ${key}`)
     return c
   }
-  const name = quote(getTableName(table))
+  const name = quote(spec.into ?? getTableName(table))
   const keys = spec.keys.filter((k) => k !== 'id')
   const fromJson = ['id', ...keys]
   const insertExtra = Object.entries(spec.insertExtra ?? {})
@@ -54,13 +63,11 @@ export function recordsetUpsert<Row extends { id: string }>(table: PgTable, spec
   const recordType = fromJson.map((k) => `${quote(k)} ${column(k).getSQLType()}`).join(', ')
   const updated = keys.map(col)
   const differs = `(${updated.map((c) => `${name}.${c}`).join(', ')}) is distinct from (${updated.map((c) => `excluded.${c}`).join(', ')})`
-  const text = [
+  const head = [
     `insert into ${name} (${[...fromJson, ...insertExtra.map(([k]) => k)].map(col).join(', ')})`,
     `select ${[...fromJson.map((k) => `r.${quote(k)}`), ...insertExtra.map(([, expr]) => expr)].join(', ')}`,
-    `from jsonb_to_recordset(`,
   ].join(' ')
   const tail = [
-    `::jsonb) as r(${recordType})`,
     `on conflict (${col('id')}) do update set`,
     [...updated.map((c) => `${c} = excluded.${c}`), ...updateExtra.map(([k, expr]) => `${col(k)} = ${expr}`)].join(
       ', ',
@@ -68,13 +75,28 @@ export function recordsetUpsert<Row extends { id: string }>(table: PgTable, spec
     `where ${differs}${spec.updateWhere ? ` and ${spec.updateWhere}` : ''}`,
     `returning (xmax = 0) as inserted`,
   ].join(' ')
-  const statement = (json: string) => sql`${sql.raw(text)}${json}${sql.raw(tail)}`
+  // Rows of a table with the target's columns, under the property names the JSON carries.
+  const renamed = fromJson.map((k) => `${col(k)} as ${quote(k)}`).join(', ')
+  const statement = (source: UpsertSource) =>
+    'json' in source
+      ? sql`${sql.raw(`${head} from jsonb_to_recordset(`)}${source.json}${sql.raw(`::jsonb) as r(${recordType}) ${tail}`)}`
+      : sql`${sql.raw(`${head} from (select ${renamed} from ${source.table} where `)}${source.where}${sql.raw(
+          ` order by ${source.orderBy}) as r ${tail}`,
+        )}`
 
-  return async (tx: DbOrTx, rows: Row[]): Promise<UpsertCounts> =>
+  const write = async (tx: DbOrTx, rows: Row[]): Promise<UpsertCounts> =>
     chunked(rows, async (part) => {
-      const result = (await tx.execute(statement(JSON.stringify(part)))) as unknown as { rows: { inserted: boolean }[] }
+      const result = (await tx.execute(statement({ json: JSON.stringify(part) }))) as unknown as {
+        rows: { inserted: boolean }[]
+      }
       return count(part.length, result.rows)
     })
+  /** The same upsert over the rows `where` selects from another table with the target's columns. */
+  const upsertFrom = async (tx: DbOrTx, source: Exclude<UpsertSource, { json: string }>): Promise<number> => {
+    const result = (await tx.execute(statement(source))) as unknown as { rows: unknown[] }
+    return result.rows.length
+  }
+  return Object.assign(write, { upsertFrom })
 }
 
 export function count(sent: number, returned: { inserted: boolean }[]): UpsertCounts {
