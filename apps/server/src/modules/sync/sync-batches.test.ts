@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Simulator } from '@portal/scorm-cloud-sim'
-import { createTestDatabase } from '../../test/test-database'
-import { createSyncService } from './sync.service'
 import { PAGES_PER_WRITE } from './sync-kind-run'
-import { mirrorRows, SMALL_SIZES, startTestSimulator, syncRepositories, testClient, tick } from './sync.test-support'
+import { mirrorRows, SMALL_SIZES, startTestSimulator, syncFixture, tick } from './sync.test-support'
 
 const PAGE = 7
 
@@ -17,30 +15,20 @@ afterAll(async () => {
 
 /** A sync whose registration writes take a while and are recorded, over a fresh database. */
 async function slowWriterSync(delayMs: number) {
-  const database = await createTestDatabase()
-  const repositories = syncRepositories(database.db)
   const writes: number[] = []
-  // A first sync stages its registrations; a later one upserts them: both are slowed and counted.
-  for (const method of ['stageRegistrations', 'upsertRegistrations'] as const) {
-    const write = repositories.mirror[method]
-    repositories.mirror[method] = async (rows, tx) => {
-      writes.push(rows.length)
-      await tick(delayMs)
-      return write(rows, tx)
+  const f = await syncFixture(sim, {}, (repositories) => {
+    // A first sync stages its registrations; a later one upserts them: both are slowed and counted.
+    for (const method of ['stageRegistrations', 'upsertRegistrations'] as const) {
+      const write = repositories.mirror[method]
+      repositories.mirror[method] = async (rows, tx) => {
+        writes.push(rows.length)
+        await tick(delayMs)
+        return write(rows, tx)
+      }
     }
-  }
-  const client = testClient(sim)
-  const sync = createSyncService({ database, repositories, client, pageRetry: { delayMs: 5 } })
-  return {
-    database,
-    sync,
-    writes,
-    async close() {
-      await sync.close()
-      await client.close()
-      await database.close()
-    },
-  }
+    return repositories
+  })
+  return { ...f, writes }
 }
 
 describe('a listing whose writer is slower than the provider', () => {

@@ -37,10 +37,12 @@ export async function buildDeferredAggregates(mirror: SyncRepository, stopped: (
  * when the run must stop; the rest stay staged for the next run.
  */
 export async function moveStagedRegistrations(mirror: SyncRepository, stopped: () => boolean): Promise<void> {
-  for (const group of await mirror.stagedGroups()) {
+  const groups = await mirror.stagedGroups()
+  for (const group of groups) {
     if (stopped()) return
     await mirror.moveStaged(group)
   }
+  if (groups.length > 0) await mirror.clearStaged()
 }
 
 /** The companies' learner builds alone (company_learner_build), one transaction each. */

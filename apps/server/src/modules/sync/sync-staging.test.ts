@@ -1,30 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Simulator } from '@portal/scorm-cloud-sim'
+import { describe, expect, it } from 'vitest'
 import { registration } from '../../db/schema'
 import type { DbOrTx } from '../../db/client'
 import { mapRegistrations } from './sync.mapper'
-import { mirrorRows, SMALL_SIZES, startTestSimulator, syncFixture, type SyncFixture } from './sync.test-support'
+import { mirrorRows, SMALL_SIZES, useFixturesOnFaultySimulator } from './sync.test-support'
 import { createSyncRepository } from './sync.repository'
 
-let sim: Simulator
-const fixtures: SyncFixture[] = []
-const fixture = async () => {
-  const f = await syncFixture(sim)
-  fixtures.push(f)
-  return f
-}
-
-beforeAll(async () => {
-  sim = await startTestSimulator()
-})
-afterEach(() => {
-  sim.clearFaults()
-})
-afterAll(async () => {
-  for (const f of fixtures) await f.close()
-  await sim.close()
-})
+const suite = useFixturesOnFaultySimulator()
+const fixture = () => suite.fixture()
 
 const count = async (db: DbOrTx, table: 'registration' | 'registration_load') => {
   const result = (await db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`)) as unknown as {
@@ -37,17 +20,25 @@ describe('a first sync', () => {
   it('stages its registrations while it lists them, and a stopped one is moved into the mirror by the next run', async () => {
     const f = await fixture()
     // Three pages of registrations get through, then a 429 asks for a wait longer than allowed.
-    sim.setFaults({ onlyPaths: ['/registrations'], rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 } })
+    suite.sim.setFaults({
+      onlyPaths: ['/registrations'],
+      rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 },
+    })
     const first = await f.sync.run({ trigger: 'startup' })
     expect(first.results.find((r) => r.kind === 'registrations')).toMatchObject({ status: 'failed', created: 21 })
     expect(await count(f.database.db, 'registration_load')).toBe(21)
     expect(await count(f.database.db, 'registration')).toBe(0)
 
-    sim.clearFaults()
+    suite.sim.clearFaults()
     const second = await f.sync.run({ trigger: 'schedule' })
     expect(second.ok).toBe(true)
     expect(await count(f.database.db, 'registration_load')).toBe(0)
     expect(await count(f.database.db, 'registration')).toBe(SMALL_SIZES.registrations)
+    // Emptied, not only deleted from: the next run's look at it must not read the moved rows' space.
+    const size = (await f.database.db.execute(
+      sql`select pg_relation_size('registration_load')::int as bytes`,
+    )) as unknown as { rows: { bytes: number }[] }
+    expect(Number(size.rows[0]!.bytes)).toBe(0)
 
     const clean = await fixture()
     expect((await clean.sync.run({ trigger: 'startup' })).ok).toBe(true)
@@ -64,7 +55,7 @@ describe('a first sync', () => {
     expect((await f.sync.run({ trigger: 'startup' })).ok).toBe(true)
     // Mirrored: a full listing writes straight into the mirror.
     expect(await mirror.stagesRegistrations(true)).toBe(false)
-    const [row] = mapRegistrations([sim.data.registrationAt(0)!]).rows
+    const [row] = mapRegistrations([suite.sim.data.registrationAt(0)!]).rows
     await mirror.stageRegistrations([{ ...row!, id: 'waiting', courseId: row!.courseId ?? 'c' }])
     expect(await mirror.stagesRegistrations(false)).toBe(true)
   })
@@ -75,7 +66,7 @@ describe('moving staged registrations', () => {
     const f = await fixture()
     expect((await f.sync.run({ trigger: 'startup' })).ok).toBe(true)
     const mirror = createSyncRepository(f.database.db)
-    const [a, b] = mapRegistrations([sim.data.registrationAt(0)!, sim.data.registrationAt(1)!]).rows
+    const [a, b] = mapRegistrations([suite.sim.data.registrationAt(0)!, suite.sim.data.registrationAt(1)!]).rows
     const at = (iso: string) => new Date(iso)
     const row = (r: NonNullable<typeof a>, name: string, updated: string) => ({
       ...r,

@@ -217,6 +217,15 @@ export function createSyncRepository(db: Db) {
     },
 
     /**
+     * Empties the staging table once every staged row has moved. Its rows were deleted group by
+     * group, and until vacuumed their space is still read by every look at the table (the next
+     * run's "is anything staged?" would read a million dead rows); only the sync writes it.
+     */
+    async clearStaged(): Promise<void> {
+      await db.execute(sql`truncate ${sql.identifier(STAGED_REGISTRATIONS)}`)
+    },
+
+    /**
      * Moves the staged registrations of these dispatches into the mirror, in one transaction, in
      * the report index's order, by the mirror's upsert: a copy a postback wrote meanwhile is kept
      * when it is newer. The aggregates are deferred as the listing's pages defer them.

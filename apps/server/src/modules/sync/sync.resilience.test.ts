@@ -1,43 +1,29 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Simulator } from '@portal/scorm-cloud-sim'
+import { describe, expect, it } from 'vitest'
 import { createScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { PAGE_RETRY } from './page-retry'
-import { mirrorRows, startTestSimulator, syncFixture, syncRuns, tick, type SyncFixture } from './sync.test-support'
+import { mirrorRows, syncRuns, tick, useFixturesOnFaultySimulator } from './sync.test-support'
 
-let sim: Simulator
-const fixtures: SyncFixture[] = []
-const fixture = async (...args: Parameters<typeof syncFixture> extends [unknown, ...infer R] ? R : never) => {
-  const f = await syncFixture(sim, ...args)
-  fixtures.push(f)
-  return f
-}
+const suite = useFixturesOnFaultySimulator()
+const fixture = suite.fixture
 
-beforeAll(async () => {
-  sim = await startTestSimulator()
-})
-afterEach(() => {
-  sim.clearFaults()
-})
-afterAll(async () => {
-  for (const f of fixtures) await f.close()
-  await sim.close()
-})
-
-const served = () => sim.stats().total
+const served = () => suite.sim.stats().total
 
 describe('a sync stopped midway', () => {
   it('ends, once re-run, with the same rows as a clean run on a fresh database', async () => {
     const interrupted = await fixture()
     // Three pages of registrations get through, then a 429 asks for a wait longer than allowed.
-    sim.setFaults({ onlyPaths: ['/registrations'], rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 } })
+    suite.sim.setFaults({
+      onlyPaths: ['/registrations'],
+      rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 },
+    })
     const first = await interrupted.sync.run({ trigger: 'startup' })
     expect(first.ok).toBe(false)
     const failed = first.results.find((r) => r.kind === 'registrations')!
     expect(failed).toMatchObject({ status: 'failed', created: 21 })
     expect(failed.message).toMatch(/Too many requests/)
-    sim.clearFaults()
+    suite.sim.clearFaults()
     expect((await interrupted.sync.run({ trigger: 'schedule' })).ok).toBe(true)
 
     const clean = await fixture()
@@ -53,7 +39,7 @@ describe('when SCORM Cloud fails', () => {
     const f = await fixture()
     await f.sync.run({ trigger: 'startup' })
     const before = await mirrorRows(f.database.db)
-    await sim.stop()
+    await suite.sim.stop()
     try {
       const outcome = await f.sync.run({ trigger: 'manual', full: true })
       expect(outcome.ok).toBe(false)
@@ -67,7 +53,7 @@ describe('when SCORM Cloud fails', () => {
       expect(status.scormCloud.lastError).toBeTruthy()
       expect(status.runs.courses).toMatchObject({ status: 'failed', message: 'SCORM Cloud could not be reached.' })
     } finally {
-      await sim.start()
+      await suite.sim.start()
     }
     await tick(120) // the breaker's open period in tests
     expect((await f.sync.run({ trigger: 'manual' })).ok).toBe(true)
@@ -76,45 +62,45 @@ describe('when SCORM Cloud fails', () => {
 
   it('completes through injected errors with a bounded number of attempts', async () => {
     const f = await fixture({ breaker: { failureThreshold: 8, openMs: 100 } })
-    sim.resetStats()
-    sim.setFaults({ errorRate: 0.3 })
+    suite.sim.resetStats()
+    suite.sim.setFaults({ errorRate: 0.3 })
     const outcome = await f.sync.run({ trigger: 'startup' })
     expect(outcome.ok).toBe(true)
-    const stats = sim.stats()
+    const stats = suite.sim.stats()
     const answered = stats.byStatus['200'] ?? 0
     expect(stats.faults.errors).toBeGreaterThan(0)
     expect(f.client.attempts()).toBe(stats.total)
     expect(f.client.attempts()).toBe(answered + stats.faults.errors)
     expect(f.client.attempts()).toBeLessThanOrEqual(answered * 3)
-    expect((await mirrorRows(f.database.db)).registrations).toHaveLength(sim.data.counts().registrations)
+    expect((await mirrorRows(f.database.db)).registrations).toHaveLength(suite.sim.data.counts().registrations)
   })
 
   it('honours Retry-After on 429', async () => {
     const waits: number[] = []
     const f = await fixture({ sleep: async (ms) => void waits.push(ms), maxRetryAfterMs: 5_000 })
-    sim.setFaults({ rateLimitBurst: { every: 5, length: 1, retryAfterSeconds: 2 } })
+    suite.sim.setFaults({ rateLimitBurst: { every: 5, length: 1, retryAfterSeconds: 2 } })
     const outcome = await f.sync.run({ trigger: 'startup' })
     expect(outcome.ok).toBe(true)
-    expect(sim.stats().faults.rateLimited).toBeGreaterThan(0)
+    expect(suite.sim.stats().faults.rateLimited).toBeGreaterThan(0)
     expect(waits.length).toBeGreaterThan(0)
     expect(waits.every((ms) => ms >= 2_000)).toBe(true)
   })
 
   it('gives up on a page that does not answer within the request timeout, after its page budget', async () => {
     const f = await fixture({ requestTimeoutMs: 250, breaker: { failureThreshold: 10, openMs: 100 } })
-    sim.setFaults({ latencyMs: 1_500 })
+    suite.sim.setFaults({ latencyMs: 1_500 })
     const before = f.client.attempts()
     const result = await f.sync.syncCourses('manual')
     expect(result).toMatchObject({ status: 'failed', message: 'SCORM Cloud did not answer in time.' })
     // 3 attempts per call (the client), 3 calls per page (the sync's page budget).
     expect(f.client.attempts() - before).toBe(3 * PAGE_RETRY.tries)
-    sim.clearFaults()
+    suite.sim.clearFaults()
     expect(await f.sync.syncCourses('manual')).toMatchObject({ status: 'succeeded' })
   })
 
   it('opens the circuit after repeated failures, fails fast without calling SCORM Cloud, and closes it when it is back', async () => {
     const f = await fixture({ breaker: { failureThreshold: 3, openMs: 600 } })
-    sim.setFaults({ errorRate: 1, errorStatuses: [503] })
+    suite.sim.setFaults({ errorRate: 1, errorStatuses: [503] })
     expect(await f.sync.syncCourses('manual')).toMatchObject({ status: 'failed' })
     expect(f.client.breaker.state).toBe('open')
     expect((await f.sync.status()).scormCloud).toMatchObject({ reachable: false, circuit: 'open' })
@@ -125,7 +111,7 @@ describe('when SCORM Cloud fails', () => {
     expect(fast.message).toMatch(/SCORM Cloud is unavailable/)
     expect(served()).toBe(calls) // the simulator saw nothing
 
-    sim.clearFaults()
+    suite.sim.clearFaults()
     await tick(650)
     expect((await f.sync.status()).scormCloud.circuit).toBe('half-open')
     expect(await f.sync.syncCourses('manual')).toMatchObject({ status: 'succeeded' })

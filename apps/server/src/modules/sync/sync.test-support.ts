@@ -1,5 +1,5 @@
 import { asc } from 'drizzle-orm'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startSimulator, type Simulator, type SimulatorOptionsInput } from '@portal/scorm-cloud-sim'
 import type { Database, DbOrTx } from '../../db/client'
 import { company, course, dispatch, registration, syncRun } from '../../db/schema'
@@ -53,15 +53,17 @@ export interface SyncFixture {
   close(): Promise<void>
 }
 
+/** `repositories` may replace methods of the sync's repositories before the service is built. */
 export async function syncFixture(
   sim: Simulator,
   clientOverrides: Partial<TransportOptions> = {},
+  repositories: (built: SyncRepositories) => SyncRepositories = (built) => built,
 ): Promise<SyncFixture> {
   const database = await createTestDatabase()
   const client = testClient(sim, clientOverrides)
   const sync = createSyncService({
     database,
-    repositories: syncRepositories(database.db),
+    repositories: repositories(syncRepositories(database.db)),
     client,
     pageRetry: { delayMs: 5 },
   })
@@ -73,6 +75,34 @@ export async function syncFixture(
       await sync.close()
       await client.close()
       await database.close()
+    },
+  }
+}
+
+/**
+ * A test simulator for the enclosing suite, its faults cleared after each test, and fixtures on
+ * it that are closed after the suite: read `sim` inside the tests, call `fixture()` for a fresh one.
+ */
+export function useFixturesOnFaultySimulator() {
+  const held = { fixtures: [] as SyncFixture[] } as { sim: Simulator; fixtures: SyncFixture[] }
+  beforeAll(async () => {
+    held.sim = await startTestSimulator()
+  })
+  afterEach(() => {
+    held.sim.clearFaults()
+  })
+  afterAll(async () => {
+    for (const f of held.fixtures) await f.close()
+    await held.sim?.close()
+  })
+  return {
+    get sim() {
+      return held.sim
+    },
+    async fixture(...args: Parameters<typeof syncFixture> extends [unknown, ...infer R] ? R : never) {
+      const f = await syncFixture(held.sim, ...args)
+      held.fixtures.push(f)
+      return f
     },
   }
 }
