@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { registration } from '../../db/schema'
 import type { DbOrTx } from '../../db/client'
 import { mapRegistrations } from './sync.mapper'
-import { mirrorRows, SMALL_SIZES, useFixturesOnFaultySimulator } from './sync.test-support'
+import {
+  mirrorRows,
+  SMALL_SIZES,
+  stopRegistrationsAfterThreePages,
+  useFixturesOnFaultySimulator,
+} from './sync.test-support'
 import { createSyncRepository } from './sync.repository'
 
 const suite = useFixturesOnFaultySimulator()
@@ -19,11 +24,7 @@ const count = async (db: DbOrTx, table: 'registration' | 'registration_load') =>
 describe('a first sync', () => {
   it('stages its registrations while it lists them, and a stopped one is moved into the mirror by the next run', async () => {
     const f = await fixture()
-    // Three pages of registrations get through, then a 429 asks for a wait longer than allowed.
-    suite.sim.setFaults({
-      onlyPaths: ['/registrations'],
-      rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 },
-    })
+    stopRegistrationsAfterThreePages(suite.sim)
     const first = await f.sync.run({ trigger: 'startup' })
     expect(first.results.find((r) => r.kind === 'registrations')).toMatchObject({ status: 'failed', created: 21 })
     expect(await count(f.database.db, 'registration_load')).toBe(21)

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
 import { PAGE_RETRY } from './page-retry'
-import { mirrorRows, syncRuns, tick, useFixturesOnFaultySimulator } from './sync.test-support'
+import {
+  mirrorRows,
+  stopRegistrationsAfterThreePages,
+  syncRuns,
+  tick,
+  useFixturesOnFaultySimulator,
+} from './sync.test-support'
 
 const suite = useFixturesOnFaultySimulator()
 const fixture = suite.fixture
@@ -13,11 +19,7 @@ const served = () => suite.sim.stats().total
 describe('a sync stopped midway', () => {
   it('ends, once re-run, with the same rows as a clean run on a fresh database', async () => {
     const interrupted = await fixture()
-    // Three pages of registrations get through, then a 429 asks for a wait longer than allowed.
-    suite.sim.setFaults({
-      onlyPaths: ['/registrations'],
-      rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 },
-    })
+    stopRegistrationsAfterThreePages(suite.sim)
     const first = await interrupted.sync.run({ trigger: 'startup' })
     expect(first.ok).toBe(false)
     const failed = first.results.find((r) => r.kind === 'registrations')!

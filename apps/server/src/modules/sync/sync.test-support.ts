@@ -138,6 +138,10 @@ export async function mirrorRows(db: DbOrTx, { volatile = true } = {}) {
   }
 }
 
+/** Three pages of registrations get through, then a 429 asks for a wait longer than a run allows. */
+export const stopRegistrationsAfterThreePages = (sim: Simulator) =>
+  sim.setFaults({ onlyPaths: ['/registrations'], rateLimitBurst: { every: 4, length: 1, retryAfterSeconds: 60 } })
+
 export const syncRuns = (db: DbOrTx) => db.select().from(syncRun).orderBy(asc(syncRun.id))
 
 export const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
