@@ -134,12 +134,17 @@ const idList = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.s
 /** Positive when `a` is newer by (instance, provider updated); a missing date is the oldest. */
 const updatedMs = (r: RegistrationRow) => r.providerUpdated?.getTime() ?? Number.MIN_SAFE_INTEGER
 const newer = (a: RegistrationRow, b: RegistrationRow) => a.instance - b.instance || updatedMs(a) - updatedMs(b)
+/** One row per registration, the newest copy (a later one on a tie). */
+const newestById = <T extends RegistrationRow>(rows: T[]) => uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a))
 
 /**
  * A full registration listing defers the learner aggregate of companies that have none yet
  * (migration 0021): each page's transaction sets this, and company_learner_refresh then marks
  * such a company `building` instead of upserting its learners page by page.
  */
+/** A transaction whose commit need not wait for the disk (see commitWithoutWaiting). */
+const COMMIT_WITHOUT_WAITING_SQL = sql`set local synchronous_commit = off`
+
 export const DEFER_LEARNERS_SQL = sql`select set_config('portal.learners_deferred', 'on', true)`
 
 /**
@@ -183,17 +188,11 @@ export function createSyncRepository(db: Db) {
      * content differs, so a repeated or older copy (sync or postback) changes nothing.
      */
     upsertRegistrations: (rows: (RegistrationRow & { courseId: string })[], tx: DbOrTx = db) =>
-      writeRegistrations(
-        tx,
-        uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
-      ),
+      writeRegistrations(tx, newestById(rows)),
 
     /** The same rules as upsertRegistrations, into the staging table of a first full listing. */
     stageRegistrations: (rows: (RegistrationRow & { courseId: string })[], tx: DbOrTx = db) =>
-      stageRegistrations(
-        tx,
-        uniqueById(rows, (a, b) => (newer(b, a) >= 0 ? b : a)),
-      ),
+      stageRegistrations(tx, newestById(rows)),
 
     /**
      * Whether a registration listing stages its pages (migration 0045): a full one into an empty
@@ -232,7 +231,7 @@ export function createSyncRepository(db: Db) {
      */
     async moveStaged(dispatchIds: string[]): Promise<number> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`set local synchronous_commit = off`)
+        await tx.execute(COMMIT_WITHOUT_WAITING_SQL)
         await tx.execute(DEFER_AGGREGATES_SQL)
         const written = await writeRegistrations.upsertFrom(tx, {
           table: STAGED_REGISTRATIONS,
@@ -292,7 +291,7 @@ export function createSyncRepository(db: Db) {
       const { source, name, key, copy } = COPIED_NAMES[of]
       const rows = (await tx.execute(sql`
       update ${dispatch} d set ${copy} = c.${name} from ${source} c
-      where c.id = d.${key} and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      where c.id = d.${key} and c.id in ${idList(ids)}
         and d.${copy} is distinct from c.${name}
       returning d.id`)) as unknown as { rows: unknown[] }
       return rows.rows.length
@@ -323,7 +322,7 @@ export function createSyncRepository(db: Db) {
      * synchronously, which flushes the WAL of every page before it (sync-kind-run.ts).
      */
     async commitWithoutWaiting(tx: DbOrTx): Promise<void> {
-      await tx.execute(sql`set local synchronous_commit = off`)
+      await tx.execute(COMMIT_WITHOUT_WAITING_SQL)
     },
 
     /** This page's transaction defers the learner aggregate of companies without one (DEFER_LEARNERS_SQL). */
