@@ -165,4 +165,36 @@ describe('a full sync builds the dispatch aggregates after its pages (migration 
     expect(built.dispatch_repeat_day!.length).toBeGreaterThan(0)
     expect(built).toEqual(await pageByPage(db))
   })
+
+  it("leaves a waiting dispatch's repeat learners to its build when their registrations are deleted", async () => {
+    const { f } = fixture
+    const db = f.database.db
+    const found = (await db.execute(sql`select dispatch_id from registration
+      where removed_at is null and last_access_date is not null
+      group by dispatch_id having count(*) > 3 order by 1 desc limit 1`)) as unknown as {
+      rows: { dispatch_id: string }[]
+    }
+    const id = found.rows[0]!.dispatch_id
+    const repo = createSyncRepository(db)
+    const accessed = sql`${registration.dispatchId} = ${id} and ${registration.lastAccessDate} is not null`
+    await db.transaction(async (tx) => {
+      const rows = rowsOf(await tx.select().from(registration).where(accessed).orderBy(asc(registration.id)))
+      // Its first two accessed registrations become one learner's, who repeats.
+      rows[1] = { ...rows[1]!, learnerId: rows[0]!.learnerId, learnerEmail: rows[0]!.learnerEmail }
+      await tx.delete(registration).where(eq(registration.dispatchId, id))
+      await tx.execute(sql`select set_config('portal.dispatch_aggregates_deferred', 'on', true)`)
+      await repo.upsertRegistrations(rows, tx)
+    })
+    // While it waits, both of that learner's registrations go in one statement.
+    const [first] = await db.select().from(registration).where(accessed).orderBy(asc(registration.id)).limit(1)
+    await db
+      .delete(registration)
+      .where(sql`${registration.dispatchId} = ${id} and ${registration.learnerHash} = ${first!.learnerHash}`)
+    const [marked] = await db.select().from(dispatchStat).where(eq(dispatchStat.dispatchId, id))
+    expect(marked).toMatchObject({ building: true })
+    await buildDeferredAggregates(repo, () => false)
+    const built = await aggregates(db)
+    expect(built.dispatch_repeat_day!.every((r) => (r as { registrations: number }).registrations > 0)).toBe(true)
+    expect(built).toEqual(await pageByPage(db))
+  })
 })

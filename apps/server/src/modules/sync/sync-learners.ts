@@ -35,19 +35,42 @@ export async function buildDeferredAggregates(mirror: SyncRepository, stopped: (
  * Moves the registrations a first full listing staged into the mirror (migration 0045), a group
  * of dispatches per transaction, before their aggregates are built. Stops between transactions
  * when the run must stop; the rest stay staged for the next run.
+ *
+ * Into an empty mirror, a first sync of many registrations moves them with the mirror's
+ * secondary indexes set aside and builds them once at the end (db/indexes-aside.ts), before
+ * the aggregate builds read the mirror by dispatch. A run that stops leaves them aside; the
+ * next one goes on moving and builds them when its move is done.
  */
 export async function moveStagedRegistrations(mirror: SyncRepository, stopped: () => boolean): Promise<void> {
-  const groups = await mirror.stagedGroups()
+  const { groups, rows } = await mirror.stagedGroups()
+  if (groups.length > 0 && rows >= mirror.bulkIndexRows && (await mirror.isEmpty('registration'))) {
+    await mirror.setIndexesAside('registration')
+  }
   for (const group of groups) {
     if (stopped()) return
     await mirror.moveStaged(group)
   }
+  await mirror.restoreIndexes('registration')
   if (groups.length > 0) await mirror.clearStaged()
 }
 
-/** The companies' learner builds alone (company_learner_build), one transaction each. */
+/**
+ * The companies' learner builds alone (company_learner_build), one transaction each. When a
+ * first sync builds every company's learners from many registrations, `company_learner` is
+ * filled with its secondary indexes set aside, built again once every company is done (while
+ * the dispatch builds go on); a run that stops leaves them aside for the next run's builds.
+ */
 export async function buildDeferredLearners(mirror: SyncRepository, stopped: () => boolean): Promise<void> {
-  await eachLimit(await mirror.companiesAwaitingLearners(), LEARNER_BUILDS_AT_ONCE, async (companyId) => {
+  const companies = await mirror.companiesAwaitingLearners()
+  if (
+    companies.length > 0 &&
+    (await mirror.isEmpty('company_learner')) &&
+    (await mirror.registrationCount()) >= mirror.bulkIndexRows
+  ) {
+    await mirror.setIndexesAside('company_learner')
+  }
+  await eachLimit(companies, LEARNER_BUILDS_AT_ONCE, async (companyId) => {
     if (!stopped()) await mirror.buildCompanyLearners(companyId)
   })
+  if (!stopped()) await mirror.restoreIndexes('company_learner')
 }

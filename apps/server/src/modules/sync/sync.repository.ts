@@ -1,5 +1,7 @@
 import { asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
+import { restoreIndexes, setIndexesAside } from '../../db/indexes-aside'
+import { rowsOf } from '../../db/statement'
 import { company, companyLearnerStat, course, dispatch, dispatchStat, registration } from '../../db/schema'
 import type { CompanyRow, CourseRow, DispatchRow, RegistrationRow } from './sync.mapper'
 import type { PgTable } from 'drizzle-orm/pg-core'
@@ -155,6 +157,17 @@ export const DEFER_LEARNERS_SQL = sql`select set_config('portal.learners_deferre
 export const DEFER_AGGREGATES_SQL = sql`select set_config('portal.learners_deferred', 'on', true),
   set_config('portal.dispatch_aggregates_deferred', 'on', true)`
 
+/**
+ * From this many registrations, a first sync fills `registration` and `company_learner` with
+ * their secondary indexes set aside and built once after (db/indexes-aside.ts). A table of a
+ * few thousand rows is filled about as fast either way, and building its indexes again is then
+ * the larger cost.
+ */
+export const BULK_INDEX_ROWS = 50_000
+
+/** The tables a first sync may fill with their indexes set aside. */
+type BulkTable = 'registration' | 'company_learner'
+
 /** Registrations per transaction of the deferred dispatch aggregate builds (a larger dispatch goes alone). */
 export const AGGREGATE_BUILD_ROWS = 20_000
 
@@ -166,8 +179,33 @@ const BUILD_TIMEOUT = '15min'
  * clears `removed_at` (the item came back upstream). Portal-owned course columns are never
  * in an INSERT column list or a SET: they keep their defaults or the admin's values.
  */
-export function createSyncRepository(db: Db) {
+export function createSyncRepository(db: Db, { bulkIndexRows = BULK_INDEX_ROWS }: { bulkIndexRows?: number } = {}) {
   return {
+    /** From how many registrations a first sync fills a table with its indexes set aside. */
+    bulkIndexRows,
+
+    /** Sets aside a table's secondary indexes while a first sync fills it (db/indexes-aside.ts). */
+    setIndexesAside: (table: BulkTable) => setIndexesAside(db, table),
+
+    /** Builds again the indexes of a table set aside (none: nothing to do). */
+    restoreIndexes: (table: BulkTable) => restoreIndexes(db, table),
+
+    /** Whether the table holds no row at all (a first sync fills it). */
+    async isEmpty(table: BulkTable, tx: DbOrTx = db): Promise<boolean> {
+      const [row] = rowsOf<{ empty: boolean }>(
+        await tx.execute(sql`select not exists (select 1 from ${sql.identifier(table)}) as empty`),
+      )
+      return row?.empty === true
+    },
+
+    /** Live registrations in the mirror. */
+    async registrationCount(tx: DbOrTx = db): Promise<number> {
+      const [row] = rowsOf<{ n: number }>(
+        await tx.execute(sql`select count(*)::int as n from ${registration} where ${registration.removedAt} is null`),
+      )
+      return Number(row?.n ?? 0)
+    },
+
     upsertCourses: (rows: CourseRow[], tx: DbOrTx = db) => writeCourses(tx, uniqueById(rows)),
 
     upsertCompanies: (rows: CompanyRow[], tx: DbOrTx = db) => writeCompanies(tx, uniqueById(rows)),
@@ -207,12 +245,19 @@ export function createSyncRepository(db: Db) {
       return result.rows[0]?.staged === true
     },
 
-    /** The staged registrations' dispatches, in id order, in groups of about AGGREGATE_BUILD_ROWS rows. */
-    async stagedGroups(tx: DbOrTx = db): Promise<string[][]> {
-      const result = (await tx.execute(sql`
-        select dispatch_id as id, count(*)::int as n from ${sql.identifier(STAGED_REGISTRATIONS)}
-        group by dispatch_id order by dispatch_id`)) as unknown as { rows: { id: string; n: number }[] }
-      return groupsOf(result.rows)
+    /**
+     * The staged registrations' dispatches, in id order, in groups of about AGGREGATE_BUILD_ROWS
+     * rows, and how many rows in all. Read once before the move: the listing leaves the staging
+     * table's statistics alone (db/statistics.ts), and the move's look-ups by dispatch want them.
+     */
+    async stagedGroups(tx: DbOrTx = db): Promise<{ groups: string[][]; rows: number }> {
+      const perDispatch = rowsOf<{ id: string; n: number }>(
+        await tx.execute(sql`
+          select dispatch_id as id, count(*)::int as n from ${sql.identifier(STAGED_REGISTRATIONS)}
+          group by dispatch_id order by dispatch_id`),
+      )
+      if (perDispatch.length > 0) await tx.execute(sql`analyze ${sql.identifier(STAGED_REGISTRATIONS)}`)
+      return { groups: groupsOf(perDispatch), rows: perDispatch.reduce((sum, r) => sum + Number(r.n), 0) }
     },
 
     /**
