@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from './client'
+import { eachLimit } from '../lib/each-limit'
 import { rowsOf } from './statement'
 
 /**
@@ -42,19 +43,28 @@ export async function indexesAside(db: DbOrTx, table: string): Promise<boolean> 
 }
 
 /**
- * Builds again every index of `table` set aside, in one transaction; returns how many. An index
- * that exists by then (a migration made it meanwhile) is left as it is.
+ * Builds again every index of `table` set aside, `atOnce` at a time (the trigram indexes, the
+ * longest, first), each in a transaction of its own that also deletes its note; returns how many
+ * it built. An index that exists by then (a migration made it meanwhile) is left as it is, and a
+ * note another process has dealt with meanwhile is skipped.
  */
-export async function restoreIndexes(db: Db, table: string): Promise<number> {
-  return db.transaction(async (tx) => {
-    const aside = rowsOf<{ name: string; definition: string }>(
-      await tx.execute(sql`
-        select name, definition from index_aside where table_name = ${table} order by name for update`),
-    )
-    for (const { definition } of aside) {
-      await tx.execute(sql.raw(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')))
-    }
-    if (aside.length > 0) await tx.execute(sql`delete from index_aside where table_name = ${table}`)
-    return aside.length
-  })
+export async function restoreIndexes(db: Db, table: string, atOnce = 1): Promise<number> {
+  const aside = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select name from index_aside where table_name = ${table}
+      order by definition like '% USING gin %' desc, name`),
+  )
+  let built = 0
+  await eachLimit(aside, atOnce, ({ name }) =>
+    db.transaction(async (tx) => {
+      const [note] = rowsOf<{ definition: string }>(
+        await tx.execute(sql`select definition from index_aside where name = ${name} for update`),
+      )
+      if (!note) return
+      await tx.execute(sql.raw(note.definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')))
+      await tx.execute(sql`delete from index_aside where name = ${name}`)
+      built += 1
+    }),
+  )
+  return built
 }

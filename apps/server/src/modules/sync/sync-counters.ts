@@ -1,5 +1,5 @@
 import { ScormCloudError } from '../scorm-cloud/scorm-cloud.errors'
-import { eachLimit } from './each-limit'
+import { eachLimit } from '../../lib/each-limit'
 import { withPageRetries } from './page-retry'
 import type { KindRunDeps } from './sync-kind-run'
 

@@ -1,4 +1,4 @@
-import { eachLimit } from './each-limit'
+import { eachLimit } from '../../lib/each-limit'
 import type { SyncRepository } from './sync.repository'
 
 /**

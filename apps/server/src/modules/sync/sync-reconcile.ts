@@ -1,6 +1,6 @@
 import type { SyncCounts } from '@portal/shared'
 import type { ListWindow } from '../scorm-cloud/scorm-cloud.client'
-import { eachLimit } from './each-limit'
+import { eachLimit } from '../../lib/each-limit'
 import { withPageRetries } from './page-retry'
 import { CONFIRM_BUDGET } from './sync-removal'
 import type { KindHandler, PageResult } from './sync.kinds'

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client'
 import type { ScormCloudClient } from '../scorm-cloud/scorm-cloud.client'
-import { eachLimit } from './each-limit'
+import { eachLimit } from '../../lib/each-limit'
 import type { KindHandler, PageResult } from './sync.kinds'
 import type { RemovableKind, SyncProgressRepository } from './sync-progress.repository'
 

@@ -165,6 +165,9 @@ export const DEFER_AGGREGATES_SQL = sql`select set_config('portal.learners_defer
  */
 export const BULK_INDEX_ROWS = 50_000
 
+/** Index builds at once when a first sync's indexes are built again. */
+const INDEX_BUILDS_AT_ONCE = 2
+
 /** The tables a first sync may fill with their indexes set aside. */
 type BulkTable = 'registration' | 'company_learner'
 
@@ -187,8 +190,11 @@ export function createSyncRepository(db: Db, { bulkIndexRows = BULK_INDEX_ROWS }
     /** Sets aside a table's secondary indexes while a first sync fills it (db/indexes-aside.ts). */
     setIndexesAside: (table: BulkTable) => setIndexesAside(db, table),
 
-    /** Builds again the indexes of a table set aside (none: nothing to do). */
-    restoreIndexes: (table: BulkTable) => restoreIndexes(db, table),
+    /**
+     * Builds again the indexes of a table set aside (none: nothing to do), two at a time: a
+     * trigram index takes most of the time, and the others are built beside it.
+     */
+    restoreIndexes: (table: BulkTable) => restoreIndexes(db, table, INDEX_BUILDS_AT_ONCE),
 
     /** Whether the table holds no row at all (a first sync fills it). */
     async isEmpty(table: BulkTable, tx: DbOrTx = db): Promise<boolean> {
