@@ -14,7 +14,7 @@ export const LEARNER_BUILDS_AT_ONCE = 2
  * transaction each (company_learner_build): the end of each registration run, so a build left
  * by a run that stopped is done by the next one. Stops between transactions when the run must
  * stop; the rest stay marked. A full registration listing marks them (DEFER_AGGREGATES_SQL in
- * sync.repository.ts, migrations 0021 and 0044).
+ * sync-writes.sql.ts, migrations 0021 and 0044).
  *
  * The dispatch builds go one group at a time: they add to rows groups share (a company's months,
  * the summaries). The learner builds read neither those rows nor the dispatches' marks, so they
@@ -65,7 +65,7 @@ export async function buildDeferredLearners(mirror: SyncRepository, stopped: () 
   if (
     companies.length > 0 &&
     (await mirror.isEmpty('company_learner')) &&
-    (await mirror.registrationCount()) >= mirror.bulkIndexRows
+    (await mirror.hasRegistrations(mirror.bulkIndexRows))
   ) {
     await mirror.setIndexesAside('company_learner')
   }

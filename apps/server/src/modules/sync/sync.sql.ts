@@ -42,8 +42,9 @@ export type UpsertSource = { json: string } | { table: string; where: SQL; order
  * table, with the page as one JSON parameter (property names as sent, dates as ISO strings).
  * A page of 100 registrations used to be a query builder run over 1,700 bound values, which
  * was half the CPU of a full sync. The parameter is `json`, read row by row as the insert goes,
- * not `jsonb`, which is first built whole as a binary document (a little dearer per page). An unchanged row writes nothing: no new row
- * version, no `updated_at` bump; xmax = 0 marks a freshly inserted row version.
+ * not `jsonb`, which is first built whole as a binary document (a little dearer per page). An
+ * unchanged row writes nothing: no new row version, no `updated_at` bump; xmax = 0 marks a
+ * freshly inserted row version.
  *
  * `into` writes another table with the same columns (the registrations a first sync stages,
  * migration 0045); `upsertFrom` runs the same statement over rows read from such a table.
