@@ -72,10 +72,22 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
  * (and planning reads each table's size from its data folder); a prepared statement is parsed
  * once and, like on PostgreSQL, planned once when its generic plan is as good. One client per
  * instance, since the names live in PGlite's single session.
+ *
+ * Statements over VALUE_PLANNED_TABLES are kept too, but planned for their values on every run
+ * (`plan_cache_mode = force_custom_plan`): PGlite's `query` spends more on its protocol steps
+ * (parse, two describes, bind, each a call into PostgreSQL) than on planning, so a kept
+ * statement planned afresh still costs a fraction of an unnamed one, and never gets the generic
+ * plan that walks a large dispatch or company. The mode is a setting of the session, changed
+ * only when the next statement needs the other one (`custom` notes the current one).
  */
-const keptClients = new WeakMap<PGlite, Promise<pg.Client>>()
+interface KeptClient {
+  client: pg.Client
+  custom: boolean
+}
 
-function keptClientOf(pglite: PGlite): Promise<pg.Client> {
+const keptClients = new WeakMap<PGlite, Promise<KeptClient>>()
+
+function keptClientOf(pglite: PGlite): Promise<KeptClient> {
   let kept = keptClients.get(pglite)
   if (!kept) {
     // Loaded on first use, as the PostgreSQL driver is by client.ts: this module stays free of both drivers.
@@ -83,12 +95,22 @@ function keptClientOf(pglite: PGlite): Promise<pg.Client> {
       async ([{ default: pgModule }, { createPgConfig }]) => {
         const client = new pgModule.Client(createPgConfig(pglite) as unknown as pg.ClientConfig)
         await client.connect()
-        return client
+        return { client, custom: false }
       },
     )
     keptClients.set(pglite, kept)
   }
   return kept
+}
+
+/** Runs a kept statement under the plan mode its tables need (see KeptClient). */
+async function runKept(kept: KeptClient, name: string, text: string, params: unknown[]) {
+  const custom = VALUE_PLANNED_TABLES.test(text)
+  if (custom !== kept.custom) {
+    await kept.client.query(`set plan_cache_mode = ${custom ? 'force_custom_plan' : 'auto'}`)
+    kept.custom = custom
+  }
+  return (await kept.client.query({ name, text, values: params })).rows
 }
 
 const isInstance = (client: PGlite | PgliteTransaction): client is PGlite =>
@@ -100,21 +122,23 @@ export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger
   return {
     async rows(text, params) {
       logger?.logQuery(text, params)
-      const name = instance ? preparedName(text, params) : undefined
+      const name = instance && params.length > 0 ? statementName(text) : undefined
       if (!instance || !name) return (await client.query<Record<string, unknown>>(text, params)).rows
       const kept = await keptClientOf(instance)
       // PGlite's node-postgres connection sends its messages without PGlite's locks: taken here
       // as PGlite's own query takes them, so the statement neither runs inside another caller's
-      // transaction nor between the messages of another statement.
+      // transaction nor between the messages of another statement (nor after another's change
+      // of the plan mode).
       return instance._runExclusiveTransaction(() =>
-        instance._runExclusiveQuery(async () => (await kept.query({ name, text, values: params })).rows),
+        instance._runExclusiveQuery(() => runKept(kept, name, text, params)),
       )
     },
   }
 }
 
 /**
- * Statements reading these tables are planned for the values they run with, never prepared.
+ * Statements reading these tables are planned for the values they run with: never prepared on
+ * PostgreSQL, prepared but planned on every run on PGlite (KeptClient).
  * Their rows are skewed per key: one dispatch holds 100,000 registrations where the
  * average holds 20, one company 100,000 learners, a day of logs a few hundred where a year holds
  * two million. A prepared statement gets, after five runs, PostgreSQL's generic plan when its
@@ -126,10 +150,13 @@ export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger
 export const VALUE_PLANNED_TABLES = /"(?:registration|company_learner|activity_log)"/
 
 /**
- * The name a statement is prepared under on a connection: a hash of its text, the same on every
- * connection; none for a statement without parameters or one reading VALUE_PLANNED_TABLES.
+ * The name a statement is prepared under on a PostgreSQL connection: a hash of its text, the
+ * same on every connection; none for a statement without parameters or one reading
+ * VALUE_PLANNED_TABLES.
  */
 export function preparedName(text: string, params: readonly unknown[]): string | undefined {
   if (params.length === 0 || VALUE_PLANNED_TABLES.test(text)) return undefined
-  return `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
+  return statementName(text)
 }
+
+const statementName = (text: string) => `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`

@@ -101,6 +101,37 @@ describe('statements built once per shape', () => {
     if (!usingPostgres()) expect(prepared).toContain(statement.text)
   })
 
+  it('on PGlite, keeps a statement over registrations prepared but plans it for its values on every run', async () => {
+    const pglite = newPglite()
+    const db = drizzleDb(pglite)
+    try {
+      await db.execute(sql`create table registration (id int, dispatch_id text)`)
+      await db.execute(sql`create table kept_other (id int)`)
+      const skewed = compileStatement(
+        sql`select count(*)::int as n from "registration" where dispatch_id = ${sql.placeholder('dispatch')}::text`,
+      )
+      const other = compileStatement(
+        sql`select count(*)::int as n from "kept_other" where id > ${sql.placeholder('min')}::int`,
+      )
+      // Alternated, so the plan mode changes back and forth between the two.
+      for (let run = 0; run < 8; run++) {
+        expect(await runStatement(db, skewed, { dispatch: `d${run}` })).toEqual([{ n: 0 }])
+        expect(await runStatement(db, other, { min: run })).toEqual([{ n: 0 }])
+      }
+      const plans = rowsOf<{ statement: string; generic_plans: number; custom_plans: number }>(
+        await db.execute(
+          sql`select statement, generic_plans::int, custom_plans::int from pg_prepared_statements order by statement`,
+        ),
+      )
+      const of = (text: string) => plans.find((p) => p.statement === text)
+      expect(of(skewed.text)).toMatchObject({ generic_plans: 0, custom_plans: 8 })
+      // The other statement still gets PostgreSQL's generic plan once it has seen a few runs.
+      expect(of(other.text)?.generic_plans).toBeGreaterThan(0)
+    } finally {
+      await pglite.close()
+    }
+  })
+
   it('on PGlite, waits for an open transaction instead of running inside it', async () => {
     const pglite = newPglite()
     const db = drizzleDb(pglite)

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client'
 import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { nearerEnd, searchedPage } from '../../db/search'
-import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { placeholders, runBuilt, runStatement, statementCache } from '../../db/statement'
 import { createLearnerSearch } from './learners-search.sql'
 import {
   L,
@@ -66,6 +66,34 @@ function overviewStatement(withFacet: boolean) {
   })
 }
 
+/** A page's columns under their row names, read from the driver's rows by pageRow. */
+const pageColumns = Object.fromEntries(
+  Object.entries(rowColumns).map(([name, column]) => [name, sql`${column}`.as(name)]),
+) as { [K in keyof typeof rowColumns]: SQL.Aliased }
+
+/**
+ * A page's row as the driver gives it, typed as the Drizzle select would: the drivers differ in
+ * how they give a bigint (a string on node-postgres) and a timestamp (a Date or its text).
+ */
+function pageRow(row: Record<string, unknown>): LearnerRow {
+  const when = row.lastAccess as Date | string | null
+  const score = row.averageScore as number | string | null
+  return {
+    learnerHash: BigInt(row.learnerHash as string | bigint | number),
+    email: row.email as string,
+    learnerId: row.learnerId as string,
+    firstName: row.firstName as string,
+    lastName: row.lastName as string,
+    registrations: Number(row.registrations),
+    completed: Number(row.completed),
+    incomplete: Number(row.incomplete),
+    notAttempted: Number(row.notAttempted),
+    averageScore: score === null ? null : Number(score),
+    totalSeconds: Number(row.totalSeconds),
+    lastAccess: when === null ? null : new Date(when),
+  }
+}
+
 export function createLearnersRepository(db: DbOrTx) {
   return {
     ...createLearnerSearch(db),
@@ -96,13 +124,22 @@ export function createLearnersRepository(db: DbOrTx) {
           .limit(walk.limit)
           .offset(walk.offset)
           .as('page')
-        const found = await db
-          .select({ ...rowColumns, version: versionOf(filter.companyId) })
-          .from(ids)
-          .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
-          .orderBy(...orderOf(order))
-        const rows = found.map(({ version: _v, ...row }) => row)
-        return { rows, rowCount: rows.length, version: found[0]?.version ?? null }
+        // Run on the driver (db/statement.ts runBuilt), so PGlite keeps the statement prepared.
+        const found = await runBuilt(
+          db,
+          db
+            .select({ ...pageColumns, version: sql`${versionOf(filter.companyId)}`.as('version') })
+            .from(ids)
+            .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
+            .orderBy(...orderOf(order)),
+        )
+        const rows = found.map(pageRow)
+        const version = found[0]?.version
+        return {
+          rows,
+          rowCount: rows.length,
+          version: version === null || version === undefined ? null : Number(version),
+        }
       }
       const { search: _term, ...unsearched } = filter
       return searchedPage({
