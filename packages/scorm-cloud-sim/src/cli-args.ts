@@ -8,45 +8,46 @@ import {
   type SimulatorSizes,
 } from './options'
 
-/** flag name -> [environment variable, help text]. */
+/** flag name -> help text; each flag's environment variable is envOf(flag). */
 export const CLI_FLAGS = {
-  port: ['SIM_PORT', 'port to listen on (0 = random; default 0)'],
-  host: ['SIM_HOST', 'interface to bind (default 127.0.0.1)'],
-  seed: ['SIM_SEED', 'data seed (default 1)'],
-  size: ['SIM_SIZE', 'demo | bench (default demo)'],
-  courses: ['SIM_COURSES', 'number of courses (overrides --size)'],
-  destinations: ['SIM_DESTINATIONS', 'number of destinations / companies'],
-  dispatches: ['SIM_DISPATCHES', 'number of dispatches'],
-  registrations: ['SIM_REGISTRATIONS', 'number of registrations'],
-  'big-dispatch': ['SIM_BIG_DISPATCH', 'registrations of the one large dispatch'],
-  'page-size': ['SIM_PAGE_SIZE', 'items per list page (default 100)'],
-  paging: ['SIM_PAGING', 'keyset | offset: what a `more` token holds (default keyset)'],
-  'app-id': ['SIM_APP_ID', 'Basic auth user = app id (default sim-app)'],
-  'secret-key': ['SIM_SECRET_KEY', 'Basic auth password = secret key (default sim-secret)'],
-  epoch: [
-    'SIM_EPOCH',
+  port: 'port to listen on (0 = random; default 0)',
+  host: 'interface to bind (default 127.0.0.1)',
+  seed: 'data seed (default 1)',
+  size: 'demo | bench (default demo)',
+  courses: 'number of courses (overrides --size)',
+  destinations: 'number of destinations / companies',
+  dispatches: 'number of dispatches',
+  registrations: 'number of registrations',
+  'big-dispatch': 'registrations of the one large dispatch',
+  'page-size': 'items per list page (default 100)',
+  paging: 'keyset | offset: what a `more` token holds (default keyset)',
+  'app-id': 'Basic auth user = app id (default sim-app)',
+  'secret-key': 'Basic auth password = secret key (default sim-secret)',
+  epoch:
     'generated data lies before this ISO instant, or `today` (the start of the current UTC day; default 2026-01-01T00:00:00Z)',
-  ],
-  live: ['SIM_LIVE', 'move learner progress forward over time (true/false)'],
-  'live-interval-ms': ['SIM_LIVE_INTERVAL_MS', 'live tick period (default 5000)'],
-  'live-batch': ['SIM_LIVE_BATCH', 'registrations changed per tick (default 5)'],
-  'postback-url': ['SIM_POSTBACK_URL', 'where changed registrations are POSTed'],
-  'postback-user': ['SIM_POSTBACK_USER', 'Basic auth user for postbacks'],
-  'postback-password': ['SIM_POSTBACK_PASSWORD', 'Basic auth password for postbacks'],
-  'postback-auth': ['SIM_POSTBACK_AUTH', 'httpbasic | form (default httpbasic)'],
-  'error-rate': ['SIM_ERROR_RATE', 'share of requests answered 500/503 (0..1)'],
-  'latency-ms': ['SIM_LATENCY_MS', 'delay added to every request'],
-  'stall-rate': ['SIM_STALL_RATE', 'share of requests that hang for --stall-ms (0..1)'],
-  'stall-ms': ['SIM_STALL_MS', 'how long stalled requests hang (default 30000)'],
-  'rate-limit': ['SIM_RATE_LIMIT', '429 bursts as every:length:retryAfterSeconds, e.g. 20:3:2'],
-  'package-padding-bytes': ['SIM_PACKAGE_PADDING_BYTES', 'padding added to each dispatch package zip (default 0)'],
+  live: 'move learner progress forward over time (true/false)',
+  'live-interval-ms': 'live tick period (default 5000)',
+  'live-batch': 'registrations changed per tick (default 5)',
+  'postback-url': 'where changed registrations are POSTed',
+  'postback-user': 'Basic auth user for postbacks',
+  'postback-password': 'Basic auth password for postbacks',
+  'postback-auth': 'httpbasic | form (default httpbasic)',
+  'error-rate': 'share of requests answered 500/503 (0..1)',
+  'latency-ms': 'delay added to every request',
+  'stall-rate': 'share of requests that hang for --stall-ms (0..1)',
+  'stall-ms': 'how long stalled requests hang (default 30000)',
+  'rate-limit': '429 bursts as every:length:retryAfterSeconds, e.g. 20:3:2',
+  'package-padding-bytes': 'padding added to each dispatch package zip (default 0)',
 } as const
 
 export type CliFlag = keyof typeof CLI_FLAGS
 
+/** A flag's environment variable: SIM_ and the flag in upper case, `-` as `_` (`--page-size` is SIM_PAGE_SIZE). */
+const envOf = (flag: CliFlag) => `SIM_${flag.toUpperCase().replaceAll('-', '_')}`
+
 export function usage(): string {
   const lines = Object.entries(CLI_FLAGS).map(
-    ([flag, [env, help]]) => `  --${flag.padEnd(18)} ${env.padEnd(22)} ${help}`,
+    ([flag, help]) => `  --${flag.padEnd(18)} ${envOf(flag as CliFlag).padEnd(22)} ${help}`,
   )
   return [
     'Usage: npm run sim -- [flags]   (each flag can also be set by its environment variable)',
@@ -81,7 +82,7 @@ export function parseCli(
   const get = (flag: CliFlag): string | undefined => {
     const v = values[flag]
     if (typeof v === 'boolean') return String(v)
-    return v ?? env[CLI_FLAGS[flag][0]]
+    return v ?? env[envOf(flag)]
   }
   const options: SimulatorOptionsInput = {}
   const num = (flag: CliFlag): number | undefined => {

@@ -107,6 +107,23 @@ export function optionalCount(obj: Record<string, unknown>, key: string): number
   return v
 }
 
+/**
+ * The fields `keys` of `obj` that `read` finds (a missing or null one is left out), read in the
+ * order given, so the first bad field is the one named.
+ */
+export function presentFields<K extends string, V>(
+  obj: Record<string, unknown>,
+  keys: readonly K[],
+  read: (obj: Record<string, unknown>, key: K) => V | undefined,
+): Partial<Record<K, V>> {
+  const found: Partial<Record<K, V>> = {}
+  for (const key of keys) {
+    const value = read(obj, key)
+    if (value !== undefined) found[key] = value
+  }
+  return found
+}
+
 export function stringArray(obj: Record<string, unknown>, key: string): string[] {
   const v = obj[key]
   if (!Array.isArray(v) || v.some((t) => typeof t !== 'string'))

@@ -5,7 +5,16 @@
  * DispatchLtiInfoSchema, DispatchLti13InfoSchema, Lti13ToolConfigurationSchema).
  */
 import { createHash } from 'node:crypto'
-import { HttpError, asObject, enabledOf, noContent, ok, optionalBoolean, optionalCount } from './http-util'
+import {
+  HttpError,
+  asObject,
+  enabledOf,
+  noContent,
+  ok,
+  optionalBoolean,
+  optionalCount,
+  presentFields,
+} from './http-util'
 import { destinationIdx, dispatchIdx, dispatchOf } from './route-params'
 import type { Route } from './router'
 import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
@@ -23,16 +32,10 @@ export function parseLaunchAuth(raw: unknown): LaunchAuthSchema {
   }
   if (obj.options !== undefined && obj.options !== null) {
     const options = asObject(obj.options, 'launchAuth.options')
-    const parsed: NonNullable<LaunchAuthSchema['options']> = {}
-    for (const key of ['ipAddress', 'fingerprint'] as const) {
-      const value = optionalBoolean(options, key)
-      if (value !== undefined) parsed[key] = value
+    auth.options = {
+      ...presentFields(options, ['ipAddress', 'fingerprint'], optionalBoolean),
+      ...presentFields(options, ['expiry', 'slidingExpiry'], optionalCount),
     }
-    for (const key of ['expiry', 'slidingExpiry'] as const) {
-      const value = optionalCount(options, key)
-      if (value !== undefined) parsed[key] = value
-    }
-    auth.options = parsed
   }
   return auth
 }

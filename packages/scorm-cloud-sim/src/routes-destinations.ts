@@ -1,6 +1,6 @@
 /** Destination endpoints (docs/scorm-cloud-api.md §5): list, read, create/update, its dispatches. */
 import { dispatchList } from './dispatch-list'
-import { HttpError, asObject, noContent, ok, optionalString, stringArray } from './http-util'
+import { HttpError, asObject, noContent, ok, optionalString, presentFields, stringArray } from './http-util'
 import { DATED_LIST_PARAMS, memoryList } from './memory-list'
 import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
@@ -61,10 +61,7 @@ export const destinationRoutes: Route[] = [
         patch.name = name
       }
       if (obj.tags !== undefined && obj.tags !== null) patch.tags = stringArray(obj, 'tags')
-      const email = optionalString(obj, 'email')
-      if (email !== undefined) patch.email = email
-      const notes = optionalString(obj, 'notes')
-      if (notes !== undefined) patch.notes = notes
+      Object.assign(patch, presentFields(obj, ['email', 'notes'], optionalString))
       if (obj.launchAuth !== undefined && obj.launchAuth !== null) patch.launchAuth = parseLaunchAuth(obj.launchAuth)
       const { catalog } = rc.sim.store
       if (catalog.findDestination(id) === undefined && !patch.name)

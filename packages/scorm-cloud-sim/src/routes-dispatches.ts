@@ -9,30 +9,23 @@ import {
   optionalBoolean,
   optionalCount,
   optionalString,
+  presentFields,
   stringArray,
 } from './http-util'
 import { iso } from './records'
 import { dispatchIdx, dispatchOf } from './route-params'
-import type { Route } from './router'
+import type { RequestContext, Route } from './router'
 import type { DispatchChanges } from './store'
 import type { PostBackSchema } from '@portal/server/scorm-cloud-types'
 
 /** UpdateDispatchSchema: null and missing fields mean "leave as is". */
 export function parseDispatchUpdate(body: unknown): DispatchChanges {
   const obj = asObject(body)
-  const changes: DispatchChanges = {}
   // Checked in this order, so the first bad field is the one named.
-  for (const key of ['allowNewRegistrations', 'instanced', 'enabled'] as const) {
-    const value = optionalBoolean(obj, key)
-    if (value !== undefined) changes[key] = value
-  }
-  for (const key of ['registrationCap', 'registrationCount'] as const) {
-    const value = optionalCount(obj, key)
-    if (value !== undefined) changes[key] = value
-  }
-  for (const key of ['email', 'notes'] as const) {
-    const value = optionalString(obj, key)
-    if (value !== undefined) changes[key] = value
+  const changes: DispatchChanges = {
+    ...presentFields(obj, ['allowNewRegistrations', 'instanced', 'enabled'], optionalBoolean),
+    ...presentFields(obj, ['registrationCap', 'registrationCount'], optionalCount),
+    ...presentFields(obj, ['email', 'notes'], optionalString),
   }
   const expiration = optionalString(obj, 'expirationDate')
   if (expiration !== undefined) {
@@ -44,6 +37,14 @@ export function parseDispatchUpdate(body: unknown): DispatchChanges {
   if (obj.postBack !== undefined && obj.postBack !== null)
     changes.postBack = asObject(obj.postBack, 'postBack') as PostBackSchema
   return changes
+}
+
+/** PUT and DELETE …/tags: the dispatch's tags become `next` of them and the body's `tags`. */
+function changeTags(rc: RequestContext, next: (current: string[], given: string[]) => string[]) {
+  const idx = dispatchIdx(rc)
+  const given = stringArray(asObject(rc.body), 'tags')
+  rc.sim.store.changeDispatch(idx, { tags: next(rc.sim.store.catalog.dispatch(idx).tags, given) })
+  return noContent()
 }
 
 export const dispatchRoutes: Route[] = [
@@ -92,25 +93,17 @@ export const dispatchRoutes: Route[] = [
   {
     method: 'PUT',
     pattern: '/dispatch/dispatches/{dispatchId}/tags',
-    handler: (rc) => {
-      const idx = dispatchIdx(rc)
-      const added = stringArray(asObject(rc.body), 'tags')
-      const current = rc.sim.store.catalog.dispatch(idx).tags
-      rc.sim.store.changeDispatch(idx, { tags: [...current, ...added] })
-      return noContent()
-    },
+    handler: (rc) => changeTags(rc, (current, added) => [...current, ...added]),
   },
   {
     method: 'DELETE',
     pattern: '/dispatch/dispatches/{dispatchId}/tags',
-    handler: (rc) => {
-      const idx = dispatchIdx(rc)
-      // Removing tags that are not there is not an error (docs/scorm-cloud-api.md §4, same for dispatches).
-      const removed = new Set(stringArray(asObject(rc.body), 'tags'))
-      const current = rc.sim.store.catalog.dispatch(idx).tags
-      rc.sim.store.changeDispatch(idx, { tags: current.filter((t) => !removed.has(t)) })
-      return noContent()
-    },
+    // Removing tags that are not there is not an error (docs/scorm-cloud-api.md §4, same for dispatches).
+    handler: (rc) =>
+      changeTags(rc, (current, removed) => {
+        const gone = new Set(removed)
+        return current.filter((t) => !gone.has(t))
+      }),
   },
   {
     method: 'GET',

@@ -8,59 +8,65 @@ function words(text: string): string[] {
     .filter(Boolean)
 }
 
-/** [topic, tags] pairs; titles are composed from a topic and a pattern. */
-export const COURSE_TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['Workplace Safety', ['safety', 'compliance']],
-  ['Excel', ['office', 'data']],
-  ['Data Privacy', ['compliance', 'gdpr']],
-  ['Information Security', ['security', 'compliance']],
-  ['Anti-Bribery', ['compliance', 'legal']],
-  ['Customer Service', ['soft-skills', 'sales']],
-  ['Project Management', ['management']],
-  ['Leadership', ['management', 'soft-skills']],
-  ['Fire Safety', ['safety']],
-  ['Forklift Operation', ['safety', 'logistics']],
-  ['Food Hygiene', ['safety', 'hospitality']],
-  ['First Aid', ['safety', 'health']],
-  ['Manual Handling', ['safety', 'health']],
-  ['Diversity and Inclusion', ['hr', 'soft-skills']],
-  ['Harassment Prevention', ['hr', 'compliance']],
-  ['Time Management', ['soft-skills']],
-  ['Negotiation', ['sales', 'soft-skills']],
-  ['Financial Reporting', ['finance']],
-  ['Budgeting', ['finance', 'management']],
-  ['Agile Scrum', ['management', 'it']],
-  ['Cloud Computing', ['it']],
-  ['Python Programming', ['it', 'data']],
-  ['SQL', ['it', 'data']],
-  ['Cybersecurity Awareness', ['security']],
-  ['Phishing Awareness', ['security']],
-  ['Conflict Resolution', ['soft-skills', 'hr']],
-  ['Public Speaking', ['soft-skills']],
-  ['Business Writing', ['soft-skills', 'office']],
-  ['Supply Chain', ['logistics']],
-  ['Warehouse Operations', ['logistics', 'safety']],
-  ['Hazardous Materials', ['safety', 'compliance']],
-  ['Environmental Compliance', ['compliance', 'environment']],
-  ['Quality Management', ['quality']],
-  ['Lean Six Sigma', ['quality', 'management']],
-  ['Sales Prospecting', ['sales']],
-  ['Product Knowledge', ['sales', 'onboarding']],
-  ['Code of Conduct', ['compliance', 'onboarding']],
-  ['New Hire Orientation', ['onboarding', 'hr']],
-  ['Remote Work', ['soft-skills', 'it']],
-  ['Mental Health at Work', ['health', 'hr']],
-  ['Ergonomics', ['health', 'safety']],
-  ['Anti-Money Laundering', ['compliance', 'finance']],
-  ['Accessibility', ['it', 'compliance']],
-  ['Coaching', ['management', 'soft-skills']],
-  ['Change Management', ['management']],
-  ['Electrical Safety', ['safety']],
-  ['Driver Safety', ['safety', 'logistics']],
-  ['Infection Control', ['health', 'compliance']],
-  ['Emotional Intelligence', ['soft-skills']],
-  ['Power BI', ['office', 'data']],
-]
+/**
+ * [topic, tags] pairs, a `topic: tag tag` line each; titles are composed from a topic and a
+ * pattern.
+ */
+export const COURSE_TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = words(`
+  Workplace Safety: safety compliance
+  Excel: office data
+  Data Privacy: compliance gdpr
+  Information Security: security compliance
+  Anti-Bribery: compliance legal
+  Customer Service: soft-skills sales
+  Project Management: management
+  Leadership: management soft-skills
+  Fire Safety: safety
+  Forklift Operation: safety logistics
+  Food Hygiene: safety hospitality
+  First Aid: safety health
+  Manual Handling: safety health
+  Diversity and Inclusion: hr soft-skills
+  Harassment Prevention: hr compliance
+  Time Management: soft-skills
+  Negotiation: sales soft-skills
+  Financial Reporting: finance
+  Budgeting: finance management
+  Agile Scrum: management it
+  Cloud Computing: it
+  Python Programming: it data
+  SQL: it data
+  Cybersecurity Awareness: security
+  Phishing Awareness: security
+  Conflict Resolution: soft-skills hr
+  Public Speaking: soft-skills
+  Business Writing: soft-skills office
+  Supply Chain: logistics
+  Warehouse Operations: logistics safety
+  Hazardous Materials: safety compliance
+  Environmental Compliance: compliance environment
+  Quality Management: quality
+  Lean Six Sigma: quality management
+  Sales Prospecting: sales
+  Product Knowledge: sales onboarding
+  Code of Conduct: compliance onboarding
+  New Hire Orientation: onboarding hr
+  Remote Work: soft-skills it
+  Mental Health at Work: health hr
+  Ergonomics: health safety
+  Anti-Money Laundering: compliance finance
+  Accessibility: it compliance
+  Coaching: management soft-skills
+  Change Management: management
+  Electrical Safety: safety
+  Driver Safety: safety logistics
+  Infection Control: health compliance
+  Emotional Intelligence: soft-skills
+  Power BI: office data
+`).map((line) => {
+  const [topic = '', tags = ''] = line.split(':')
+  return [topic.trim(), tags.trim().split(' ')]
+})
 
 /** `%` is replaced by the topic. */
 export const TITLE_PATTERNS: readonly string[] = [

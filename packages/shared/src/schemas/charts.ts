@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { PickProperties } from './common'
+import { IntegerFields, PickProperties } from './common'
 import { DispatchListQuerySchema, DispatchSchema } from './dispatches'
 
 /** Weeks of the dispatch chart, months of the dashboard charts (both end with the current one, UTC). */
@@ -23,17 +23,13 @@ export const ChartWeekSchema = Type.Object({
 export const DispatchChartsSchema = Type.Object({
   /** The last 26 weeks, oldest first, the current week last (empty weeks are 0). */
   weeks: Type.Array(ChartWeekSchema),
-  /** Live registrations by completion status, and by success status. */
-  status: Type.Object({
-    registrations: Type.Integer(),
-    completed: Type.Integer(),
-    incomplete: Type.Integer(),
-    notStarted: Type.Integer(),
-    passed: Type.Integer(),
-    failed: Type.Integer(),
-    /** Neither passed nor failed (no success status reported yet). */
-    unknown: Type.Integer(),
-  }),
+  /**
+   * Live registrations by completion status, and by success status (`unknown`: neither passed
+   * nor failed, no success status reported yet).
+   */
+  status: Type.Object(
+    IntegerFields('registrations', 'completed', 'incomplete', 'notStarted', 'passed', 'failed', 'unknown'),
+  ),
 })
 export type DispatchCharts = Static<typeof DispatchChartsSchema>
 

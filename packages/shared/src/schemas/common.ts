@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties } from 'typebox'
+import { Type, type Static, type TInteger, type TObject, type TProperties } from 'typebox'
 
 /** A value or null. */
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -40,13 +40,16 @@ export const PageNumberSchema = Type.Integer({ minimum: 1, maximum: 1_000_000, d
 export const SortOrderSchema = (defaultOrder: 'asc' | 'desc') =>
   Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder })
 
+/**
+ * Whole-number fields by name, in that order, all required: the counters of an answer
+ * (`Type.Object(IntegerFields('created', 'updated'))`, or spread among other fields).
+ */
+export function IntegerFields<const K extends string>(...names: K[]): { [P in K]: TInteger } {
+  return Object.fromEntries(names.map((name) => [name, Type.Integer()])) as { [P in K]: TInteger }
+}
+
 /** Where a paged answer stands: its items are one page of `totalItems`. */
-export const PaginationSchema = Type.Object({
-  totalItems: Type.Integer(),
-  page: Type.Integer(),
-  pageSize: Type.Integer(),
-  totalPages: Type.Integer(),
-})
+export const PaginationSchema = Type.Object(IntegerFields('totalItems', 'page', 'pageSize', 'totalPages'))
 export type Pagination = Static<typeof PaginationSchema>
 
 /** The company a row belongs to, by id and name; both null when it belongs to none. */

@@ -1,15 +1,11 @@
 import { Type, type Static } from 'typebox'
 import { COMPANY_NAME_MAX } from '../rules/company'
-import { Nullable, PickProperties, UuidSchema } from './common'
+import { IntegerFields, Nullable, PickProperties, UuidSchema } from './common'
 import { DispatchSchema } from './dispatches'
 import { RoleSchema, SalesUserSchema } from './users'
 
 /** docs/product-rules.md §3 Company counts. */
-export const CompanyCountsSchema = Type.Object({
-  users: Type.Integer(),
-  courseRequests: Type.Integer(),
-  dispatches: Type.Integer(),
-})
+export const CompanyCountsSchema = Type.Object(IntegerFields('users', 'courseRequests', 'dispatches'))
 
 /** A company's id, name and account manager, in its list row and its detail alike. */
 const CompanyNameFields = {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf } from './common'
+import { IntegerFields, Nullable, OneOf } from './common'
 import { DispatchFiguresFields } from './dispatches'
 
 /** docs/product-rules.md §2 edit form: level is one of three, or empty. */
@@ -54,11 +54,7 @@ export const CourseDispatchSchema = Type.Object({ id: Type.String(), ...Dispatch
 export type CourseDispatch = Static<typeof CourseDispatchSchema>
 
 /** The side panel's figures (docs/product-rules.md §2), over the course's present dispatches. */
-export const CourseStatsSchema = Type.Object({
-  totalRegistrations: Type.Integer(),
-  activeDispatches: Type.Integer(),
-  totalDispatches: Type.Integer(),
-})
+export const CourseStatsSchema = Type.Object(IntegerFields('totalRegistrations', 'activeDispatches', 'totalDispatches'))
 export type CourseStats = Static<typeof CourseStatsSchema>
 
 /** A client's "Your Access": its company's registrations on the course and whether a dispatch is enabled. */

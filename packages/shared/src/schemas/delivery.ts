@@ -91,12 +91,7 @@ export const DispatchDeliverySchema = Type.Object({
 })
 export type DispatchDelivery = Static<typeof DispatchDeliverySchema>
 
-export const UpdateDispatchDeliveryBodySchema = Type.Object(
-  {
-    ...DeliveryChangeFields,
-  },
-  { additionalProperties: false },
-)
+export const UpdateDispatchDeliveryBodySchema = Type.Object(DeliveryChangeFields, { additionalProperties: false })
 export type UpdateDispatchDeliveryBody = Static<typeof UpdateDispatchDeliveryBodySchema>
 
 /** A dispatch's LTI data from SCORM Cloud; the shared secret only through the reveal route. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { INT32_MAX } from '../rules/input-bounds'
-import { Nullable } from './common'
+import { IntegerFields, Nullable } from './common'
 
 /** What the mirror sync copies from SCORM Cloud (docs/architecture.md "Mirror and sync"). */
 export const SyncKindSchema = Type.Union([
@@ -23,12 +23,7 @@ export const SyncRunStatusSchema = Type.Union([
 export type SyncRunStatus = Static<typeof SyncRunStatusSchema>
 
 /** docs/product-rules.md §3 "Sync results": created, updated, skipped, errors. */
-export const SyncCountsSchema = Type.Object({
-  created: Type.Integer(),
-  updated: Type.Integer(),
-  skipped: Type.Integer(),
-  errors: Type.Integer(),
-})
+export const SyncCountsSchema = Type.Object(IntegerFields('created', 'updated', 'skipped', 'errors'))
 export type SyncCounts = Static<typeof SyncCountsSchema>
 
 /** GET /api/admin/companies/sync (docs/product-rules.md §7). */

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import type { ThrottleRule } from './login-throttle'
+import { firstRow } from '../../db/first-row'
 import { appUser, authSession, loginThrottle, refreshToken } from '../../db/schema'
 
 export function createAuthRepository(db: DbOrTx) {
@@ -24,27 +25,27 @@ export function createAuthRepository(db: DbOrTx) {
     },
     /** The stored token with its session and user, for a refresh or a logout. */
     async findRefreshToken(tokenHash: string) {
-      const [row] = await db
-        .select({
-          tokenId: refreshToken.id,
-          usedAt: refreshToken.usedAt,
-          tokenExpiresAt: refreshToken.expiresAt,
-          sessionId: authSession.id,
-          sessionExpiresAt: authSession.expiresAt,
-          sessionRevokedAt: authSession.revokedAt,
-          userId: appUser.id,
-          userStatus: appUser.status,
-          userEmail: appUser.email,
-          userName: appUser.name,
-          userUsername: appUser.username,
-          tokenVersion: appUser.tokenVersion,
-        })
-        .from(refreshToken)
-        .innerJoin(authSession, eq(authSession.id, refreshToken.sessionId))
-        .innerJoin(appUser, eq(appUser.id, authSession.userId))
-        .where(eq(refreshToken.tokenHash, tokenHash))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({
+            tokenId: refreshToken.id,
+            usedAt: refreshToken.usedAt,
+            tokenExpiresAt: refreshToken.expiresAt,
+            sessionId: authSession.id,
+            sessionExpiresAt: authSession.expiresAt,
+            sessionRevokedAt: authSession.revokedAt,
+            userId: appUser.id,
+            userStatus: appUser.status,
+            userEmail: appUser.email,
+            userName: appUser.name,
+            userUsername: appUser.username,
+            tokenVersion: appUser.tokenVersion,
+          })
+          .from(refreshToken)
+          .innerJoin(authSession, eq(authSession.id, refreshToken.sessionId))
+          .innerJoin(appUser, eq(appUser.id, authSession.userId))
+          .where(eq(refreshToken.tokenHash, tokenHash)),
+      )
     },
     /** Marks a token spent; false when another request spent it first (a reuse). */
     async spendRefreshToken(tokenId: string, replacedBy: string | null, tx: DbOrTx = db): Promise<boolean> {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../db/client'
 import { companyShownName as shownName, userOptionColumns } from '../../db/columns'
+import { firstRow } from '../../db/first-row'
 import { appUser, company, courseRequest, dispatch, syncRun } from '../../db/schema'
 
 const manager = alias(appUser, 'manager')
@@ -87,13 +88,13 @@ export function createCompaniesRepository(db: DbOrTx) {
 
     /** A present company (a removed one is gone from the portal's screens). */
     async findById(id: string, tx: DbOrTx = db): Promise<CompanyRow | null> {
-      const [row] = await tx
-        .select(rowColumns)
-        .from(company)
-        .leftJoin(manager, eq(manager.id, company.accountManagerId))
-        .where(and(eq(company.id, id), isNull(company.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select(rowColumns)
+          .from(company)
+          .leftJoin(manager, eq(manager.id, company.accountManagerId))
+          .where(and(eq(company.id, id), isNull(company.removedAt))),
+      )
     },
 
     async users(companyId: string) {
@@ -138,12 +139,12 @@ export function createCompaniesRepository(db: DbOrTx) {
     /** A user who may manage accounts: an active sales user (docs/product-rules.md §6), by id or email. */
     async findActiveSalesUser(by: { id: string } | { email: string }) {
       const match = 'id' in by ? eq(appUser.id, by.id) : eq(sql`lower(${appUser.email})`, by.email.trim().toLowerCase())
-      const [row] = await db
-        .select({ id: appUser.id, email: appUser.email })
-        .from(appUser)
-        .where(and(match, eq(appUser.role, 'sales'), eq(appUser.status, 'active')))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({ id: appUser.id, email: appUser.email })
+          .from(appUser)
+          .where(and(match, eq(appUser.role, 'sales'), eq(appUser.status, 'active'))),
+      )
     },
 
     async update(id: string, changes: CompanyChanges, tx: DbOrTx = db): Promise<void> {

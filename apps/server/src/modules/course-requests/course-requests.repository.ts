@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { CourseRequestStatus } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { company, course, courseRequest, dispatch } from '../../db/schema'
 
 export type NewCourseRequest = Pick<
@@ -63,8 +64,7 @@ export function createCourseRequestsRepository(db: DbOrTx) {
     },
 
     async find(id: string): Promise<CourseRequestRow | null> {
-      const [row] = await select(eq(courseRequest.id, id)).limit(1)
-      return row ?? null
+      return firstRow(select(eq(courseRequest.id, id)))
     },
 
     async insert(values: NewCourseRequest, tx: DbOrTx = db): Promise<string> {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { course, courseRequest, dispatch, syncRun } from '../../db/schema'
 
 export type CourseRow = typeof course.$inferSelect
@@ -29,12 +30,12 @@ export function createCoursesRepository(db: DbOrTx) {
     },
 
     async find(id: string): Promise<CourseRow | null> {
-      const [row] = await db
-        .select()
-        .from(course)
-        .where(and(eq(course.id, id), isNull(course.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select()
+          .from(course)
+          .where(and(eq(course.id, id), isNull(course.removedAt))),
+      )
     },
 
     /** Ids among `courseIds` (all when omitted) that the company has a present dispatch of. */

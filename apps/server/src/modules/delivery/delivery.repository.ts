@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { company, dispatch, dispatchLearner, dispatchStat, registration } from '../../db/schema'
 import { companyShownName } from '../../db/columns'
 
@@ -38,25 +39,25 @@ export interface CompanyDeliveryUpdate {
 export function createDeliveryRepository(db: Db) {
   return {
     async findCompany(id: string, tx: DbOrTx = db): Promise<CompanyDeliveryRow | null> {
-      const [row] = await tx
-        .select({
-          id: company.id,
-          shownName: companyShownName,
-          launchAuthType: company.launchAuthType,
-          launchAuthIpAddress: company.launchAuthIpAddress,
-          launchAuthFingerprint: company.launchAuthFingerprint,
-          launchAuthExpiry: company.launchAuthExpiry,
-          launchAuthSlidingExpiry: company.launchAuthSlidingExpiry,
-          hashUserInfo: company.hashUserInfo,
-          cssUrl: company.cssUrl,
-          // Qualified by hand: inside the subquery drizzle would render company.id as a bare "id".
-          dispatches: sql<number>`(select count(*)::int from ${dispatch} d where d.destination_id = "company"."id" and d.removed_at is null)`,
-          instancedDispatches: sql<number>`(select count(*)::int from ${dispatch} d where d.destination_id = "company"."id" and d.removed_at is null and d.instanced)`,
-        })
-        .from(company)
-        .where(and(eq(company.id, id), isNull(company.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({
+            id: company.id,
+            shownName: companyShownName,
+            launchAuthType: company.launchAuthType,
+            launchAuthIpAddress: company.launchAuthIpAddress,
+            launchAuthFingerprint: company.launchAuthFingerprint,
+            launchAuthExpiry: company.launchAuthExpiry,
+            launchAuthSlidingExpiry: company.launchAuthSlidingExpiry,
+            hashUserInfo: company.hashUserInfo,
+            cssUrl: company.cssUrl,
+            // Qualified by hand: inside the subquery drizzle would render company.id as a bare "id".
+            dispatches: sql<number>`(select count(*)::int from ${dispatch} d where d.destination_id = "company"."id" and d.removed_at is null)`,
+            instancedDispatches: sql<number>`(select count(*)::int from ${dispatch} d where d.destination_id = "company"."id" and d.removed_at is null and d.instanced)`,
+          })
+          .from(company)
+          .where(and(eq(company.id, id), isNull(company.removedAt))),
+      )
     },
 
     async updateCompany(id: string, values: CompanyDeliveryUpdate, tx: DbOrTx = db): Promise<void> {
@@ -65,17 +66,17 @@ export function createDeliveryRepository(db: Db) {
     },
 
     async findDispatch(id: string, tx: DbOrTx = db): Promise<DispatchDeliveryRow | null> {
-      const [row] = await tx
-        .select({
-          id: dispatch.id,
-          instanced: dispatch.instanced,
-          hashUserInfo: dispatch.hashUserInfo,
-          cssUrl: dispatch.cssUrl,
-        })
-        .from(dispatch)
-        .where(eq(dispatch.id, id))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({
+            id: dispatch.id,
+            instanced: dispatch.instanced,
+            hashUserInfo: dispatch.hashUserInfo,
+            cssUrl: dispatch.cssUrl,
+          })
+          .from(dispatch)
+          .where(eq(dispatch.id, id)),
+      )
     },
 
     async updateDispatch(

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { company, course, dispatch } from '../../db/schema'
 import { companyShownName as shownName } from '../../db/columns'
 
@@ -28,37 +29,39 @@ export function createDispatchPairRepository(db: DbOrTx) {
   return {
     /** A company still present upstream. */
     async findCompany(id: string): Promise<PairCompany | null> {
-      const [row] = await db
-        .select({ id: company.id, name: company.name, shownName })
-        .from(company)
-        .where(and(eq(company.id, id), isNull(company.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({ id: company.id, name: company.name, shownName })
+          .from(company)
+          .where(and(eq(company.id, id), isNull(company.removedAt))),
+      )
     },
 
     /** A course still present upstream (hidden ones too: visibility is a catalogue matter). */
     async findCourse(id: string): Promise<PairCourse | null> {
-      const [row] = await db
-        .select({ id: course.id, title: course.title, titleOverride: course.titleOverride })
-        .from(course)
-        .where(and(eq(course.id, id), isNull(course.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({ id: course.id, title: course.title, titleOverride: course.titleOverride })
+          .from(course)
+          .where(and(eq(course.id, id), isNull(course.removedAt))),
+      )
     },
 
     /** The company's present dispatch of the course (docs/scorm-cloud-api.md §6: at most one per pair). */
     async findPairDispatch(companyId: string, courseId: string): Promise<PairDispatch | null> {
-      const [row] = await db
-        .select({
-          id: dispatch.id,
-          registrationCap: dispatch.registrationCap,
-          registrationCount: dispatch.registrationCount,
-        })
-        .from(dispatch)
-        .where(and(eq(dispatch.destinationId, companyId), eq(dispatch.courseId, courseId), isNull(dispatch.removedAt)))
-        .orderBy(desc(dispatch.providerCreated), dispatch.id)
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({
+            id: dispatch.id,
+            registrationCap: dispatch.registrationCap,
+            registrationCount: dispatch.registrationCount,
+          })
+          .from(dispatch)
+          .where(
+            and(eq(dispatch.destinationId, companyId), eq(dispatch.courseId, courseId), isNull(dispatch.removedAt)),
+          )
+          .orderBy(desc(dispatch.providerCreated), dispatch.id),
+      )
     },
 
     /** Enabled flag and expiry of each present dispatch of a company (the client's all-packages rule). */

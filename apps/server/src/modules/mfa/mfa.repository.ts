@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { deleteWhere, stampOnce } from '../../db/row-writes'
 import {
   appUser,
@@ -36,20 +37,20 @@ export function createMfaRepository(db: DbOrTx) {
     },
     /** A factor of this user, confirmed or not (another user's id finds nothing). */
     async findFactor(userId: string, id: string, tx: DbOrTx = db): Promise<MfaFactorRow | null> {
-      const [row] = await tx
-        .select()
-        .from(mfaFactor)
-        .where(and(eq(mfaFactor.id, id), eq(mfaFactor.userId, userId)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select()
+          .from(mfaFactor)
+          .where(and(eq(mfaFactor.id, id), eq(mfaFactor.userId, userId))),
+      )
     },
     async findByCredentialId(credentialId: string, tx: DbOrTx = db): Promise<MfaFactorRow | null> {
-      const [row] = await tx
-        .select()
-        .from(mfaFactor)
-        .where(and(eq(mfaFactor.credentialId, credentialId), isNotNull(mfaFactor.confirmedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select()
+          .from(mfaFactor)
+          .where(and(eq(mfaFactor.credentialId, credentialId), isNotNull(mfaFactor.confirmedAt))),
+      )
     },
     async insertFactor(values: typeof mfaFactor.$inferInsert, tx: DbOrTx = db): Promise<MfaFactorRow> {
       const [row] = await tx.insert(mfaFactor).values(values).returning()
@@ -147,19 +148,19 @@ export function createMfaRepository(db: DbOrTx) {
     },
     /** A live (unspent, unexpired) token of the purpose, or null. */
     async findChallenge(tokenHash: string, purpose: string, now = new Date(), tx: DbOrTx = db) {
-      const [row] = await tx
-        .select()
-        .from(mfaChallenge)
-        .where(
-          and(
-            eq(mfaChallenge.tokenHash, tokenHash),
-            eq(mfaChallenge.purpose, purpose),
-            isNull(mfaChallenge.usedAt),
-            gt(mfaChallenge.expiresAt, now),
+      return firstRow(
+        tx
+          .select()
+          .from(mfaChallenge)
+          .where(
+            and(
+              eq(mfaChallenge.tokenHash, tokenHash),
+              eq(mfaChallenge.purpose, purpose),
+              isNull(mfaChallenge.usedAt),
+              gt(mfaChallenge.expiresAt, now),
+            ),
           ),
-        )
-        .limit(1)
-      return row ?? null
+      )
     },
     /** Spends the token once: false when another request spent it first. */
     async spendChallenge(id: string, tx: DbOrTx = db): Promise<boolean> {
@@ -255,21 +256,21 @@ export function createMfaRepository(db: DbOrTx) {
     },
     /** What a sign-in needs of a user (issueSession's fields, status, role and company). */
     async signInUser(userId: string, tx: DbOrTx = db) {
-      const [row] = await tx
-        .select({
-          id: appUser.id,
-          name: appUser.name,
-          username: appUser.username,
-          email: appUser.email,
-          tokenVersion: appUser.tokenVersion,
-          status: appUser.status,
-          role: appUser.role,
-          companyId: appUser.companyId,
-        })
-        .from(appUser)
-        .where(eq(appUser.id, userId))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({
+            id: appUser.id,
+            name: appUser.name,
+            username: appUser.username,
+            email: appUser.email,
+            tokenVersion: appUser.tokenVersion,
+            status: appUser.status,
+            role: appUser.role,
+            companyId: appUser.companyId,
+          })
+          .from(appUser)
+          .where(eq(appUser.id, userId)),
+      )
     },
   }
 }

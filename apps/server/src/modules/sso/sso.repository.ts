@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { firstRow } from '../../db/first-row'
 import { deleteWhere, stampOnce } from '../../db/row-writes'
 import { companyShownName } from '../../db/columns'
 import {
@@ -53,22 +54,20 @@ export function createSsoRepository(db: DbOrTx) {
   return {
     /** A present company's id and shown name. */
     async findCompany(companyId: string, tx: DbOrTx = db) {
-      const [row] = await tx
-        .select({ id: company.id, name: companyShownName })
-        .from(company)
-        .where(and(eq(company.id, companyId), isNull(company.removedAt)))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({ id: company.id, name: companyShownName })
+          .from(company)
+          .where(and(eq(company.id, companyId), isNull(company.removedAt))),
+      )
     },
 
     async findConnection(companyId: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
-      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.companyId, companyId)).limit(1)
-      return row ?? null
+      return firstRow(tx.select().from(ssoConnection).where(eq(ssoConnection.companyId, companyId)))
     },
 
     async findConnectionById(id: string, tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
-      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.id, id)).limit(1)
-      return row ?? null
+      return firstRow(tx.select().from(ssoConnection).where(eq(ssoConnection.id, id)))
     },
 
     /** One connection per company: a save replaces the company's connection in place. */
@@ -137,32 +136,31 @@ export function createSsoRepository(db: DbOrTx) {
      * its enabled connection if any.
      */
     async ownerOfDomain(domain: string, tx: DbOrTx = db) {
-      const [row] = await tx
-        .select({
-          companyId: ssoDomain.companyId,
-          companyName: sql<string | null>`${companyShownName}`,
-          removedAt: company.removedAt,
-          connectionId: ssoConnection.id,
-          enabled: ssoConnection.enabled,
-          staffName: ssoConnection.displayName,
-        })
-        .from(ssoDomain)
-        .leftJoin(company, eq(company.id, ssoDomain.companyId))
-        .leftJoin(
-          ssoConnection,
-          or(
-            eq(ssoConnection.companyId, ssoDomain.companyId),
-            and(isNull(ssoDomain.companyId), eq(ssoConnection.staff, true)),
-          ),
-        )
-        .where(eq(ssoDomain.domain, domain))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({
+            companyId: ssoDomain.companyId,
+            companyName: sql<string | null>`${companyShownName}`,
+            removedAt: company.removedAt,
+            connectionId: ssoConnection.id,
+            enabled: ssoConnection.enabled,
+            staffName: ssoConnection.displayName,
+          })
+          .from(ssoDomain)
+          .leftJoin(company, eq(company.id, ssoDomain.companyId))
+          .leftJoin(
+            ssoConnection,
+            or(
+              eq(ssoConnection.companyId, ssoDomain.companyId),
+              and(isNull(ssoDomain.companyId), eq(ssoConnection.staff, true)),
+            ),
+          )
+          .where(eq(ssoDomain.domain, domain)),
+      )
     },
 
     async findStaffConnection(tx: DbOrTx = db): Promise<SsoConnectionRow | null> {
-      const [row] = await tx.select().from(ssoConnection).where(eq(ssoConnection.staff, true)).limit(1)
-      return row ?? null
+      return firstRow(tx.select().from(ssoConnection).where(eq(ssoConnection.staff, true)))
     },
 
     /** The one staff connection: a save replaces it in place. */
@@ -214,8 +212,7 @@ export function createSsoRepository(db: DbOrTx) {
 
     /** A SAML sign-in's flow, by the AuthnRequest id the identity provider answers to. */
     async findFlowByState(state: string, tx: DbOrTx = db) {
-      const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.state, state)).limit(1)
-      return row ?? null
+      return firstRow(tx.select().from(ssoFlow).where(eq(ssoFlow.state, state)))
     },
 
     /**
@@ -232,8 +229,7 @@ export function createSsoRepository(db: DbOrTx) {
     },
 
     async findFlow(id: string, tx: DbOrTx = db) {
-      const [row] = await tx.select().from(ssoFlow).where(eq(ssoFlow.id, id)).limit(1)
-      return row ?? null
+      return firstRow(tx.select().from(ssoFlow).where(eq(ssoFlow.id, id)))
     },
 
     /** Marks the flow used; false when it was used already (a replayed callback). */
@@ -248,19 +244,19 @@ export function createSsoRepository(db: DbOrTx) {
 
     /** A finished test of the company's (null: the staff) connection, for the admin who started it. */
     async findTestResult(flowId: string, companyId: string | null, testedBy: string, tx: DbOrTx = db) {
-      const [row] = await tx
-        .select({ result: ssoFlow.testResult, createdAt: ssoFlow.createdAt })
-        .from(ssoFlow)
-        .innerJoin(ssoConnection, eq(ssoConnection.id, ssoFlow.connectionId))
-        .where(
-          and(
-            eq(ssoFlow.id, flowId),
-            companyId === null ? eq(ssoConnection.staff, true) : eq(ssoConnection.companyId, companyId),
-            eq(ssoFlow.testedBy, testedBy),
+      return firstRow(
+        tx
+          .select({ result: ssoFlow.testResult, createdAt: ssoFlow.createdAt })
+          .from(ssoFlow)
+          .innerJoin(ssoConnection, eq(ssoConnection.id, ssoFlow.connectionId))
+          .where(
+            and(
+              eq(ssoFlow.id, flowId),
+              companyId === null ? eq(ssoConnection.staff, true) : eq(ssoConnection.companyId, companyId),
+              eq(ssoFlow.testedBy, testedBy),
+            ),
           ),
-        )
-        .limit(1)
-      return row ?? null
+      )
     },
 
     /** The company's client users allowed a password although it requires single sign-on. */
@@ -349,13 +345,13 @@ export function createSsoRepository(db: DbOrTx) {
 
     /** The connection a portal session came from, and the SAML subject to end at the provider. */
     async linkOfSession(sessionId: string, tx: DbOrTx = db) {
-      const [row] = await tx
-        .select({ connection: ssoConnection, samlSubject: ssoSession.samlSubject })
-        .from(ssoSession)
-        .innerJoin(ssoConnection, eq(ssoConnection.id, ssoSession.connectionId))
-        .where(eq(ssoSession.sessionId, sessionId))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        tx
+          .select({ connection: ssoConnection, samlSubject: ssoSession.samlSubject })
+          .from(ssoSession)
+          .innerJoin(ssoConnection, eq(ssoConnection.id, ssoSession.connectionId))
+          .where(eq(ssoSession.sessionId, sessionId)),
+      )
     },
 
     /**

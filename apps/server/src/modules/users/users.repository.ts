@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { userColumns, userOptionColumns } from '../../db/columns'
+import { firstRow } from '../../db/first-row'
 import { appUser, authSession, company } from '../../db/schema'
 import type { UserRow } from './users.mapper'
 
@@ -30,13 +31,13 @@ export function createUsersRepository(db: DbOrTx) {
     },
     /** Includes the hash: only the sign-in path reads it. */
     async findCredentialsByEmail(email: string) {
-      const [row] = await db
-        .select({ ...userColumns, passwordHash: appUser.passwordHash, tokenVersion: appUser.tokenVersion })
-        .from(appUser)
-        .leftJoin(company, eq(company.id, appUser.companyId))
-        .where(eq(sql`lower(${appUser.email})`, email.trim().toLowerCase()))
-        .limit(1)
-      return row ?? null
+      return firstRow(
+        db
+          .select({ ...userColumns, passwordHash: appUser.passwordHash, tokenVersion: appUser.tokenVersion })
+          .from(appUser)
+          .leftJoin(company, eq(company.id, appUser.companyId))
+          .where(eq(sql`lower(${appUser.email})`, email.trim().toLowerCase())),
+      )
     },
     async emailTaken(email: string, exceptId?: string): Promise<boolean> {
       const conditions = [eq(sql`lower(${appUser.email})`, email.trim().toLowerCase())]

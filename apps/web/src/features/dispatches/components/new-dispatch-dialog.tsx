@@ -11,6 +11,7 @@ import { useMemo, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
 import { CapInput } from '@/components/ui/cap-input'
+import { CompanyPicker } from '@/components/ui/company-picker'
 import { DateField } from '@/components/ui/date-field'
 import { Link } from '@/components/ui/link'
 import { Modal } from '@/components/ui/modal'
@@ -104,10 +105,6 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
   )
   const takenId = draft.courseId ? taken.get(draft.courseId) : undefined
 
-  const companyOptions = useMemo(
-    () => (companies.data ?? []).map((c) => ({ value: c.id, label: c.name || c.id })),
-    [companies.data],
-  )
   const courseOptions = useMemo(
     () =>
       (courses.data ?? []).map((c) => ({
@@ -162,18 +159,12 @@ export function NewDispatchDialog({ onClose, onCreated }: { onClose: () => void;
       <form id="new-dispatch-form" onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
         {/* Each list on a row of its own: long course names need the whole width. */}
         <div className="md:col-span-2">
-          <SearchablePicker
-            label="Company"
-            searchLabel="Search companies"
-            options={companyOptions}
+          <CompanyPicker
             value={draft.companyId}
             onChange={(v) => set('companyId', v)}
             required
-            loading={companies.isPending}
-            error={
-              shown.companyId ??
-              (companies.error ? errorMessage(companies.error, 'Failed to fetch destinations') : null)
-            }
+            error={shown.companyId}
+            loadFailed="Failed to fetch destinations"
           />
         </div>
         <div className="md:col-span-2">

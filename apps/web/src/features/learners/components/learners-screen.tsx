@@ -7,20 +7,19 @@ import {
   type Role,
 } from '@portal/shared'
 import { Users } from 'lucide-react'
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { Banner } from '@/components/ui/banner'
 import { Button } from '@/components/ui/button'
+import { CompanyPicker } from '@/components/ui/company-picker'
 import { EmptyState } from '@/components/ui/empty-state'
 import { ExportMenu } from '@/components/ui/export-menu'
 import { SearchInput } from '@/components/ui/search-input'
 import { PagedFooter } from '@/components/ui/pagination'
-import { SearchablePicker } from '@/components/ui/searchable-picker'
 import { labelOptions, numberOptions, Select } from '@/components/ui/select'
 import { COMPLETION_LABELS } from '@/components/ui/status-badges'
 import { Spinner } from '@/components/ui/spinner'
 import { useIsWideScreen } from '@/components/ui/use-is-wide-screen'
 import { errorMessage } from '@/lib/api-error'
-import { useCompanyOptions } from '@/lib/company-options'
 import { useLearners } from '../api/get-learners'
 import { useLearnerListParams } from '../hooks/use-learner-list-params'
 import { LearnerDetails } from './learner-details'
@@ -37,25 +36,6 @@ const PAGE_SIZE_OPTIONS = numberOptions(LEARNER_PAGE_SIZES)
 export function showingLearnersText(page: number, pageSize: number, total: number, capped: boolean) {
   const { from, to } = showingRange(page, pageSize, total)
   return `Showing ${from} to ${to} of ${total}${capped ? '+' : ''} ${total === 1 && !capped ? 'learner' : 'learners'}`
-}
-
-/** Staff choose the company whose learners they see; the URL keeps it. */
-function CompanyPicker({ value, onChange }: { value: string; onChange: (companyId: string) => void }) {
-  const { data, isPending, error } = useCompanyOptions()
-  const options = useMemo(() => (data ?? []).map((c) => ({ value: c.id, label: c.name || c.id })), [data])
-  return (
-    <div className="max-w-md">
-      <SearchablePicker
-        label="Company"
-        searchLabel="Search companies"
-        options={options}
-        value={value}
-        onChange={onChange}
-        loading={isPending}
-        error={error ? errorMessage(error, 'Failed to fetch companies') : null}
-      />
-    </div>
-  )
 }
 
 /** /learners: one row per learner across every dispatch of a company. */
@@ -116,7 +96,14 @@ export function LearnersScreen({ role }: { role: Role }) {
   return (
     <div className="space-y-6">
       {staff && (
-        <CompanyPicker value={companyId} onChange={(id) => update({ companyId: id, courseId: '', learner: '' })} />
+        // Staff choose the company whose learners they see; the URL keeps it.
+        <div className="max-w-md">
+          <CompanyPicker
+            value={companyId}
+            onChange={(id) => update({ companyId: id, courseId: '', learner: '' })}
+            loadFailed="Failed to fetch companies"
+          />
+        </div>
       )}
       {!ready ? (
         <EmptyState icon={Users} title="Choose a company" description="Pick a company to see its learners." />
