@@ -36,6 +36,11 @@ export const settings = {
   simPageSize: num('BENCH_SIM_PAGE_SIZE', 100),
   simSeed: num('BENCH_SIM_SEED', 2026),
   logRows: num('BENCH_LOG_ROWS', 2_000_000),
+  /**
+   * Activity log rows added to the PGlite demo data before its rows run: the demo starts with an
+   * empty log, which the logs row would otherwise read. About a year of a small team's use.
+   */
+  pgliteLogRows: num('BENCH_PGLITE_LOG_ROWS', 50_000),
   /** Seconds of warm-up and of measurement per row; each row also stops after maxRequests. */
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
   durationSeconds: num('BENCH_DURATION_SECONDS', 6),

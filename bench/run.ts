@@ -199,6 +199,10 @@ async function pglitePart(startedAt: string, info: Record<string, string | numbe
     // Only one process may open the folder: the vocabulary is read while no server runs.
     const db = newPglite(path.join(dataDir, 'pglite'))
     const runner = pgliteRunner(db)
+    if (settings.pgliteLogRows > 0) {
+      progress(`PGlite: activity_log, ${settings.pgliteLogRows.toLocaleString('en-US')} rows with generate_series...`)
+      await seedActivityLogs(runner, settings.pgliteLogRows, progress)
+    }
     const big = (
       await runner.query<{ id: string; n: number }>(
         `select dispatch_id as id, registrations as n from dispatch_stat order by registrations desc, dispatch_id limit 1`,
