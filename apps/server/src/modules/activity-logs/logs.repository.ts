@@ -228,6 +228,12 @@ export function createLogsRepository(db: DbOrTx) {
      * One page. Deferred join: the offset is walked over an index alone (ids), and only the
      * page's rows are read from the table. `before` may narrow the range (the seek of a deep page
      * past whole days, logs.service.ts).
+     *
+     * Each page row is read by a primary-key look-up of its own (the lateral subquery, which its
+     * `limit 1` keeps from being merged into a join), in the one month partition its created_at
+     * names. As a plain join, the planner counts a look-up in every partition for each page row
+     * and, on a log of up to some hundred thousand rows, read every partition whole into a hash
+     * instead: ten times the time of the look-ups on PostgreSQL and fifty times on PGlite.
      */
     async page(filter: LogSqlFilter, limit: number, offset: number): Promise<EntriesJson> {
       const { input, values, shape } = inputOf(filter)
@@ -244,7 +250,10 @@ export function createLogsRepository(db: DbOrTx) {
           .offset(L.offset)
           .as('page')
         return sql`select ${entriesJsonSql} as "entriesJson", count(*) as "rowCount"
-          from ${ids} join ${activityLog} on ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}`
+          from ${ids} cross join lateral (
+            select * from ${activityLog}
+            where ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}
+            limit 1) as ${activityLog}`
       })
       return toEntries(await runStatement(db, statement, { ...values, limit, offset }))
     },

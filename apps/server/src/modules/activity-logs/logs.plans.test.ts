@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import type pg from 'pg'
+import type { PGlite } from '@electric-sql/pglite'
+import { drizzleDb, type Database, type Db } from '../../db/client'
+import { rowsOf } from '../../db/statement'
+import { createTestDatabase } from '../../test/test-database'
+import { createLogsRepository } from './logs.repository'
+
+/**
+ * A log page reads its rows by primary-key look-ups in their month partitions, however small the
+ * log: as a plain join, a log of some tens of thousands of rows was read whole into a hash for
+ * every page. Plans on both databases.
+ */
+const ROWS = 20_000
+let database: Database
+let db: Db
+const logged: { text: string; params: unknown[] }[] = []
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  const client = (database as Database & { pool?: pg.Pool }).pool ?? (database.jobTarget as { client: PGlite }).client
+  db = drizzleDb(client, { logQuery: (text, params) => logged.push({ text, params }) })
+  await db.execute(sql`select activity_log_ensure_months((current_date - 366)::date, current_date)`)
+  // A year of rows, oldest first, one every 26 minutes or so.
+  await db.execute(sql`
+    insert into activity_log (created_at, action, details)
+    select now() - interval '365 days' + (g::double precision / ${ROWS}) * interval '365 days',
+      'PAGE_VIEWED', jsonb_build_object('page', 'Page ' || g)
+    from generate_series(1, ${sql.raw(String(ROWS))}) as g`)
+  await db.execute(sql`analyze activity_log`)
+})
+afterAll(async () => database.close())
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  Plans?: PlanNode[]
+}
+
+async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
+  // The statement's values written in, as EXPLAIN takes no parameters (they are numbers and an instant).
+  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${String(params[Number(n) - 1])}'`)
+  const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+    await db.execute(sql.raw(`explain (format json) ${literal}`)),
+  )
+  const cell = row!['QUERY PLAN']
+  const nodes: PlanNode[] = []
+  const walk = (node: PlanNode) => {
+    nodes.push(node)
+    node.Plans?.forEach(walk)
+  }
+  walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan)
+  return nodes
+}
+
+describe('activity log page plans', () => {
+  it('reads a page of a small log by look-ups, never a whole partition, and answers the right rows', async () => {
+    const repository = createLogsRepository(db)
+    logged.length = 0
+    const page = await repository.page({}, 50, 200)
+    const entries = JSON.parse(page.entriesJson) as { details: { page: string } }[]
+    // Newest first: rows ROWS-200 down to ROWS-249.
+    expect(entries).toHaveLength(50)
+    expect(entries[0]!.details.page).toBe(`Page ${ROWS - 200}`)
+    expect(entries[49]!.details.page).toBe(`Page ${ROWS - 249}`)
+
+    const statement = logged.find((q) => q.text.includes('"entriesJson"'))!
+    const nodes = await planOf(statement.text, statement.params)
+    const types = nodes.map((n) => n['Node Type'])
+    expect(types).not.toContain('Hash Join')
+    // Tiny partitions may be scanned (the month the year began in, those not yet begun); the
+    // full months are read through their indexes only.
+    const sizes = rowsOf<{ name: string; n: number }>(
+      await db.execute(sql`select tableoid::regclass::text as name, count(*)::int as n from activity_log group by 1`),
+    )
+    const full = sizes.filter((p) => p.n > 1_000).map((p) => p.name)
+    expect(full.length).toBeGreaterThanOrEqual(11)
+    const scanned = nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!)
+    expect(scanned.filter((name) => full.includes(name))).toEqual([])
+    expect(types).toContain('Nested Loop')
+  })
+})
