@@ -4,6 +4,7 @@ import type pg from 'pg'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzleDb, type Database, type Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
+import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { createTestDatabase } from '../../test/test-database'
 import { createLogsRepository } from './logs.repository'
 
@@ -32,26 +33,13 @@ beforeAll(async () => {
 })
 afterAll(async () => database.close())
 
-interface PlanNode {
-  'Node Type': string
-  'Relation Name'?: string
-  Plans?: PlanNode[]
-}
-
 async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
   // The statement's values written in, as EXPLAIN takes no parameters (they are numbers and an instant).
   const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${String(params[Number(n) - 1])}'`)
   const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
     await db.execute(sql.raw(`explain (format json) ${literal}`)),
   )
-  const cell = row!['QUERY PLAN']
-  const nodes: PlanNode[] = []
-  const walk = (node: PlanNode) => {
-    nodes.push(node)
-    node.Plans?.forEach(walk)
-  }
-  walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan)
-  return nodes
+  return planNodes(row!['QUERY PLAN'])
 }
 
 describe('activity log page plans', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
+import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { dispatchFields } from './dispatches.fields'
 import { pageStatement } from './dispatches-page.sql'
 
@@ -27,26 +28,12 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-interface PlanNode {
-  'Node Type': string
-  'Index Name'?: string
-  'Sort Key'?: string[]
-  Plans?: PlanNode[]
-}
-
 async function nodesOf({ statement, values }: { statement: CompiledStatement; values: Record<string, unknown> }) {
   const explain = { ...statement, text: `explain (format json) ${statement.text}` }
   const [row] = (await runStatement(t.database.db, explain, values)) as {
     'QUERY PLAN': [{ Plan: PlanNode }] | string
   }[]
-  const cell = row!['QUERY PLAN']
-  const nodes: PlanNode[] = []
-  const walk = (node: PlanNode) => {
-    nodes.push(node)
-    node.Plans?.forEach(walk)
-  }
-  walk((typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode)
-  return nodes
+  return planNodes(row!['QUERY PLAN'])
 }
 
 const live = { status: 'all' } as const

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs'
 import { REPORT_EXPORT_COLUMNS, type ReportResponse } from '@portal/shared'
 import { activityLog } from '../../db/schema'
 import { buildTestApp, type TestContext } from '../../test/helpers'
+import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { parseCsv } from '../activity-logs/logs.test-support'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { reportChunkQuery } from './reports.sql'
@@ -241,22 +242,12 @@ describe('export at the bench’s big dispatch size', () => {
     expect((await lastLog()).details).toMatchObject({ format: 'csv', rowCount: ROWS, completed: true })
   }, 300_000)
 
-  type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
   /** The node under the plan's Limit: what walks the chunk's rows. */
-  async function planOf(query: SQLWrapper): Promise<PlanNode> {
+  async function walkOf(query: SQLWrapper): Promise<PlanNode | undefined> {
     const result = (await t.database.db.execute(sql`explain (format json) ${query}`)) as unknown as {
       rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[]
     }
-    const cell = result.rows[0]!['QUERY PLAN']
-    return (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode
-  }
-  async function walkOf(query: SQLWrapper): Promise<PlanNode | undefined> {
-    const nodes: PlanNode[] = []
-    const walk = (node: PlanNode) => {
-      nodes.push(node)
-      node.Plans?.forEach(walk)
-    }
-    walk(await planOf(query))
+    const nodes = planNodes(result.rows[0]!['QUERY PLAN'])
     return nodes.find((n) => n['Node Type'] === 'Limit')?.Plans?.[0]
   }
   const mid = Math.floor(ROWS / 2) + 5 // accessed (a tenth never is), in the middle of the order
