@@ -5,6 +5,7 @@ import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema
 import { jsonArraySql, jsonArrayText } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
 import { placeholders, queryRows, rowsOf, runStatement, statementCache } from '../../db/statement'
+import { dayOf, type DayCount } from '../../lib/day-seek'
 import { logEntryFields } from './logs.fields'
 
 /** A log filter in database terms: a half-open UTC range [from, before) and exact matches. */
@@ -205,14 +206,6 @@ export function dotlessTerm(term: string): string | null {
   return dotless.length >= MIN_SUBSTRING_TERM ? dotless : null
 }
 
-/** A UTC day (YYYY-MM-DD) of an instant: the key of the kept day counts. */
-const dayOf = (date: Date) => date.toISOString().slice(0, 10)
-
-/** Rows of one UTC day that match a filter, newest day first. */
-export interface DayCount {
-  day: string
-  rows: number
-}
 
 /**
  * Newest first; id breaks ties so pages neither repeat nor skip rows. NULLS LAST (never null

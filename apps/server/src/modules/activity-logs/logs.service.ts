@@ -16,8 +16,8 @@ import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import type { ActivityEntry, ActivityRepository, Actor } from './activity.repository'
 import { logEntryFields } from './logs.fields'
+import { seekDay, type DayCount } from '../../lib/day-seek'
 import {
-  type DayCount,
   type EntriesJson,
   type ExportRow,
   type LogCursor,
@@ -168,18 +168,11 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
     const days = await logs.dayCounts(filter)
     const total = days.reduce((sum, d) => sum + d.rows, 0)
     if (offset >= total) return { entries: NONE, total, capped: false }
-    let newer = 0
-    let seek = filter
-    for (const day of days) {
-      if (newer + day.rows > offset) {
-        const dayEnd = new Date(new Date(`${day.day}T00:00:00.000Z`).getTime() + DAY_MS)
-        if (newer > 0 && (!filter.before || dayEnd < filter.before)) seek = { ...filter, before: dayEnd }
-        break
-      }
-      newer += day.rows
-    }
-    const skipped = seek === filter ? 0 : newer
-    return { entries: await logs.page(seek, limit, offset - skipped), total, capped: false }
+    const seek = seekDay(days, offset, filter.before)
+    const entries = seek
+      ? await logs.page({ ...filter, before: seek.before }, limit, offset - seek.skipped)
+      : await logs.page(filter, limit, offset)
+    return { entries, total, capped: false }
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   registration,
 } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
+import type { DayCount } from '../../lib/day-seek'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchWalkRows, searchedPage, termMatch, type SearchPath } from '../../db/search'
 import {
@@ -154,6 +155,13 @@ function dayTotalsStatement(input: RegistrationInput, shape: unknown[]) {
       from (select 1) as "one" left join ${dispatchStat} on ${dispatchStat.dispatchId} = ${R.dispatchId}`
   })
 }
+
+/**
+ * A filter whose rows the kept day counts hold (dispatch_access_day, by status and day): no
+ * search, not the repeat-learners filter, and a window, if any, of whole UTC days.
+ */
+export const isDaySeekable = (filter: RegistrationFilter) =>
+  !filter.search?.trim() && !filter.repeatLearners && isUtcMidnight(filter.from) && isUtcMidnight(filter.before)
 
 /** A filter without a search, a last-access window or repeat learners: its totals are kept (migration 0008). */
 export const isKeptFilter = (filter: RegistrationFilter) =>
@@ -347,6 +355,31 @@ export function createReportsRepository(db: DbOrTx) {
         capped,
         version: counted.version,
       }
+    },
+
+    /**
+     * The filter's accessed registrations per UTC day of last access, newest day first, from the
+     * kept day counts (migration 0041), with whether the dispatch's aggregates wait for their build
+     * (a first sync defers them: the counts are then incomplete and must not place a page). For a
+     * filter without a search or the repeat-learners filter, whose window is whole UTC days.
+     */
+    async accessDays(filter: RegistrationFilter): Promise<{ days: DayCount[]; building: boolean }> {
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(JSON.stringify(['accessDays', ...shape]), () => {
+        const where = [sql`${dispatchAccessDay.dispatchId} = ${R.dispatchId}`, sql`${dispatchAccessDay.registrations} <> 0`]
+        if (input.status !== undefined) where.push(sql`${dispatchAccessDay.completionStatus} = ${R.status}`)
+        if (input.from !== undefined) where.push(sql`${dispatchAccessDay.day} >= ${utcDay(R.from)}`)
+        if (input.before !== undefined) where.push(sql`${dispatchAccessDay.day} < ${utcDay(R.before)}`)
+        return sql`select coalesce((select ${dispatchStat.building} from ${dispatchStat}
+            where ${dispatchStat.dispatchId} = ${R.dispatchId}), false) as "building",
+          (select coalesce(json_agg(json_build_array("d"."day", "d"."rows") order by "d"."day" desc), '[]')::text
+            from (select ${dispatchAccessDay.day}::text as "day", sum(${dispatchAccessDay.registrations})::bigint as "rows"
+              from ${dispatchAccessDay} where ${sql.join(where, sql` and `)}
+              group by ${dispatchAccessDay.day}) as "d") as "days"`
+      })
+      const [row] = await runStatement(db, statement, values)
+      const days = (JSON.parse(row!.days as string) as [string, number][]).map(([day, rows]) => ({ day, rows: Number(rows) }))
+      return { days, building: row!.building === true }
     },
 
     /**

@@ -2,6 +2,7 @@ import { dayEndExclusive, type ReportQuery, type ReportResponse } from '@portal/
 import type { DbOrTx } from '../../db/client'
 import { AppError } from '../../lib/app-error'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
+import { seekDay } from '../../lib/day-seek'
 import { toPagination } from '../../lib/pagination'
 import { toDispatch, type DispatchRow } from '../dispatches/dispatches.mapper'
 import type { Viewer } from '../../lib/viewer'
@@ -10,12 +11,19 @@ import type { DispatchesService } from '../dispatches/dispatches.service'
 import { cachePerDatabase, counted, createVersionedCache } from '../../lib/versioned-cache'
 import {
   gathersMatches,
+  isDaySeekable,
   isKeptFilter,
   keptTotals,
   type RegistrationFilter,
   type ReportTotals,
   type ReportsRepository,
 } from './reports.repository'
+
+/**
+ * A page at least this deep is placed with the kept day counts (seekPage); a shallower one walks
+ * the index from the start, which costs less than reading a dispatch's day counts.
+ */
+export const DAY_SEEK_MIN_OFFSET = 2_000
 
 export const REPORT_MESSAGES = {
   endBeforeStart: 'End date cannot be before start date.',
@@ -92,6 +100,24 @@ export function createReportsService(
     return read.value
   }
 
+  /**
+   * A deep page of a filter whose rows the kept day counts place (no search, whole UTC days):
+   * read from the end of the day holding its first row (lib/day-seek.ts), so the index is walked
+   * within that day rather than over every newer registration. Null where the counts do not
+   * place it: a shallow page, the never-accessed rows (they come last and have no day), or a
+   * dispatch whose counts wait for their build.
+   */
+  async function seekPage(filter: RegistrationFilter, limit: number, offset: number) {
+    if (offset < DAY_SEEK_MIN_OFFSET || !isDaySeekable(filter)) return null
+    const { days, building } = await reports.accessDays(filter)
+    const seek = building ? null : seekDay(days, offset, filter.before)
+    if (!seek) return null
+    // The bounded filter's rows are the accessed ones of the days not skipped (never-accessed
+    // rows fall outside any upper bound): the exact total a page walked from the end needs.
+    const accessed = days.reduce((sum, day) => sum + day.rows, 0)
+    return reports.page({ ...filter, before: seek.before }, limit, offset - seek.skipped, accessed - seek.skipped)
+  }
+
   /** One page, from its cache while the dispatch's registrations are unchanged. */
   async function pageOf(
     filter: RegistrationFilter,
@@ -103,7 +129,9 @@ export function createReportsService(
     if (offset >= totals.total && !totals.capped) return '[]'
     const key = `${filterKey(filter)}:${limit}:${offset}`
     const read = await pagesCached.read(key, version, async () => {
-      const { rowsJson, version: at } = await reports.page(filter, limit, offset, totals.capped ? null : totals.total)
+      const { rowsJson, version: at } =
+        (!totals.capped && (await seekPage(filter, limit, offset))) ||
+        (await reports.page(filter, limit, offset, totals.capped ? null : totals.total))
       return { value: rowsJson, version: at }
     })
     return read.value
