@@ -206,7 +206,6 @@ export function dotlessTerm(term: string): string | null {
   return dotless.length >= MIN_SUBSTRING_TERM ? dotless : null
 }
 
-
 /**
  * Newest first; id breaks ties so pages neither repeat nor skip rows. NULLS LAST (never null
  * here) spells out the order of the indexes (created_at DESC NULLS LAST, id DESC NULLS LAST):

@@ -366,7 +366,10 @@ export function createReportsRepository(db: DbOrTx) {
     async accessDays(filter: RegistrationFilter): Promise<{ days: DayCount[]; building: boolean }> {
       const { input, values, shape } = inputOf(filter)
       const statement = statements.get(JSON.stringify(['accessDays', ...shape]), () => {
-        const where = [sql`${dispatchAccessDay.dispatchId} = ${R.dispatchId}`, sql`${dispatchAccessDay.registrations} <> 0`]
+        const where = [
+          sql`${dispatchAccessDay.dispatchId} = ${R.dispatchId}`,
+          sql`${dispatchAccessDay.registrations} <> 0`,
+        ]
         if (input.status !== undefined) where.push(sql`${dispatchAccessDay.completionStatus} = ${R.status}`)
         if (input.from !== undefined) where.push(sql`${dispatchAccessDay.day} >= ${utcDay(R.from)}`)
         if (input.before !== undefined) where.push(sql`${dispatchAccessDay.day} < ${utcDay(R.before)}`)
@@ -378,7 +381,10 @@ export function createReportsRepository(db: DbOrTx) {
               group by ${dispatchAccessDay.day}) as "d") as "days"`
       })
       const [row] = await runStatement(db, statement, values)
-      const days = (JSON.parse(row!.days as string) as [string, number][]).map(([day, rows]) => ({ day, rows: Number(rows) }))
+      const days = (JSON.parse(row!.days as string) as [string, number][]).map(([day, rows]) => ({
+        day,
+        rows: Number(rows),
+      }))
       return { days, building: row!.building === true }
     },
 
