@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/explain-reads.ts [database] [--only report|logs|learners] [--repeat 5] [--plans]`: EXPLAIN (ANALYZE, BUFFERS) of every
+ * `npx tsx bench/explain-reads.ts [database] [--only report|logs|learners|staff] [--repeat 5] [--plans]`: EXPLAIN (ANALYZE, BUFFERS) of every
  * statement the read paths' harsh requests issue (the server's own services, caches off, captured
  * through a logging Drizzle instance), on one bench database: the completion report of the
  * biggest dispatch under date windows, statuses and searches and its last page, the activity
@@ -78,11 +78,19 @@ async function main() {
               to_char(max(created_at) at time zone 'UTC', 'YYYY-MM-DD') as day
        from activity_log where user_id is not null group by user_id, actor_name order by user_id limit 1`,
     )
+    const { rows: listed } = await client.query<{ n: number }>(
+      'select count(*)::int as n from dispatch where removed_at is null',
+    )
     // No log rows yet (a seed still running): the log requests are drawn around today, for no user.
     const today = new Date().toISOString().slice(0, 10)
-    return { fixtures, range: range[0]!, logUser: logUser[0] ?? { id: admin.id, last: 'smith', day: today } }
+    return {
+      fixtures,
+      dispatchCount: listed[0]!.n,
+      range: range[0]!,
+      logUser: logUser[0] ?? { id: admin.id, last: 'smith', day: today },
+    }
   })
-  const { fixtures, range, logUser } = inputs
+  const { fixtures, dispatchCount, range, logUser } = inputs
   const days = (from: string, n: number) =>
     new Date(Date.parse(`${from}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10)
   const dispatches = (db: Parameters<typeof dispatchesServiceOf>[0]) => dispatchesServiceOf(db, { cache: false })
@@ -103,6 +111,18 @@ async function main() {
       companyId: fixtures.clientCompanyId,
       ...query,
     } as never)
+  const staffList = (query: Record<string, unknown>) => (db: Parameters<typeof dispatchesServiceOf>[0]) =>
+    dispatches(db).list(admin, {
+      page: 1,
+      pageSize: 50,
+      status: 'all',
+      sort: 'client',
+      order: 'asc',
+      ...query,
+    } as never)
+  // Deep staff pages at the same fraction of the list at any size (a quarter in: the deepest
+  // walk from the nearer end is half of that).
+  const quarter = Math.max(1, Math.floor(dispatchCount / 50 / 4))
   const window = { startDate: range.start, endDate: range.end }
   const requests: [string, (db: Parameters<typeof dispatchesServiceOf>[0]) => Promise<unknown>][] = [
     ['report: completed, last-access window (half the completed), p1', report({ status: 'completed', ...window })],
@@ -137,6 +157,17 @@ async function main() {
       'logs: search "gdpr" + 7 days',
       logs({ searchTerm: 'gdpr', startDate: days(logUser.day, 6), endDate: logUser.day }),
     ],
+    ['staff list: client asc, p1', staffList({})],
+    [`staff list: client asc, a quarter in (p${quarter})`, staffList({ page: quarter })],
+    [
+      `staff list: course desc, enabled, a quarter in`,
+      staffList({ sort: 'course', order: 'desc', status: 'enabled', page: quarter }),
+    ],
+    [
+      `staff list: registrations desc, a quarter in`,
+      staffList({ sort: 'registrations', order: 'desc', page: quarter }),
+    ],
+    ['staff list: status asc, search "pine", p1', staffList({ sort: 'status', search: 'pine' })],
     ['learners: name asc, p1', learners({})],
     ['learners: last access desc, p200', learners({ sort: 'lastAccess', order: 'desc', page: 200 })],
     [
