@@ -7,7 +7,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { drizzleDb, prepareStatements, type Db } from '../apps/server/src/db/client'
+import { SESSION_OPTIONS, drizzleDb, prepareStatements, type Db } from '../apps/server/src/db/client'
 import { sessionUser } from '../apps/server/src/db/session-user'
 import { decodeJwt } from 'jose'
 import { startCpuShare } from './cpu-share'
@@ -36,7 +36,8 @@ const EXPLAIN = 'explain (analyze, buffers) '
 export const SERVER_POOL_SIZE = 10
 
 export function postgresTarget(url: string): SqlTarget {
-  const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE })
+  // The server's session settings, so the plans are the server's.
+  const pool = new pg.Pool({ connectionString: url, max: SERVER_POOL_SIZE, options: SESSION_OPTIONS })
   // Statements prepared per connection, as the server's pool does.
   pool.on('connect', prepareStatements)
   return {

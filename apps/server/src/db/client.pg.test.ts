@@ -24,6 +24,10 @@ describe.runIf(usingPostgres())('statements prepared per connection (PostgreSQL)
       (r) => r.statement,
     )
 
+  it('compiles no plan with JIT: every session of the pool starts with it off', async () => {
+    expect((await client.query<{ jit: string }>('show jit')).rows).toEqual([{ jit: 'off' }])
+  })
+
   it('prepares a parameterised text once and answers each call with its own parameters', async () => {
     const text = 'select $1::int + 1 as n'
     expect((await client.query<{ n: number }>(text, [1])).rows).toEqual([{ n: 2 }])

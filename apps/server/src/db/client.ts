@@ -84,6 +84,15 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   return database
 }
 
+/**
+ * The server's PostgreSQL session settings, sent when each connection starts. No JIT
+ * compilation: the portal's statements read a page or a few thousand index entries, and where a
+ * large table makes a plan's estimate cross PostgreSQL's JIT threshold (a search of a dispatch
+ * with a million registrations), compiling the plan costs about as much as running it, on every
+ * run.
+ */
+export const SESSION_OPTIONS = '-c jit=off'
+
 function createPostgres(connectionString: string, max: number, logger?: Logger): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString,
@@ -91,6 +100,7 @@ function createPostgres(connectionString: string, max: number, logger?: Logger):
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 30_000,
+    options: SESSION_OPTIONS,
   })
   // A connection killed by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {})
