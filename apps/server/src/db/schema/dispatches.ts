@@ -153,7 +153,13 @@ export const dispatchLearner = pgTable(
     incomplete: integer('incomplete').notNull().default(0),
     notAttempted: integer('not_attempted').notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'dispatch_learner_pkey', columns: [t.dispatchId, t.learnerHash] })],
+  (t) => [
+    primaryKey({ name: 'dispatch_learner_pkey', columns: [t.dispatchId, t.learnerHash] }),
+    // The dispatch's repeat learners alone (migration 0048): the repeat-learners filter reads them.
+    index('dispatch_learner_repeat_idx')
+      .on(t.dispatchId, t.learnerHash)
+      .where(sql`${t.registrations} > 1`),
+  ],
 )
 
 /** The summary cards' sums over a group of live dispatches (dispatch_summary, dispatch_course_summary). */
