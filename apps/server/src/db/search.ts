@@ -124,6 +124,20 @@ export function searchWalkRows(pageEnd: number): number {
   return Math.min(10 * pageEnd, Math.max(2 * pageEnd, 2_000))
 }
 
+/**
+ * A second, longer walk for a search whose first walk (`walked` rows) found some of its page's
+ * rows but not all: as long as the rate the term matched at says the page's end lies, with a
+ * quarter to spare, up to ten times the first walk. Null when the first walk found none or the
+ * page lies further: its matches are then sorted. A common term (two letters, a frequent name)
+ * matches tens of thousands of a large dispatch's registrations, spread over the whole order:
+ * its page lies a few thousand rows in, where sorting its matches reads all of them.
+ */
+export function furtherWalkRows(pageEnd: number, walked: number, found: number): number | null {
+  if (found <= 0) return null
+  const rows = Math.ceil(((pageEnd * walked) / found) * 1.25)
+  return rows <= 10 * walked ? rows : null
+}
+
 /** A list's page query (searchedPage below): where its ids come from, and what they must meet. */
 export interface PageSearch<P extends { rowCount: number }> {
   /** The list's table; the rows a search reads are aliased as it, so its columns still apply. */
@@ -141,9 +155,10 @@ export interface PageSearch<P extends { rowCount: number }> {
   order: SQL[]
   /**
    * Reads the page from `source` (the table, or one of the subqueries below) under `where`;
-   * `path` names the way (a statement kept for reuse is kept per way).
+   * `path` names the way (a statement kept for reuse is kept per way); `walkRows` is the walk's
+   * bound, the value of the `walkRows` placeholder where one is given.
    */
-  read(source: SQL | Table, where: SQL | undefined, path: SearchPath): Promise<P>
+  read(source: SQL | Table, where: SQL | undefined, path: SearchPath, walkRows: number): Promise<P>
   /** The walk's bound past the cap; a placeholder for it in a statement kept for reuse. */
   walkRows?: unknown
   /**
@@ -188,17 +203,31 @@ export function searchSource(
 /**
  * One page of a list, by the rules above: without a search, or for a one-letter term past the
  * cap, the list's own walk; with a known total, the term's matches sorted (fenced by `offset 0`);
- * past the cap, the walk of the order's first searchWalkRows() rows, then the matches if the page
- * is not among them.
+ * past the cap, the walk of the order's first searchWalkRows() rows, then a longer walk where the
+ * first one's matches say the page is near (furtherWalkRows), then the matches if the page is not
+ * among them.
  */
 export async function searchedPage<P extends { rowCount: number }>(q: PageSearch<P>): Promise<P> {
   const path = q.fewMatches && !q.term ? 'matches' : searchPath(q.term, q.total)
-  const read = (way: SearchPath) => {
-    const { source, where } = searchSource(q, way, q.walkRows ?? searchWalkRows(q.offset + q.limit))
-    return q.read(source, where, way)
+  const pageEnd = q.offset + q.limit
+  const walked = searchWalkRows(pageEnd)
+  const read = (way: SearchPath, walkRows = walked) => {
+    const { source, where } = searchSource(q, way, q.walkRows ?? walkRows)
+    return q.read(source, where, way, walkRows)
   }
-  const page = await read(path)
-  return path === 'walked' && page.rowCount !== q.limit ? read('matches') : page
+  let page = await read(path)
+  if (path !== 'walked' || page.rowCount === q.limit) return page
+  // A page the walk left short ends where the walk's matches end: offset + rowCount of them. A
+  // rate read off a few dozen matches may fall a little short: one more walk from the longer one's.
+  let last = walked
+  for (let tries = 0; tries < 2; tries += 1) {
+    const further = furtherWalkRows(pageEnd, last, page.rowCount > 0 ? q.offset + page.rowCount : 0)
+    if (further === null || further > 10 * walked) break
+    page = await read('walked', further)
+    if (page.rowCount === q.limit) return page
+    last = further
+  }
+  return read('matches')
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import type { DayCount } from '../../lib/day-seek'
 import { placeholders, runStatement, statementCache } from '../../db/statement'
-import { matchesTermMatch, nearerEnd, searchWalkRows, searchedPage, termMatch, type SearchPath } from '../../db/search'
+import { matchesTermMatch, nearerEnd, searchedPage, termMatch, type SearchPath } from '../../db/search'
 import {
   LEARNER_TEXT,
   ORDER,
@@ -240,10 +240,15 @@ export function createReportsRepository(db: DbOrTx) {
       const at = nearerEnd(total, limit, offset)
       const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : ORDER
       const { input, values, shape } = inputOf(filter)
-      const run = { ...values, limit: at.limit, offset: at.offset, walkRows: searchWalkRows(offset + limit) }
+      const run = { ...values, limit: at.limit, offset: at.offset }
       // A shallow page of the list's own walk reads its rows straight from the index walk.
       const direct = at.offset <= DIRECT_PAGE_OFFSET * at.limit
-      const read = async (source: SQL | typeof registration, where: SQL | undefined, path: SearchPath) => {
+      const read = async (
+        source: SQL | typeof registration,
+        where: SQL | undefined,
+        path: SearchPath,
+        walkRows: number,
+      ) => {
         const straight = path === 'list' && direct
         const statement = statements.get(JSON.stringify(['page', ...shape, path, at.fromEnd, straight]), () => {
           if (straight) {
@@ -265,7 +270,7 @@ export function createReportsRepository(db: DbOrTx) {
           return sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(R.dispatchId)} as "version"
             from ${ids} join ${registration} on ${registration.id} = ${ids.id}`
         })
-        return readPage(await runStatement(db, statement, run))
+        return readPage(await runStatement(db, statement, { ...run, walkRows }))
       }
       // A search's page as db/search.ts says (searchedPage).
       return searchedPage({
