@@ -170,6 +170,12 @@ async function main() {
     ['staff list: status asc, search "pine", p1', staffList({ sort: 'status', search: 'pine' })],
     ['learners: name asc, p1', learners({})],
     ['learners: last access desc, p200', learners({ sort: 'lastAccess', order: 'desc', page: 200 })],
+    ['learners: search "lars", name desc, p1', learners({ search: 'lars', order: 'desc' })],
+    ['learners: search "ma" (two letters), p1', learners({ search: 'ma' })],
+    [
+      'learners: search "leila", incomplete, last access asc, p2',
+      learners({ search: 'leila', status: 'incomplete', sort: 'lastAccess', page: 2 }),
+    ],
     [
       'learners: completed desc, status completed, p1',
       learners({ sort: 'completed', order: 'desc', status: 'completed' }),
