@@ -162,6 +162,12 @@ export interface PageSearch<P extends { rowCount: number }> {
   /** The walk's bound past the cap; a placeholder for it in a statement kept for reuse. */
   walkRows?: unknown
   /**
+   * Counts the rows of a walk's `source` (its matches among the order's first `walkRows` rows).
+   * Where given, a walk that found none of a later page's rows (they were all before it) is
+   * counted, so that a longer walk can be sized for it too.
+   */
+  countWalk?(source: SQL | Table, walkRows: number): Promise<number>
+  /**
    * True when `where` without a term is known to match few rows (a rare facet): they are read
    * and sorted as a search's matches are, instead of walking the order's index past every row
    * that does not match.
@@ -220,8 +226,13 @@ export async function searchedPage<P extends { rowCount: number }>(q: PageSearch
   // A page the walk left short ends where the walk's matches end: offset + rowCount of them. A
   // rate read off a few dozen matches may fall a little short: one more walk from the longer one's.
   let last = walked
+  const foundBy = async (walkRows: number, rowCount: number) => {
+    if (rowCount > 0) return q.offset + rowCount
+    if (q.offset === 0 || !q.countWalk) return 0
+    return q.countWalk(searchSource(q, 'walked', q.walkRows ?? walkRows).source, walkRows)
+  }
   for (let tries = 0; tries < 2; tries += 1) {
-    const further = furtherWalkRows(pageEnd, last, page.rowCount > 0 ? q.offset + page.rowCount : 0)
+    const further = furtherWalkRows(pageEnd, last, await foundBy(last, page.rowCount))
     if (further === null || further > 10 * walked) break
     page = await read('walked', further)
     if (page.rowCount === q.limit) return page

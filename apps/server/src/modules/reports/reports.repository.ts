@@ -285,6 +285,14 @@ export function createReportsRepository(db: DbOrTx) {
         order: ORDER,
         read,
         walkRows: R.walkRows,
+        async countWalk(source, walkRows) {
+          const statement = statements.get(
+            JSON.stringify(['walkCount', ...shape]),
+            () => sql`select count(*) as "n" from ${source}`,
+          )
+          const [row] = await runStatement(db, statement, { ...values, walkRows })
+          return Number(row!.n)
+        },
       })
     },
 

@@ -54,4 +54,23 @@ describe('a common search past its cap', () => {
     expect(walks[0]).toContain(1_000)
     expect(walks[1]).toContain(3_125)
   })
+
+  it('sizes the longer walk for a later page from a count of the first walk', async () => {
+    const repository = createReportsRepository(db)
+    logged.length = 0
+    const page = await repository.page({ dispatchId: 'walk', search: 'sabine' }, 100, 100, null)
+    const ids = (JSON.parse(page.rowsJson) as { id: string }[]).map((r) => r.id)
+    const expected = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from registration where dispatch_id = 'walk' and learner_first_name = 'Sabine'
+        order by last_access_date desc nulls last, id limit 100 offset 100`),
+    ).map((r) => r.id)
+    expect(ids).toEqual(expected)
+    // A walk of 2,000 rows holds 80 matches, all before the page: counted, then a walk of 6,250
+    // (all 6,000 rows); no sort of every match.
+    const pages = logged.filter((q) => q.text.includes('"rowsJson"')).map((q) => q.params.map(Number))
+    expect(pages).toHaveLength(2)
+    expect(pages[0]).toContain(2_000)
+    expect(pages[1]).toContain(6_250)
+    expect(logged.filter((q) => /select count\(\*\) as "n"/.test(q.text))).toHaveLength(1)
+  })
 })
