@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { createDatabase, newPglite, type Database } from '../db/client'
+import { createDatabase, drizzleDb, newPglite, type Database, type Db } from '../db/client'
 import { installJobSchema } from '../db/job-database'
 
 let pgliteTemplate: Promise<PGlite> | null = null
@@ -51,4 +51,19 @@ export async function createTestDatabase(): Promise<Database> {
       }
     },
   }
+}
+
+/** A statement a logging Db ran: its text and parameters. */
+export interface LoggedStatement {
+  text: string
+  params: unknown[]
+}
+
+/**
+ * A Db on the test database's own driver (pool or PGlite) that records every statement it runs
+ * in `logged`, kept statements included: for tests that assert which statements a read ran.
+ */
+export function loggingDb(database: Database, logged: LoggedStatement[]): Db {
+  const client = (database as Database & { pool?: pg.Pool }).pool ?? (database.jobTarget as { client: PGlite }).client
+  return drizzleDb(client, { logQuery: (text, params) => logged.push({ text, params }) })
 }

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import type pg from 'pg'
-import type { PGlite } from '@electric-sql/pglite'
-import { drizzleDb, type Database, type Db } from '../../db/client'
+import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
 import { planNodes, type PlanNode } from '../../test/plan-nodes'
-import { createTestDatabase } from '../../test/test-database'
+import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
 import { createLogsRepository } from './logs.repository'
 
 /**
@@ -16,12 +14,11 @@ import { createLogsRepository } from './logs.repository'
 const ROWS = 20_000
 let database: Database
 let db: Db
-const logged: { text: string; params: unknown[] }[] = []
+const logged: LoggedStatement[] = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  const client = (database as Database & { pool?: pg.Pool }).pool ?? (database.jobTarget as { client: PGlite }).client
-  db = drizzleDb(client, { logQuery: (text, params) => logged.push({ text, params }) })
+  db = loggingDb(database, logged)
   await db.execute(sql`select activity_log_ensure_months((current_date - 366)::date, current_date)`)
   // A year of rows, oldest first, one every 26 minutes or so.
   await db.execute(sql`

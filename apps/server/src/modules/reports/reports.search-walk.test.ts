@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import type pg from 'pg'
-import type { PGlite } from '@electric-sql/pglite'
-import { drizzleDb, type Database, type Db } from '../../db/client'
+import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
-import { createTestDatabase } from '../../test/test-database'
+import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
 import { insertDispatches } from '../dispatches/dispatches.test-data'
 import { createReportsRepository } from './reports.repository'
 
@@ -17,12 +15,11 @@ import { createReportsRepository } from './reports.repository'
 const ROWS = 6_000
 let database: Database
 let db: Db
-const logged: { text: string; params: unknown[] }[] = []
+const logged: LoggedStatement[] = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  const client = (database as Database & { pool?: pg.Pool }).pool ?? (database.jobTarget as { client: PGlite }).client
-  db = drizzleDb(client, { logQuery: (text, params) => logged.push({ text, params }) })
+  db = loggingDb(database, logged)
   await insertDispatches(db, [{ id: 'walk', destinationId: 'company-walk' }])
   // One learner in 25 is a Sabine; last accesses one minute apart, newest last.
   await db.execute(sql`
