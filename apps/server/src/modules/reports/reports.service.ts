@@ -9,15 +9,8 @@ import type { Viewer } from '../../lib/viewer'
 import type { ReadCacheOptions } from '../../lib/versioned-cache'
 import type { DispatchesService } from '../dispatches/dispatches.service'
 import { cachePerDatabase, counted, createVersionedCache } from '../../lib/versioned-cache'
-import {
-  gathersMatches,
-  isDaySeekable,
-  isKeptFilter,
-  keptTotals,
-  type RegistrationFilter,
-  type ReportTotals,
-  type ReportsRepository,
-} from './reports.repository'
+import { gathersMatches, isDaySeekable, isKeptFilter, keptTotals, type ReportTotals } from './reports.filters'
+import type { RegistrationFilter, ReportsRepository } from './reports.repository'
 
 /**
  * A page at least this deep is placed with the kept day counts (seekPage); a shallower one walks
