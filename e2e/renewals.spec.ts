@@ -52,7 +52,9 @@ test('an admin schedules a renewal for a company, sees it listed, and cancels it
 test('an admin disables two selected dispatches and follows the run to its outcome', async ({ page }) => {
   await signInAndWait(page, 'admin')
   await page.getByLabel('Status').selectOption('enabled')
-  const table = page.getByRole('table', { name: 'Dispatches' })
+  await expect(page).toHaveURL(/status=enabled/)
+  // Rows are ticked once the filtered list is on screen, not the previous one kept while it loads.
+  const table = page.locator('[aria-busy="false"]').getByRole('table', { name: 'Dispatches' })
   await expect(table.getByRole('row')).not.toHaveCount(1)
   const boxes = table.getByRole('checkbox', { name: /^Select (?!all)/ })
   await boxes.nth(0).check()

@@ -28,6 +28,7 @@ export function DispatchCards({
             type="checkbox"
             className="size-4"
             checked={pageSelected}
+            disabled={selection.disabled}
             onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
           />
           Select all dispatches on this page

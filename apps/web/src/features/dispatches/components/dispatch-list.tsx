@@ -82,6 +82,7 @@ export function DispatchList({
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id))
   const rowSelection = {
     selected: allMatching ? new Set(pageIds) : selected,
+    disabled: isPlaceholderData,
     onToggle: (id: string) => {
       setAllMatching(false)
       setSelected((old) => {

@@ -41,6 +41,7 @@ export function SelectDispatchBox({
       aria-label={`Select ${courseName(dispatch)}${showClient ? ` (${clientName(dispatch)})` : ''}`}
       className={className}
       checked={selection.selected.has(dispatch.id)}
+      disabled={selection.disabled}
       onChange={() => selection.onToggle(dispatch.id)}
     />
   )

@@ -14,6 +14,11 @@ export interface RowSelection {
   selected: ReadonlySet<string>
   onToggle(id: string): void
   onTogglePage(ids: string[], on: boolean): void
+  /**
+   * True while the rows on screen are the previous query's, kept visible as the next one loads:
+   * a row ticked then would not be in the list the user asked for.
+   */
+  disabled: boolean
 }
 
 export function DispatchTable({
@@ -38,6 +43,7 @@ export function DispatchTable({
                 aria-label="Select all dispatches on this page"
                 className="size-4"
                 checked={pageSelected}
+                disabled={selection.disabled}
                 onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
               />
             </th>

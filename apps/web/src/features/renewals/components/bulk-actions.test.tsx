@@ -127,6 +127,35 @@ describe('dispatch list: bulk actions', () => {
     }
   })
 
+  it("takes no ticks on the previous filter's rows while the new filter's list loads", async () => {
+    signInAs('admin')
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    server.use(
+      http.get('/api/dispatches', async ({ request }) => {
+        if (new URL(request.url).searchParams.get('status') === 'enabled') await held
+        return HttpResponse.json(makeDispatchList(request))
+      }),
+    )
+    const { user } = renderApp('/dashboard')
+    const table = await screen.findByRole('table', { name: 'Dispatches' })
+    await user.selectOptions(screen.getByLabelText('Status'), 'enabled')
+    // The old rows stay on screen, marked busy, and none of their boxes can be ticked.
+    await waitFor(() => expect(table.closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true'))
+    for (const box of within(table).getAllByRole('checkbox')) expect(box).toBeDisabled()
+    await user.click(within(table).getAllByRole('checkbox', { name: /^Select (?!all)/ })[0]!)
+    expect(screen.queryByRole('region', { name: 'Selection' })).not.toBeInTheDocument()
+
+    release()
+    await waitFor(() => expect(table.closest('[aria-busy]')).toHaveAttribute('aria-busy', 'false'))
+    const boxes = within(table).getAllByRole('checkbox', { name: /^Select (?!all)/ })
+    expect(boxes[0]).toBeEnabled()
+    await user.click(boxes[0]!)
+    expect(screen.getByRole('region', { name: 'Selection' })).toHaveTextContent('1 selected')
+  })
+
   it('offers no selection to internal staff, who cannot edit dispatches', async () => {
     signInAs('internal')
     renderApp('/dashboard')
