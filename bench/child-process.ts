@@ -1,6 +1,7 @@
 /**
  * Children of the bench: TypeScript run as `node --import tsx file.ts`, so the pid we sample is
- * the process doing the work (the `tsx` CLI would put a wrapper process in between). Every
+ * the process doing the work (the `tsx` CLI would put a wrapper process in between), or compiled
+ * JavaScript run by node alone. Every
  * child is remembered and ended by its pid when the bench stops, however it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -44,9 +45,14 @@ export interface ChildOptions {
 }
 
 export function startTsChild(script: string, args: string[], options: ChildOptions = {}): StartedChild {
+  return startNodeChild(script, args, { ...options, nodeArgs: [...(options.nodeArgs ?? []), '--import', 'tsx'] })
+}
+
+/** A JavaScript child as plain `node file.js` (compiled code, as production runs it). */
+export function startNodeChild(script: string, args: string[], options: ChildOptions = {}): StartedChild {
   // A log file is handed to the child as its stdout, so its request log never passes through us.
   const logFd = options.stdoutFile ? openSync(options.stdoutFile, 'a') : null
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', logFd ?? 'pipe', 'pipe'],

@@ -2,12 +2,16 @@
  * Part 1 of the seed, through the real path: the simulator at benchmark size, a full sync and
  * then an incremental sync that finds nothing new, each in a fresh server-like process (see
  * sync-worker.ts) whose RSS is sampled. Table writes come from pg_stat_user_tables deltas.
+ * The worker is compiled as the production server is (apps/server/bundle.mjs) and run by node
+ * alone: under tsx the process also holds the compiler and its caches, which is not what a
+ * deployed server's memory holds.
  */
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { startTsChild } from './child-process'
-import { JWT_SECRET } from './config'
+import { bundleServer } from '../apps/server/bundle.mjs'
+import { startNodeChild } from './child-process'
+import { JWT_SECRET, ROOT } from './config'
 import { tableWrites, writesBetween, type TableWrites } from './pg-admin'
 import { startCpuShare } from './cpu-share'
 import { sampleRss, type RssSummary } from './rss-sampler'
@@ -28,6 +32,18 @@ export interface SyncMeasurement {
   /** Rows inserted, updated or deleted in the mirror tables. */
   mirrorRowsWritten: number
   otherCores: number
+}
+
+let compiledWorker: Promise<string> | undefined
+
+/** bench/sync-worker.ts bundled into bench/dist/sync-worker, once per bench process. */
+function syncWorkerScript(): Promise<string> {
+  compiledWorker ??= (async () => {
+    const outdir = path.join(ROOT, 'bench', 'dist', 'sync-worker')
+    await bundleServer({ entryPoints: [path.join(ROOT, 'bench', 'sync-worker.ts')], outdir })
+    return path.join(outdir, 'sync-worker.js')
+  })()
+  return compiledWorker
 }
 
 export function syncEnv(databaseUrl: string, sim: RunningSimulator): Record<string, string> {
@@ -51,7 +67,10 @@ export async function measureSync(
   progress: (line: string) => void,
 ): Promise<SyncMeasurement> {
   const before = await tableWrites(databaseUrl).catch(() => ({}))
-  const worker = startTsChild('bench/sync-worker.ts', [mode], { env: syncEnv(databaseUrl, sim) })
+  const worker = startNodeChild(await syncWorkerScript(), [mode], {
+    env: syncEnv(databaseUrl, sim),
+    nodeArgs: ['--enable-source-maps'],
+  })
   const rss = sampleRss(worker.pid)
   const share = startCpuShare()
   const ticker = setInterval(() => progress(`  ${mode} sync running, RSS ${rss.peek().toFixed(0)} MB`), 15_000)

@@ -4,7 +4,7 @@
  * service, so the parent can sample this process's RSS as the server's. Prints one line
  * `BENCH_RESULT <json>` and exits.
  *
- *   node --import tsx bench/sync-worker.ts full|incremental   (configured by the server's env)
+ *   node bench/dist/sync-worker/sync-worker.js full|incremental   (bundled by seed-sync.ts; configured by the server's env)
  */
 import { appParts, buildApp } from '../apps/server/src/app'
 import { loadConfig } from '../apps/server/src/config'
