@@ -39,6 +39,8 @@ export const activityLog = pgTable(
 /**
  * Log rows per UTC day and action, and per UTC day and user, kept by statement-level triggers
  * on activity_log (migration 0008): the logs' totals and the seek to a deep page read days.
+ * The action index and the user table's primary key carry `rows` as an INCLUDE column (migration
+ * 0049), so those reads are index-only scans.
  */
 export const activityLogDay = pgTable(
   'activity_log_day',

@@ -65,4 +65,46 @@ describe('activity log page plans', () => {
     expect(scanned.filter((name) => full.includes(name))).toEqual([])
     expect(types).toContain('Nested Loop')
   })
+
+  it("reads a user's or an action's day counts from the index alone, and answers them all", async () => {
+    // Two years of days for 300 users and 40 actions, written day by day as the triggers write
+    // them, so one user's or action's days lie scattered over the table's pages.
+    await db.execute(sql`
+      insert into activity_log_user_day (user_id, day, rows)
+      select ('00000000-0000-4000-8000-' || lpad(u::text, 12, '0'))::uuid, current_date - d, 1 + (u + d) % 7
+      from generate_series(0, 729) as d, generate_series(1, 300) as u`)
+    await db.execute(sql`
+      insert into activity_log_day (day, action, rows)
+      select current_date - 1000 - d, 'ACTION_' || a, 1 + (a + d) % 5
+      from generate_series(0, 729) as d, generate_series(1, 40) as a`)
+    await db.execute(sql`vacuum analyze activity_log_user_day`)
+    await db.execute(sql`vacuum analyze activity_log_day`)
+    const repository = createLogsRepository(db)
+    const userId = '00000000-0000-4000-8000-000000000042'
+
+    logged.length = 0
+    const userDays = await repository.dayCounts({ userId })
+    expect(userDays).toHaveLength(730)
+    expect(userDays[0]).toEqual({ day: expect.any(String), rows: 1 + (42 % 7) })
+    expect(userDays.reduce((sum, d) => sum + d.rows, 0)).toBe(
+      Array.from({ length: 730 }, (_, d) => 1 + ((42 + d) % 7)).reduce((a, b) => a + b, 0),
+    )
+    const byUser = await planOf(logged[0]!.text, logged[0]!.params)
+    expect(byUser.map((n) => [n['Node Type'], n['Index Name']])).toContainEqual([
+      'Index Only Scan',
+      'activity_log_user_day_pkey',
+    ])
+
+    logged.length = 0
+    const actionDays = await repository.dayCounts({ action: 'ACTION_7' })
+    expect(actionDays).toHaveLength(730)
+    expect(actionDays.reduce((sum, d) => sum + d.rows, 0)).toBe(
+      Array.from({ length: 730 }, (_, d) => 1 + ((7 + d) % 5)).reduce((a, b) => a + b, 0),
+    )
+    const byAction = await planOf(logged[0]!.text, logged[0]!.params)
+    expect(byAction.map((n) => [n['Node Type'], n['Index Name']])).toContainEqual([
+      'Index Only Scan',
+      'activity_log_day_action_idx',
+    ])
+  })
 })
