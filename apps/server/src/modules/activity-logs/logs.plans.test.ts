@@ -75,7 +75,7 @@ describe('activity log page plans', () => {
       from generate_series(0, 729) as d, generate_series(1, 300) as u`)
     await db.execute(sql`
       insert into activity_log_day (day, action, rows)
-      select current_date - 1000 - d, 'ACTION_' || a, 1 + (a + d) % 5
+      select current_date - 1000 - d, case when a = 7 then 'LOGS_EXPORTED' else 'ACTION_' || a end, 1 + (a + d) % 5
       from generate_series(0, 729) as d, generate_series(1, 40) as a`)
     await db.execute(sql`vacuum analyze activity_log_user_day`)
     await db.execute(sql`vacuum analyze activity_log_day`)
@@ -96,7 +96,7 @@ describe('activity log page plans', () => {
     ])
 
     logged.length = 0
-    const actionDays = await repository.dayCounts({ action: 'ACTION_7' })
+    const actionDays = await repository.dayCounts({ action: 'LOGS_EXPORTED' })
     expect(actionDays).toHaveLength(730)
     expect(actionDays.reduce((sum, d) => sum + d.rows, 0)).toBe(
       Array.from({ length: 730 }, (_, d) => 1 + ((7 + d) % 5)).reduce((a, b) => a + b, 0),
