@@ -4,6 +4,8 @@ export interface PlanNode {
   'Index Name'?: string
   'Relation Name'?: string
   'Sort Key'?: string[]
+  'Index Cond'?: string
+  Filter?: string
   Plans?: PlanNode[]
 }
 

@@ -32,7 +32,9 @@ export const activityLog = pgTable(
     index('activity_log_action_created_at_idx').on(t.action, t.createdAt.desc(), t.id.desc()),
     index('activity_log_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('activity_log_user_action_idx').on(t.userId, t.action, t.createdAt.desc(), t.id.desc()),
-    // activity_log_search_trgm_idx (gin, pg_trgm) is made by migration 0014.
+    // activity_log_search_trgm_idx and activity_log_search_dotless_idx (gin: user_id, action and
+    // the text's trigrams, with or without its dots) are made by migration 0050, where pg_trgm and
+    // btree_gin exist.
   ],
 )
 
