@@ -1,8 +1,8 @@
 /**
  * Children of the bench: TypeScript run as `node --import tsx file.ts`, so the pid we sample is
  * the process doing the work (the `tsx` CLI would put a wrapper process in between), or compiled
- * JavaScript run by node alone. Every
- * child is remembered and ended by its pid when the bench stops, however it stops.
+ * JavaScript run by node alone. Every child is remembered and ended by its pid when the bench
+ * stops, however it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
