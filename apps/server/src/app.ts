@@ -277,6 +277,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   defineBackgroundWork(app, config, {
     jobs,
+    database,
     sync,
     client,
     alerts,

@@ -5,7 +5,8 @@ import type { LogsRepository } from './modules/activity-logs/logs.repository'
 import { alertJobs, type AlertsService } from './modules/alerts/alerts.service'
 import type { AlertsRepository } from './modules/alerts/alerts.repository'
 import type { Database } from './db/client'
-import { createJobEngine, type JobEngine } from './modules/jobs/job-engine'
+import { analyzeStaleTables } from './db/statistics'
+import { createJobEngine, defineSweep, type JobEngine } from './modules/jobs/job-engine'
 import { MAIL_OUTBOX_JOB, mailJobs, type MailParts } from './modules/mail/mail.parts'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
 import { statementMailJobs, type StatementMailsDeps } from './modules/statements/statement-mails'
@@ -28,9 +29,25 @@ export function jobEngineFor(
   })
 }
 
+export const PLANNER_STATISTICS_JOB = 'planner-statistics'
+
+/**
+ * The planner's statistics of every table that changed enough since its last ANALYZE
+ * (db/statistics.ts). PGlite has no autovacuum, so without this a table that grows by the
+ * portal's own writes (the activity log, above all) keeps the statistics of its first day, and
+ * its searches are planned for a handful of rows where thousands come. On PostgreSQL autovacuum
+ * usually gets there first (its thresholds are lower), and the check is one catalogue query.
+ */
+function plannerStatisticsJob(database: Database) {
+  return {
+    job: defineSweep(PLANNER_STATISTICS_JOB, async () => ({ analyzed: await analyzeStaleTables(database.db) })),
+    schedule: { name: PLANNER_STATISTICS_JOB, cron: '*/10 * * * *' },
+  }
+}
+
 /**
  * Background work, all of it, as jobs of the one engine (docs/architecture.md, "Background
- * work"): the log's month partitions, the scheduled sync (and the start-up sync server.ts sends),
+ * work"): the log's month partitions, the planner's statistics, the scheduled sync (and the start-up sync server.ts sends),
  * the alert evaluations, the outbox, the scheduled mails and the monthly usage statements. The engine starts when the app is
  * ready; on close, the sync in flight is told to stop, the jobs running here finish (up to 8 s;
  * a job cut short is handed out again after its expiry),
@@ -41,6 +58,7 @@ export function defineBackgroundWork(
   config: AppConfig,
   parts: {
     jobs: JobEngine
+    database: Database
     sync: SyncService | null
     client: ScormCloudClient | null
     alerts: AlertsService
@@ -57,9 +75,11 @@ export function defineBackgroundWork(
     parts.alerts.requestAll().catch((err: unknown) => app.log.error({ err }, 'could not send the alert evaluation job'))
   })
   const partitions = logPartitionsJob(parts.logs)
+  const statistics = plannerStatisticsJob(parts.database)
   const mailWork = mailJobs(mail)
-  jobs.define(partitions.job, ...alertJobs(parts.alerts, parts.alertsRepository), ...mailWork.jobs)
+  jobs.define(partitions.job, statistics.job, ...alertJobs(parts.alerts, parts.alertsRepository), ...mailWork.jobs)
   jobs.schedule(partitions.schedule)
+  jobs.schedule(statistics.schedule)
   const statements = statementMailJobs(parts.statementMails)
   jobs.define(statements.job)
   jobs.schedule(statements.schedule)
@@ -73,6 +93,8 @@ export function defineBackgroundWork(
     await jobs.start()
     if (config.role === 'web') return
     await jobs.send(LOG_PARTITIONS_JOB, {})
+    // Rows written while no node ran (a restore, a bulk load) are planned for from the start.
+    await jobs.send(PLANNER_STATISTICS_JOB, {})
     // Mails a previous process left queued (or claimed, once their lease ends) go now, not at the
     // next minute.
     await jobs.send(MAIL_OUTBOX_JOB, {})

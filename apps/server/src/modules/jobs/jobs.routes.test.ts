@@ -32,6 +32,7 @@ describe('admin Jobs API', () => {
         'log-partitions',
         'mail-outbox',
         'mail-scheduled',
+        'planner-statistics',
         'statement-mails',
         'webhook-deliver',
       ].sort(),

@@ -31,6 +31,7 @@ export const QUEUE_LABELS: Record<string, string> = {
   'mail-scheduled': 'Digests and report mails',
   'statement-mails': 'Monthly usage statements',
   'log-partitions': 'Activity log upkeep',
+  'planner-statistics': 'Database statistics upkeep',
   'dispatch-renewals': 'Scheduled renewals and rollovers',
   'dispatch-bulk': 'Bulk actions on dispatches',
 }
