@@ -60,6 +60,26 @@ describe('planner statistics kept by the writer (no autovacuum needed)', () => {
     expect(await analyzeStaleTables(database.db)).not.toContain('stat_probe')
   })
 
+  it('catches by size what was written before the change counts started (PGlite forgets them on restart)', async () => {
+    await write(sql`create table stat_restart (id integer, kind text)`)
+    await write(sql`create index stat_restart_kind on stat_restart (kind)`)
+    await write(sql`insert into stat_restart select n, case when n % 4 = 0 then 'rare' else 'common' end
+      from generate_series(1, 8000) as n`)
+    // An index built after the load sets the table's size, not its column statistics.
+    await write(sql`reindex table stat_restart`)
+    // As after a restart of PGlite: every change count is back at zero.
+    await database.db.execute(sql`select pg_stat_reset()`)
+    expect(await analyzeStaleTables(database.db)).toContain('stat_restart')
+    expect(await analyzeStaleTables(database.db)).not.toContain('stat_restart')
+
+    // Grown to three times its pages since that analysis, with the counts lost again.
+    await write(sql`insert into stat_restart select n, 'common' from generate_series(1, 16000) as n`)
+    await database.db.execute(sql`select pg_stat_reset()`)
+    expect(await analyzeStaleTables(database.db)).toContain('stat_restart')
+    expect(await plannerRows('stat_restart')).toBe(24000)
+    expect(await analyzeStaleTables(database.db)).not.toContain('stat_restart')
+  })
+
   it('analyzes the mirror tables a sync fills (registration, with its trigger-kept aggregates)', async () => {
     await writeDispatch('stat', 3000, 'completed')
     const analyzed = await analyzeStaleTables(database.db)
