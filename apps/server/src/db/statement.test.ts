@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { createTestDatabase, usingPostgres } from '../test/test-database'
 import { drizzleDb, newPglite, type Database } from './client'
-import { compileStatement, rowsOf, runStatement, statementCache } from './statement'
+import { compileStatement, optionalValues, placeholders, rowsOf, runStatement, statementCache } from './statement'
 
 let database: Database
 beforeAll(async () => {
@@ -18,6 +18,15 @@ describe('statements built once per shape', () => {
       sql`select ${sql.placeholder('company')}::text as company, ${sql.raw('true')} as flag`,
     )
     expect(kept.params).toHaveLength(1)
+  })
+
+  it("gives a placeholder, a value and a shape key for each of a filter's optional values", () => {
+    const P = placeholders('from', 'userId', 'action')
+    const given = optionalValues({ from: new Date(0), userId: '', action: 'login' }, P, ['from', 'userId', 'action'])
+    expect(given.input).toEqual({ from: P.from, userId: undefined, action: P.action })
+    expect(given.values).toEqual({ from: new Date(0), userId: '', action: 'login' })
+    expect(given.shape).toEqual([true, false, true])
+    expect(optionalValues({}, P, ['action', 'from']).shape).toEqual([false, false])
   })
 
   it('runs one text with each request its own values, on the database in use', async () => {

@@ -35,6 +35,25 @@ export function placeholders<const Name extends string>(...names: Name[]): { rea
   }
 }
 
+/**
+ * The values a filter may leave out, as a kept statement takes them: in the input, the
+ * placeholder of each value given (undefined for the others); the values themselves; and, in
+ * the filter's order, whether each is given, which is part of the statement's shape.
+ */
+export function optionalValues<const Name extends string>(
+  filter: { readonly [K in Name]?: unknown },
+  holders: { readonly [K in Name]: Placeholder<K> },
+  names: readonly Name[],
+) {
+  const input = {} as { [K in Name]: Placeholder<K> | undefined }
+  const values = {} as { [K in Name]: unknown }
+  for (const name of names) {
+    input[name] = filter[name] ? holders[name] : undefined
+    values[name] = filter[name]
+  }
+  return { input, values, shape: names.map((name) => Boolean(filter[name])) }
+}
+
 /** The statement's text and placeholders; throws when a value is not a placeholder. */
 export function compileStatement(query: SQL): CompiledStatement {
   const { sql: text, params } = dialect.sqlToQuery(query)

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { activityLog, activityLogDay, activityLogUserDay } from '../../db/schema'
 import { jsonArraySql, jsonArrayText } from '../../db/json-rows'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
-import { placeholders, queryRows, rowsOf, runStatement, statementCache } from '../../db/statement'
+import { optionalValues, placeholders, queryRows, rowsOf, runStatement, statementCache } from '../../db/statement'
 import { dayOf, type DayCount } from '../../lib/day-seek'
 import { logEntryFields } from './logs.fields'
 
@@ -144,30 +144,14 @@ function inputOf(filter: LogSqlFilter) {
   const search = term ? termMatch(term) : null
   const dotlessText = term ? dotlessTerm(term) : null
   const dotless = dotlessText ? termMatch(dotlessText) : null
+  const given = optionalValues(filter, L, ['from', 'before', 'userId', 'action'])
   const input: LogInput = {
-    from: filter.from ? L.from : undefined,
-    before: filter.before ? L.before : undefined,
-    userId: filter.userId ? L.userId : undefined,
-    action: filter.action ? L.action : undefined,
+    ...given.input,
     search: search && { kind: search.kind, pattern: L.pattern },
     dotless: dotless && { kind: dotless.kind, pattern: L.dotless },
   }
-  const values = {
-    from: filter.from,
-    before: filter.before,
-    userId: filter.userId,
-    action: filter.action,
-    pattern: search?.pattern,
-    dotless: dotless?.pattern,
-  }
-  const shape = [
-    Boolean(filter.from),
-    Boolean(filter.before),
-    Boolean(filter.userId),
-    Boolean(filter.action),
-    search?.kind ?? '',
-    dotless?.kind ?? '',
-  ]
+  const values = { ...given.values, pattern: search?.pattern, dotless: dotless?.pattern }
+  const shape = [...given.shape, search?.kind ?? '', dotless?.kind ?? '']
   return { input, values, shape }
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import type { DayCount } from '../../lib/day-seek'
-import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { optionalValues, placeholders, runStatement, statementCache } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchedPage, termMatch, type SearchPath } from '../../db/search'
 import {
   LEARNER_TEXT,
@@ -49,28 +49,15 @@ const R = placeholders('dispatchId', 'status', 'from', 'before', 'pattern', 'lim
 function inputOf(filter: RegistrationFilter) {
   const term = filter.search?.trim()
   const match = term ? termMatch(term) : null
+  const given = optionalValues(filter, R, ['status', 'from', 'before'])
   const input: RegistrationInput = {
     dispatchId: R.dispatchId,
-    status: filter.status ? R.status : undefined,
-    from: filter.from ? R.from : undefined,
-    before: filter.before ? R.before : undefined,
+    ...given.input,
     repeatLearners: Boolean(filter.repeatLearners),
     search: match && { kind: match.kind, pattern: R.pattern },
   }
-  const values = {
-    dispatchId: filter.dispatchId,
-    status: filter.status,
-    from: filter.from,
-    before: filter.before,
-    pattern: match?.pattern,
-  }
-  const shape = [
-    Boolean(filter.status),
-    Boolean(filter.from),
-    Boolean(filter.before),
-    match?.kind ?? '',
-    Boolean(filter.repeatLearners),
-  ]
+  const values = { dispatchId: filter.dispatchId, ...given.values, pattern: match?.pattern }
+  const shape = [...given.shape, match?.kind ?? '', Boolean(filter.repeatLearners)]
   return { input, values, shape }
 }
 
