@@ -5,40 +5,11 @@
  * DispatchLtiInfoSchema, DispatchLti13InfoSchema, Lti13ToolConfigurationSchema).
  */
 import { createHash } from 'node:crypto'
-import {
-  HttpError,
-  asObject,
-  enabledOf,
-  noContent,
-  ok,
-  optionalBoolean,
-  optionalCount,
-  presentFields,
-} from './http-util'
+import { enabledOf, noContent, ok } from './http-util'
 import { destinationIdx, dispatchIdx, dispatchOf } from './route-params'
 import type { Route } from './router'
-import type { LaunchAuthSchema } from '@portal/server/scorm-cloud-types'
 
 const enc = encodeURIComponent
-
-/** LaunchAuthSchema: `type` is cookies or vault (the spec's enum); options are booleans and whole numbers. */
-export function parseLaunchAuth(raw: unknown): LaunchAuthSchema {
-  const obj = asObject(raw, 'launchAuth')
-  const auth: LaunchAuthSchema = {}
-  if (obj.type !== undefined && obj.type !== null) {
-    if (obj.type !== 'cookies' && obj.type !== 'vault')
-      throw new HttpError(400, `launchAuth.type must be one of cookies, vault`)
-    auth.type = obj.type
-  }
-  if (obj.options !== undefined && obj.options !== null) {
-    const options = asObject(obj.options, 'launchAuth.options')
-    auth.options = {
-      ...presentFields(options, ['ipAddress', 'fingerprint'], optionalBoolean),
-      ...presentFields(options, ['expiry', 'slidingExpiry'], optionalCount),
-    }
-  }
-  return auth
-}
 
 /** A stable secret per dispatch, so repeated reads agree (derived from the seed and the id). */
 const secretOf = (seed: number, id: string) =>

@@ -6,7 +6,7 @@ import { parseBool } from './paging'
 import type { DestinationRecord } from './records'
 import { destinationIdx } from './route-params'
 import type { Route } from './router'
-import { parseLaunchAuth } from './routes-delivery'
+import { parseLaunchAuth } from './request-bodies'
 
 export const destinationRoutes: Route[] = [
   {

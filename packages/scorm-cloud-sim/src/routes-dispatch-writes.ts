@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { HttpError, asObject, noContent, optionalString, stringArray } from './http-util'
 import type { RequestContext, Route } from './router'
-import { parseDispatchUpdate } from './routes-dispatches'
+import { parseDispatchUpdate } from './request-bodies'
 import type { DispatchChanges } from './store'
 
 interface CreateItem {

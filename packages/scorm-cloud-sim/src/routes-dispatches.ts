@@ -1,43 +1,10 @@
 /** Dispatch endpoints (docs/scorm-cloud-api.md §6.1): read, update, enable, tags, counter, delete. */
 import { dispatchList } from './dispatch-list'
-import {
-  HttpError,
-  asObject,
-  enabledOf,
-  noContent,
-  ok,
-  optionalBoolean,
-  optionalCount,
-  optionalString,
-  presentFields,
-  stringArray,
-} from './http-util'
+import { asObject, enabledOf, noContent, ok, stringArray } from './http-util'
 import { iso } from './records'
 import { dispatchIdx, dispatchOf } from './route-params'
 import type { RequestContext, Route } from './router'
-import type { DispatchChanges } from './store'
-import type { PostBackSchema } from '@portal/server/scorm-cloud-types'
-
-/** UpdateDispatchSchema: null and missing fields mean "leave as is". */
-export function parseDispatchUpdate(body: unknown): DispatchChanges {
-  const obj = asObject(body)
-  // Checked in this order, so the first bad field is the one named.
-  const changes: DispatchChanges = {
-    ...presentFields(obj, ['allowNewRegistrations', 'instanced', 'enabled'], optionalBoolean),
-    ...presentFields(obj, ['registrationCap', 'registrationCount'], optionalCount),
-    ...presentFields(obj, ['email', 'notes'], optionalString),
-  }
-  const expiration = optionalString(obj, 'expirationDate')
-  if (expiration !== undefined) {
-    const clears = expiration === '' || expiration.toLowerCase() === 'none'
-    if (!clears && Number.isNaN(Date.parse(expiration)))
-      throw new HttpError(400, `Invalid expirationDate: ${expiration}`)
-    changes.expirationDate = expiration
-  }
-  if (obj.postBack !== undefined && obj.postBack !== null)
-    changes.postBack = asObject(obj.postBack, 'postBack') as PostBackSchema
-  return changes
-}
+import { parseDispatchUpdate } from './request-bodies'
 
 /** PUT and DELETE …/tags: the dispatch's tags become `next` of them and the body's `tags`. */
 function changeTags(rc: RequestContext, next: (current: string[], given: string[]) => string[]) {
