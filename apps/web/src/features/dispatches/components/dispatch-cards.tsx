@@ -2,7 +2,7 @@ import { formatRegistrations, type Dispatch } from '@portal/shared'
 import type { RowBadges } from '../types'
 import type { RowSelection } from './dispatch-table'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DispatchRowActions, SelectDispatchBox } from './dispatch-row-actions'
+import { DispatchRowActions, SelectDispatchBox, SelectPageBox } from './dispatch-row-actions'
 import { clientName, courseName } from './view-details-link'
 
 /** docs/product-rules.md §2: below 1024 px the list shows cards. */
@@ -19,21 +19,9 @@ export function DispatchCards({
   selection?: RowSelection
 }) {
   const pageIds = dispatches.map((d) => d.id)
-  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection?.selected.has(id))
   return (
     <div className="space-y-3">
-      {selection && (
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            className="size-4"
-            checked={pageSelected}
-            disabled={selection.disabled}
-            onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
-          />
-          Select all dispatches on this page
-        </label>
-      )}
+      {selection && <SelectPageBox pageIds={pageIds} selection={selection} visibleLabel />}
       <ul aria-label="Dispatches" className="grid gap-4 sm:grid-cols-2">
         {dispatches.map((dispatch) => (
           <li key={dispatch.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs">

@@ -46,3 +46,37 @@ export function SelectDispatchBox({
     />
   )
 }
+
+const SELECT_PAGE = 'Select all dispatches on this page'
+
+/**
+ * The box that ticks or clears every dispatch on the page, ticked when all of them are. Named by
+ * visible text beside it (the cards), or by aria-label in the table's header cell.
+ */
+export function SelectPageBox({
+  pageIds,
+  selection,
+  visibleLabel = false,
+}: {
+  pageIds: string[]
+  selection: RowSelection
+  visibleLabel?: boolean
+}) {
+  const box = (
+    <input
+      type="checkbox"
+      aria-label={visibleLabel ? undefined : SELECT_PAGE}
+      className="size-4"
+      checked={pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id))}
+      disabled={selection.disabled}
+      onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
+    />
+  )
+  if (!visibleLabel) return box
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      {box}
+      {SELECT_PAGE}
+    </label>
+  )
+}

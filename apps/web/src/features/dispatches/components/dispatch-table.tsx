@@ -2,7 +2,7 @@ import { formatRegistrations, type Dispatch, type DispatchSort } from '@portal/s
 import { SortHeader, type SortProps as DispatchSortProps } from '@/components/ui/sort-header'
 import type { RowBadges } from '../types'
 import { DispatchStatusBadge } from './dispatch-status-badge'
-import { DispatchRowActions, SelectDispatchBox } from './dispatch-row-actions'
+import { DispatchRowActions, SelectDispatchBox, SelectPageBox } from './dispatch-row-actions'
 import { clientName, courseName } from './view-details-link'
 import { DataTable, headerCellClass } from '@/components/ui/responsive-table'
 
@@ -29,7 +29,6 @@ export function DispatchTable({
   ...sortProps
 }: SortProps & { dispatches: Dispatch[]; showClient: boolean; rowBadges?: RowBadges; selection?: RowSelection }) {
   const pageIds = dispatches.map((d) => d.id)
-  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection?.selected.has(id))
   return (
     <DataTable
       caption="Dispatches"
@@ -38,14 +37,7 @@ export function DispatchTable({
           {selection && (
             <th scope="col" className={headerCellClass()}>
               <span className="sr-only">Select</span>
-              <input
-                type="checkbox"
-                aria-label="Select all dispatches on this page"
-                className="size-4"
-                checked={pageSelected}
-                disabled={selection.disabled}
-                onChange={(e) => selection.onTogglePage(pageIds, e.target.checked)}
-              />
+              <SelectPageBox pageIds={pageIds} selection={selection} />
             </th>
           )}
           {showClient && <SortHeader column="client" label="Client" {...sortProps} />}
