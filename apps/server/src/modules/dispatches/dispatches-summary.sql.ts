@@ -102,9 +102,13 @@ export function staffSearchSummarySql(filter: ListInput, search: TermMatch, opti
   const parts = [
     keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter, sql`${c.enabled}`)}`),
     keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter, sql`${s.enabled}`)}`),
+    // Only a term that matched both a course and a company counts a dispatch twice. Said first,
+    // on the look-up's arrays alone, so the plan checks it once and skips the walk (a company's
+    // term would otherwise walk all of that company's dispatches to find no matching course).
     perDispatch(
       -1,
-      sql`${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
+      sql`cardinality(${courses}) > 0 and cardinality(${companies}) > 0
+        and ${d.removedAt} is null and ${status} and ${d.courseId} = any(${courses}) and ${d.destinationId} = any(${companies})`,
     ),
   ]
   if (searchesIds(search)) {
