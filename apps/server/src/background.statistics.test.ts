@@ -30,7 +30,7 @@ const estimate = async (action: string) => {
 }
 
 describe('planner statistics upkeep (the planner-statistics job)', () => {
-  it('is scheduled every 10 minutes, and once run, the log is planned for the rows it holds', async () => {
+  it('is scheduled every 10 minutes, and once run, the log is planned for the rows it holds and its day counts read index-only', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/jobs', headers: admin })
     expect(res.statusCode, res.body).toBe(200)
     const queue = res.json().queues.find((q: { name: string }) => q.name === 'planner-statistics')
@@ -44,6 +44,11 @@ describe('planner statistics upkeep (the planner-statistics job)', () => {
         select case when n % 3 = 0 then 'STATS_PROBE_RARE' else 'STATS_PROBE_COMMON' end,
           now() - make_interval(secs => n), 'Probe ' || n
         from generate_series(1, 6000) as n`)
+      // Two years of day counts of ten more actions, as the log's triggers keep them.
+      await tx.execute(sql`
+        insert into activity_log_day (day, action, rows)
+        select current_date - 2 - d, 'STATS_PROBE_' || a, 1 + (a + d) % 5
+        from generate_series(0, 729) as d, generate_series(1, 10) as a`)
       await tx.execute(sql`select pg_stat_force_next_flush()`)
     })
     // Never analyzed with these rows, the planner takes the log for far smaller than it is.
@@ -52,6 +57,11 @@ describe('planner statistics upkeep (the planner-statistics job)', () => {
     // As the schedule sends it.
     await appParts(t.app).jobs.send(PLANNER_STATISTICS_JOB, {})
     await runDueJobs(t.app)
+
+    // The day counts the log's pages read index-only are marked all-visible (vacuumed).
+    const [day] = await rows(sql`select relpages, relallvisible from pg_class where relname = 'activity_log_day'`)
+    expect(Number(day!.relpages)).toBeGreaterThan(0)
+    expect(Number(day!.relallvisible)).toBe(Number(day!.relpages))
 
     const common = await estimate('STATS_PROBE_COMMON')
     expect(common).toBeGreaterThan(3000)

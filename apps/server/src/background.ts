@@ -6,6 +6,7 @@ import { alertJobs, type AlertsService } from './modules/alerts/alerts.service'
 import type { AlertsRepository } from './modules/alerts/alerts.repository'
 import type { Database } from './db/client'
 import { analyzeStaleTables } from './db/statistics'
+import { vacuumForIndexOnlyScans } from './db/visibility'
 import { createJobEngine, defineSweep, type JobEngine } from './modules/jobs/job-engine'
 import { MAIL_OUTBOX_JOB, mailJobs, type MailParts } from './modules/mail/mail.parts'
 import type { ScormCloudClient } from './modules/scorm-cloud/scorm-cloud.client'
@@ -35,12 +36,17 @@ export const PLANNER_STATISTICS_JOB = 'planner-statistics'
  * The planner's statistics of every table that changed enough since its last ANALYZE
  * (db/statistics.ts). PGlite has no autovacuum, so without this a table that grows by the
  * portal's own writes (the activity log, above all) keeps the statistics of its first day, and
- * its searches are planned for a handful of rows where thousands come. On PostgreSQL autovacuum
- * usually gets there first (its thresholds are lower), and the check is one catalogue query.
+ * its searches are planned for a handful of rows where thousands come. The tables read by
+ * index-only scans are vacuumed when less than half of them is marked all-visible (without
+ * that, PGlite read the log's day counts through the table). On PostgreSQL autovacuum usually
+ * gets there first (its thresholds are lower), and the checks read only the catalogue.
  */
 function plannerStatisticsJob(database: Database) {
   return {
-    job: defineSweep(PLANNER_STATISTICS_JOB, async () => ({ analyzed: await analyzeStaleTables(database.db) })),
+    job: defineSweep(PLANNER_STATISTICS_JOB, async () => ({
+      analyzed: await analyzeStaleTables(database.db),
+      vacuumed: await vacuumForIndexOnlyScans(database.db),
+    })),
     schedule: { name: PLANNER_STATISTICS_JOB, cron: '*/10 * * * *' },
   }
 }

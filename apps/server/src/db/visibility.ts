@@ -9,13 +9,16 @@ import type { DbOrTx } from './client'
  * instead (a deep learner page is many times slower until the table is vacuumed).
  * Autovacuum would get there, but may be off (as on our CI machine) and counts no rewrite.
  * `dispatch`: its list walks and a search's collected matches are index-only (migration 0023
- * rewrote it to add the stored sort keys).
+ * rewrote it to add the stored sort keys). The log's day counts (`activity_log_day`,
+ * `activity_log_user_day`): every log page and search reads them index-only (migration 0049);
+ * PGlite, which has no autovacuum, read them through the heap, a page for every few days.
  */
-export const INDEX_ONLY_TABLES = ['company_learner', 'dispatch'] as const
+export const INDEX_ONLY_TABLES = ['company_learner', 'dispatch', 'activity_log_day', 'activity_log_user_day'] as const
 
 /**
  * Vacuums the tables of INDEX_ONLY_TABLES whose visibility map (as the planner last saw it)
- * covers less than half of their pages; returns their names. Run after migrating.
+ * covers less than half of their pages; returns their names. Run after migrating, and by the
+ * planner-statistics job (background.ts) as the portal's own writes fill them.
  */
 export async function vacuumForIndexOnlyScans(db: DbOrTx): Promise<string[]> {
   const vacuumed: string[] = []
