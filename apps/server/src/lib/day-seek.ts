@@ -37,3 +37,19 @@ export function seekDay(
   }
   return null
 }
+
+/**
+ * The start (UTC midnight) of the day that holds row `index` (0-based, newest first) of a list
+ * with these kept day counts (newest day first, exact), or null when the counted rows end
+ * before it. A page that ends at that row lies at or after that instant, so the page's
+ * statement may say so: the month partitions before it are pruned when the statement is
+ * planned, rather than each planned and probed for a row it cannot hold.
+ */
+export function dayStartOfRow(days: readonly DayCount[], index: number): Date | null {
+  let rows = 0
+  for (const day of days) {
+    rows += day.rows
+    if (rows > index) return new Date(`${day.day}T00:00:00.000Z`)
+  }
+  return null
+}

@@ -4,7 +4,9 @@ import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
 import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
+import { createActivityRepository } from './activity.repository'
 import { createLogsRepository } from './logs.repository'
+import { createLogsService } from './logs.service'
 
 /**
  * A log page reads its rows by primary-key look-ups in their month partitions, however small the
@@ -31,8 +33,9 @@ beforeAll(async () => {
 afterAll(async () => database.close())
 
 async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
-  // The statement's values written in, as EXPLAIN takes no parameters (they are numbers and an instant).
-  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${String(params[Number(n) - 1])}'`)
+  // The statement's values written in, as EXPLAIN takes no parameters (numbers and instants).
+  const value = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v))
+  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${value(params[Number(n) - 1])}'`)
   const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
     await db.execute(sql.raw(`explain (format json) ${literal}`)),
   )
@@ -64,6 +67,35 @@ describe('activity log page plans', () => {
     const scanned = nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!)
     expect(scanned.filter((name) => full.includes(name))).toEqual([])
     expect(types).toContain('Nested Loop')
+  })
+
+  it('plans an unsearched page only in the months from its oldest day on, and answers the right rows', async () => {
+    const logs = createLogsService({
+      logs: createLogsRepository(db),
+      activity: createActivityRepository(db),
+      log: { error() {} },
+    })
+    const reader = { actor: null, ip: '127.0.0.1' }
+    for (const page of [1, 5]) {
+      logged.length = 0
+      const answer = await logs.list({ page, limit: 50, getAll: false } as never, reader)
+      const body = JSON.parse(answer.text()) as { totalLogs: number; logs: { details: { page: string } }[] }
+      expect(body.totalLogs).toBe(ROWS)
+      expect(body.logs).toHaveLength(50)
+      expect(body.logs[0]!.details.page).toBe(`Page ${ROWS - (page - 1) * 50}`)
+      expect(body.logs[49]!.details.page).toBe(`Page ${ROWS - (page - 1) * 50 - 49}`)
+
+      const statement = logged.find((q) => q.text.includes('"entriesJson"'))!
+      const months = (await planOf(statement.text, statement.params))
+        .map((n) => /^activity_log_p(\d{6})$/.exec(n['Relation Name'] ?? '')?.[1])
+        .filter((m): m is string => m !== undefined)
+      // One row every 26 minutes or so: two pages back lie within the last few days, so only
+      // the month those days fall in (and the months after it, still empty) are planned.
+      const since = new Date(Date.now() - 4 * 86_400_000)
+      const first = `${since.getUTCFullYear()}${String(since.getUTCMonth() + 1).padStart(2, '0')}`
+      expect(months.length).toBeGreaterThan(0)
+      expect(months.filter((m) => m < first)).toEqual([])
+    }
   })
 
   it("reads a user's or an action's day counts from the index alone, and answers them all", async () => {

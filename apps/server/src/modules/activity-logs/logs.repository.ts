@@ -225,10 +225,16 @@ export function createLogsRepository(db: DbOrTx) {
           .limit(L.limit)
           .offset(L.offset)
           .as('page')
+        // The filter's time range in the look-up too: the planner then leaves out the month
+        // partitions outside it there as well (it cannot from the page's created_at alone).
+        const range = and(
+          input.from !== undefined ? gte(activityLog.createdAt, input.from as Date) : undefined,
+          input.before !== undefined ? lt(activityLog.createdAt, input.before as Date) : undefined,
+        )
         return sql`select ${entriesJsonSql} as "entriesJson", count(*) as "rowCount"
           from ${ids} cross join lateral (
             select * from ${activityLog}
-            where ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}
+            where ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}${range ? sql` and ${range}` : sql``}
             limit 1) as ${activityLog}`
       })
       return toEntries(await runStatement(db, statement, { ...values, limit, offset }))

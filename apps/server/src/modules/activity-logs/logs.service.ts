@@ -16,7 +16,7 @@ import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import type { ActivityEntry, ActivityRepository, Actor } from './activity.repository'
 import { logEntryFields } from './logs.fields'
-import { seekDay, type DayCount } from '../../lib/day-seek'
+import { dayStartOfRow, seekDay, type DayCount } from '../../lib/day-seek'
 import {
   type EntriesJson,
   type ExportRow,
@@ -169,9 +169,13 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
     const total = days.reduce((sum, d) => sum + d.rows, 0)
     if (offset >= total) return { entries: NONE, total, capped: false }
     const seek = seekDay(days, offset, filter.before)
+    // The page's older end, from the same counts: the start of the day holding its last row, a
+    // page further back so rows written since the counts were read cannot push a row out.
+    const oldest = dayStartOfRow(days, offset + 2 * limit - 1)
+    const bounded = oldest && (!filter.from || oldest > filter.from) ? { ...filter, from: oldest } : filter
     const entries = seek
-      ? await logs.page({ ...filter, before: seek.before }, limit, offset - seek.skipped)
-      : await logs.page(filter, limit, offset)
+      ? await logs.page({ ...bounded, before: seek.before }, limit, offset - seek.skipped)
+      : await logs.page(bounded, limit, offset)
     return { entries, total, capped: false }
   }
 
