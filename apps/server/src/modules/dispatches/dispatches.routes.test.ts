@@ -126,16 +126,19 @@ describe('GET /api/dispatches for staff', () => {
     ['ch', ['disp-03', 'disp-05', 'disp-06']], // Charlie Co and Chemistry: disp-06 is both
     ['alpha', ['disp-01', 'disp-02']], // a company only
     ['biol', ['disp-02', 'disp-05']], // a course only
-  ])('sums a search matching %s once per dispatch, whether it matched the course, the company or both', async (term, expected) => {
-    const body = await list(`?search=${term}`)
-    expect(ids(body)).toEqual(expected)
-    const rows = body.dispatches
-    expect(body.summary).toMatchObject({
-      totalDispatches: expected.length,
-      activeDispatches: rows.filter((d) => d.enabled).length,
-      registrations: rows.reduce((sum, d) => sum + d.registrationCount, 0),
-    })
-  })
+  ])(
+    'sums a search matching %s once per dispatch, whether it matched the course, the company or both',
+    async (term, expected) => {
+      const body = await list(`?search=${term}`)
+      expect(ids(body)).toEqual(expected)
+      const rows = body.dispatches
+      expect(body.summary).toMatchObject({
+        totalDispatches: expected.length,
+        activeDispatches: rows.filter((d) => d.enabled).length,
+        registrations: rows.reduce((sum, d) => sum + d.registrationCount, 0),
+      })
+    },
+  )
 
   it('filters by status and searches course, client and id case-insensitively', async () => {
     expect(ids(await list('?status=enabled'))).toEqual(['disp-01', 'disp-03', 'disp-04', 'disp-06'])
