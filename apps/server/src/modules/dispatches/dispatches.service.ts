@@ -76,9 +76,9 @@ export function createDispatchesService(
         const read = await dispatches.summaryAndPage(fields, filter, query.sort, query.order, query.pageSize, offset)
         return answer(read.rowsJson, read.summary)
       }
-      // The summary, the version and what a search matched, from the kept aggregates (issue
-      // #13); then the page, served from its cache while the version is the one it was read
-      // at, else read again with the version it was read at.
+      // The summary, the version and what a search matched, from the kept aggregates; then the
+      // page, served from its cache while the version is the one it was read at, else read
+      // again with the version it was read at.
       const facts = await dispatches.facts(filter)
       const { summary } = facts
       const scopeKey = ownCompanyOnly(viewer.role) ? `company:${viewer.companyId}` : 'all'
