@@ -89,9 +89,7 @@ interface LogInput {
  * for a term with a dot, the index of that text without its dots (migration 0019).
  */
 function whereSql(input: LogInput, way: SearchWay = 'indexed'): SQL | undefined {
-  const conditions: SQL[] = []
-  if (input.from !== undefined) conditions.push(gte(activityLog.createdAt, input.from as Date))
-  if (input.before !== undefined) conditions.push(lt(activityLog.createdAt, input.before as Date))
+  const conditions: SQL[] = timeRange(input)
   if (input.userId !== undefined) conditions.push(eq(activityLog.userId, input.userId as string))
   if (input.action !== undefined) conditions.push(eq(activityLog.action, input.action as string))
   if (input.search) {
@@ -109,6 +107,14 @@ function whereSql(input: LogInput, way: SearchWay = 'indexed'): SQL | undefined 
     )
   }
   return conditions.length ? and(...conditions) : undefined
+}
+
+/** The filter's half-open time range [from, before), as conditions on created_at. */
+function timeRange(input: Pick<LogInput, 'from' | 'before'>): SQL[] {
+  const conditions: SQL[] = []
+  if (input.from !== undefined) conditions.push(gte(activityLog.createdAt, input.from as Date))
+  if (input.before !== undefined) conditions.push(lt(activityLog.createdAt, input.before as Date))
+  return conditions
 }
 
 /** A filter's condition with its values in it (the export's chunks). */
@@ -227,15 +233,10 @@ export function createLogsRepository(db: DbOrTx) {
           .as('page')
         // The filter's time range in the look-up too: the planner then leaves out the month
         // partitions outside it there as well (it cannot from the page's created_at alone).
-        const range = and(
-          input.from !== undefined ? gte(activityLog.createdAt, input.from as Date) : undefined,
-          input.before !== undefined ? lt(activityLog.createdAt, input.before as Date) : undefined,
-        )
+        const lookUp = and(eq(activityLog.id, ids.id), eq(activityLog.createdAt, ids.at), ...timeRange(input))
         return sql`select ${entriesJsonSql} as "entriesJson", count(*) as "rowCount"
           from ${ids} cross join lateral (
-            select * from ${activityLog}
-            where ${activityLog.id} = ${ids.id} and ${activityLog.createdAt} = ${ids.at}${range ? sql` and ${range}` : sql``}
-            limit 1) as ${activityLog}`
+            select * from ${activityLog} where ${lookUp} limit 1) as ${activityLog}`
       })
       return toEntries(await runStatement(db, statement, { ...values, limit, offset }))
     },
