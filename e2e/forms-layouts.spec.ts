@@ -106,9 +106,13 @@ test('New Dispatch marks the company’s courses, clears fixed errors, shows lon
   await expect(links).toHaveCount(total)
   for (let i = 0; i < total; i += 1) {
     const link = cards.nth(i).getByRole('link', { name: /^View Details/ })
-    await link.scrollIntoViewIfNeeded()
-    await expectInsideWindow(client, link, true)
-    expect(await uncovered(link), `View Details of card ${i + 1} is not covered`).toBe(true)
+    // Scrolled to and checked again until the page has settled: the charts above the list
+    // render after it and may push a card down between the scroll and the check.
+    await expect(async () => {
+      await link.scrollIntoViewIfNeeded()
+      await expectInsideWindow(client, link, true)
+      expect(await uncovered(link), `View Details of card ${i + 1} is not covered`).toBe(true)
+    }).toPass()
   }
   const perPage = client.getByLabel('Items per page')
   await perPage.scrollIntoViewIfNeeded()
