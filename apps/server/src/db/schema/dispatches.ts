@@ -190,6 +190,16 @@ export const dispatchSummary = pgTable(
 )
 
 /**
+ * dispatch_summary summed over every company, one row per enabled flag: what a staff page's
+ * summary reads instead of every company's rows. Kept by statement-level triggers on
+ * dispatch_summary (migration 0051).
+ */
+export const dispatchSummaryTotal = pgTable('dispatch_summary_total', {
+  enabled: boolean('enabled').primaryKey(),
+  ...summaryCounters(),
+})
+
+/**
  * One row (id 1): set to txid_current() by every statement that writes `dispatch` (triggers of
  * migration 0007). The dispatch list caches its summary per value; a committed value always
  * names one committed state of the table, so a cached summary is never stale.

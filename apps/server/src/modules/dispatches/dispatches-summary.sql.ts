@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary } from '../../db/schema'
+import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary, dispatchSummaryTotal } from '../../db/schema'
 import type { DispatchListQuery } from '@portal/shared'
 import { searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
 import { matchesTermMatch, type TermMatch } from '../../db/search'
@@ -27,17 +27,26 @@ export interface ListInput {
 const enabledIs = (filter: Pick<ListInput, 'status'>, column: SQL) =>
   filter.status === 'all' ? sql`true` : sql`${column} = ${sql.raw(filter.status === 'enabled' ? 'true' : 'false')}`
 
-/** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
-function scopeSql(filter: ListInput): SQL {
-  const s = dispatchSummary
-  const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
-  return sql`(select coalesce(sum(${s.dispatches}), 0) from ${s} where ${company} and ${enabledIs(filter, sql`${s.enabled}`)})`
+/**
+ * The kept summary rows of a filter's scope: a client's company's two rows, or for staff (every
+ * company) the two rows of their kept total, so a staff page reads two rows however many
+ * companies there are.
+ */
+function keptScope(filter: Pick<ListInput, 'companyId' | 'status'>) {
+  const s = filter.companyId === undefined ? dispatchSummaryTotal : dispatchSummary
+  const company = filter.companyId === undefined ? sql`true` : sql`${dispatchSummary.companyId} = ${filter.companyId}`
+  return { s, where: sql`${company} and ${enabledIs(filter, sql`${s.enabled}`)}` }
 }
 
-/** The summary of a filter without a search: a client's two rows, or the sum of every company's. */
+/** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
+function scopeSql(filter: ListInput): SQL {
+  const { s, where } = keptScope(filter)
+  return sql`(select coalesce(sum(${s.dispatches}), 0) from ${s} where ${where})`
+}
+
+/** The summary of a filter without a search: a client's two rows, or the kept total of every company's. */
 export function keptSummarySql(filter: ListInput): SQL {
-  const s = dispatchSummary
-  const company = filter.companyId === undefined ? sql`true` : sql`${s.companyId} = ${filter.companyId}`
+  const { s, where } = keptScope(filter)
   return sql`
     select
       coalesce(sum(${s.dispatches}), 0) as "totalDispatches",
@@ -49,7 +58,7 @@ export function keptSummarySql(filter: ListInput): SQL {
       coalesce(sum(${s.activeRegistrations}), 0) as "activeRegistrations",
       ${versionSql(filter)} as "version"
     from ${s}
-    where ${company} and ${enabledIs(filter, sql`${s.enabled}`)}`
+    where ${where}`
 }
 
 /** One signed row per dispatch of `where` (for the parts of a search summary counted directly). */

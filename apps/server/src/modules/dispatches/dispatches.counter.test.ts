@@ -67,14 +67,31 @@ async function compare() {
           and x.enabled = d.enabled) as active_registrations
     from dispatch d where d.removed_at is null
     group by d.destination_id, d.enabled order by company_id, enabled`)
-  return { stat, statRecount, summary, summaryRecount }
+  // The kept total over every company (what a staff page reads) against a recount of every live
+  // dispatch: both flags always have their row, zeros included.
+  const total = await rows(sql`
+    select enabled, dispatches, registrations, capped_registrations, capped_capacity, unlimited, active_registrations
+    from dispatch_summary_total order by enabled`)
+  const totalRecount = await rows(sql`
+    select v.enabled, count(d.id) as dispatches,
+      coalesce(sum(d.registration_count), 0) as registrations,
+      coalesce(sum(d.registration_count) filter (where d.registration_cap > 0), 0) as capped_registrations,
+      coalesce(sum(d.registration_cap) filter (where d.registration_cap > 0), 0) as capped_capacity,
+      count(d.id) filter (where d.registration_cap <= 0) as unlimited,
+      (select count(*) from registration r join dispatch x on x.id = r.dispatch_id
+        where r.removed_at is null and x.removed_at is null and x.enabled = v.enabled) as active_registrations
+    from (values (false), (true)) as v(enabled)
+    left join dispatch d on d.enabled = v.enabled and d.removed_at is null
+    group by v.enabled order by v.enabled`)
+  return { stat, statRecount, summary, summaryRecount, total, totalRecount }
 }
 
 async function expectKeptEqualsRecount() {
-  const { stat, statRecount, summary, summaryRecount } = await compare()
+  const { stat, statRecount, summary, summaryRecount, total, totalRecount } = await compare()
   expect(stat.length).toBeGreaterThan(0)
   expect(stat).toEqual(statRecount)
   expect(summary).toEqual(summaryRecount)
+  expect(total).toEqual(totalRecount)
 }
 
 const postback = (body: unknown) =>
@@ -87,7 +104,7 @@ const postback = (body: unknown) =>
     payload: body as object,
   })
 
-describe('kept dispatch aggregates (migration 0008)', () => {
+describe('kept dispatch aggregates (migrations 0008 and 0051)', () => {
   it('match a recount after a full sync, new registrations, postbacks, edits and a removal', async () => {
     await appParts(t.app).sync!.run({ trigger: 'manual', full: true })
     await expectKeptEqualsRecount()

@@ -153,6 +153,11 @@ export function createChartsRepository(db: DbOrTx) {
       let statement: SQL
       if (!term) {
         const scope = sql`${companyIs('company_id')} and ${enabledIs(filter.status, sql`enabled`)}`
+        // Staff (every company) read the kept total's two rows rather than every company's.
+        const kept =
+          filter.companyId === undefined
+            ? sql`dispatch_summary_total where ${enabledIs(filter.status, sql`enabled`)}`
+            : sql`dispatch_summary where ${scope}`
         const live = sql`${dispatch.removedAt} is null and ${enabledIs(filter.status, sql`${dispatch.enabled}`)}`
         statement = sql`
           select
@@ -160,9 +165,9 @@ export function createChartsRepository(db: DbOrTx) {
              from (select month, sum(registrations) as registrations from company_month
                    where ${scope} and month >= ${since}::date and month < ${until}::date group by month) as t) as months,
             (select coalesce(sum(registrations), 0) from company_month where ${scope} and month < ${since}::date) as before,
-            (select coalesce(sum(capped_registrations), 0) from dispatch_summary where ${scope}) as used,
-            (select coalesce(sum(capped_capacity), 0) from dispatch_summary where ${scope}) as capacity,
-            (select coalesce(sum(unlimited), 0) from dispatch_summary where ${scope}) as unlimited,
+            (select coalesce(sum(capped_registrations), 0) from ${kept}) as used,
+            (select coalesce(sum(capped_capacity), 0) from ${kept}) as capacity,
+            (select coalesce(sum(unlimited), 0) from ${kept}) as unlimited,
             ${filter.nearestCap ? nearestCapSql(live) : sql`null`} as nearest,
             ${version} as version`
       } else {

@@ -5,7 +5,7 @@ import {
   dispatchAccessDay,
   dispatchRepeatDay,
   dispatchStat,
-  dispatchSummary,
+  dispatchSummaryTotal,
   registration,
 } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
@@ -328,7 +328,7 @@ export function createReportsRepository(db: DbOrTx) {
     async countRegistrations(): Promise<number> {
       const [row] = await db
         .select({
-          n: sql<number>`coalesce((select sum(${dispatchSummary.activeRegistrations}) from ${dispatchSummary}), 0)
+          n: sql<number>`coalesce((select sum(${dispatchSummaryTotal.activeRegistrations}) from ${dispatchSummaryTotal}), 0)
             + coalesce((select sum(${dispatchStat.registrations}) from ${dispatchStat} join ${dispatch} on ${dispatch.id} = ${dispatchStat.dispatchId} where ${isNotNull(dispatch.removedAt)}), 0)`.mapWith(
             Number,
           ),
