@@ -29,3 +29,6 @@ export interface ChartDatum {
   label: string
   [key: string]: string | number
 }
+
+/** The height of every chart (chart-view.tsx); its panel keeps it free while the chart loads. */
+export const CHART_HEIGHT = 260

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button'
 import { QueryErrorState } from '@/components/ui/query-state'
 import { Spinner } from '@/components/ui/spinner'
 import { errorMessage } from '@/lib/api-error'
-import { OKABE_ITO, type ChartDatum, type ChartSeries } from './chart-palette'
+import { CHART_HEIGHT, OKABE_ITO, type ChartDatum, type ChartSeries } from './chart-palette'
 
 /** The charting library (recharts) loads with the first chart shown, in its own chunk. */
 const ChartView = lazy(() => import('./chart-view'))
@@ -73,6 +73,9 @@ export function ChartPanel({
   const [asTable, setAsTable] = useState(false)
   const headingId = useId()
   const showToggle = chart !== undefined && !state.isPending && !state.error && !empty
+  // While a chart loads (its figures or its chunk) the card already has the chart's height, so
+  // what sits below it does not move down when the chart appears.
+  const reserve = chart !== undefined && !asTable && !state.error && (state.isPending || !empty)
   let body: ReactNode
   if (state.isPending) body = <Spinner label={`Loading ${title.toLowerCase()}...`} className="py-8" />
   else if (state.error)
@@ -107,7 +110,9 @@ export function ChartPanel({
           </Button>
         )}
       </div>
-      <div className="mt-4">{body}</div>
+      <div className="mt-4" style={reserve ? { minHeight: CHART_HEIGHT } : undefined}>
+        {body}
+      </div>
     </section>
   )
 }

@@ -14,7 +14,7 @@ import {
   YAxis,
 } from 'recharts'
 import { useId } from 'react'
-import type { ChartPattern } from './chart-palette'
+import { CHART_HEIGHT, type ChartPattern } from './chart-palette'
 import type { ChartSpec } from './chart-panel'
 
 /** The fill of a pattern: an SVG pattern over the colour (solid: the colour itself). */
@@ -40,7 +40,7 @@ export default function ChartView({ kind, data, series, perCategory, reference }
   const prefix = useId().replace(/:/g, '')
   if (kind === 'line') {
     return (
-      <ResponsiveContainer width="100%" height={260}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <LineChart data={data} margin={{ top: 16, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="#e2e8f0" />
           <XAxis dataKey="label" tick={AXIS} />
@@ -75,7 +75,7 @@ export default function ChartView({ kind, data, series, perCategory, reference }
     ? data.map((d) => ({ colour: String(d.colour), pattern: (d.pattern as ChartPattern) ?? 'solid' }))
     : series.map((s) => ({ colour: s.colour, pattern: s.pattern ?? 'solid' }))
   return (
-    <ResponsiveContainer width="100%" height={260}>
+    <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
       <BarChart data={data} margin={{ top: 20, right: 16, bottom: 8, left: 8 }}>
         <PatternDefs prefix={prefix} fills={fills} />
         <CartesianGrid stroke="#e2e8f0" vertical={false} />

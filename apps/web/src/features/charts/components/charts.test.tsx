@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { makeDashboardCharts } from '@/testing/mocks/handlers/charts'
 import { server } from '@/testing/mocks/server'
 import { renderApp, signInAs, preloadRoutes } from '@/testing/test-utils'
+import { CHART_HEIGHT } from './chart-palette'
 
 const region = async (name: string) => within(await screen.findByRole('region', { name }))
 
@@ -76,6 +77,30 @@ describe('charts', () => {
     expect(rows[1]).toHaveTextContent('Jan 2026100')
     expect(rows.at(-1)).toHaveTextContent('Dec 2026298')
     expect(screen.queryByRole('region', { name: 'Nearest their cap' })).not.toBeInTheDocument()
+  })
+
+  it('keeps a loading chart’s height, so the list below does not move when the chart appears', async () => {
+    signInAs('client')
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    server.use(
+      http.get('/api/reports/charts/dashboard', async () => {
+        await answered
+        return HttpResponse.json(makeDashboardCharts({ nearestCap: undefined }))
+      }),
+    )
+    const { user } = renderApp('/dashboard')
+    const trend = await region('Usage trend')
+    const loading = await trend.findByRole('status')
+    expect(loading).toHaveTextContent('Loading usage trend...')
+    const body = loading.parentElement!
+    expect(body).toHaveStyle({ minHeight: `${CHART_HEIGHT}px` })
+    answer()
+    expect(await trend.findByRole('img', { name: /Usage trend: chart/ })).toBeInTheDocument()
+    expect(body).toHaveStyle({ minHeight: `${CHART_HEIGHT}px` })
+    // As a table, the figures decide the height.
+    await user.click(trend.getByRole('button', { name: 'Show as table' }))
+    expect(body.style.minHeight).toBe('')
   })
 
   it('has empty and error states', async () => {
