@@ -200,6 +200,26 @@ export const dispatchSummaryTotal = pgTable('dispatch_summary_total', {
 })
 
 /**
+ * Live dispatches per sort key of the staff list and enabled flag: `sort` 'client' counts by
+ * company name (destination_key), 'course' by course title (course_key). A deep staff page is
+ * placed by them (dispatches-page.sql.ts). Kept by statement-level triggers on `dispatch`
+ * (migration 0052).
+ */
+export const dispatchSortCount = pgTable(
+  'dispatch_sort_count',
+  {
+    sort: text('sort').notNull(),
+    key: text('key').notNull(),
+    enabled: boolean('enabled').notNull(),
+    dispatches: integer('dispatches').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'dispatch_sort_count_pkey', columns: [t.sort, t.key, t.enabled] }),
+    index('dispatch_sort_count_flag_idx').on(t.sort, t.enabled, t.key),
+  ],
+)
+
+/**
  * One row (id 1): set to txid_current() by every statement that writes `dispatch` (triggers of
  * migration 0007). The dispatch list caches its summary per value; a committed value always
  * names one committed state of the table, so a cached summary is never stale.

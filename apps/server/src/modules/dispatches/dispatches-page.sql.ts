@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { DispatchListQuery } from '@portal/shared'
-import { course, dispatch } from '../../db/schema'
+import { course, dispatch, dispatchSortCount } from '../../db/schema'
 import { jsonArraySql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
 import { placeholders, statementCache } from '../../db/statement'
@@ -115,6 +115,19 @@ export function ownSummarySql(input: ListInput, opaque: boolean): SQL {
   return ownSearchSummarySql(hidden, whereOf(hidden, { opaque }))
 }
 
+/**
+ * A staff page without a search whose walk starts this many rows in or further is placed by the
+ * kept sort counts (`placed`); a shallower walk of the index costs less than reading the counts.
+ */
+export const PLACED_PAGE_OFFSET = 2_000
+
+/** The kept counts (dispatch_sort_count.sort) that place a page of each sort; none for registrations. */
+const PLACED_BY: Partial<Record<DispatchListQuery['sort'], 'client' | 'course'>> = {
+  client: 'client',
+  status: 'client',
+  course: 'course',
+}
+
 /** Sorts whose key is carried, after the course and after the company, by an index each (migration 0024). */
 const GROUP_SORTS: ReadonlySet<DispatchListQuery['sort']> = new Set(['client', 'course'])
 
@@ -125,6 +138,8 @@ const GROUP_SORTS: ReadonlySet<DispatchListQuery['sort']> = new Set(['client', '
  *   indexes and sorted;
  * - `grouped`: from each matched course and company only its first rows in the list's order,
  *   as many as the page's end, each group walked in order on its index; then those sorted.
+ * - `placed`: a staff page without a search, deep in the list: the key that holds its first row
+ *   is found from the kept counts by key (migration 0052), and the sort index is walked from there.
  * `matches` (the filter's exact total; null when not known yet, the page is then walked from the
  * start) says whether the page is nearer the end (walked from there, `limit` and `offset`
  * counted from there). A staff search walks the sort index when its matches are dense enough
@@ -138,13 +153,64 @@ export function pageWay(
   limit: number,
   offset: number,
   grouping: { sort: DispatchListQuery['sort']; groups: number } = { sort: 'registrations', groups: 0 },
+  /** A staff list without a search: its pages can be placed by the kept counts. */
+  staffList = false,
 ) {
   const walk = nearerEnd(counts.matches, limit, offset)
   const sparse = staffSearch && counts.matches !== null && counts.matches * 5 < counts.scope
   const groupRows = walk.offset + walk.limit
   const grouped = sparse && GROUP_SORTS.has(grouping.sort) && grouping.groups * groupRows < (counts.matches ?? 0)
-  const by: 'walk' | 'collected' | 'grouped' = grouped ? 'grouped' : sparse ? 'collected' : 'walk'
+  const placed = staffList && PLACED_BY[grouping.sort] !== undefined && walk.offset >= PLACED_PAGE_OFFSET
+  const by: PageWay = placed ? 'placed' : grouped ? 'grouped' : sparse ? 'collected' : 'walk'
   return { by, groupRows, ...walk }
+}
+
+export type PageWay = 'walk' | 'collected' | 'grouped' | 'placed'
+
+/**
+ * The ids of a placed page (pageWay): the kept counts of the keys in the walk's order, summed
+ * until the key that holds the walk's `offset`-th row, then the sort index from that key with
+ * the offset left over. The counts and the walk are read in one statement, so they agree. Only
+ * the filter's flag is counted; the status sort's keys are the flag, then the company name.
+ */
+function placedIdsSql(
+  input: ListInput,
+  sort: DispatchListQuery['sort'],
+  direction: 'asc' | 'desc',
+  where: SQL,
+  keys: SQL[],
+): SQL {
+  const c = dispatchSortCount
+  const dir = sql.raw(direction)
+  const byFlag = sort === 'status'
+  const flag = input.status === 'all' ? sql`true` : sql`${c.enabled} = ${sql.raw(String(input.status === 'enabled'))}`
+  const kind = sql.raw(`'${PLACED_BY[sort]!}'`)
+  // The status sort and a status filter count each flag's keys apart; the client and course
+  // sorts without a filter add a key's two flags together.
+  const counts = byFlag
+    ? sql`select ${c.enabled} as "flag", ${c.key} as "key", ${c.dispatches} as "n"
+        from ${c} where ${c.sort} = ${kind} and ${flag}`
+    : sql`select ${c.key} as "key", sum(${c.dispatches}) as "n"
+        from ${c} where ${c.sort} = ${kind} and ${flag} group by ${c.key}`
+  const order = byFlag ? sql`"flag" ${dir}, "key" ${dir}` : sql`"key" ${dir}`
+  // Each of the place's values as a scalar sub-select, so the walk's index scan starts there.
+  const at = byFlag ? sql`((select "flag" from "at"), (select "key" from "at"))` : sql`((select "key" from "at"))`
+  const cmp = sql.raw(direction === 'asc' ? '>=' : '<=')
+  return sql`with "at" as (
+      select * from (
+        select "counted".*, sum("n") over (order by ${order} rows between unbounded preceding and current row) - "n" as "before"
+        from (${counts}) as "counted"
+      ) as "summed"
+      where "before" + "n" > cast(${P.offset} as bigint)
+      order by ${order} limit 1
+    )
+    select ${dispatch.id} as "page_id" from ${dispatch}
+    where ${where} and (${sql.join(keys, sql`, `)}) ${cmp} ${at}
+    order by ${sql.join(
+      [...keys, sql`${dispatch.id}`].map((k) => sql`${k} ${dir}`),
+      sql`, `,
+    )}
+    limit ${P.limit} offset cast(${P.offset} as bigint) - (select "before" from "at")::bigint`
 }
 
 /**
@@ -161,7 +227,7 @@ export function pageSql(
   input: ListInput,
   sort: DispatchListQuery['sort'],
   order: DispatchListQuery['order'],
-  way: { by: 'walk' | 'collected' | 'grouped'; fromEnd: boolean },
+  way: { by: PageWay; fromEnd: boolean },
 ): SQL {
   const keys = SORT_KEYS[sort]
   const by = (direction: 'asc' | 'desc', ...columns: SQL[]) =>
@@ -180,7 +246,9 @@ export function pageSql(
   // before that stretch.) The union of the parts is read whole before the sort, so the planner
   // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
-  if (way.by !== 'walk' && input.search) {
+  if (way.by === 'placed') {
+    ids = placedIdsSql(input, sort, walkDirection, whereOf(input), keys)
+  } else if (way.by !== 'walk' && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
     // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
@@ -278,7 +346,8 @@ export function pageStatement(
   const { input, values, shape } = inputOf(filter)
   const found = sets ?? EMPTY_SEARCH
   const groups = found.courses.length + found.companies.length
-  const way = pageWay(counts, input.search !== null && filter.companyId === undefined, limit, offset, { sort, groups })
+  const staff = filter.companyId === undefined
+  const way = pageWay(counts, input.search !== null && staff, limit, offset, { sort, groups }, staff && !input.search)
   const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, fields.key]
   const statement = statements.get(JSON.stringify(key), () =>
     rowsJsonSql(pageSql(opaque, input, sort, order, way), SORT_KEYS[sort].length, fields, order),

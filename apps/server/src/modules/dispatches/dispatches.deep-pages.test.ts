@@ -3,6 +3,8 @@ import type { DispatchListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from './dispatches.test-data'
 import { SHALLOW_PAGE_END } from './dispatches.service'
+import { PLACED_PAGE_OFFSET } from './dispatches-page.sql'
+import { sql } from 'drizzle-orm'
 
 let t: TestContext
 let headers: { 'x-auth-token': string }
@@ -20,10 +22,11 @@ interface Made {
  * every order (walked from the other end) is checked against the order computed
  * here: client, course, status (enabled, then client), registrations, then id.
  */
-const makeRows = (count: number): Made[] =>
+const CLIENTS = ['Alpha Clinics', 'beta Freight', 'Gamma Foods', 'delta Bank']
+const makeRows = (count: number, clients = CLIENTS): Made[] =>
   Array.from({ length: count }, (_, i) => ({
     id: `deep-${String(i).padStart(4, '0')}`,
-    client: ['Alpha Clinics', 'beta Freight', 'Gamma Foods', 'delta Bank'][i % 4]!,
+    client: clients[i % clients.length]!,
     course: ['Fire Safety', 'excel Basics', 'Data Privacy'][(i * 7) % 3]!,
     enabled: i % 5 !== 0,
     registrations: (i * 11) % 6,
@@ -104,6 +107,73 @@ describe('GET /api/dispatches, staff pages past SHALLOW_PAGE_END (walked from th
   it.each(SORTS)('every page of the %s order, both ways', async (sort) => {
     expect((6 - 1) * 200 + 200).toBeGreaterThan(SHALLOW_PAGE_END)
     await everyPage(rows, sort, 200)
+  })
+})
+
+/**
+ * A staff page whose walk starts PLACED_PAGE_OFFSET rows in or further (from either end) is
+ * placed by the kept counts per company name and course title (migration 0052). 4,400 rows over
+ * 37 client names, 8 of them another one in other case (one sort key), in pages of 100: pages 21 to 24 are placed
+ * (offsets 2,000 and 2,100 from the start, 2,100 and 2,000 from the end), the others walked.
+ * Then a status filter, a rename, a removal and a new dispatch, which the counts follow.
+ */
+describe('GET /api/dispatches, staff pages placed by the kept counts', () => {
+  const clients = Array.from(
+    { length: 37 },
+    (_, i) => `${i % 2 ? 'client' : 'Client'} ${String(i % 29).padStart(2, '0')}`,
+  )
+  let rows = makeRows(4_400, clients)
+  beforeAll(async () => setUp(rows))
+  afterAll(async () => t.close())
+
+  it.each(['client', 'course', 'status'])('pages 19 to 26 of the %s order, both ways', async (sort) => {
+    expect(20 * 100).toBe(PLACED_PAGE_OFFSET)
+    for (const order of ['asc', 'desc'] as const) {
+      const want = expected(rows, sort, order)
+      for (let page = 19; page <= 26; page += 1) {
+        const got = await pageIds(`sort=${sort}&order=${order}&pageSize=100&page=${page}`)
+        expect(got.total).toBe(rows.length)
+        expect(got.ids).toEqual(want.slice((page - 1) * 100, page * 100))
+      }
+    }
+  })
+
+  it('a status filter, and the counts after a rename, a removal and a new dispatch', async () => {
+    const enabled = rows.filter((m) => m.enabled)
+    for (const sort of ['client', 'course']) {
+      const want = expected(enabled, sort, 'asc')
+      const got = await pageIds(`sort=${sort}&order=asc&status=enabled&pageSize=100&page=22`)
+      expect(got.total).toBe(enabled.length)
+      expect(got.ids).toEqual(want.slice(2_100, 2_200))
+    }
+    const db = t.database.db
+    await db.execute(sql`update dispatch set destination_name = 'Aardvark Ltd' where id in ('deep-0000', 'deep-0037')`)
+    await db.execute(sql`update dispatch set removed_at = now() where id = 'deep-0001'`)
+    await insertDispatches(db, [
+      {
+        id: 'deep-9999',
+        destinationId: 'company-zulu',
+        destinationName: 'Zulu',
+        courseId: 'course-a',
+        courseTitle: 'A',
+        enabled: true,
+      },
+    ])
+    rows = [
+      ...rows
+        .filter((m) => m.id !== 'deep-0001')
+        .map((m) => (m.id === 'deep-0000' || m.id === 'deep-0037' ? { ...m, client: 'Aardvark Ltd' } : m)),
+      { id: 'deep-9999', client: 'Zulu', course: 'A', enabled: true, registrations: 0 },
+    ]
+    for (const sort of ['client', 'course', 'status']) {
+      for (const order of ['asc', 'desc'] as const) {
+        const want = expected(rows, sort, order)
+        for (const page of [21, 23]) {
+          const got = await pageIds(`sort=${sort}&order=${order}&pageSize=100&page=${page}`)
+          expect(got.ids).toEqual(want.slice((page - 1) * 100, page * 100))
+        }
+      }
+    }
   })
 })
 

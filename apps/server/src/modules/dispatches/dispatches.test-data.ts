@@ -13,19 +13,29 @@ export async function insertCompany(db: Db, id: string, name: string, removedAt:
 }
 
 export async function insertDispatches(db: Db, rows: DispatchInput[]) {
+  // Courses and companies first, then the dispatches a few hundred a statement: some tests list
+  // thousands of them.
+  const written = new Set<string>()
   for (const row of rows) {
     const courseId = row.courseId ?? `course-of-${row.id}`
     const courseTitle = row.courseTitle ?? `Course ${row.id}`
-    await db.insert(course).values({ id: courseId, title: courseTitle, appSource: '7' }).onConflictDoNothing()
-    await insertCompany(db, row.destinationId, row.destinationName ?? row.destinationId)
-    await db.insert(dispatch).values({
-      destinationName: row.destinationId,
-      providerCreated: new Date('2026-01-02T03:04:05.000Z'),
-      providerUpdated: new Date('2026-02-03T04:05:06.000Z'),
-      ...row,
-      courseId,
-      courseTitle,
-    })
+    if (!written.has(`course:${courseId}`))
+      await db.insert(course).values({ id: courseId, title: courseTitle, appSource: '7' }).onConflictDoNothing()
+    if (!written.has(`company:${row.destinationId}`))
+      await insertCompany(db, row.destinationId, row.destinationName ?? row.destinationId)
+    written.add(`course:${courseId}`).add(`company:${row.destinationId}`)
+  }
+  for (let at = 0; at < rows.length; at += 500) {
+    await db.insert(dispatch).values(
+      rows.slice(at, at + 500).map((row) => ({
+        destinationName: row.destinationId,
+        providerCreated: new Date('2026-01-02T03:04:05.000Z'),
+        providerUpdated: new Date('2026-02-03T04:05:06.000Z'),
+        ...row,
+        courseId: row.courseId ?? `course-of-${row.id}`,
+        courseTitle: row.courseTitle ?? `Course ${row.id}`,
+      })),
+    )
   }
 }
 
