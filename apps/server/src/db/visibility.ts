@@ -12,8 +12,15 @@ import type { DbOrTx } from './client'
  * rewrote it to add the stored sort keys). The log's day counts (`activity_log_day`,
  * `activity_log_user_day`): every log page and search reads them index-only (migration 0049);
  * PGlite, which has no autovacuum, read them through the heap, a page for every few days.
+ * `dispatch_sort_count`: a deep staff page reads its counts by key index-only (migration 0053).
  */
-export const INDEX_ONLY_TABLES = ['company_learner', 'dispatch', 'activity_log_day', 'activity_log_user_day'] as const
+export const INDEX_ONLY_TABLES = [
+  'company_learner',
+  'dispatch',
+  'dispatch_sort_count',
+  'activity_log_day',
+  'activity_log_user_day',
+] as const
 
 /**
  * Vacuums the tables of INDEX_ONLY_TABLES whose visibility map (as the planner last saw it)

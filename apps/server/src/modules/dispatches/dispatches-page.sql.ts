@@ -185,24 +185,28 @@ function placedIdsSql(
   const byFlag = sort === 'status'
   const flag = input.status === 'all' ? sql`true` : sql`${c.enabled} = ${sql.raw(String(input.status === 'enabled'))}`
   const kind = sql.raw(`'${PLACED_BY[sort]!}'`)
-  // The status sort and a status filter count each flag's keys apart; the client and course
-  // sorts without a filter add a key's two flags together.
-  const counts = byFlag
-    ? sql`select ${c.enabled} as "flag", ${c.key} as "key", ${c.dispatches} as "n"
-        from ${c} where ${c.sort} = ${kind} and ${flag}`
-    : sql`select ${c.key} as "key", sum(${c.dispatches}) as "n"
-        from ${c} where ${c.sort} = ${kind} and ${flag} group by ${c.key}`
-  const order = byFlag ? sql`"flag" ${dir}, "key" ${dir}` : sql`"key" ${dir}`
-  // Each of the place's values as a scalar sub-select, so the walk's index scan starts there.
+  // The counts' rows in the walk's order, straight off an index (no grouping, no sort), with two
+  // running sums over groups of equal keys: through the row's key (`upto`) and before it
+  // (`before`). The client and course sorts without a status filter count a key's two flags as
+  // one group; the status sort's groups are a flag and a key. The first row whose key ends past
+  // the offset holds the page's first row, and the walk stops there.
+  const order = sql.join(
+    (byFlag ? [c.enabled, c.key] : [c.key]).map((column) => sql`${column} ${dir}`),
+    sql`, `,
+  )
+  const groups = (end: string) => sql`over (order by ${order} groups between unbounded preceding and ${sql.raw(end)})`
   const at = byFlag ? sql`((select "flag" from "at"), (select "key" from "at"))` : sql`((select "key" from "at"))`
   const cmp = sql.raw(direction === 'asc' ? '>=' : '<=')
   return sql`with "at" as (
-      select * from (
-        select "counted".*, sum("n") over (order by ${order} rows between unbounded preceding and current row) - "n" as "before"
-        from (${counts}) as "counted"
+      select "flag", "key", "before" from (
+        select ${c.enabled} as "flag", ${c.key} as "key",
+          sum(${c.dispatches}) ${groups('current row')} as "upto",
+          coalesce(sum(${c.dispatches}) ${groups('1 preceding')}, 0) as "before"
+        from ${c} where ${c.sort} = ${kind} and ${flag}
       ) as "summed"
-      where "before" + "n" > cast(${P.offset} as bigint)
-      order by ${order} limit 1
+      where "upto" > cast(${P.offset} as bigint)
+      order by ${sql.raw(byFlag ? `"flag" ${direction}, "key" ${direction}` : `"key" ${direction}`)}
+      limit 1
     )
     select ${dispatch.id} as "page_id" from ${dispatch}
     where ${where} and (${sql.join(keys, sql`, `)}) ${cmp} ${at}
