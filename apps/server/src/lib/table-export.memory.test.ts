@@ -69,12 +69,22 @@ describe('xlsx export memory', () => {
       sample()
       yield Array.from({ length: ROWS }, (_, n) => ({ n }))
     }
-    const timer = setInterval(sample, 50)
+    // Each sample is timed from the end of the one before: on a slow machine a full collection of
+    // the worker's heap can take longer than the pause, and samples on a fixed interval then ran
+    // back to back, leaving the export no turn to run in.
+    let timer: NodeJS.Timeout | undefined
+    const next = () => {
+      timer = setTimeout(() => {
+        sample()
+        next()
+      }, 50)
+    }
+    next()
     let bytes = 0
     try {
       for await (const part of exportFile('xlsx', table, oneChunk()).body) bytes += (part as Buffer).length
     } finally {
-      clearInterval(timer)
+      clearTimeout(timer)
     }
     expect(bytes).toBeGreaterThan(100_000)
     expect(peakHeld).toBeLessThan(4 * MB)
