@@ -1,5 +1,5 @@
 import { or, sql, type SQL } from 'drizzle-orm'
-import { company, course, dispatch, dispatchSummary, dispatchVersion } from './schema'
+import { company, course, dispatch, dispatchSummary, dispatchSummaryTotal, dispatchVersion } from './schema'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, type MatchOptions, type TermMatch } from './search'
 
 /**
@@ -30,6 +30,20 @@ export function versionSql(filter: { companyId?: unknown }): SQL {
     return sql`(select ${dispatchVersion.version} from ${dispatchVersion} where ${dispatchVersion.id} = 1)`
   }
   return sql`(select max(${dispatchSummary.version}) from ${dispatchSummary} where ${dispatchSummary.companyId} = ${filter.companyId})`
+}
+
+/**
+ * The kept summary rows of a filter's scope and status: a client's company's two rows, or for
+ * staff (every company) the two rows of their kept total (migration 0051), so a staff request
+ * reads two rows however many companies there are. Read by the dispatch list's summary and the
+ * dashboard's cap usage.
+ */
+export function keptScope(filter: { companyId?: unknown; status: 'all' | 'enabled' | 'disabled' }) {
+  const s = filter.companyId === undefined ? dispatchSummaryTotal : dispatchSummary
+  const company = filter.companyId === undefined ? sql`true` : sql`${dispatchSummary.companyId} = ${filter.companyId}`
+  const status =
+    filter.status === 'all' ? sql`true` : sql`${s.enabled} = ${sql.raw(String(filter.status === 'enabled'))}`
+  return { s, where: sql`${company} and ${status}` }
 }
 
 /** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */

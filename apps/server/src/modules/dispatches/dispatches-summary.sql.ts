@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary, dispatchSummaryTotal } from '../../db/schema'
+import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary } from '../../db/schema'
 import type { DispatchListQuery } from '@portal/shared'
-import { searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
+import { keptScope, searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
 import { matchesTermMatch, type TermMatch } from '../../db/search'
 
 /**
@@ -26,17 +26,6 @@ export interface ListInput {
 /** The status as part of the text (a literal: it is part of a kept statement's shape). */
 const enabledIs = (filter: Pick<ListInput, 'status'>, column: SQL) =>
   filter.status === 'all' ? sql`true` : sql`${column} = ${sql.raw(filter.status === 'enabled' ? 'true' : 'false')}`
-
-/**
- * The kept summary rows of a filter's scope: a client's company's two rows, or for staff (every
- * company) the two rows of their kept total, so a staff page reads two rows however many
- * companies there are.
- */
-function keptScope(filter: Pick<ListInput, 'companyId' | 'status'>) {
-  const s = filter.companyId === undefined ? dispatchSummaryTotal : dispatchSummary
-  const company = filter.companyId === undefined ? sql`true` : sql`${dispatchSummary.companyId} = ${filter.companyId}`
-  return { s, where: sql`${company} and ${enabledIs(filter, sql`${s.enabled}`)}` }
-}
 
 /** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
 function scopeSql(filter: ListInput): SQL {

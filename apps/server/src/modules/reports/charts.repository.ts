@@ -4,7 +4,7 @@ import { NEAREST_CAP_LIMIT } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
 import { matchesTerm, termMatch } from '../../db/search'
-import { matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
+import { keptScope, matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
 import { rowsOf } from '../../db/statement'
 
 /**
@@ -153,11 +153,7 @@ export function createChartsRepository(db: DbOrTx) {
       let statement: SQL
       if (!term) {
         const scope = sql`${companyIs('company_id')} and ${enabledIs(filter.status, sql`enabled`)}`
-        // Staff (every company) read the kept total's two rows rather than every company's.
-        const kept =
-          filter.companyId === undefined
-            ? sql`dispatch_summary_total where ${enabledIs(filter.status, sql`enabled`)}`
-            : sql`dispatch_summary where ${scope}`
+        const kept = keptScope(filter)
         const live = sql`${dispatch.removedAt} is null and ${enabledIs(filter.status, sql`${dispatch.enabled}`)}`
         statement = sql`
           select
@@ -165,9 +161,9 @@ export function createChartsRepository(db: DbOrTx) {
              from (select month, sum(registrations) as registrations from company_month
                    where ${scope} and month >= ${since}::date and month < ${until}::date group by month) as t) as months,
             (select coalesce(sum(registrations), 0) from company_month where ${scope} and month < ${since}::date) as before,
-            (select coalesce(sum(capped_registrations), 0) from ${kept}) as used,
-            (select coalesce(sum(capped_capacity), 0) from ${kept}) as capacity,
-            (select coalesce(sum(unlimited), 0) from ${kept}) as unlimited,
+            (select coalesce(sum(${kept.s.cappedRegistrations}), 0) from ${kept.s} where ${kept.where}) as used,
+            (select coalesce(sum(${kept.s.cappedCapacity}), 0) from ${kept.s} where ${kept.where}) as capacity,
+            (select coalesce(sum(${kept.s.unlimited}), 0) from ${kept.s} where ${kept.where}) as unlimited,
             ${filter.nearestCap ? nearestCapSql(live) : sql`null`} as nearest,
             ${version} as version`
       } else {
