@@ -76,13 +76,18 @@ export type TermKind = 'none' | 'start' | 'substring'
 export interface TermMatch {
   kind: TermKind
   pattern: unknown
+  /**
+   * For a `start` term, the LIKE pattern of the term anywhere (or a placeholder for it): an
+   * unindexed comparison tests it before the regular expression (matchesTermMatch).
+   */
+  contains?: unknown
 }
 
 /** The (trimmed, non-empty) term as a match: its kind and its pattern. */
 export function termMatch(term: string): TermMatch {
   if (!HAS_WORD_CHARACTER.test(term)) return { kind: 'none', pattern: '' }
   if (term.length >= MIN_SUBSTRING_TERM) return { kind: 'substring', pattern: containsPattern(term) }
-  return { kind: 'start', pattern: WORD_START + escapeRegex(term) }
+  return { kind: 'start', pattern: WORD_START + escapeRegex(term), contains: containsPattern(term) }
 }
 
 /** `text` matches the (trimmed, non-empty) term, as one condition a trigram index serves. */
@@ -96,8 +101,21 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
   const subject = options.indexed === false ? sql`(${text} || '')` : text
   const pattern = valueSql(match.pattern, 'text', options.opaque)
   const substring = match.kind === 'substring'
-  if (options.lowered) return substring ? sql`${subject} like lower(${pattern})` : sql`${subject} ~ lower(${pattern})`
-  return substring ? sql`${subject} ilike ${pattern}` : sql`${subject} ~* ${pattern}`
+  const condition = options.lowered
+    ? substring
+      ? sql`${subject} like lower(${pattern})`
+      : sql`${subject} ~ lower(${pattern})`
+    : substring
+      ? sql`${subject} ilike ${pattern}`
+      : sql`${subject} ~* ${pattern}`
+  // Compared row by row, a word start's regular expression costs about twice a LIKE of the term
+  // anywhere, which already turns away most rows that do not hold the term (a word start is such
+  // a match). Only unindexed: with an index, a LIKE of two characters has no trigram, and pg_trgm
+  // would read the whole index for it.
+  if (options.indexed !== false || match.kind !== 'start' || match.contains === undefined) return condition
+  const contains = valueSql(match.contains, 'text', options.opaque)
+  const anywhere = options.lowered ? sql`${subject} like lower(${contains})` : sql`${subject} ilike ${contains}`
+  return sql`(${anywhere} and ${condition})`
 }
 
 /**

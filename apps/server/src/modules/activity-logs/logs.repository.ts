@@ -134,6 +134,7 @@ const L = placeholders(
   'userId',
   'action',
   'pattern',
+  'contains',
   'dotless',
   'limit',
   'offset',
@@ -153,10 +154,10 @@ function inputOf(filter: LogSqlFilter) {
   const given = optionalValues(filter, L, ['from', 'before', 'userId', 'action'])
   const input: LogInput = {
     ...given.input,
-    search: search && { kind: search.kind, pattern: L.pattern },
+    search: search && { kind: search.kind, pattern: L.pattern, contains: L.contains },
     dotless: dotless && { kind: dotless.kind, pattern: L.dotless },
   }
-  const values = { ...given.values, pattern: search?.pattern, dotless: dotless?.pattern }
+  const values = { ...given.values, pattern: search?.pattern, contains: search?.contains, dotless: dotless?.pattern }
   const shape = [...given.shape, search?.kind ?? '', dotless?.kind ?? '']
   return { input, values, shape }
 }
