@@ -103,7 +103,10 @@ function slowestSince(
     try {
       const entry = JSON.parse(line) as { req?: { url?: string }; responseTime?: number }
       const url = entry.req?.url
-      if (!url || entry.responseTime === undefined || url.startsWith('/api/webhooks')) continue
+      // Only the row's own requests: the server's logger writes asynchronously, so the last
+      // lines of the row before may reach the file after that row's read (a log search once
+      // stood among the learners' slowest), and the postbacks are not the row's.
+      if (!url || entry.responseTime === undefined || !users.has(url)) continue
       seen.set(url, Math.max(seen.get(url) ?? 0, entry.responseTime))
     } catch {
       // A line cut by the read: the next row's read starts after it.
