@@ -1,4 +1,4 @@
-import { or, sql, type SQL } from 'drizzle-orm'
+import { or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { company, course, dispatch, dispatchSummary, dispatchSummaryTotal, dispatchVersion } from './schema'
 import { MIN_SUBSTRING_TERM, matchesTermMatch, type MatchOptions, type TermMatch } from './search'
 
@@ -32,6 +32,11 @@ export function versionSql(filter: { companyId?: unknown }): SQL {
   return sql`(select max(${dispatchSummary.version}) from ${dispatchSummary} where ${dispatchSummary.companyId} = ${filter.companyId})`
 }
 
+/** A status filter as a condition on an `enabled` column (a literal, so each status plans apart). */
+export function enabledIs(status: 'all' | 'enabled' | 'disabled', column: SQL | AnyColumn): SQL {
+  return status === 'all' ? sql`true` : sql`${column} = ${sql.raw(String(status === 'enabled'))}`
+}
+
 /**
  * The kept summary rows of a filter's scope and status: a client's company's two rows, or for
  * staff (every company) the two rows of their kept total (migration 0051), so a staff request
@@ -41,9 +46,7 @@ export function versionSql(filter: { companyId?: unknown }): SQL {
 export function keptScope(filter: { companyId?: unknown; status: 'all' | 'enabled' | 'disabled' }) {
   const s = filter.companyId === undefined ? dispatchSummaryTotal : dispatchSummary
   const company = filter.companyId === undefined ? sql`true` : sql`${dispatchSummary.companyId} = ${filter.companyId}`
-  const status =
-    filter.status === 'all' ? sql`true` : sql`${s.enabled} = ${sql.raw(String(filter.status === 'enabled'))}`
-  return { s, where: sql`${company} and ${status}` }
+  return { s, where: sql`${company} and ${enabledIs(filter.status, s.enabled)}` }
 }
 
 /** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */

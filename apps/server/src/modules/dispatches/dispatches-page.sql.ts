@@ -5,7 +5,14 @@ import { jsonArraySql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
 import { placeholders, statementCache } from '../../db/statement'
 import { dispatchFields, type DispatchView } from './dispatches.fields'
-import { EMPTY_SEARCH, ownSearchSql, searchesIds, versionSql, type SearchSets } from '../../db/dispatch-search'
+import {
+  EMPTY_SEARCH,
+  enabledIs,
+  ownSearchSql,
+  searchesIds,
+  versionSql,
+  type SearchSets,
+} from '../../db/dispatch-search'
 import { ownSearchSummarySql, type ListInput } from './dispatches-summary.sql'
 
 /**
@@ -97,7 +104,7 @@ function searchOf(search: TermMatch): SQL {
 /** The filter's condition; `options.opaque`: a client's search term behind sub-selects (MatchOptions.opaque). */
 function whereOf(input: ListInput, options: MatchOptions = {}): SQL {
   const conditions = [companyScope(input.companyId)]
-  if (input.status !== 'all') conditions.push(sql`${dispatch.enabled} = ${sql.raw(String(input.status === 'enabled'))}`)
+  if (input.status !== 'all') conditions.push(enabledIs(input.status, dispatch.enabled))
   if (input.search && input.companyId !== undefined)
     conditions.push(ownSearchSql(input.search, input.companyId, options))
   else if (input.search) conditions.push(searchOf(input.search))
@@ -183,7 +190,7 @@ function placedIdsSql(
   const c = dispatchSortCount
   const dir = sql.raw(direction)
   const byFlag = sort === 'status'
-  const flag = input.status === 'all' ? sql`true` : sql`${c.enabled} = ${sql.raw(String(input.status === 'enabled'))}`
+  const flag = enabledIs(input.status, c.enabled)
   const kind = sql.raw(`'${PLACED_BY[sort]!}'`)
   // The counts' rows in the walk's order, straight off an index (no grouping, no sort), with two
   // running sums over groups of equal keys: through the row's key (`upto`) and before it
@@ -262,7 +269,7 @@ export function pageSql(
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(
       companyScope(input.companyId),
-      input.status === 'all' ? undefined : sql`${dispatch.enabled} = ${sql.raw(String(input.status === 'enabled'))}`,
+      input.status === 'all' ? undefined : enabledIs(input.status, dispatch.enabled),
     )
     const part = (condition: SQL) =>
       sql`select ${dispatch.id} as "match_id"${sql.join(keyColumns)} from ${dispatch} where ${and(base, condition)}`

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { dispatch, dispatchCourseSummary, dispatchStat, dispatchSummary } from '../../db/schema'
 import type { DispatchListQuery } from '@portal/shared'
-import { keptScope, searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
+import { enabledIs, keptScope, searchesIds, searchSetsSql, versionSql } from '../../db/dispatch-search'
 import { matchesTermMatch, type TermMatch } from '../../db/search'
 
 /**
@@ -24,8 +24,6 @@ export interface ListInput {
 }
 
 /** The status as part of the text (a literal: it is part of a kept statement's shape). */
-const enabledIs = (filter: Pick<ListInput, 'status'>, column: SQL) =>
-  filter.status === 'all' ? sql`true` : sql`${column} = ${sql.raw(filter.status === 'enabled' ? 'true' : 'false')}`
 
 /** Live dispatches of the filter's scope and status, search aside (what a search page walks). */
 function scopeSql(filter: ListInput): SQL {
@@ -96,10 +94,10 @@ export function staffSearchSummarySql(filter: ListInput, search: TermMatch, opti
   const s = dispatchSummary
   const courses = sql`(select "courses" from "search_sets")::text[]`
   const companies = sql`(select "companies" from "search_sets")::text[]`
-  const status = enabledIs(filter, sql`${d.enabled}`)
+  const status = enabledIs(filter.status, d.enabled)
   const parts = [
-    keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter, sql`${c.enabled}`)}`),
-    keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter, sql`${s.enabled}`)}`),
+    keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter.status, c.enabled)}`),
+    keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter.status, s.enabled)}`),
     // Only a term that matched both a course and a company counts a dispatch twice. Said first,
     // on the look-up's arrays alone, so the plan checks it once and skips the walk (a company's
     // term would otherwise walk all of that company's dispatches to find no matching course).

@@ -4,7 +4,7 @@ import { NEAREST_CAP_LIMIT } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
 import { matchesTerm, termMatch } from '../../db/search'
-import { keptScope, matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
+import { enabledIs, keptScope, matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
 import { rowsOf } from '../../db/statement'
 
 /**
@@ -55,9 +55,6 @@ const num = (value: unknown) => (value === null || value === undefined ? 0 : Num
 /** json columns: node-postgres and PGlite both parse them; a string is parsed here. */
 const json = <T>(value: unknown, fallback: T): T =>
   value === null || value === undefined ? fallback : typeof value === 'string' ? (JSON.parse(value) as T) : (value as T)
-
-const enabledIs = (status: DashboardChartsQuery['status'], column: SQL) =>
-  status === 'all' ? sql`true` : sql`${column} = ${status === 'enabled'}`
 
 /** The share of its cap a dispatch used: the expression of dispatch_cap_usage_idx (migration 0016). */
 const CAP_SHARE = sql`(${dispatch.registrationCount}::float8 / ${dispatch.registrationCap})`
@@ -161,11 +158,16 @@ export function createChartsRepository(db: DbOrTx) {
              from (select month, sum(registrations) as registrations from company_month
                    where ${scope} and month >= ${since}::date and month < ${until}::date group by month) as t) as months,
             (select coalesce(sum(registrations), 0) from company_month where ${scope} and month < ${since}::date) as before,
-            (select coalesce(sum(${kept.s.cappedRegistrations}), 0) from ${kept.s} where ${kept.where}) as used,
-            (select coalesce(sum(${kept.s.cappedCapacity}), 0) from ${kept.s} where ${kept.where}) as capacity,
-            (select coalesce(sum(${kept.s.unlimited}), 0) from ${kept.s} where ${kept.where}) as unlimited,
+            "kept"."used", "kept"."capacity", "kept"."unlimited",
             ${filter.nearestCap ? nearestCapSql(live) : sql`null`} as nearest,
-            ${version} as version`
+            ${version} as version
+          from (
+            -- The cap usage's three sums in one read of the kept rows.
+            select coalesce(sum(${kept.s.cappedRegistrations}), 0) as "used",
+              coalesce(sum(${kept.s.cappedCapacity}), 0) as "capacity",
+              coalesce(sum(${kept.s.unlimited}), 0) as "unlimited"
+            from ${kept.s} where ${kept.where}
+          ) as "kept"`
       } else {
         const setsRow = rowsOf(await db.execute(searchSetsSql(termMatch(term))))[0] as
           { courses: string[] | null; companies: string[] | null } | undefined
