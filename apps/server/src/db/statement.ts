@@ -101,20 +101,6 @@ export async function runStatement(
 }
 
 /**
- * Runs a statement built with Drizzle's query builder per request on the driver of `db`, as
- * runStatement does, for a read whose shapes are too many to keep built: PGlite then keeps it
- * prepared by name (db/driver.ts) instead of parsing it afresh. Rows come as the driver gives
- * them, under the select's aliases; the caller types them.
- */
-export async function runBuilt(
-  db: DbOrTx,
-  query: { toSQL(): { sql: string; params: unknown[] } },
-): Promise<Record<string, unknown>[]> {
-  const { sql: text, params } = query.toSQL()
-  return driverOf(db).rows(text, params)
-}
-
-/**
  * The rows of a `db.execute(sql…)`, typed as the statement's aliases say. Both drivers answer
  * with `{ rows }`; Drizzle types the answer per driver, so its rows are named here once.
  */

@@ -1,16 +1,19 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { eq, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
+import { jsonArrayText } from '../../db/json-rows'
+import { runStatement, statementCache } from '../../db/statement'
 import {
   L,
   LEARNER_SEARCH_COUNT_CAP,
+  LP,
   SORT_KEYS,
-  orderOf,
-  rowColumns,
+  inputOf,
+  rowsJsonSql,
   versionOf,
   whereOf,
+  whereSql,
   type LearnerFilter,
   type LearnerOrder,
-  type LearnerRow,
   type LearnerTotals,
 } from './learners.sql'
 
@@ -73,6 +76,9 @@ export function learnerTotalsQuery(db: DbOrTx, filter: LearnerFilter, dense = fa
     .from(probe)
 }
 
+/** Built gathering statements by shape (db/statement.ts). */
+const gatherStatements = statementCache(200)
+
 /** A search's counts and gathered pages, on `db`. */
 export function createLearnerSearch(db: DbOrTx) {
   return {
@@ -105,39 +111,30 @@ export function createLearnerSearch(db: DbOrTx) {
       limit: number,
       offset: number,
       all = false,
-    ): Promise<{ totals: LearnerTotals; rows: LearnerRow[] | null; version: number | null }> {
-      const matches = db
-        .select({ hash: L.learnerHash, key: sql`${SORT_KEYS[order.sort].key}`.as('match_key') })
-        .from(L)
-        .where(whereOf(filter))
-        .$dynamic()
-      const matched = db.$with('matched').as(all ? matches : matches.limit(LEARNER_SEARCH_GATHER_ROWS))
-      const counts = db
-        .select({ n: sql<number>`count(*)`.mapWith(Number).as('n') })
-        .from(matched)
-        .as('counts')
-      const dir = order.order === 'desc' ? sql`desc` : sql`asc`
-      const page = db
-        .select({ hash: sql<bigint>`${matched.hash}`.as('page_hash') })
-        .from(matched)
-        .orderBy(sql`${matched.key} ${dir}`, sql`${matched.hash} ${dir}`)
-        .limit(limit)
-        .offset(offset)
-        .as('page')
-      const found = await db
-        .with(matched)
-        .select({ n: counts.n, version: versionOf(filter.companyId), ...rowColumns })
-        .from(counts)
-        .leftJoin(page, sql`true`)
-        .leftJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, page.hash)))
-        .orderBy(...orderOf(order))
-      const { n, version } = found[0]!
+    ): Promise<{ totals: LearnerTotals; rowsJson: string | null; version: number | null }> {
+      const { input, values, shape } = inputOf(filter)
+      const key = JSON.stringify(['gather', ...shape, order.sort, order.order, all])
+      const statement = gatherStatements.get(key, () => {
+        const bound = all ? sql`` : sql` limit ${sql.raw(String(LEARNER_SEARCH_GATHER_ROWS))}`
+        const dir = order.order === 'desc' ? sql`desc` : sql`asc`
+        // The matches are read once (a CTE read twice is computed once), counted, and the page
+        // sorted from them; only the page's learners are read again, by key.
+        return sql`with matched as (
+            select ${L.learnerHash} as hash, ${SORT_KEYS[order.sort].key} as match_key
+            from ${L} where ${whereSql(input)}${bound})
+          select (select count(*) from matched) as "n", ${versionOf(LP.companyId)} as "version",
+            (select ${rowsJsonSql(order)} from (
+                select hash from matched order by match_key ${dir}, hash ${dir}
+                limit ${LP.limit} offset ${LP.offset}) as page
+              join ${L} on ${L.companyId} = ${LP.companyId} and ${L.learnerHash} = page.hash) as "rowsJson"`
+      })
+      const [row] = await runStatement(db, statement, { ...values, limit, offset })
+      const n = Number(row!.n)
+      const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
       const capped = n > LEARNER_SEARCH_COUNT_CAP
       const totals = { total: capped ? LEARNER_SEARCH_COUNT_CAP : n, capped }
-      if (!all && n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rows: null, version }
-      const rows: LearnerRow[] = []
-      for (const { n: _n, version: _v, ...row } of found) if (row.learnerHash !== null) rows.push(row as LearnerRow)
-      return { totals, rows, version }
+      if (!all && n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rowsJson: null, version }
+      return { totals, rowsJson: jsonArrayText(row!.rowsJson), version }
     },
 
     /**

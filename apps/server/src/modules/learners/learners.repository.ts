@@ -2,18 +2,23 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { nearerEnd, searchedPage } from '../../db/search'
-import { placeholders, runBuilt, runStatement, statementCache } from '../../db/statement'
+import { jsonArrayText } from '../../db/json-rows'
+import { nearerEnd, searchedPage, type SearchPath } from '../../db/search'
+import { placeholders, runStatement, statementCache } from '../../db/statement'
 import { createLearnerSearch } from './learners-search.sql'
 import {
   L,
+  LP,
   SORT_KEYS,
   facetOf,
+  inputOf,
+  matchSql,
   orderOf,
   rowColumns,
-  searchOf,
+  rowsJsonSql,
   versionOf,
   whereOf,
+  whereSql,
   type LearnerFilter,
   type LearnerOrder,
   type LearnerOverview,
@@ -66,31 +71,21 @@ function overviewStatement(withFacet: boolean) {
   })
 }
 
-/** A page's columns under their row names, read from the driver's rows by pageRow. */
-const pageColumns = Object.fromEntries(
-  Object.entries(rowColumns).map(([name, column]) => [name, sql`${column}`.as(name)]),
-) as { [K in keyof typeof rowColumns]: SQL.Aliased }
+/** Built page statements by shape (db/statement.ts). */
+const pageStatements = statementCache(500)
 
-/**
- * A page's row as the driver gives it, typed as the Drizzle select would: the drivers differ in
- * how they give a bigint (a string on node-postgres) and a timestamp (a Date or its text).
- */
-function pageRow(row: Record<string, unknown>): LearnerRow {
-  const when = row.lastAccess as Date | string | null
-  const score = row.averageScore as number | string | null
+/** A page of the learner list: its learners as JSON (rowsJsonSql), how many, and the version it was read at. */
+export interface LearnerPage {
+  rowsJson: string
+  rowCount: number
+  version: number | null
+}
+
+function readPage([row]: Record<string, unknown>[]): LearnerPage {
   return {
-    learnerHash: BigInt(row.learnerHash as string | bigint | number),
-    email: row.email as string,
-    learnerId: row.learnerId as string,
-    firstName: row.firstName as string,
-    lastName: row.lastName as string,
-    registrations: Number(row.registrations),
-    completed: Number(row.completed),
-    incomplete: Number(row.incomplete),
-    notAttempted: Number(row.notAttempted),
-    averageScore: score === null ? null : Number(score),
-    totalSeconds: Number(row.totalSeconds),
-    lastAccess: when === null ? null : new Date(when),
+    rowsJson: jsonArrayText(row?.rowsJson),
+    rowCount: Number(row?.rowCount ?? 0),
+    version: row?.version === null || row?.version === undefined ? null : Number(row.version),
   }
 }
 
@@ -112,36 +107,29 @@ export function createLearnersRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
-    ): Promise<{ rows: LearnerRow[]; rowCount: number; version: number | null }> {
+    ): Promise<LearnerPage> {
       const term = filter.search?.trim() ?? ''
       const walk = nearerEnd(total, limit, offset)
-      const read = async (source: SQL | typeof L, where: SQL | undefined) => {
-        const ids = db
-          .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
-          .from(source as typeof L)
-          .where(where)
-          .orderBy(...orderOf(order, walk.fromEnd))
-          .limit(walk.limit)
-          .offset(walk.offset)
-          .as('page')
-        // Run on the driver (db/statement.ts runBuilt), so PGlite keeps the statement prepared.
-        const found = await runBuilt(
-          db,
-          db
-            .select({ ...pageColumns, version: sql`${versionOf(filter.companyId)}`.as('version') })
-            .from(ids)
-            .innerJoin(L, and(eq(L.companyId, filter.companyId), eq(L.learnerHash, ids.hash)))
-            .orderBy(...orderOf(order)),
-        )
-        const rows = found.map(pageRow)
-        const version = found[0]?.version
-        return {
-          rows,
-          rowCount: rows.length,
-          version: version === null || version === undefined ? null : Number(version),
-        }
+      const { input, values, shape } = inputOf(filter)
+      const run = { ...values, limit: walk.limit, offset: walk.offset }
+      const read = async (source: SQL | typeof L, where: SQL | undefined, path: SearchPath, walkRows: number) => {
+        const key = JSON.stringify(['page', ...shape, order.sort, order.order, path, walk.fromEnd])
+        const statement = pageStatements.get(key, () => {
+          const ids = db
+            .select({ hash: sql<bigint>`${L.learnerHash}`.as('page_hash') })
+            .from(source as typeof L)
+            .where(where)
+            .orderBy(...orderOf(order, walk.fromEnd))
+            .limit(LP.limit)
+            .offset(LP.offset)
+            .as('page')
+          // The page's learners as JSON, with the company's learner version read in the same
+          // statement (the same snapshot).
+          return sql`select ${rowsJsonSql(order)} as "rowsJson", count(*) as "rowCount", ${versionOf(LP.companyId)} as "version"
+            from ${ids} join ${L} on ${L.companyId} = ${LP.companyId} and ${L.learnerHash} = ${ids.hash}`
+        })
+        return readPage(await runStatement(db, statement, { ...run, walkRows }))
       }
-      const { search: _term, ...unsearched } = filter
       return searchedPage({
         table: L,
         term,
@@ -152,11 +140,12 @@ export function createLearnersRepository(db: DbOrTx) {
         fewMatches: filter.courseId !== undefined && total !== null && total <= FEW_FACET_ROWS,
         limit,
         offset,
-        where: whereOf(filter),
-        unsearched: () => whereOf(unsearched),
-        match: () => searchOf(term),
+        where: whereSql(input),
+        unsearched: () => whereSql({ ...input, search: null }),
+        match: () => matchSql(input.search!),
         order: orderOf(order),
         read,
+        walkRows: LP.walkRows,
       })
     },
 

@@ -8,6 +8,7 @@ import {
   LearnerRegistrationsResponseSchema,
 } from '@portal/shared'
 import { requireUser } from '../../plugins/app/auth'
+import { sendJsonAnswer } from '../../lib/json-answer'
 import { exportContextOf, exportErrors, exportRoute, sendExport } from '../reports/report-export.routes'
 import type { LearnersService } from './learners.service'
 import { moduleRoute } from '../../lib/route'
@@ -23,7 +24,7 @@ const learnersRoutes: FastifyPluginAsyncTypebox<{ learners: LearnersService }> =
   app.get(
     '/',
     learnerRoute('learner.read', LearnerListResponseSchema, { querystring: LearnerListQuerySchema }),
-    async (request) => learners.list(requireUser(request), request.query),
+    async (request, reply) => sendJsonAnswer(reply, await learners.list(requireUser(request), request.query)),
   )
 
   app.get(

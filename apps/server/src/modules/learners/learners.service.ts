@@ -4,13 +4,13 @@ import {
   LEARNER_REGISTRATIONS_LIMIT,
   formatDuration,
   learnersExportBaseName,
-  type Learner,
   type LearnerExportQuery,
   type LearnerListQuery,
   type LearnerListResponse,
   type LearnerRegistrationsResponse,
 } from '@portal/shared'
 import type { Db } from '../../db/client'
+import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { exportChunkRows, exportFile, readAhead, type ExportFile, type ExportTable } from '../../lib/table-export'
 import { toPagination } from '../../lib/pagination'
 import type { Viewer } from '../../lib/viewer'
@@ -24,24 +24,7 @@ import type { LearnerFilter, LearnerOrder, LearnerOverview, LearnerRow, LearnerT
 type Log = { error(obj: unknown, msg: string): void }
 
 const totalsCache = cachePerDatabase<LearnerTotals>(500)
-const pageCache = cachePerDatabase<LearnerRow[]>(200)
-
-/** Units as the report's (docs/product-decisions.md D25): score 0..1 (the provider's scaled score is 0..100), whole seconds. */
-export function toLearner(row: LearnerRow): Learner {
-  return {
-    email: row.email,
-    learnerId: row.learnerId,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    courses: row.registrations,
-    completed: row.completed,
-    inProgress: row.incomplete,
-    notStarted: row.notAttempted,
-    averageScore: row.averageScore === null ? null : row.averageScore / 100,
-    totalTime: Math.round(row.totalSeconds),
-    lastAccessDate: row.lastAccess?.toISOString() ?? null,
-  }
-}
+const pageCache = cachePerDatabase<string>(200)
 
 /** The learners' table; the file is named `<company> - learners`. */
 export function learnerExportTable(companyName: string): ExportTable<LearnerRow> {
@@ -103,7 +86,7 @@ export function createLearnersService(
 ) {
   const { db, learners, activity, log } = deps
   const totalsCached = options.cache === false ? createVersionedCache<LearnerTotals>(0) : totalsCache(db)
-  const pagesCached = options.cache === false ? createVersionedCache<LearnerRow[]>(0) : pageCache(db)
+  const pagesCached = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 
   const filterOf = (companyId: string, q: LearnerExportQuery | LearnerListQuery): LearnerFilter => ({
     companyId,
@@ -124,7 +107,7 @@ export function createLearnersService(
     return read.value
   }
 
-  /** One page, from its cache while the company's learners are unchanged. */
+  /** One page (its learners as JSON text), from its cache while the company's learners are unchanged. */
   async function pageOf(
     filter: LearnerFilter,
     order: LearnerOrder,
@@ -133,11 +116,11 @@ export function createLearnersService(
     version: number | null,
     totals: LearnerTotals,
   ) {
-    if (offset >= totals.total) return []
+    if (offset >= totals.total) return '[]'
     const key = `${keyOf(filter)}:${order.sort}:${order.order}:${limit}:${offset}`
     const read = await pagesCached.read(key, version, async () => {
       const page = await learners.page(filter, order, limit, offset, totals.capped ? null : totals.total)
-      return { value: page.rows, version: page.version }
+      return { value: page.rowsJson, version: page.version }
     })
     return read.value
   }
@@ -181,17 +164,26 @@ export function createLearnersService(
     if (short && !(await learners.sparse(filter))) return listedOf(filter, order, limit, offset, overview, true)
     const read = await learners.gather(filter, order, limit, offset, short)
     totalsCached.set(key, read.version, read.totals)
-    if (!read.rows)
+    if (read.rowsJson === null)
       return { totals: read.totals, rows: await pageOf(filter, order, limit, offset, version, read.totals) }
-    pagesCached.set(pageKey, read.version, read.rows)
-    return { totals: read.totals, rows: read.rows }
+    pagesCached.set(pageKey, read.version, read.rowsJson)
+    return { totals: read.totals, rows: read.rowsJson }
   }
 
   return {
-    async list(viewer: Viewer, query: LearnerListQuery): Promise<LearnerListResponse> {
+    /** The list's answer, its learners written as JSON by PostgreSQL (learners.sql.ts rowsJsonSql). */
+    async list(viewer: Viewer, query: LearnerListQuery): Promise<JsonAnswer<LearnerListResponse>> {
       const companyId = companyOf(viewer, query.companyId)
-      const empty = { learners: [], pagination: toPagination(0, query.page, query.pageSize), totalCapped: false }
-      if (!companyId) return { ...empty, courses: [], building: false }
+      if (!companyId) {
+        const pagination = toPagination(0, query.page, query.pageSize)
+        return new JsonAnswer<LearnerListResponse>({
+          learners: [],
+          pagination,
+          totalCapped: false,
+          courses: [],
+          building: false,
+        })
+      }
       const filter = filterOf(companyId, query)
       const order: LearnerOrder = { sort: query.sort, order: query.order }
       const offset = (query.page - 1) * query.pageSize
@@ -200,13 +192,13 @@ export function createLearnersService(
       const { totals, rows } = filter.search
         ? await searchedOf(filter, order, query.pageSize, offset, overview)
         : await listedOf(filter, order, query.pageSize, offset, overview)
-      return {
-        learners: rows.map(toLearner),
+      return new JsonAnswer<LearnerListResponse>({
+        learners: new JsonText(rows),
         pagination: toPagination(totals.total, query.page, query.pageSize),
         totalCapped: totals.capped,
         courses,
         building,
-      }
+      })
     },
 
     async registrations(viewer: Viewer, key: string, requested: string | undefined) {

@@ -1,7 +1,9 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, sql, type SQL } from 'drizzle-orm'
 import type { CompletionStatus, LearnerSort } from '@portal/shared'
 import { companyLearner, companyLearnerStat } from '../../db/schema'
-import { matchesTerm } from '../../db/search'
+import { matchesTermMatch, termMatch, type TermMatch } from '../../db/search'
+import { placeholders } from '../../db/statement'
+import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 
 /**
  * The learner list's query vocabulary: its filter and order, the table's sort keys,
@@ -92,20 +94,62 @@ const STATUS_COUNT: Record<CompletionStatus, SQL> = {
   'not attempted': sql`${L.notAttempted}`,
 }
 
-export function whereOf(filter: LearnerFilter): SQL {
-  const conditions = [eq(L.companyId, filter.companyId)]
-  const term = filter.search?.trim()
-  if (term) conditions.push(searchOf(term))
-  if (filter.status) conditions.push(sql`${STATUS_COUNT[filter.status]} > 0`)
-  const facet = filter.courseId ? facetOf(filter) : null
-  if (facet) conditions.push(sql`${L.facets} @> array[${facet}]::text[]`)
+/** The values of the list's kept statements, as placeholders (db/statement.ts). */
+export const LP = placeholders('companyId', 'facet', 'pattern', 'limit', 'offset', 'walkRows')
+
+/**
+ * A filter as a condition takes it: the company, the term's match and the course's facet as
+ * values or as placeholders for them; the status as is, since it chooses a column.
+ */
+export interface LearnerInput {
+  companyId: unknown
+  search: TermMatch | null
+  status: CompletionStatus | undefined
+  /** The course's facet (facetOf), when a course is chosen. */
+  facet: unknown
+}
+
+export function whereSql(input: LearnerInput): SQL {
+  const conditions = [sql`${L.companyId} = ${input.companyId}`]
+  if (input.search) conditions.push(matchSql(input.search))
+  if (input.status) conditions.push(sql`${STATUS_COUNT[input.status]} > 0`)
+  if (input.facet !== undefined) conditions.push(sql`${L.facets} @> array[${input.facet}]::text[]`)
   return and(...conditions)!
 }
 
-export const searchOf = (term: string) => matchesTerm(LEARNER_TEXT, term, { lowered: true })
+const courseFacetOf = (filter: LearnerFilter) => (filter.courseId ? (facetOf(filter) ?? undefined) : undefined)
+
+export function whereOf(filter: LearnerFilter): SQL {
+  const term = filter.search?.trim()
+  return whereSql({
+    companyId: filter.companyId,
+    search: term ? termMatch(term) : null,
+    status: filter.status,
+    facet: courseFacetOf(filter),
+  })
+}
+
+/** A filter as a kept statement's input (placeholders), with its values and its shape's key. */
+export function inputOf(filter: LearnerFilter) {
+  const term = filter.search?.trim()
+  const match = term ? termMatch(term) : null
+  const facet = courseFacetOf(filter)
+  const input: LearnerInput = {
+    companyId: LP.companyId,
+    search: match && { kind: match.kind, pattern: LP.pattern },
+    status: filter.status,
+    facet: facet === undefined ? undefined : LP.facet,
+  }
+  const values = { companyId: filter.companyId, pattern: match?.pattern, facet }
+  const shape = [match?.kind ?? '', filter.status ?? '', facet !== undefined]
+  return { input, values, shape }
+}
+
+/** The learner's name or e-mail matches the term (a trigram index serves it). */
+export const matchSql = (match: TermMatch) => matchesTermMatch(LEARNER_TEXT, match, { lowered: true })
 
 /** The company's learner version (migration 0015), as a column of the statement reading its learners. */
-export const versionOf = (companyId: string) =>
+export const versionOf = (companyId: unknown) =>
   sql<
     number | null
   >`(select ${companyLearnerStat.version} from ${companyLearnerStat} where ${companyLearnerStat.companyId} = ${companyId})`.mapWith(
@@ -131,4 +175,26 @@ export const rowColumns = {
 export const orderOf = ({ sort, order }: LearnerOrder, reverse = false) => {
   const dir = (order === 'desc') !== reverse ? sql`desc` : sql`asc`
   return [sql`${SORT_KEYS[sort].key} ${dir}`, sql`${L.learnerHash} ${dir}`]
+}
+
+/**
+ * A page's learners (joined as company_learner) as the JSON array the answer carries, in the
+ * list's order, written by PostgreSQL (db/json-rows.ts): the report's units, the average score
+ * 0..1 (the provider's scaled score is 0..100) and whole seconds, rounded as Math.round does.
+ */
+export function rowsJsonSql(order: LearnerOrder): SQL {
+  const object = jsonObjectSql([
+    { key: 'email', value: sql`${L.email}`, kind: 'text' },
+    { key: 'learnerId', value: sql`${L.learnerId}`, kind: 'text' },
+    { key: 'firstName', value: sql`${L.firstName}`, kind: 'text' },
+    { key: 'lastName', value: sql`${L.lastName}`, kind: 'text' },
+    { key: 'courses', value: sql`${L.registrations}`, kind: 'number' },
+    { key: 'completed', value: sql`${L.completed}`, kind: 'number' },
+    { key: 'inProgress', value: sql`${L.incomplete}`, kind: 'number' },
+    { key: 'notStarted', value: sql`${L.notAttempted}`, kind: 'number' },
+    { key: 'averageScore', value: sql`${L.averageScore} / 100`, kind: 'json' },
+    { key: 'totalTime', value: sql`floor(${L.totalSeconds} + 0.5)::bigint`, kind: 'number' },
+    { key: 'lastAccessDate', value: sql`${L.lastAccess}`, kind: 'timestamp' },
+  ])
+  return jsonArraySql(object, sql.join(orderOf(order), sql`, `))
 }
