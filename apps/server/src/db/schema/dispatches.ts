@@ -75,6 +75,9 @@ export const dispatch = pgTable(
       index('dispatch_search_company_idx').on(t.destinationId, t.destinationKey, t.id).where(live),
       index('dispatch_search_course_by_course_idx').on(t.courseId, t.courseKey, t.id).where(live),
       index('dispatch_search_company_by_course_idx').on(t.destinationId, t.courseKey, t.id).where(live),
+      // A company's courses in title order, with their titles: the learner list's course choices
+      // (migration 0054), read index-only.
+      index('dispatch_company_courses_idx').on(t.destinationId, t.courseKey, t.courseId).where(live),
       // The few removed dispatches (their registrations still count in the staff total).
       index('dispatch_removed_idx')
         .on(t.id)

@@ -50,15 +50,16 @@ const overviewStatements = statementCache(2)
  */
 function overviewStatement(withFacet: boolean) {
   return overviewStatements.get(withFacet ? 'facet' : 'all', () => {
+    // Read index-only from dispatch_company_courses_idx (course_key is the lowered title).
     const courses = sql`(
         select coalesce(json_agg(json_build_object('id', c.course_id, 'title', c.course_title)
-          order by lower(c.course_title), c.course_id), '[]'::json)
+          order by c.course_key, c.course_id), '[]'::json)
         from (
-          select distinct on (lower(${dispatch.courseTitle}), ${dispatch.courseId})
-            ${dispatch.courseId} as course_id, ${dispatch.courseTitle} as course_title
+          select distinct on (${dispatch.courseKey}, ${dispatch.courseId})
+            ${dispatch.courseId} as course_id, ${dispatch.courseTitle} as course_title, ${dispatch.courseKey} as course_key
           from ${dispatch}
           where ${and(eq(dispatch.destinationId, O.companyId), isNull(dispatch.removedAt))}
-          order by lower(${dispatch.courseTitle}), ${dispatch.courseId}
+          order by ${dispatch.courseKey}, ${dispatch.courseId}
         ) as c)`
     const facetTotal = withFacet
       ? sql`(select ${companyLearnerFacet.learners} from ${companyLearnerFacet}

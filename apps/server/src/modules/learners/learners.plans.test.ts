@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import type { Database, Db } from '../../db/client'
+import { rowsOf } from '../../db/statement'
+import { planNodes, type PlanNode } from '../../test/plan-nodes'
+import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
+import { insertDispatches, type DispatchInput } from '../dispatches/dispatches.test-data'
+import { createLearnersRepository } from './learners.repository'
+
+/**
+ * Every page of the learner list reads the company's courses for its course filter. They are
+ * read from an index that holds them in title order with their titles (migration 0054), not one
+ * heap page per dispatch and a sort. Plans on both databases.
+ */
+const COMPANIES = 100
+const PER_COMPANY = 60
+let database: Database
+let db: Db
+const logged: LoggedStatement[] = []
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  db = loggingDb(database, logged)
+  // Each company's dispatches: 26 courses, each two or three times, titles in mixed case, one removed.
+  const rows: DispatchInput[] = []
+  for (let c = 1; c <= COMPANIES; c += 1)
+    for (let d = 0; d < PER_COMPANY; d += 1)
+      rows.push({
+        id: `pl-${c}-${d}`,
+        destinationId: `pl-company-${c}`,
+        courseId: `pl-course-${d % 26}`,
+        courseTitle: `${d % 2 ? 'course' : 'Course'} ${String.fromCharCode(65 + 25 - (d % 26))}`,
+        removedAt: d === 7 ? new Date() : null,
+      })
+  await insertDispatches(db, rows)
+  await db.execute(sql`vacuum analyze dispatch`)
+}, 120_000)
+afterAll(async () => database.close())
+
+async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
+  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${String(params[Number(n) - 1])}'`)
+  const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+    await db.execute(sql.raw(`explain (format json) ${literal}`)),
+  )
+  return planNodes(row!['QUERY PLAN'])
+}
+
+describe('the learner list’s course choices', () => {
+  it('are read index-only in title order, one per course, live dispatches only', async () => {
+    const learners = createLearnersRepository(db)
+    logged.length = 0
+    const overview = await learners.overview({ companyId: 'pl-company-5' })
+    const titles = overview.courses.map((c) => c.title)
+    expect(overview.courses.map((c) => c.id).sort()).toEqual(
+      Array.from({ length: 26 }, (_, k) => `pl-course-${k}`).sort(),
+    )
+    expect(titles).toEqual([...titles].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)))
+    expect(titles[0]).toBe('course A')
+    // Course 7 is still offered by dispatch 33 although dispatch 7 was removed.
+
+    const statement = logged.find((q) => q.text.includes('"courses"'))!
+    const nodes = await planOf(statement.text, statement.params)
+    const dispatchScans = nodes.filter((n) => n['Relation Name'] === 'dispatch')
+    expect(dispatchScans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+      ['Index Only Scan', 'dispatch_company_courses_idx'],
+    ])
+    expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort')
+  })
+})
