@@ -4,13 +4,15 @@ import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
 import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
-import { insertDispatches, type DispatchInput } from '../dispatches/dispatches.test-data'
+import { insertDispatches, insertRegistrations, type DispatchInput } from '../dispatches/dispatches.test-data'
 import { createLearnersRepository } from './learners.repository'
 
 /**
  * Every page of the learner list reads the company's courses for its course filter. They are
  * read from an index that holds them in title order with their titles (migration 0054), not one
- * heap page per dispatch and a sort. Plans on both databases.
+ * heap page per dispatch and a sort. A search finds its learners through the trigram index on
+ * the stored search text, and tests each candidate against that text rather than building it
+ * again (migration 0055). Plans on both databases.
  */
 const COMPANIES = 100
 const PER_COMPANY = 60
@@ -33,6 +35,16 @@ beforeAll(async () => {
         removedAt: d === 7 ? new Date() : null,
       })
   await insertDispatches(db, rows)
+  // Learners of four companies, 3,000 each; 12 of the first's are named Zebedee.
+  const learners = Array.from({ length: 12_000 }, (_, i) => ({
+    id: `pl-r${i}`,
+    dispatchId: `pl-${1 + (i % 4)}-${i % PER_COMPANY}`,
+    learnerFirstName: i % 1000 === 0 ? 'Zebedee' : `First${i}`,
+    learnerLastName: `Last${i % 97}`,
+    learnerEmail: `learner${i}@example.test`,
+  }))
+  for (let at = 0; at < learners.length; at += 2_000) await insertRegistrations(db, learners.slice(at, at + 2_000))
+  await db.execute(sql`analyze company_learner`)
   await db.execute(sql`vacuum analyze dispatch`)
 }, 120_000)
 afterAll(async () => database.close())
@@ -65,5 +77,35 @@ describe('the learner list’s course choices', () => {
       ['Index Only Scan', 'dispatch_company_courses_idx'],
     ])
     expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort')
+  })
+})
+
+describe('a learner search', () => {
+  it('finds its candidates in the trigram index of the stored text and tests that text', async () => {
+    const learners = createLearnersRepository(db)
+    logged.length = 0
+    const found = await learners.gather(
+      { companyId: 'pl-company-1', search: 'zebedee' },
+      { sort: 'name', order: 'asc' },
+      25,
+      0,
+    )
+    expect(found.totals).toEqual({ total: 12, capped: false })
+    expect((JSON.parse(found.rowsJson!) as { firstName: string }[]).map((l) => l.firstName)).toEqual(
+      Array(12).fill('Zebedee'),
+    )
+
+    // Each candidate is tested against the stored text, not a text built for it (whichever index
+    // the planner takes for a company of this size)...
+    const statement = logged.find((q) => q.text.includes('"rowsJson"'))!
+    const nodes = await planOf(statement.text, statement.params)
+    const scan = nodes.find((n) => n['Relation Name'] === 'company_learner' && /search_text/.test(JSON.stringify(n)))
+    expect(scan).toBeDefined()
+    expect(JSON.stringify(nodes)).not.toMatch(/lower\(\(*first_name/)
+    // ...and the trigram index holds that text.
+    const [index] = rowsOf<{ indexdef: string }>(
+      await db.execute(sql`select indexdef from pg_indexes where indexname = 'company_learner_search_idx'`),
+    )
+    expect(index?.indexdef).toMatch(/gin \(company_id, search_text gin_trgm_ops\)/)
   })
 })
