@@ -321,14 +321,14 @@ export function createLogsRepository(db: DbOrTx) {
      * and bounded work however many millions match (see docs/decisions.md).
      */
     async countUpTo(filter: LogSqlFilter, cap: number, way: SearchWay = 'indexed'): Promise<number> {
-      const limited = db
-        .select({ one: sql`1` })
-        .from(activityLog)
-        .where(whereOf(filter, way))
-        .limit(cap + 1)
-        .as('limited')
-      const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(limited)
-      return row?.n ?? 0
+      const { input, values, shape } = inputOf(filter)
+      const statement = statements.get(JSON.stringify(['count', way, ...shape]), () => {
+        const where = whereSql(input, way)
+        return sql`select count(*) as "n" from (
+          select 1 from ${activityLog} ${where ? sql`where ${where}` : sql``} limit ${L.limit}) as "limited"`
+      })
+      const [row] = await runStatement(db, statement, { ...values, limit: cap + 1 })
+      return Number(row?.n ?? 0)
     },
 
     /**
