@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
-import { planNodes, type PlanNode } from '../../test/plan-nodes'
+import { planOfLogged } from '../../test/plan-nodes'
 import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
 import { createActivityRepository } from './activity.repository'
 import { createLogsRepository } from './logs.repository'
@@ -32,16 +32,6 @@ beforeAll(async () => {
 })
 afterAll(async () => database.close())
 
-async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
-  // The statement's values written in, as EXPLAIN takes no parameters (numbers and instants).
-  const value = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v))
-  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${value(params[Number(n) - 1])}'`)
-  const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-    await db.execute(sql.raw(`explain (format json) ${literal}`)),
-  )
-  return planNodes(row!['QUERY PLAN'])
-}
-
 describe('activity log page plans', () => {
   it('reads a page of a small log by look-ups, never a whole partition, and answers the right rows', async () => {
     const repository = createLogsRepository(db)
@@ -54,7 +44,7 @@ describe('activity log page plans', () => {
     expect(entries[49]!.details.page).toBe(`Page ${ROWS - 249}`)
 
     const statement = logged.find((q) => q.text.includes('"entriesJson"'))!
-    const nodes = await planOf(statement.text, statement.params)
+    const nodes = await planOfLogged(db, statement)
     const types = nodes.map((n) => n['Node Type'])
     expect(types).not.toContain('Hash Join')
     // Tiny partitions may be scanned (the month the year began in, those not yet begun); the
@@ -86,7 +76,7 @@ describe('activity log page plans', () => {
       expect(body.logs[49]!.details.page).toBe(`Page ${ROWS - (page - 1) * 50 - 49}`)
 
       const statement = logged.find((q) => q.text.includes('"entriesJson"'))!
-      const months = (await planOf(statement.text, statement.params))
+      const months = (await planOfLogged(db, statement))
         .map((n) => /^activity_log_p(\d{6})$/.exec(n['Relation Name'] ?? '')?.[1])
         .filter((m): m is string => m !== undefined)
       // One row every 26 minutes or so: two pages back lie within the last few days, so only
@@ -127,7 +117,7 @@ describe('activity log page plans', () => {
       logged.length = 0
       const days = await repository.dayCounts(filter)
       expect(days.map((d) => d.rows)).toEqual(Array.from({ length: 730 }, (_, d) => rowsOfDay(d)))
-      const nodes = await planOf(logged[0]!.text, logged[0]!.params)
+      const nodes = await planOfLogged(db, logged[0]!)
       expect(nodes.map((n) => [n['Node Type'], n['Index Name']])).toContainEqual(['Index Only Scan', index])
     }
   })
@@ -165,7 +155,7 @@ describe('activity log page plans', () => {
       expect(found.map((k) => String(k.id))).toEqual(expected.map((r) => r.id))
       expect(found.length).toBeGreaterThan(10)
 
-      const nodes = await planOf(logged[0]!.text, logged[0]!.params)
+      const nodes = await planOfLogged(db, logged[0]!)
       // The months are read through the search index with the filters in its condition; no other
       // index is ANDed in, and no candidate row is fetched only to be dropped for its user or action.
       expect(nodes.map((n) => n['Node Type'])).not.toContain('BitmapAnd')

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { Database, Db } from '../../db/client'
 import { rowsOf } from '../../db/statement'
-import { planNodes, type PlanNode } from '../../test/plan-nodes'
+import { planOfLogged } from '../../test/plan-nodes'
 import { createTestDatabase, loggingDb, type LoggedStatement } from '../../test/test-database'
 import { insertDispatches, insertRegistrations, type DispatchInput } from '../dispatches/dispatches.test-data'
 import { createLearnersRepository } from './learners.repository'
@@ -49,14 +49,6 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => database.close())
 
-async function planOf(text: string, params: unknown[]): Promise<PlanNode[]> {
-  const literal = text.replace(/\$(\d+)/g, (_, n: string) => `'${String(params[Number(n) - 1])}'`)
-  const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-    await db.execute(sql.raw(`explain (format json) ${literal}`)),
-  )
-  return planNodes(row!['QUERY PLAN'])
-}
-
 describe('the learner list’s course choices', () => {
   it('are read index-only in title order, one per course, live dispatches only', async () => {
     const learners = createLearnersRepository(db)
@@ -71,7 +63,7 @@ describe('the learner list’s course choices', () => {
     // Course 7 is still offered by dispatch 33 although dispatch 7 was removed.
 
     const statement = logged.find((q) => q.text.includes('"courses"'))!
-    const nodes = await planOf(statement.text, statement.params)
+    const nodes = await planOfLogged(db, statement)
     const dispatchScans = nodes.filter((n) => n['Relation Name'] === 'dispatch')
     expect(dispatchScans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
       ['Index Only Scan', 'dispatch_company_courses_idx'],
@@ -98,7 +90,7 @@ describe('a learner search', () => {
     // Each candidate is tested against the stored text, not a text built for it (whichever index
     // the planner takes for a company of this size)...
     const statement = logged.find((q) => q.text.includes('"rowsJson"'))!
-    const nodes = await planOf(statement.text, statement.params)
+    const nodes = await planOfLogged(db, statement)
     const scan = nodes.find((n) => n['Relation Name'] === 'company_learner' && /search_text/.test(JSON.stringify(n)))
     expect(scan).toBeDefined()
     expect(JSON.stringify(nodes)).not.toMatch(/lower\(\(*first_name/)
