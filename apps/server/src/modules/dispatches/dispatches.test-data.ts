@@ -47,3 +47,57 @@ export async function insertRegistrations(db: Db, rows: RegistrationInput[]) {
       rows.map((r) => ({ courseId: 'unused', completionStatus: 'not attempted', successStatus: 'unknown', ...r })),
     )
 }
+
+/** A name with what rows written as JSON must escape: quotes, a backslash, accents, CJK, an emoji, a newline, a tab. */
+export const TRICKY_NAME = 'O\'Brien "the \\ one" Zoë 李 😀\n\t'
+
+/**
+ * Registrations whose values test rows written as JSON (the *.json-rows tests): `<prefix>-1`, a
+ * learner with TRICKY_NAME, scored 87.5 with 2.5 seconds (rounding up); `<prefix>-2`, Nora Null,
+ * with no e-mail, never accessed nor scored; then `<prefix>-10` to `-69`, of varied statuses,
+ * scores, half seconds and access dates. `dispatchOf(i)` places each: 0 and 1 the first two,
+ * then 10 and up.
+ */
+export function jsonTestRegistrations(prefix: string, dispatchOf: (i: number) => string): RegistrationInput[] {
+  return [
+    {
+      id: `${prefix}-1`,
+      dispatchId: dispatchOf(0),
+      learnerId: 'tricky',
+      learnerFirstName: TRICKY_NAME,
+      learnerLastName: 'Léa',
+      learnerEmail: 'o"brien@example.test',
+      completionStatus: 'completed',
+      successStatus: 'passed',
+      scoreScaled: 87.5,
+      totalSecondsTracked: 2.5,
+      lastAccessDate: new Date('2026-03-04T05:06:07.089Z'),
+    },
+    {
+      id: `${prefix}-2`,
+      dispatchId: dispatchOf(1),
+      learnerId: 'nora',
+      learnerFirstName: 'Nora',
+      learnerLastName: 'Null',
+      learnerEmail: '',
+      completionStatus: 'not attempted',
+      successStatus: 'unknown',
+      scoreScaled: null,
+      totalSecondsTracked: 0,
+      lastAccessDate: null,
+    },
+    ...Array.from({ length: 60 }, (_, i) => ({
+      id: `${prefix}-${i + 10}`,
+      dispatchId: dispatchOf(i + 10),
+      learnerId: `p${i}`,
+      learnerFirstName: `First${i}`,
+      learnerLastName: i % 2 ? 'Odd' : 'Even',
+      learnerEmail: `person${i}@example.test`,
+      completionStatus: i % 3 ? 'incomplete' : 'completed',
+      successStatus: 'unknown',
+      scoreScaled: i % 4 ? (i * 100) / 7 : null,
+      totalSecondsTracked: i * 10.49 + (i % 2 ? 0.5 : 0),
+      lastAccessDate: i % 5 ? new Date(Date.UTC(2026, 1, 1 + (i % 27), i % 24, i, i, i * 7)) : null,
+    })),
+  ]
+}

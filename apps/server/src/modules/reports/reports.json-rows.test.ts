@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Value } from 'typebox/value'
 import { ReportResponseSchema, type ReportRegistration, type ReportResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { insertDispatches, insertRegistrations, type RegistrationInput } from '../dispatches/dispatches.test-data'
+import {
+  TRICKY_NAME,
+  insertDispatches,
+  insertRegistrations,
+  jsonTestRegistrations,
+  type RegistrationInput,
+} from '../dispatches/dispatches.test-data'
 
 /**
  * The report's registrations are written as JSON by PostgreSQL (reports.repository.ts
@@ -13,45 +19,8 @@ import { insertDispatches, insertRegistrations, type RegistrationInput } from '.
 let t: TestContext
 let admin: { 'x-auth-token': string }
 
-const TRICKY = 'O\'Brien "the \\ one" Zoë 李 😀\n\t'
-const rows: RegistrationInput[] = [
-  {
-    id: 'js-1',
-    dispatchId: 'rep-json',
-    learnerFirstName: TRICKY,
-    learnerLastName: 'Léa',
-    learnerEmail: 'o"brien@example.test',
-    completionStatus: 'completed',
-    successStatus: 'passed',
-    scoreScaled: 87.5,
-    totalSecondsTracked: 2.5,
-    lastAccessDate: new Date('2026-03-04T05:06:07.089Z'),
-  },
-  {
-    id: 'js-2',
-    dispatchId: 'rep-json',
-    learnerFirstName: 'Nora',
-    learnerLastName: 'Null',
-    learnerEmail: '',
-    completionStatus: 'not attempted',
-    successStatus: 'unknown',
-    scoreScaled: null,
-    totalSecondsTracked: 0,
-    lastAccessDate: null,
-  },
-  ...Array.from({ length: 60 }, (_, i) => ({
-    id: `js-${i + 10}`,
-    dispatchId: 'rep-json',
-    learnerFirstName: `First${i}`,
-    learnerLastName: i % 2 ? 'Odd' : 'Even',
-    learnerEmail: `person${i}@example.test`,
-    completionStatus: i % 3 ? 'incomplete' : 'completed',
-    successStatus: 'unknown',
-    scoreScaled: i % 4 ? (i * 100) / 7 : null,
-    totalSecondsTracked: i * 10.49 + (i % 2 ? 0.5 : 0),
-    lastAccessDate: i % 5 ? new Date(Date.UTC(2026, 1, 1 + (i % 27), i % 24, i, i, i * 7)) : null,
-  })),
-]
+const TRICKY = TRICKY_NAME
+const rows = jsonTestRegistrations('js', () => 'rep-json')
 
 /** The units of docs/product-decisions.md D25: score 0..1 (the provider's scaled score is 0..100), whole seconds. */
 function expected(row: RegistrationInput): ReportRegistration {
