@@ -100,6 +100,10 @@ export async function runStatement(
   return driverOf(db).rows(statement.text, fillPlaceholders(statement.params, values))
 }
 
+/** A kept version (a bigint column, text on node-postgres) as a number; null when there is none. */
+export const toVersion = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value)
+
 /**
  * The rows of a `db.execute(sql…)`, typed as the statement's aliases say. Both drivers answer
  * with `{ rows }`; Drizzle types the answer per driver, so its rows are named here once.

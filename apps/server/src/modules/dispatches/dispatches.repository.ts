@@ -3,7 +3,7 @@ import type { DispatchListQuery } from '@portal/shared'
 import type { DbOrTx } from '../../db/client'
 import { company, course, dispatch, dispatchStat } from '../../db/schema'
 import { jsonArrayText } from '../../db/json-rows'
-import { runStatement } from '../../db/statement'
+import { runStatement, toVersion } from '../../db/statement'
 import type { KeptRegistrationStats } from '../../db/dispatch-stats'
 import type { DispatchRow, SummaryRow } from './dispatches.mapper'
 import {
@@ -224,8 +224,6 @@ function toSummaryRow(row: Record<string, unknown> | undefined): SummaryRow {
     activeRegistrations: num(row?.activeRegistrations),
   }
 }
-
-const toVersion = (value: unknown) => (value === null || value === undefined ? null : Number(value))
 
 /** Both drivers hand text[] back as arrays. */
 function toSets(row: { courses: string[]; companies: string[] } | undefined): SearchSets {

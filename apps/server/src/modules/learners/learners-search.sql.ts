@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { jsonArrayText } from '../../db/json-rows'
-import { runStatement, statementCache } from '../../db/statement'
+import { runStatement, statementCache, toVersion } from '../../db/statement'
 import {
   L,
   LEARNER_SEARCH_COUNT_CAP,
@@ -130,7 +130,7 @@ export function createLearnerSearch(db: DbOrTx) {
       })
       const [row] = await runStatement(db, statement, { ...values, limit, offset })
       const n = Number(row!.n)
-      const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
+      const version = toVersion(row!.version)
       const capped = n > LEARNER_SEARCH_COUNT_CAP
       const totals = { total: capped ? LEARNER_SEARCH_COUNT_CAP : n, capped }
       if (!all && n >= LEARNER_SEARCH_GATHER_ROWS) return { totals, rowsJson: null, version }

@@ -4,7 +4,7 @@ import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
 import { jsonArrayText } from '../../db/json-rows'
 import { nearerEnd, searchedPage, type SearchPath } from '../../db/search'
-import { placeholders, runStatement, statementCache } from '../../db/statement'
+import { placeholders, runStatement, statementCache, toVersion } from '../../db/statement'
 import { createLearnerSearch } from './learners-search.sql'
 import {
   L,
@@ -86,7 +86,7 @@ function readPage([row]: Record<string, unknown>[]): LearnerPage {
   return {
     rowsJson: jsonArrayText(row?.rowsJson),
     rowCount: Number(row?.rowCount ?? 0),
-    version: row?.version === null || row?.version === undefined ? null : Number(row.version),
+    version: toVersion(row?.version),
   }
 }
 
@@ -232,7 +232,7 @@ export function createLearnersRepository(db: DbOrTx) {
       return {
         total: Number(row?.total ?? 0),
         facetTotal: facet ? Number(row?.facetTotal ?? 0) : null,
-        version: row?.version === null || row?.version === undefined ? null : Number(row.version),
+        version: toVersion(row?.version),
         courses: courseList ?? [],
         building: row?.building === true,
       }

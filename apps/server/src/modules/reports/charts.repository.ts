@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client'
 import { dispatch, dispatchStat } from '../../db/schema'
 import { matchesTerm, termMatch } from '../../db/search'
 import { enabledIs, keptScope, matchesIds, searchSetsSql, versionSql, type SearchSets } from '../../db/dispatch-search'
-import { rowsOf } from '../../db/statement'
+import { rowsOf, toVersion } from '../../db/statement'
 
 /**
  * The charts' aggregates as SQL, read from what migration 0016's triggers keep
@@ -103,7 +103,7 @@ export function createChartsRepository(db: DbOrTx) {
     /** The current version of the dashboard charts of a scope (see dashboardVersionSql). */
     async dashboardVersion(companyId: string | undefined): Promise<number | null> {
       const row = rowsOf(await db.execute(sql`select ${dashboardVersionSql(companyId)} as version`))[0]
-      return row?.version === null || row?.version === undefined ? null : Number(row.version)
+      return toVersion(row?.version)
     },
 
     /** A dispatch's completions per week since `since` (a Monday) and its status counts. */
@@ -131,7 +131,7 @@ export function createChartsRepository(db: DbOrTx) {
         notStarted: num(row.not_attempted),
         passed: num(row.passed),
         failed: num(row.failed),
-        version: row.version === null || row.version === undefined ? null : Number(row.version),
+        version: toVersion(row.version),
       }
     },
 
@@ -218,7 +218,7 @@ export function createChartsRepository(db: DbOrTx) {
           registrationCount: num(n.registrationCount),
           registrationCap: num(n.registrationCap),
         })),
-        version: row.version === null || row.version === undefined ? null : Number(row.version),
+        version: toVersion(row.version),
       }
     },
   }

@@ -10,7 +10,7 @@ import {
 } from '../../db/schema'
 import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
 import type { DayCount } from '../../lib/day-seek'
-import { optionalValues, placeholders, runStatement, statementCache } from '../../db/statement'
+import { optionalValues, placeholders, runStatement, statementCache, toVersion } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchedPage, termMatch, type SearchPath } from '../../db/search'
 import {
   LEARNER_TEXT,
@@ -137,7 +137,7 @@ function readPage([row]: Record<string, unknown>[]): ReportPage {
   return {
     rowsJson: row!.rowsJson as string,
     rowCount: Number(row!.rowCount),
-    version: row!.version === null || row!.version === undefined ? null : Number(row!.version),
+    version: toVersion(row!.version),
   }
 }
 
@@ -263,7 +263,7 @@ export function createReportsRepository(db: DbOrTx) {
       if (isDayWindow(filter)) {
         const [row] = await runStatement(db, dayTotalsStatement(input, shape), values)
         const total = Number(row!.total)
-        const version = row!.version === null || row!.version === undefined ? null : Number(row!.version)
+        const version = toVersion(row!.version)
         return { total, distinctLearners: total - Number(row!.repeated), capped: false, version }
       }
       // A search stops at the cap (its matches are row visits). count(distinct) of 8-byte hashes sorts in memory
@@ -278,7 +278,7 @@ export function createReportsRepository(db: DbOrTx) {
       const counted = {
         total: Number(row!.total),
         distinctLearners: Number(row!.distinctLearners),
-        version: row!.version === null || row!.version === undefined ? null : Number(row!.version),
+        version: toVersion(row!.version),
       }
       const capped = counted.total > REPORT_SEARCH_COUNT_CAP && Boolean(input.search)
       if (!capped) return { ...counted, capped }
