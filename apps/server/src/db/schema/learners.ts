@@ -42,8 +42,6 @@ export const companyLearner = pgTable(
     accessKey: tz('access_key')
       .notNull()
       .generatedAlwaysAs(sql`coalesce("last_access", '-infinity'::timestamptz)`),
-    /** Name and e-mail as one lowered text, what a search matches (migration 0055: its trigram index). */
-    searchText: text('search_text').generatedAlwaysAs(sql`lower("first_name" || ' ' || "last_name" || ' ' || "email")`),
   },
   (t) => [primaryKey({ name: 'company_learner_pkey', columns: [t.companyId, t.learnerHash] })],
 )

@@ -44,7 +44,7 @@ export interface LearnerTotals {
 
 export type LearnerRow = Omit<
   typeof companyLearner.$inferSelect,
-  'facets' | 'companyId' | 'nameKey' | 'emailKey' | 'scoreKey' | 'accessKey' | 'searchText'
+  'facets' | 'companyId' | 'nameKey' | 'emailKey' | 'scoreKey' | 'accessKey'
 >
 
 /** Like the report's search, a learner search counts its matches exactly up to this many. */
@@ -70,8 +70,8 @@ export const SORT_KEYS: Record<LearnerSort, { key: SQL; type: SQL }> = {
   lastAccess: { key: sql`${L.accessKey}`, type: sql`timestamptz` },
 }
 
-/** Name and e-mail as one lowered text, stored (the trigram index company_learner_search_idx holds it). */
-const LEARNER_TEXT = sql`${L.searchText}`
+/** Name and e-mail as one text, as the trigram index company_learner_search_idx holds it (migration 0056). */
+const LEARNER_TEXT = sql`lower(${L.firstName} || ' ' || ${L.lastName} || ' ' || ${L.email})`
 
 /** The facet a course and/or status filter asks for (migration 0015's facets). */
 export function facetOf(filter: LearnerFilter): string | null {
