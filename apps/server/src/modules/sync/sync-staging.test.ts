@@ -128,8 +128,15 @@ describe('a first sync of many registrations', () => {
     const f = await bulkFixture('moveStaged')
     const first = await f.sync.run({ trigger: 'startup' })
     expect(first.results.find((r) => r.kind === 'registrations')).toMatchObject({ status: 'failed' })
-    // Set aside with a note of each, the primary key kept.
+    // Set aside with a note of each, the primary key kept; the foreign key noted too.
     expect((await definitions(f.database.db, 'registration')).map((i) => i.indexname)).toEqual(['registration_pkey'])
+    expect(
+      rowsOf(
+        await f.database.db.execute(
+          sql`select name from index_aside where definition like 'ALTER TABLE registration ADD CONSTRAINT %'`,
+        ),
+      ),
+    ).toHaveLength(1)
     expect((await aside(f.database.db)).filter((t) => t === 'registration').length).toBeGreaterThan(5)
     expect(await count(f.database.db, 'registration')).toBe(0)
 
@@ -140,6 +147,12 @@ describe('a first sync of many registrations', () => {
     for (const table of ['registration', 'company_learner']) {
       expect(await definitions(f.database.db, table)).toEqual(await definitions(clean.database.db, table))
     }
+    // The foreign key set aside with the indexes is back, as the clean run has it.
+    const keys = (db: DbOrTx) =>
+      db.execute(sql`select conname, pg_get_constraintdef(oid) as def from pg_constraint
+        where conrelid = 'registration'::regclass and contype = 'f' order by 1`)
+    expect(rowsOf(await keys(f.database.db))).toEqual(rowsOf(await keys(clean.database.db)))
+    expect(rowsOf(await keys(f.database.db))).toHaveLength(1)
     expect(await mirrorRows(f.database.db, { volatile: false })).toEqual(
       await mirrorRows(clean.database.db, { volatile: false }),
     )
