@@ -73,7 +73,7 @@ export async function restoreIndexes(db: Db, table: string, atOnce = 1): Promise
       order by definition like '% USING gin %' desc, name`),
   )
   let built = 0
-  const restore = (name: string) =>
+  const restore = ({ name, constraint }: { name: string; constraint: boolean }) =>
     db.transaction(async (tx) => {
       const [note] = rowsOf<{ definition: string; exists: boolean }>(
         await tx.execute(sql`
@@ -82,7 +82,7 @@ export async function restoreIndexes(db: Db, table: string, atOnce = 1): Promise
           from index_aside where name = ${name} for update`),
       )
       if (!note) return
-      if (!note.definition.startsWith('ALTER TABLE ')) {
+      if (!constraint) {
         await tx.execute(sql.raw(note.definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')))
       } else if (!note.exists) {
         await tx.execute(sql.raw(note.definition))
@@ -93,8 +93,8 @@ export async function restoreIndexes(db: Db, table: string, atOnce = 1): Promise
   await eachLimit(
     aside.filter((a) => !a.constraint),
     atOnce,
-    ({ name }) => restore(name),
+    restore,
   )
-  for (const { name } of aside.filter((a) => a.constraint)) await restore(name)
+  for (const key of aside.filter((a) => a.constraint)) await restore(key)
   return built
 }
