@@ -20,9 +20,18 @@ async function main() {
   const classOf = (path: string) => {
     const u = new URL(path, 'http://x')
     const s = u.searchParams
-    const search = s.get('search') ? (s.get('search')!.length <= 2 ? 'search2' : 'search') : 'nosearch'
+    // The log's search is `searchTerm`, the other lists' `search`.
+    const term = s.get('search') ?? s.get('searchTerm')
+    const search = term ? (term.length <= 2 ? 'search2' : term.includes('.') ? 'search.dotted' : 'search') : 'nosearch'
     const page = Number(s.get('page') ?? 1)
-    return `${search} ${page === 1 ? 'p1' : page <= 5 ? 'p2-5' : 'deep'} size${s.get('pageSize')}`
+    // The filters that change a plan: a user, an action, a date window.
+    const filters = [
+      s.get('userId') && 'user',
+      s.get('action') && 'action',
+      (s.get('startDate') ?? s.get('endDate')) && 'dates',
+    ].filter(Boolean)
+    const size = s.get('pageSize') ?? s.get('limit')
+    return `${search} ${page === 1 ? 'p1' : page <= 5 ? 'p2-5' : 'deep'} size${size}${filters.length ? ` ${filters.join('+')}` : ''}`
   }
   const groups = new Map<string, number[]>()
   for (const t of times) {

@@ -9,6 +9,7 @@ import pg from 'pg'
 import * as schema from './schema'
 import { migrateDatabase } from './migrate'
 import { markDriver, pgDriver, pgliteDriver, preparedName, withDriver } from './driver'
+import { SizeKeepingNodeFS } from './pglite-fs'
 
 export { VALUE_PLANNED_TABLES, driverOf, type Driver } from './driver'
 
@@ -256,7 +257,10 @@ export function prepareStatements(client: pg.PoolClient): void {
  * tests, bench) is made here.
  */
 export function newPglite(dataDir?: string | null): PGlite {
-  return new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm, btree_gin } })
+  // A folder on disk keeps its files' sizes in memory (db/pglite-fs.ts); any other (`memory://`,
+  // none) is PGlite's own.
+  const where = !dataDir ? {} : dataDir.includes('://') ? { dataDir } : { fs: new SizeKeepingNodeFS(dataDir) }
+  return new PGlite({ ...where, extensions: { pg_trgm, btree_gin } })
 }
 
 async function createPglite(options: DatabaseOptions): Promise<Database> {
