@@ -159,4 +159,20 @@ export function preparedName(text: string, params: readonly unknown[]): string |
   return statementName(text)
 }
 
-const statementName = (text: string) => `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
+/**
+ * Names by text, remembered: a kept statement's text (a few kilobytes for a page) is hashed once,
+ * not on every run, which showed in CPU profiles of the server. The texts are the kept
+ * statements' (bounded by their shapes); the map starts again if other texts ever fill it.
+ */
+const names = new Map<string, string>()
+const NAMES_KEPT = 5_000
+
+function statementName(text: string): string {
+  let name = names.get(text)
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
+    if (names.size >= NAMES_KEPT) names.clear()
+    names.set(text, name)
+  }
+  return name
+}
