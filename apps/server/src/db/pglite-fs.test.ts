@@ -82,6 +82,21 @@ describe('keepFileSizes', () => {
     fs.closeSync(fd)
   })
 
+  it('asks the size again after a write that failed, which may have written part of its bytes', () => {
+    const file = path.join(tempFolder(), 'relation')
+    const { stream, nodefs, fd } = fileOps(file)
+    const write = nodefs.stream_ops.write
+    nodefs.stream_ops.write = (...args) => {
+      write(...args)
+      throw new Error('EIO')
+    }
+    keepFileSizes(nodefs)
+    expect(nodefs.stream_ops.llseek(stream, 0, SEEK_END)).toBe(0)
+    expect(() => nodefs.stream_ops.write(stream, Buffer.alloc(100), 0, 100, 0)).toThrow('EIO')
+    expect(nodefs.stream_ops.llseek(stream, 0, SEEK_END)).toBe(100)
+    fs.closeSync(fd)
+  })
+
   it('in verify mode, refuses a kept size the file on disk no longer has', () => {
     const file = path.join(tempFolder(), 'relation')
     const { stream, nodefs, fd } = fileOps(file)

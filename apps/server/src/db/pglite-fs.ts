@@ -14,7 +14,14 @@ interface EmscriptenStream {
 interface NodeFsOps {
   stream_ops: {
     llseek(stream: EmscriptenStream, offset: number, whence: number): number
-    write(stream: EmscriptenStream, buffer: unknown, offset: number, length: number, position: number): number
+    write(
+      stream: EmscriptenStream,
+      buffer: unknown,
+      offset: number,
+      length: number,
+      position: number,
+      ...rest: unknown[]
+    ): number
     setattr(stream: EmscriptenStream, attr: { size?: number }): void
   }
   node_ops: {
@@ -77,8 +84,15 @@ export function keepFileSizes(nodefs: NodeFsOps, options: { verify?: boolean } =
     counts.kept += 1
     return sizes.get(stream.node)! + offset
   }
-  streamOps.write = function (stream, buffer, offset, length, position) {
-    const written = write.call(this, stream, buffer, offset, length, position)
+  streamOps.write = function (stream, buffer, offset, length, position, ...rest) {
+    let written: number
+    try {
+      written = write.call(this, stream, buffer, offset, length, position, ...rest)
+    } catch (error) {
+      // A failed write may have written part of its bytes: the size is asked again.
+      sizes.delete(stream.node)
+      throw error
+    }
     const kept = sizes.get(stream.node)
     if (kept !== undefined) sizes.set(stream.node, Math.max(kept, position + written))
     return written
