@@ -73,16 +73,17 @@ export function keepFileSizes(nodefs: NodeFsOps, options: { verify?: boolean } =
     if (whence !== SEEK_END || !isRegularFile(stream.node)) return llseek.call(this, stream, offset, whence)
     counts.asked += 1
     const kept = sizes.get(stream.node)
-    if (kept === undefined || options.verify) {
-      const size = llseek.call(this, stream, 0, SEEK_END)
-      if (kept !== undefined && kept !== size) {
-        throw new Error(`A kept file size was wrong: ${kept} bytes kept, ${size} on disk.`)
-      }
-      sizes.set(stream.node, size)
-      if (kept === undefined) return size + offset
+    if (kept !== undefined && !options.verify) {
+      counts.kept += 1
+      return kept + offset
     }
-    counts.kept += 1
-    return sizes.get(stream.node)! + offset
+    const size = llseek.call(this, stream, 0, SEEK_END)
+    if (kept !== undefined) {
+      if (kept !== size) throw new Error(`A kept file size was wrong: ${kept} bytes kept, ${size} on disk.`)
+      counts.kept += 1
+    }
+    sizes.set(stream.node, size)
+    return size + offset
   }
   streamOps.write = function (stream, buffer, offset, length, position, ...rest) {
     let written: number
