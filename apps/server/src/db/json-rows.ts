@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { can, type Permission, type Role } from '@portal/shared'
+import { toVersion } from './statement'
 
 /**
  * Rows written as JSON by PostgreSQL. A list answer's rows are most of its cost in
@@ -74,6 +75,22 @@ export function jsonArraySql(object: SQL, orderBy: SQL): SQL {
 
 /** A jsonArraySql value as the driver returns it; '[]' when the statement read no row. */
 export const jsonArrayText = (value: unknown): string => (value as string | null | undefined) ?? '[]'
+
+/** A page written by PostgreSQL: its rows as one JSON array, how many, and the version it was read at. */
+export interface JsonPage {
+  rowsJson: string
+  rowCount: number
+  version: number | null
+}
+
+/** The one row of a page statement that selects `rowsJson`, `rowCount` and `version`. */
+export function readJsonPage([row]: Record<string, unknown>[]): JsonPage {
+  return {
+    rowsJson: jsonArrayText(row?.rowsJson),
+    rowCount: Number(row?.rowCount ?? 0),
+    version: toVersion(row?.version),
+  }
+}
 
 /**
  * An answer's fields declared once: which key each is, which column of the row it is written

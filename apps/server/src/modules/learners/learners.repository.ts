@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { companyShownName, progressColumns } from '../../db/columns'
 import { company, companyLearnerFacet, companyLearnerStat, dispatch, registration } from '../../db/schema'
-import { jsonArrayText } from '../../db/json-rows'
+import { readJsonPage, type JsonPage } from '../../db/json-rows'
 import { nearerEnd, searchedPage, type SearchPath } from '../../db/search'
 import { placeholders, runStatement, statementCache, toVersion } from '../../db/statement'
 import { createLearnerSearch } from './learners-search.sql'
@@ -75,21 +75,6 @@ function overviewStatement(withFacet: boolean) {
 /** Built page statements by shape (db/statement.ts). */
 const pageStatements = statementCache(500)
 
-/** A page of the learner list: its learners as JSON (rowsJsonSql), how many, and the version it was read at. */
-export interface LearnerPage {
-  rowsJson: string
-  rowCount: number
-  version: number | null
-}
-
-function readPage([row]: Record<string, unknown>[]): LearnerPage {
-  return {
-    rowsJson: jsonArrayText(row?.rowsJson),
-    rowCount: Number(row?.rowCount ?? 0),
-    version: toVersion(row?.version),
-  }
-}
-
 export function createLearnersRepository(db: DbOrTx) {
   return {
     ...createLearnerSearch(db),
@@ -108,7 +93,7 @@ export function createLearnersRepository(db: DbOrTx) {
       limit: number,
       offset: number,
       total: number | null,
-    ): Promise<LearnerPage> {
+    ): Promise<JsonPage> {
       const term = filter.search?.trim() ?? ''
       const walk = nearerEnd(total, limit, offset)
       const { input, values, shape } = inputOf(filter)
@@ -129,7 +114,7 @@ export function createLearnersRepository(db: DbOrTx) {
           return sql`select ${rowsJsonSql(order)} as "rowsJson", count(*) as "rowCount", ${versionOf(LP.companyId)} as "version"
             from ${ids} join ${L} on ${L.companyId} = ${LP.companyId} and ${L.learnerHash} = ${ids.hash}`
         })
-        return readPage(await runStatement(db, statement, { ...run, walkRows }))
+        return readJsonPage(await runStatement(db, statement, { ...run, walkRows }))
       }
       return searchedPage({
         table: L,

@@ -8,7 +8,7 @@ import {
   dispatchSummaryTotal,
   registration,
 } from '../../db/schema'
-import { jsonArraySql, jsonObjectSql } from '../../db/json-rows'
+import { jsonArraySql, jsonObjectSql, readJsonPage, type JsonPage } from '../../db/json-rows'
 import type { DayCount } from '../../lib/day-seek'
 import { optionalValues, placeholders, runStatement, statementCache, toVersion } from '../../db/statement'
 import { matchesTermMatch, nearerEnd, searchedPage, termMatch, type SearchPath } from '../../db/search'
@@ -126,21 +126,6 @@ const rowsJsonSql = jsonArraySql(
   sql.join(ORDER, sql`, `),
 )
 
-/** A report page: its registrations as JSON (rowsJsonSql), how many, and the version it was read at. */
-export interface ReportPage {
-  rowsJson: string
-  rowCount: number
-  version: number | null
-}
-
-function readPage([row]: Record<string, unknown>[]): ReportPage {
-  return {
-    rowsJson: row!.rowsJson as string,
-    rowCount: Number(row!.rowCount),
-    version: toVersion(row!.version),
-  }
-}
-
 export function createReportsRepository(db: DbOrTx) {
   return {
     /** The export's next chunk after `cursor` (reports.sql.ts reportChunkQuery). */
@@ -156,7 +141,7 @@ export function createReportsRepository(db: DbOrTx) {
      * page in the second half of a known total is walked from the other end (the last page costs
      * what the first does).
      */
-    async page(filter: RegistrationFilter, limit: number, offset: number, total: number | null): Promise<ReportPage> {
+    async page(filter: RegistrationFilter, limit: number, offset: number, total: number | null): Promise<JsonPage> {
       const at = nearerEnd(total, limit, offset)
       const walk = at.fromEnd ? [sql`${registration.lastAccessDate} asc nulls first`, desc(registration.id)] : ORDER
       const { input, values, shape } = inputOf(filter)
@@ -190,7 +175,7 @@ export function createReportsRepository(db: DbOrTx) {
           return sql`select ${rowsJsonSql} as "rowsJson", count(*) as "rowCount", ${registrationVersionOf(R.dispatchId)} as "version"
             from ${ids} join ${registration} on ${registration.id} = ${ids.id}`
         })
-        return readPage(await runStatement(db, statement, { ...run, walkRows }))
+        return readJsonPage(await runStatement(db, statement, { ...run, walkRows }))
       }
       // A search's page as db/search.ts says (searchedPage).
       return searchedPage({
