@@ -67,8 +67,9 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
 }
 
 /**
- * One node-postgres client per PGlite instance, on PGlite's node-postgres connection, for the
- * statements kept prepared by name. PGlite's `query` parses and plans every statement afresh
+ * One node-postgres client per PGlite instance, on a connection that hands each statement's
+ * messages to PGlite in one call (db/pglite-connection.ts), for the statements kept prepared by
+ * name. PGlite's `query` parses and plans every statement afresh
  * (and planning reads each table's size from its data folder); a prepared statement is parsed
  * once and, like on PostgreSQL, planned once when its generic plan is as good. One client per
  * instance, since the names live in PGlite's single session.
@@ -91,9 +92,11 @@ function keptClientOf(pglite: PGlite): Promise<KeptClient> {
   let kept = keptClients.get(pglite)
   if (!kept) {
     // Loaded on first use, as the PostgreSQL driver is by client.ts: this module stays free of both drivers.
-    kept = Promise.all([import('pg'), import('@electric-sql/pglite/node-postgres')]).then(
-      async ([{ default: pgModule }, { createPgConfig }]) => {
-        const client = new pgModule.Client(createPgConfig(pglite) as unknown as pg.ClientConfig)
+    kept = Promise.all([import('pg'), import('./pglite-connection')]).then(
+      async ([{ default: pgModule }, { BatchingPgliteConnection }]) => {
+        const connection = new BatchingPgliteConnection(pglite)
+        // node-postgres takes a ready connection in place of a socket's (not in its ClientConfig type).
+        const client = new pgModule.Client({ connection } as pg.ClientConfig)
         await client.connect()
         return { client, custom: false }
       },
@@ -125,7 +128,7 @@ export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger
       const name = instance && params.length > 0 ? statementName(text) : undefined
       if (!instance || !name) return (await client.query<Record<string, unknown>>(text, params)).rows
       const kept = await keptClientOf(instance)
-      // PGlite's node-postgres connection sends its messages without PGlite's locks: taken here
+      // The kept client's connection sends its messages without PGlite's locks: taken here
       // as PGlite's own query takes them, so the statement neither runs inside another caller's
       // transaction nor between the messages of another statement (nor after another's change
       // of the plan mode).
