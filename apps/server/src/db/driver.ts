@@ -84,6 +84,8 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
 interface KeptClient {
   client: pg.Client
   custom: boolean
+  /** Whether the session was cleared of an earlier client's names and mode (runKept). */
+  started: boolean
 }
 
 const keptClients = new WeakMap<PGlite, Promise<KeptClient>>()
@@ -97,8 +99,15 @@ function keptClientOf(pglite: PGlite): Promise<KeptClient> {
         const connection = new BatchingPgliteConnection(pglite)
         // node-postgres takes a ready connection in place of a socket's (not in its ClientConfig type).
         const client = new pgModule.Client({ connection } as pg.ClientConfig)
+        // A call into PGlite that throws (a closed or broken instance) fails the statement and
+        // leaves the client unusable: it is forgotten, and the next statement makes another.
+        // Without a listener, node-postgres would throw the error from its client and end the
+        // process.
+        client.on('error', () => {
+          if (keptClients.get(pglite) === kept) keptClients.delete(pglite)
+        })
         await client.connect()
-        return { client, custom: false }
+        return { client, custom: false, started: false }
       },
     )
     keptClients.set(pglite, kept)
@@ -108,6 +117,11 @@ function keptClientOf(pglite: PGlite): Promise<KeptClient> {
 
 /** Runs a kept statement under the plan mode its tables need (see KeptClient). */
 async function runKept(kept: KeptClient, name: string, text: string, params: unknown[]) {
+  if (!kept.started) {
+    // The session may still hold the names and plan mode of a client forgotten after an error.
+    await kept.client.query('deallocate all; set plan_cache_mode = auto')
+    kept.started = true
+  }
   const custom = VALUE_PLANNED_TABLES.test(text)
   if (custom !== kept.custom) {
     await kept.client.query(`set plan_cache_mode = ${custom ? 'force_custom_plan' : 'auto'}`)
