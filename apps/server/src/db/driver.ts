@@ -84,8 +84,6 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
 interface KeptClient {
   client: pg.Client
   custom: boolean
-  /** Whether the session was cleared of an earlier client's names and mode (runKept). */
-  started: boolean
 }
 
 const keptClients = new WeakMap<PGlite, Promise<KeptClient>>()
@@ -107,7 +105,9 @@ function keptClientOf(pglite: PGlite): Promise<KeptClient> {
           if (keptClients.get(pglite) === kept) keptClients.delete(pglite)
         })
         await client.connect()
-        return { client, custom: false, started: false }
+        // The session may still hold the names and plan mode of a client forgotten after an error.
+        await underLocks(pglite, () => client.query('deallocate all; set plan_cache_mode = auto'))
+        return { client, custom: false }
       },
     )
     keptClients.set(pglite, kept)
@@ -117,17 +117,17 @@ function keptClientOf(pglite: PGlite): Promise<KeptClient> {
 
 /** Runs a kept statement under the plan mode its tables need (see KeptClient). */
 async function runKept(kept: KeptClient, name: string, text: string, params: unknown[]) {
-  if (!kept.started) {
-    // The session may still hold the names and plan mode of a client forgotten after an error.
-    await kept.client.query('deallocate all; set plan_cache_mode = auto')
-    kept.started = true
-  }
   const custom = VALUE_PLANNED_TABLES.test(text)
   if (custom !== kept.custom) {
     await kept.client.query(`set plan_cache_mode = ${custom ? 'force_custom_plan' : 'auto'}`)
     kept.custom = custom
   }
   return (await kept.client.query({ name, text, values: params })).rows
+}
+
+/** Runs `run` under PGlite's own locks, as its `query` takes them (see pgliteDriver). */
+function underLocks<T>(pglite: PGlite, run: () => Promise<T>): Promise<T> {
+  return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(run))
 }
 
 const isInstance = (client: PGlite | PgliteTransaction): client is PGlite =>
@@ -146,9 +146,7 @@ export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger
       // as PGlite's own query takes them, so the statement neither runs inside another caller's
       // transaction nor between the messages of another statement (nor after another's change
       // of the plan mode).
-      return instance._runExclusiveTransaction(() =>
-        instance._runExclusiveQuery(() => runKept(kept, name, text, params)),
-      )
+      return underLocks(instance, () => runKept(kept, name, text, params))
     },
   }
 }

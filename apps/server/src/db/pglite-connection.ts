@@ -11,14 +11,14 @@ import { serialize } from 'pg-protocol'
  * buffer. PGlite's connection hands every message over on its own: each a call into
  * PostgreSQL with its own ReadyForQuery check, output flush, parser and promise, four or five
  * a statement. PostgreSQL reads a buffer of several messages as it reads them from a socket, in
- * order, skipping to the Sync after an error, so the answers are the same.
+ * order, skipping to the Sync after an error, so the answers are the same. It speaks only what
+ * the kept client asks: statements and settings, no COPY, no authentication.
  */
 export class BatchingPgliteConnection extends EventEmitter {
   readonly #pglite: PGlite
   #queue: Promise<void>
   #corked = 0
   #pending: Buffer[] = []
-  #emitMessage = false
 
   // What node-postgres's Client reads and writes on its connection.
   _connecting = false
@@ -38,9 +38,6 @@ export class BatchingPgliteConnection extends EventEmitter {
     super()
     this.#pglite = pglite
     this.#queue = pglite.waitReady
-    this.on('newListener', (event) => {
-      if (event === 'message') this.#emitMessage = true
-    })
   }
 
   #write(message: Buffer) {
@@ -55,11 +52,8 @@ export class BatchingPgliteConnection extends EventEmitter {
     this.#queue = this.#queue
       .then(() => this.#pglite.execProtocolStream(buffer, { throwOnError: false }))
       .then((messages) => {
-        for (const message of messages) {
-          if (this.#emitMessage) this.emit('message', message)
-          // node-postgres listens for an ErrorResponse as 'errorMessage'.
-          this.emit(message.name === 'error' ? 'errorMessage' : message.name, message)
-        }
+        // node-postgres listens for each message by its name, and for an ErrorResponse as 'errorMessage'.
+        for (const message of messages) this.emit(message.name === 'error' ? 'errorMessage' : message.name, message)
       })
       .catch((error: unknown) => {
         this.emit('error', error)
@@ -104,22 +98,12 @@ export class BatchingPgliteConnection extends EventEmitter {
   sync() {
     this.#write(serialize.sync())
   }
-  sendCopyFromChunk(chunk: Buffer) {
-    this.#write(serialize.copyData(chunk))
-  }
-  endCopyFrom() {
-    this.#write(serialize.copyDone())
-  }
-  sendCopyFail(message: string) {
-    this.#write(serialize.copyFail(message))
-  }
 
   /** Like a socket closing: node-postgres waits for 'end'. The PGlite instance stays open (its owner closes it). */
   end() {
     this.#queue = this.#queue.then(() => {
       this.emit('end')
     })
-    for (const event of this.eventNames()) if (event !== 'newListener') this.removeAllListeners(event)
-    this.#emitMessage = false
+    this.removeAllListeners()
   }
 }
