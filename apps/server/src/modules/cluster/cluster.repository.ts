@@ -22,9 +22,15 @@ export function createClusterRepository(db: DbOrTx) {
       const row = rowsOf<{ hits: number; ttl_ms: number }>(result)[0]!
       return { hits: Number(row.hits), ttlMs: Number(row.ttl_ms) }
     },
-    /** Removes counters whose window ended before `before`. */
-    async pruneRateLimits(before: Date): Promise<void> {
-      await db.delete(rateLimitCounter).where(lt(rateLimitCounter.windowEndsAt, before))
+    /**
+     * Removes counters whose window ended more than `ageMs` ago, by the database's clock: the
+     * windows are set by that clock, so a node whose own clock runs ahead does not remove
+     * counters still counting.
+     */
+    async pruneRateLimits(ageMs: number): Promise<void> {
+      await db
+        .delete(rateLimitCounter)
+        .where(lt(rateLimitCounter.windowEndsAt, sql`now() - make_interval(secs => ${ageMs / 1000}::float8)`))
     },
     /**
      * The fingerprint recorded for a secret's name: `fingerprint` when none was yet (it is

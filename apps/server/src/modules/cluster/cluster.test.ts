@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../../app'
 import type { Database } from '../../db/client'
+import { rateLimitCounter } from '../../db/schema'
 import { hashPassword } from '../../lib/passwords'
 import { testConfig, TEST_PASSWORD } from '../../test/helpers'
 import { createTestDatabase } from '../../test/test-database'
@@ -90,5 +91,33 @@ describe('two nodes on one database', () => {
     expect(fingerprint).not.toContain(testConfig().jwtSecret)
     expect(fingerprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(secretFingerprint('another')).not.toBe(fingerprint)
+  })
+
+  it('prunes only counters whose window ended long ago by the database clock, even when a node runs ahead', async () => {
+    const repository = createClusterRepository(database.db)
+    await repository.rateLimitHit('prune-live', 60_000)
+    await repository.rateLimitHit('prune-live', 60_000)
+    // A node whose clock is a day ahead: its own "an hour ago" is after every live window's end.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 24 * 60 * 60_000 })
+    try {
+      await repository.pruneRateLimits(60 * 60_000)
+    } finally {
+      vi.useRealTimers()
+    }
+    // PGlite's clock is this process's own (moved ahead with it, so the window has ended there);
+    // PostgreSQL's is not, and the window still counts.
+    const hits = (await repository.rateLimitHit('prune-live', 60_000)).hits
+    expect(hits).toBe(database.kind === 'postgres' ? 3 : 1)
+
+    // A window that has just ended is kept for the hour after it, then removed; live ones stay.
+    await repository.rateLimitHit('prune-ended', 1)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const keys = async () =>
+      (await database.db.select({ key: rateLimitCounter.key }).from(rateLimitCounter)).map((r) => r.key).sort()
+    await repository.pruneRateLimits(60 * 60_000)
+    expect(await keys()).toEqual(expect.arrayContaining(['prune-ended', 'prune-live']))
+    await repository.pruneRateLimits(0)
+    expect(await keys()).toContain('prune-live')
+    expect(await keys()).not.toContain('prune-ended')
   })
 })

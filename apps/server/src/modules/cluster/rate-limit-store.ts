@@ -17,7 +17,7 @@ export function databaseRateLimitStore(repository: ClusterRepository): FastifyRa
         repository.rateLimitHit(`${namespace}${key}`, timeWindow).then(
           ({ hits, ttlMs }) => {
             if (Math.random() * PRUNE_EVERY < 1) {
-              void repository.pruneRateLimits(new Date(Date.now() - PRUNE_AFTER_MS)).catch(() => undefined)
+              void repository.pruneRateLimits(PRUNE_AFTER_MS).catch(() => undefined)
             }
             callback(null, { current: hits, ttl: ttlMs })
           },
