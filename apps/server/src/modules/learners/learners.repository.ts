@@ -25,7 +25,6 @@ import {
   type LearnerRow,
 } from './learners.sql'
 
-/** The key of a learner given as its e-mail (or `id:<learner id>` for one without), as learner_hash is made. */
 /**
  * Up to this many learners, a course filter's page is read from the course's learners, sorted,
  * rather than by walking the company's sort index: sorting this many rows costs a few
@@ -34,6 +33,7 @@ import {
  */
 export const FEW_FACET_ROWS = 10_000
 
+/** The key of a learner given as its e-mail (or `id:<learner id>` for one without), as learner_hash is made. */
 export const learnerHashOf = (key: string) =>
   key.startsWith('id:') && !key.includes('@')
     ? sql`hashtextextended('i:' || ${key.slice(3)}, 0)`
