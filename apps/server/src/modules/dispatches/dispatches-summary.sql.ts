@@ -95,11 +95,18 @@ export function staffSearchSummarySql(filter: ListInput, search: TermMatch, opti
   const courses = sql`(select "courses" from "search_sets")::text[]`
   const companies = sql`(select "companies" from "search_sets")::text[]`
   const status = enabledIs(filter.status, d.enabled)
+  // Each part says first, on the look-up's arrays alone, when it has nothing to read: the plan
+  // checks that once and skips the part's scan (most terms match courses or companies, not both).
   const parts = [
-    keptRows(c, sql`${c.courseId} = any(${courses}) and ${enabledIs(filter.status, c.enabled)}`),
-    keptRows(s, sql`${s.companyId} = any(${companies}) and ${enabledIs(filter.status, s.enabled)}`),
-    // Only a term that matched both a course and a company counts a dispatch twice. Said first,
-    // on the look-up's arrays alone, so the plan checks it once and skips the walk (a company's
+    keptRows(
+      c,
+      sql`cardinality(${courses}) > 0 and ${c.courseId} = any(${courses}) and ${enabledIs(filter.status, c.enabled)}`,
+    ),
+    keptRows(
+      s,
+      sql`cardinality(${companies}) > 0 and ${s.companyId} = any(${companies}) and ${enabledIs(filter.status, s.enabled)}`,
+    ),
+    // Only a term that matched both a course and a company counts a dispatch twice (a company's
     // term would otherwise walk all of that company's dispatches to find no matching course).
     perDispatch(
       -1,

@@ -5,6 +5,8 @@ import { buildTestApp, type TestContext } from '../../test/helpers'
 import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { dispatchFields } from './dispatches.fields'
 import { pageStatement } from './dispatches-page.sql'
+import { staffSearchSummarySql } from './dispatches-summary.sql'
+import { termMatch } from '../../db/search'
 
 /**
  * Migration 0023: the list sorts by stored lowered keys, so neither a searched
@@ -89,5 +91,27 @@ describe('dispatch list plans (migration 0023)', () => {
     const nodes = await nodesOf(pageStatement(false, fields, live, null, sort, 'desc', 50, 1000, counts))
     expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Index Only Scan', 'Index Name': index }))
     expect(nodes.flatMap((node) => node['Sort Key'] ?? []).join(' ')).not.toMatch(/lower\(/)
+  })
+})
+
+describe('a staff search summary', () => {
+  /** The summary's plan as run, with how often each node ran ('Actual Loops'). */
+  async function ranOf(term: string) {
+    const search = termMatch(term)
+    const summary = staffSearchSummarySql({ status: 'all', search }, search, { opaque: true })
+    const result = await t.database.db.execute(sql`explain (analyze, costs off, format json) ${summary}`)
+    const [row] = (result as unknown as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[] }).rows
+    const nodes = planNodes(row!['QUERY PLAN']) as (PlanNode & { 'Actual Loops': number })[]
+    return (table: string) =>
+      nodes.filter((node) => node['Relation Name'] === table).reduce((n, node) => n + node['Actual Loops'], 0)
+  }
+
+  it("reads no course's kept sums for a term that names companies only, nor a company's for one naming courses only", async () => {
+    const companiesOnly = await ranOf('plan company')
+    expect(companiesOnly('dispatch_summary')).toBeGreaterThan(0)
+    expect(companiesOnly('dispatch_course_summary')).toBe(0)
+    const coursesOnly = await ranOf('plan course')
+    expect(coursesOnly('dispatch_course_summary')).toBeGreaterThan(0)
+    expect(coursesOnly('dispatch_summary')).toBe(0)
   })
 })
