@@ -73,13 +73,19 @@ export function createAuthRepository(db: DbOrTx) {
         .where(eq(appUser.id, userId))
     },
 
-    /** Until when sign-ins of a throttle key (an account or an IP) are blocked; null when not. */
-    async throttleBlockedUntil(key: string): Promise<Date | null> {
+    /**
+     * Whole seconds until sign-ins of a throttle key (an account or an IP) are no longer blocked;
+     * 0 when they are not. Read by the database's clock, which set the block: a node whose own
+     * clock runs ahead would otherwise see every block as over.
+     */
+    async throttleWaitSeconds(key: string): Promise<number> {
       const [row] = await db
-        .select({ blockedUntil: loginThrottle.blockedUntil })
+        .select({
+          wait: sql<number>`greatest(0, ceil(extract(epoch from ${loginThrottle.blockedUntil} - now())))::int`,
+        })
         .from(loginThrottle)
-        .where(eq(loginThrottle.key, key))
-      return row?.blockedUntil ?? null
+        .where(and(eq(loginThrottle.key, key), sql`${loginThrottle.blockedUntil} > now()`))
+      return row ? Number(row.wait) : 0
     },
     /** Counts one failure of the key in its window and blocks it once past the allowed number. */
     async throttleFailure(key: string, rule: ThrottleRule): Promise<void> {

@@ -18,7 +18,7 @@ export const DEFAULT_THROTTLE = {
   ip: { maxFailures: 30, windowSeconds: 15 * 60, blockSeconds: 60, maxBlockSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>
 
-type ThrottleStore = Pick<AuthRepository, 'throttleBlockedUntil' | 'throttleFailure' | 'throttleClear'>
+type ThrottleStore = Pick<AuthRepository, 'throttleWaitSeconds' | 'throttleFailure' | 'throttleClear'>
 
 export function createLoginThrottle(store: ThrottleStore, rules = DEFAULT_THROTTLE) {
   const keys = (email: string, ip: string) =>
@@ -29,14 +29,9 @@ export function createLoginThrottle(store: ThrottleStore, rules = DEFAULT_THROTT
 
   return {
     /** Seconds to wait before another attempt, or 0 when the attempt may proceed. */
-    async retryAfter(email: string, ip: string, now = new Date()): Promise<number> {
+    async retryAfter(email: string, ip: string): Promise<number> {
       let wait = 0
-      for (const { key } of keys(email, ip)) {
-        const blockedUntil = await store.throttleBlockedUntil(key)
-        if (blockedUntil && blockedUntil > now) {
-          wait = Math.max(wait, Math.ceil((blockedUntil.getTime() - now.getTime()) / 1000))
-        }
-      }
+      for (const { key } of keys(email, ip)) wait = Math.max(wait, await store.throttleWaitSeconds(key))
       return wait
     },
 
