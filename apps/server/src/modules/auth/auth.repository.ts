@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import type { ThrottleRule } from './login-throttle'
 import { firstRow } from '../../db/first-row'
@@ -74,18 +74,18 @@ export function createAuthRepository(db: DbOrTx) {
     },
 
     /**
-     * Whole seconds until sign-ins of a throttle key (an account or an IP) are no longer blocked;
-     * 0 when they are not. Read by the database's clock, which set the block: a node whose own
-     * clock runs ahead would otherwise see every block as over.
+     * Whole seconds until sign-ins under any of the throttle keys (an account, an IP) are no
+     * longer blocked; 0 when none is. One statement for all the keys, by the database's clock,
+     * which set the blocks: a node whose own clock runs ahead would otherwise see every block as over.
      */
-    async throttleWaitSeconds(key: string): Promise<number> {
+    async throttleWaitSeconds(keys: string[]): Promise<number> {
       const [row] = await db
         .select({
-          wait: sql<number>`greatest(0, ceil(extract(epoch from ${loginThrottle.blockedUntil} - now())))::int`,
+          wait: sql<number>`coalesce(max(ceil(extract(epoch from ${loginThrottle.blockedUntil} - now()))), 0)::int`,
         })
         .from(loginThrottle)
-        .where(and(eq(loginThrottle.key, key), sql`${loginThrottle.blockedUntil} > now()`))
-      return row ? Number(row.wait) : 0
+        .where(and(inArray(loginThrottle.key, keys), sql`${loginThrottle.blockedUntil} > now()`))
+      return Number(row?.wait ?? 0)
     },
     /** Counts one failure of the key in its window and blocks it once past the allowed number. */
     async throttleFailure(key: string, rule: ThrottleRule): Promise<void> {

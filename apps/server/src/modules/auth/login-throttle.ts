@@ -30,9 +30,7 @@ export function createLoginThrottle(store: ThrottleStore, rules = DEFAULT_THROTT
   return {
     /** Seconds to wait before another attempt, or 0 when the attempt may proceed. */
     async retryAfter(email: string, ip: string): Promise<number> {
-      let wait = 0
-      for (const { key } of keys(email, ip)) wait = Math.max(wait, await store.throttleWaitSeconds(key))
-      return wait
+      return store.throttleWaitSeconds(keys(email, ip).map(({ key }) => key))
     },
 
     async recordFailure(email: string, ip: string): Promise<void> {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { runStatement, type CompiledStatement } from '../../db/statement'
+import { termMatch } from '../../db/search'
+import { rowsOf, runStatement, type CompiledStatement } from '../../db/statement'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { planNodes, type PlanNode } from '../../test/plan-nodes'
 import { dispatchFields } from './dispatches.fields'
 import { pageStatement } from './dispatches-page.sql'
 import { staffSearchSummarySql } from './dispatches-summary.sql'
-import { termMatch } from '../../db/search'
 
 /**
  * Migration 0023: the list sorts by stored lowered keys, so neither a searched
@@ -99,8 +99,9 @@ describe('a staff search summary', () => {
   async function ranOf(term: string) {
     const search = termMatch(term)
     const summary = staffSearchSummarySql({ status: 'all', search }, search, { opaque: true })
-    const result = await t.database.db.execute(sql`explain (analyze, costs off, format json) ${summary}`)
-    const [row] = (result as unknown as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[] }).rows
+    const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+      await t.database.db.execute(sql`explain (analyze, costs off, format json) ${summary}`),
+    )
     const nodes = planNodes(row!['QUERY PLAN']) as (PlanNode & { 'Actual Loops': number })[]
     return (table: string) =>
       nodes.filter((node) => node['Relation Name'] === table).reduce((n, node) => n + node['Actual Loops'], 0)
