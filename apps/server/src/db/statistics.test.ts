@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase } from '../test/test-database'
 import type { Database } from './client'
+import { rowsOf } from './statement'
 import { STALE_BASE, analyzeStaleTables } from './statistics'
 import { vacuumForIndexOnlyScans } from './visibility'
 
@@ -110,6 +111,19 @@ describe('the visibility map index-only scans need (migrations 0017 and 0023, no
     expect(await vacuumForIndexOnlyScans(database.db)).toEqual(['company_learner', 'dispatch'])
     const after = await visibility()
     expect(after.allVisible).toBe(after.pages)
+    expect(await vacuumForIndexOnlyScans(database.db)).toEqual([])
+  })
+
+  it("vacuums the log's month partitions a search reads index-only, and only those under half visible", async () => {
+    await database.db.execute(sql`select activity_log_ensure_months(current_date, current_date)`)
+    await write(sql`
+      insert into activity_log (created_at, action, details)
+      select now(), 'PAGE_VIEWED', jsonb_build_object('page', 'Page ' || g) from generate_series(1, 3000) as g`)
+    const [month] = rowsOf<{ name: string }>(
+      await database.db.execute(sql`select tableoid::regclass::text as name from activity_log limit 1`),
+    )
+    await database.db.execute(sql.raw(`analyze ${month!.name}`))
+    expect(await vacuumForIndexOnlyScans(database.db)).toEqual([month!.name])
     expect(await vacuumForIndexOnlyScans(database.db)).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { DbOrTx } from './client'
+import { rowsOf } from './statement'
 
 /**
  * Tables read by index-only scans (migration 0017: a learner page's offset walks a sort index
@@ -13,6 +14,8 @@ import type { DbOrTx } from './client'
  * `activity_log_user_day`): every log page and search reads them index-only (migration 0049);
  * PGlite, which has no autovacuum, read them through the heap, a page for every few days.
  * `dispatch_sort_count`: a deep staff page reads its counts by key index-only (migration 0053).
+ * The log's month partitions (`activity_log`, partitioned): a search with a user reads the user's
+ * rows in a slice of time with their text index-only (migration 0058).
  */
 export const INDEX_ONLY_TABLES = [
   'company_learner',
@@ -22,18 +25,31 @@ export const INDEX_ONLY_TABLES = [
   'activity_log_user_day',
 ] as const
 
+/** Partitioned tables whose partitions are read index-only (each partition has its own map). */
+export const INDEX_ONLY_PARTITIONED = ['activity_log'] as const
+
 /**
- * Vacuums the tables of INDEX_ONLY_TABLES whose visibility map (as the planner last saw it)
+ * Vacuums the tables of INDEX_ONLY_TABLES, and the partitions of INDEX_ONLY_PARTITIONED, whose visibility map (as the planner last saw it)
  * covers less than half of their pages; returns their names. Run after migrating, and by the
  * planner-statistics job (background.ts) as the portal's own writes fill them.
  */
 export async function vacuumForIndexOnlyScans(db: DbOrTx): Promise<string[]> {
+  const partitions = rowsOf<{ name: string }>(
+    await db.execute(sql`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = any(array[${sql.join(
+      INDEX_ONLY_PARTITIONED.map((t) => sql`to_regclass(${t})`),
+      sql`, `,
+    )}])
+    order by c.relname`),
+  )
+  const tables = [...INDEX_ONLY_TABLES, ...partitions.map((r) => r.name)]
   const vacuumed: string[] = []
-  for (const table of INDEX_ONLY_TABLES) {
+  for (const table of tables) {
     const result = await db.execute(sql`
       select 1 from pg_class
       where oid = to_regclass(${table}) and relkind = 'r' and relpages > 0 and relallvisible < relpages / 2`)
-    if ((result as unknown as { rows: unknown[] }).rows.length === 0) continue
+    if (rowsOf(result).length === 0) continue
     await db.execute(sql`vacuum ${sql.identifier(table)}`)
     vacuumed.push(table)
   }
