@@ -30,6 +30,8 @@ export const activityLog = pgTable(
     primaryKey({ name: 'activity_log_pkey', columns: [t.id, t.createdAt] }),
     index('activity_log_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     index('activity_log_action_created_at_idx').on(t.action, t.createdAt.desc(), t.id.desc()),
+    // With search_text as an INCLUDE column (migration 0058): a search with a user compares the
+    // user's rows in a slice of time in the index alone.
     index('activity_log_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('activity_log_user_action_idx').on(t.userId, t.action, t.createdAt.desc(), t.id.desc()),
     // activity_log_search_trgm_idx and activity_log_search_dotless_idx (gin: user_id, action and
