@@ -29,19 +29,19 @@ export const INDEX_ONLY_TABLES = [
 export const INDEX_ONLY_PARTITIONED = ['activity_log'] as const
 
 /**
- * Vacuums the tables of INDEX_ONLY_TABLES, and the partitions of INDEX_ONLY_PARTITIONED, whose visibility map (as the planner last saw it)
- * covers less than half of their pages; returns their names. Run after migrating, and by the
- * planner-statistics job (background.ts) as the portal's own writes fill them.
+ * Vacuums the tables of INDEX_ONLY_TABLES and the partitions of INDEX_ONLY_PARTITIONED whose
+ * visibility map (as the planner last saw it) covers less than half of their pages; returns their
+ * names. Run after migrating, and by the planner-statistics job (background.ts) as the portal's own
+ * writes fill them.
  */
 export async function vacuumForIndexOnlyScans(db: DbOrTx): Promise<string[]> {
+  const parents = sql.join(
+    INDEX_ONLY_PARTITIONED.map((table) => sql`to_regclass(${table})`),
+    sql`, `,
+  )
   const partitions = rowsOf<{ name: string }>(
-    await db.execute(sql`
-    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = any(array[${sql.join(
-      INDEX_ONLY_PARTITIONED.map((t) => sql`to_regclass(${t})`),
-      sql`, `,
-    )}])
-    order by c.relname`),
+    await db.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = any(array[${parents}]) order by c.relname`),
   )
   const tables = [...INDEX_ONLY_TABLES, ...partitions.map((r) => r.name)]
   const vacuumed: string[] = []
