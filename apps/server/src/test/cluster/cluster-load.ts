@@ -18,6 +18,12 @@ export interface LoadRecord {
   answers: Answer[]
   /** Sessions made: their latest tokens after every refresh. */
   sessions: Array<{ accessToken: string; refreshToken: string }>
+  /**
+   * Refreshes whose answer was lost with a killed node and which were refused when sent again:
+   * the node had spent the token, and a spent token presented again ends its session
+   * (docs/decisions.md, "A reused refresh token"). The user then signs in again.
+   */
+  refreshesLost: number
   /** The notes each edited dispatch was last acknowledged with. */
   notes: Map<string, string>
   /** Course requests answered 201 (their notes marker), and ones whose answer was lost. */
@@ -48,6 +54,7 @@ export function createRecord(): LoadRecord {
   return {
     answers: [],
     sessions: [],
+    refreshesLost: 0,
     notes: new Map(),
     requestsCreated: new Set(),
     requestsInDoubt: new Set(),
@@ -115,11 +122,24 @@ async function sessions(ctx: LoadContext, record: LoadRecord) {
   for (let n = 0; Date.now() < ctx.until; n++) {
     if (n % 3 === 0) record.sessions.push(await signIn(record, ctx.balancer, ctx.admin))
     const session = pick(record.sessions, n)
-    const res = await untilClear(() =>
-      call<{ accessToken: string; refreshToken: string }>(record, ctx.balancer, 'POST', '/api/auth/refresh-token', {
-        body: { refreshToken: session.refreshToken },
-      }),
-    )
+    let lost = false
+    const res = await untilClear(async () => {
+      const answer = await call<{ accessToken: string; refreshToken: string }>(
+        record,
+        ctx.balancer,
+        'POST',
+        '/api/auth/refresh-token',
+        { body: { refreshToken: session.refreshToken } },
+      )
+      lost ||= unclear(answer.status)
+      return answer
+    })
+    if (res.status === 401 && lost) {
+      // That session has ended: it is no longer one every node must accept.
+      record.refreshesLost++
+      record.sessions[record.sessions.indexOf(session)] = await signIn(record, ctx.balancer, ctx.admin)
+      continue
+    }
     if (res.status !== 200) throw new Error(`refresh failed: ${res.status} ${JSON.stringify(res.body)}`)
     Object.assign(session, res.body)
     await pause(300)
