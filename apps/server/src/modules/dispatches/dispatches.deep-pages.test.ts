@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DispatchListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from './dispatches.test-data'
-import { SHALLOW_PAGE_END } from './dispatches.service'
+import { SHALLOW_PAGE_END } from './dispatches.repository'
 import { PLACED_PAGE_OFFSET } from './dispatches-page.sql'
 import { sql } from 'drizzle-orm'
 

@@ -8,7 +8,7 @@ import { termMatch } from '../../db/search'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { usingPostgres } from '../../test/test-database'
 import { dispatchFields } from './dispatches.fields'
-import { createDispatchesRepository } from './dispatches.repository'
+import { createDispatchesRepository, SHALLOW_PAGE_END } from './dispatches.repository'
 import { staffSearchSummarySql } from './dispatches-summary.sql'
 
 /**
@@ -17,7 +17,9 @@ import { staffSearchSummarySql } from './dispatches-summary.sql'
  * .reusePlans), so every term and page plans alike and each prepared statement moves to one
  * generic plan after PostgreSQL's five custom ones, instead of planning each request (0.4 ms of
  * a 1.1 ms summary on the bench data). With plain parameters the custom plans look cheaper than
- * the generic one and every run is planned again. Read from pg_prepared_statements, per session.
+ * the generic one and every run is planned again. A staff page near the start of the unsearched
+ * list walks at most SHALLOW_PAGE_END rows, a number in its text, so its generic plan is the
+ * walk of the sort index too. Read from pg_prepared_statements, per session.
  */
 describe.runIf(usingPostgres())('staff search statements reuse one plan (PostgreSQL)', () => {
   let t: TestContext
@@ -79,6 +81,54 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
       expect(JSON.parse(page.rowsJson)).toHaveLength(10)
     }
     expect(await plansOf(client, '%"matched"%')).toEqual([{ custom: 5, generic: terms.length - 5 }])
+  })
+
+  it('reads a page near the start of the unsearched staff list with its summary on one generic plan, walking the sort index', async () => {
+    const repository = createDispatchesRepository(drizzle({ client, schema }) as unknown as Db, { reusePlans: true })
+    const fields = dispatchFields.view('admin')
+    const expected = (
+      await client.query<{ id: string }>(
+        `select id from dispatch where removed_at is null order by destination_key asc, id asc limit $1`,
+        [SHALLOW_PAGE_END],
+      )
+    ).rows.map((r) => r.id)
+    // Pages anywhere before SHALLOW_PAGE_END, the last one ending on it.
+    const pages = [
+      [50, 0],
+      [25, 25],
+      [10, 990],
+      [50, 400],
+      [100, 100],
+      [50, 950],
+      [200, 800],
+    ] as const
+    for (const [limit, offset] of pages) {
+      const read = await repository.summaryAndPage(fields, { status: 'all' }, 'client', 'asc', limit, offset)
+      expect(read.summary.totalDispatches).toBe(20_000)
+      const ids = (JSON.parse(read.rowsJson) as { id: string }[]).map((row) => row.id)
+      expect(ids).toEqual(expected.slice(offset, offset + limit))
+    }
+    expect(await plansOf(client, '%"walked"%')).toEqual([{ custom: 5, generic: pages.length - 5 }])
+    // The plan kept is the walk of the sort index, not a sort of the whole list.
+    const [{ statement }] = (
+      await client.query<{ statement: string }>(
+        `select statement from pg_prepared_statements where statement like '%"walked"%'`,
+      )
+    ).rows as [{ statement: string }]
+    const count = (statement.match(/\$\d+/g) ?? []).length
+    await client.query(`prepare walked_page as ${statement}`)
+    try {
+      await client.query('set plan_cache_mode = force_generic_plan')
+      const args = Array.from({ length: count }, () => 'null').join(', ')
+      const plan = (await client.query<{ 'QUERY PLAN': string }>(`explain execute walked_page(${args})`)).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n')
+      expect(plan).toMatch(/Index Only Scan using dispatch_list_client_idx on dispatch/)
+      expect(plan).not.toMatch(/Seq Scan on dispatch /)
+    } finally {
+      await client.query('reset plan_cache_mode')
+      await client.query('deallocate walked_page')
+    }
   })
 
   it('is how the server runs staff searches on PostgreSQL', async () => {

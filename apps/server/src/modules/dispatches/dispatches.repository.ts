@@ -15,6 +15,7 @@ import {
   pageStatement,
   rowColumns,
   rowsJsonSql,
+  SHALLOW_PAGE_END,
   SORT_KEYS,
   statements,
   type DispatchFilter,
@@ -24,6 +25,7 @@ import type { SearchSets } from '../../db/dispatch-search'
 import { keptSummarySql, staffSearchSummarySql } from './dispatches-summary.sql'
 
 export type { DispatchFilter } from './dispatches-page.sql'
+export { SHALLOW_PAGE_END } from './dispatches-page.sql'
 
 /** Provider-owned columns an admin edit can change (docs/product-decisions.md D4: provider first, then mirror). */
 export type MirrorUpdate = Partial<
@@ -145,9 +147,9 @@ export function createDispatchesRepository(db: DbOrTx, options: DispatchesReposi
       offset: number,
     ): Promise<{ summary: SummaryRow; version: number | null; rowsJson: string }> {
       const { input, values, shape } = inputOf(filter)
-      const key = ['summaryAndPage', ...shape, sort, order, fields.key]
+      const key = ['summaryAndPage', opaque, ...shape, sort, order, fields.key]
       const statement = statements.get(JSON.stringify(key), () => {
-        const page = pageSql(false, input, sort, order, { by: 'walk', fromEnd: false })
+        const page = pageSql(opaque, input, sort, order, { by: 'walk', fromEnd: false, within: SHALLOW_PAGE_END })
         return sql`
           select "summary".*, "rows"."rowsJson" from (${keptSummarySql(input)}) as "summary"
           cross join lateral (${rowsJsonSql(page, SORT_KEYS[sort].length, fields, order)}) as "rows"`

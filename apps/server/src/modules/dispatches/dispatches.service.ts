@@ -11,7 +11,7 @@ import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { toPagination } from '../../lib/pagination'
 import { EMPTY_SUMMARY, toDispatch, toSummary, type DispatchRow, type SummaryRow } from './dispatches.mapper'
 import { dispatchFields } from './dispatches.fields'
-import type { DispatchFilter, DispatchesRepository } from './dispatches.repository'
+import { SHALLOW_PAGE_END, type DispatchFilter, type DispatchesRepository } from './dispatches.repository'
 import type { Viewer } from '../../lib/viewer'
 import { scopeCompany } from './dispatches.scope'
 import { cachePerDatabase, createVersionedCache, type ReadCacheOptions } from '../../lib/versioned-cache'
@@ -25,14 +25,6 @@ export const DISPATCH_NOT_FOUND = 'Dispatch not found'
  * one-row version read. About 20 KB a page, 200 pages at most.
  */
 const pageCache = cachePerDatabase<string>(200)
-
-/**
- * Where a staff page of the unsearched list stops being "near the start": up to
- * here it is walked from the start whatever the total, so its summary and its page are read in
- * one statement (walking a thousand index entries costs less than a second statement). A page that ends further in
- * waits for the total, to be walked from the nearer end.
- */
-export const SHALLOW_PAGE_END = 1_000
 
 /** Reads of the dispatch mirror (docs/product-rules.md §2 dispatch list and details), scoped to the caller. */
 
