@@ -57,7 +57,7 @@ export function pgDriver(client: PgQueryable, logger?: Logger): Driver {
   return {
     async rows(text, params) {
       logger?.logQuery(text, params)
-      const name = preparedName(text, params)
+      const name = keptName(text)
       const result = await client.query<Record<string, unknown>>(
         name ? { text, values: params, name } : { text, values: params },
       )
@@ -139,7 +139,7 @@ export function pgliteDriver(client: PGlite | PgliteTransaction, logger?: Logger
   return {
     async rows(text, params) {
       logger?.logQuery(text, params)
-      const name = instance && params.length > 0 ? statementName(text) : undefined
+      const name = instance ? statementName(text) : undefined
       if (!instance || !name) return (await client.query<Record<string, unknown>>(text, params)).rows
       const kept = await keptClientOf(instance)
       // The kept client's connection sends its messages without PGlite's locks: taken here
@@ -170,8 +170,17 @@ export const VALUE_PLANNED_TABLES = /"(?:registration|company_learner|activity_l
  * VALUE_PLANNED_TABLES.
  */
 export function preparedName(text: string, params: readonly unknown[]): string | undefined {
-  if (params.length === 0 || VALUE_PLANNED_TABLES.test(text)) return undefined
-  return statementName(text)
+  return params.length === 0 ? undefined : keptName(text)
+}
+
+/**
+ * The name of a kept statement (db/statement.ts), with or without parameters: its texts are
+ * bounded by their shapes, and one without parameters (a staff list's kept summary) would
+ * otherwise be planned on every run, which cost several times its run. None for
+ * VALUE_PLANNED_TABLES.
+ */
+function keptName(text: string): string | undefined {
+  return VALUE_PLANNED_TABLES.test(text) ? undefined : statementName(text)
 }
 
 /**

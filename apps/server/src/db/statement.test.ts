@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { createTestDatabase, usingPostgres } from '../test/test-database'
-import { drizzleDb, newPglite, type Database } from './client'
+import type pg from 'pg'
+import { drizzle } from 'drizzle-orm/node-postgres'
+import { drizzleDb, newPglite, type Database, type Db } from './client'
 import { compileStatement, optionalValues, placeholders, rowsOf, runStatement, statementCache } from './statement'
 
 let database: Database
@@ -108,6 +110,29 @@ describe('statements built once per shape', () => {
       await database.db.execute(sql`select statement from pg_prepared_statements`),
     ).map((row) => row.statement)
     if (!usingPostgres()) expect(prepared).toContain(statement.text)
+  })
+
+  it('prepares a kept statement without parameters too, so it is not planned on every run', async () => {
+    const statement = compileStatement(sql`select ${sql.raw('41 + 1')} as kept_without_parameters`)
+    expect(statement.params).toHaveLength(0)
+    const preparedOn = async (db: Db) => {
+      for (let run = 0; run < 3; run++)
+        expect(await runStatement(db, statement, {})).toEqual([{ kept_without_parameters: 42 }])
+      return rowsOf<{ statement: string }>(await db.execute(sql`select statement from pg_prepared_statements`)).map(
+        (row) => row.statement,
+      )
+    }
+    if (!usingPostgres()) {
+      expect(await preparedOn(database.db)).toContain(statement.text)
+      return
+    }
+    // On one connection of the pool, whose prepared statements are that session's.
+    const client = await (database as Database & { pool: pg.Pool }).pool.connect()
+    try {
+      expect(await preparedOn(drizzle({ client }) as unknown as Db)).toContain(statement.text)
+    } finally {
+      client.release()
+    }
   })
 
   it('on PGlite, keeps a statement over registrations prepared but plans it for its values on every run', async () => {
