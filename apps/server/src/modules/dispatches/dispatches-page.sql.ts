@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
-import type { DispatchListQuery } from '@portal/shared'
+import { DISPATCH_PAGE_SIZES, type DispatchListQuery } from '@portal/shared'
 import { course, dispatch, dispatchSortCount } from '../../db/schema'
 import { jsonArraySql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
@@ -136,6 +136,9 @@ export const PLACED_PAGE_OFFSET = 2_000
  */
 export const SHALLOW_PAGE_END = 1_000
 
+/** The bound of a staff walk that is not placed: a walk that starts before PLACED_PAGE_OFFSET ends by here. */
+const WALK_BOUND = PLACED_PAGE_OFFSET + Math.max(...DISPATCH_PAGE_SIZES)
+
 /** The kept counts (dispatch_sort_count.sort) that place a page of each sort; none for registrations. */
 const PLACED_BY: Partial<Record<DispatchListQuery['sort'], 'client' | 'course'>> = {
   client: 'client',
@@ -189,6 +192,8 @@ export type PageWay = 'walk' | 'collected' | 'grouped' | 'placed'
  * the filter's flag is counted; the status sort's keys are the flag, then the company name.
  */
 function placedIdsSql(
+  /** The page's limit and offset behind sub-selects (DispatchesRepositoryOptions.reusePlans). */
+  opaque: boolean,
   input: ListInput,
   sort: DispatchListQuery['sort'],
   direction: 'asc' | 'desc',
@@ -212,6 +217,11 @@ function placedIdsSql(
   const groups = (end: string) => sql`over (order by ${order} groups between unbounded preceding and ${sql.raw(end)})`
   const at = byFlag ? sql`((select "flag" from "at"), (select "key" from "at"))` : sql`((select "key" from "at"))`
   const cmp = sql.raw(direction === 'asc' ? '>=' : '<=')
+  // The walk's offset is known only once the counts are read, so no plan is made for it; a
+  // limit seen by the planner made each request's plan look cheaper than the generic one, and
+  // every request was planned again. Hidden too, every page plans alike and the plan is kept.
+  const offset = valueSql(P.offset, 'bigint', opaque)
+  const limit = valueSql(P.limit, 'bigint', opaque)
   return sql`with "at" as (
       select "flag", "key", "before" from (
         select ${c.enabled} as "flag", ${c.key} as "key",
@@ -219,7 +229,7 @@ function placedIdsSql(
           coalesce(sum(${c.dispatches}) ${groups('1 preceding')}, 0) as "before"
         from ${c} where ${c.sort} = ${kind} and ${flag}
       ) as "summed"
-      where "upto" > cast(${P.offset} as bigint)
+      where "upto" > ${offset}
       order by ${sql.raw(byFlag ? `"flag" ${direction}, "key" ${direction}` : `"key" ${direction}`)}
       limit 1
     )
@@ -229,7 +239,7 @@ function placedIdsSql(
       [...keys, sql`${dispatch.id}`].map((k) => sql`${k} ${dir}`),
       sql`, `,
     )}
-    limit ${P.limit} offset cast(${P.offset} as bigint) - (select "before" from "at")::bigint`
+    limit ${limit} offset ${offset} - (select "before" from "at")::bigint`
 }
 
 /**
@@ -246,7 +256,7 @@ export function pageSql(
   input: ListInput,
   sort: DispatchListQuery['sort'],
   order: DispatchListQuery['order'],
-  /** `within`: a walk from the start whose page is known to end by that many rows (SHALLOW_PAGE_END). */
+  /** `within`: a walk whose page is known to end by that many rows from where it starts. */
   way: { by: PageWay; fromEnd: boolean; within?: number },
 ): SQL {
   const keys = SORT_KEYS[sort]
@@ -267,7 +277,7 @@ export function pageSql(
   // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
   if (way.by === 'placed') {
-    ids = placedIdsSql(input, sort, walkDirection, whereOf(input), keys)
+    ids = placedIdsSql(opaque, input, sort, walkDirection, whereOf(input), keys)
   } else if (way.by !== 'walk' && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
@@ -311,7 +321,7 @@ export function pageSql(
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
       limit ${hidden(P.limit, 'bigint')} offset ${hidden(P.offset, 'bigint')}`
   } else if (way.within !== undefined) {
-    // A page near the start: the walk is bounded by a number in the text, and the page's limit
+    // A page near the start of its walk: the walk is bounded by a number in the text, and the page's limit
     // and offset (behind sub-selects with `opaque`) are taken from it. Planned for a known
     // limit and offset, the statement looked cheaper than its generic plan, which assumed a
     // tenth of the list and sorted all of it, so every request planned it again (about as
@@ -382,9 +392,17 @@ export function pageStatement(
   const groups = found.courses.length + found.companies.length
   const staff = filter.companyId === undefined
   const way = pageWay(counts, input.search !== null && staff, limit, offset, { sort, groups }, staff && !input.search)
-  const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, fields.key]
+  // A staff walk without a search that ends within WALK_BOUND rows of its end of the list (any
+  // not placed, but for the registrations sort) is bounded as a page near the start is (pageSql).
+  const bounded = staff && !input.search && way.by === 'walk' && way.offset + way.limit <= WALK_BOUND
+  const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, bounded, fields.key]
   const statement = statements.get(JSON.stringify(key), () =>
-    rowsJsonSql(pageSql(opaque, input, sort, order, way), SORT_KEYS[sort].length, fields, order),
+    rowsJsonSql(
+      pageSql(opaque, input, sort, order, { ...way, within: bounded ? WALK_BOUND : undefined }),
+      SORT_KEYS[sort].length,
+      fields,
+      order,
+    ),
   )
   return {
     statement,

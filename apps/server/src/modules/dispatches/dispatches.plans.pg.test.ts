@@ -131,6 +131,42 @@ describe.runIf(usingPostgres())('staff search statements reuse one plan (Postgre
     }
   })
 
+  it('reads deeper pages of the unsearched staff list (placed by the kept counts, or walked) on a generic plan after the first five', async () => {
+    const repository = createDispatchesRepository(drizzle({ client, schema }) as unknown as Db, { reusePlans: true })
+    const fields = dispatchFields.view('admin')
+    const counts = { matches: 20_000, scope: 20_000 }
+    const idsOf = (rowsJson: string) => (JSON.parse(rowsJson) as { id: string }[]).map((row) => row.id)
+    const order = async (by: string) =>
+      (await client.query<{ id: string }>(`select id from dispatch where removed_at is null order by ${by}`)).rows.map(
+        (r) => r.id,
+      )
+    // Placed: a walk starting PLACED_PAGE_OFFSET rows in or further, sorted by company.
+    const byCompany = await order('destination_key asc, id asc')
+    const placed = [2_000, 2_050, 3_975, 5_000, 2_600, 7_450, 4_000]
+    for (const offset of placed) {
+      const page = await repository.page(fields, { status: 'all' }, null, 'client', 'asc', 50, offset, counts)
+      expect(idsOf(page.rowsJson)).toEqual(byCompany.slice(offset, offset + 50))
+    }
+    // Walked, not placed (the registrations sort has no kept counts), ending within the bound.
+    const byRegistrations = await order('registration_count desc, id desc')
+    const walked = [1_000, 1_100, 1_500, 1_950, 1_200, 1_800, 1_050]
+    for (const offset of walked) {
+      const page = await repository.page(fields, { status: 'all' }, null, 'registrations', 'desc', 200, offset, counts)
+      expect(idsOf(page.rowsJson)).toEqual(byRegistrations.slice(offset, offset + 200))
+    }
+    const plans = (
+      await client.query<{ statement: string; generic: string; custom: string }>(
+        `select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements`,
+      )
+    ).rows
+    const of = (test: (text: string) => boolean) =>
+      plans.filter((p) => test(p.statement)).map((p) => ({ generic: Number(p.generic), custom: Number(p.custom) }))
+    expect(of((text) => text.includes('with "at" as'))).toEqual([{ custom: 5, generic: placed.length - 5 }])
+    expect(of((text) => text.includes('"walked"') && text.includes('"registration_count" desc'))).toEqual([
+      { custom: 5, generic: walked.length - 5 },
+    ])
+  })
+
   it('is how the server runs staff searches on PostgreSQL', async () => {
     const { headers } = await t.loginAs('admin')
     const terms = ['basics 26', 'basics 8', 'holdings 46', 'basics 18', 'holdings 9', 'basics 34', 'holdings 22']
