@@ -321,12 +321,12 @@ export function pageSql(
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
       limit ${hidden(P.limit, 'bigint')} offset ${hidden(P.offset, 'bigint')}`
   } else if (way.within !== undefined) {
-    // A page near the start of its walk: the walk is bounded by a number in the text, and the page's limit
-    // and offset (behind sub-selects with `opaque`) are taken from it. Planned for a known
-    // limit and offset, the statement looked cheaper than its generic plan, which assumed a
-    // tenth of the list and sorted all of it, so every request planned it again (about as
-    // long as it ran). Bounded, every page plans alike as the index walk, and PostgreSQL keeps
-    // that generic plan after five runs.
+    // A page near the start of its walk: the walk is bounded by a number in the text, and the
+    // page's limit and offset (behind sub-selects with `opaque`) are taken from it. Planned for
+    // a known limit and offset, the statement looked cheaper than its generic plan, which
+    // assumed a tenth of the list and sorted all of it, so every request planned it again
+    // (about as long as it ran). Bounded, every page plans alike as the index walk, and
+    // PostgreSQL keeps that generic plan after five runs.
     const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
     ids = sql`select "walked"."page_id" from (
         select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(input)}
@@ -392,8 +392,9 @@ export function pageStatement(
   const groups = found.courses.length + found.companies.length
   const staff = filter.companyId === undefined
   const way = pageWay(counts, input.search !== null && staff, limit, offset, { sort, groups }, staff && !input.search)
-  // A staff walk without a search that ends within WALK_BOUND rows of its end of the list (any
-  // not placed, but for the registrations sort) is bounded as a page near the start is (pageSql).
+  // A staff walk without a search whose page ends within WALK_BOUND rows of where the walk
+  // starts is bounded as a page near the start is (pageSql): every walk of a sort the kept
+  // counts place, and the shallower ones of the registrations sort.
   const bounded = staff && !input.search && way.by === 'walk' && way.offset + way.limit <= WALK_BOUND
   const key = ['page', opaque, ...shape, sort, order, way.by, way.fromEnd, bounded, fields.key]
   const statement = statements.get(JSON.stringify(key), () =>
