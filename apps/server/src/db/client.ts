@@ -222,7 +222,8 @@ export const PREPARED_PER_CONNECTION = 500
  * what /api/auth/me costs, so both gain most from a kept plan (figures in bench/results/history.md).
  * Statements without parameters
  * (migrations, SET) and those of VALUE_PLANNED_TABLES run as before (unnamed: planned for their
- * values each time); a connection prepares at most PREPARED_PER_CONNECTION texts.
+ * values each time), but for db/statement.ts's kept statements, which the driver names with or
+ * without parameters (db/driver.ts); a connection prepares at most PREPARED_PER_CONNECTION texts.
  */
 export function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown
