@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, brotliCompressSync } from 'node:zlib'
@@ -17,7 +17,10 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'))
   t = await buildTestApp({ config: testConfig({ webDistDir: dist }) })
 })
-afterAll(async () => t.close())
+afterAll(async () => {
+  await t.close()
+  rmSync(dist, { recursive: true, force: true })
+})
 
 describe('operations', () => {
   it('GET /api/health answers without any dependency', async () => {

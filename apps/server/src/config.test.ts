@@ -1,10 +1,19 @@
-import { describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { ConfigError, dataFolder, loadConfig } from './config'
 
-const dataDir = () => mkdtempSync(path.join(tmpdir(), 'portal-config-'))
+// Each test's own data folder, removed after the file's tests (the secrets written into them included).
+const dataDirs: string[] = []
+const dataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portal-config-'))
+  dataDirs.push(dir)
+  return dir
+}
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
+})
 
 describe('loadConfig', () => {
   it('uses the embedded defaults and generates secrets once', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
@@ -9,8 +9,9 @@ import { buildTestApp, testConfig, type TestContext } from '../../test/helpers'
  * scripts (`vite build --sourcemap`), and a missing asset is a 404, not the app's page.
  */
 let t: TestContext
+let dist: string
 beforeAll(async () => {
-  const dist = mkdtempSync(path.join(tmpdir(), 'portal-dist-'))
+  dist = mkdtempSync(path.join(tmpdir(), 'portal-dist-'))
   mkdirSync(path.join(dist, 'assets'))
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Portal</title><div id="root"></div>')
   writeFileSync(
@@ -21,7 +22,10 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'index-abc123.css.map'), '{"version":3,"sources":["../src/index.css"]}')
   t = await buildTestApp({ config: testConfig({ webDistDir: dist }) })
 })
-afterAll(async () => t.close())
+afterAll(async () => {
+  await t.close()
+  rmSync(dist, { recursive: true, force: true })
+})
 
 describe('source maps and missing assets', () => {
   it('answers 404 JSON for a source map that lies in the build, and serves the script itself', async () => {
