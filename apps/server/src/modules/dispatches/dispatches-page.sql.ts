@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import { DISPATCH_PAGE_SIZES, type DispatchListQuery } from '@portal/shared'
-import { course, dispatch, dispatchSortCount } from '../../db/schema'
+import { course, dispatch } from '../../db/schema'
 import { jsonArraySql } from '../../db/json-rows'
 import { matchesTermMatch, nearerEnd, termMatch, valueSql, type MatchOptions, type TermMatch } from '../../db/search'
 import { placeholders, statementCache } from '../../db/statement'
@@ -14,6 +14,7 @@ import {
   type SearchSets,
 } from '../../db/dispatch-search'
 import { ownSearchSummarySql, type ListInput } from './dispatches-summary.sql'
+import { PLACED_BY, PLACED_PAGE_OFFSET, placedIdsSql } from './dispatches-placed.sql'
 
 /**
  * The dispatch list's statements: a filter as placeholders and values, the way a page
@@ -123,12 +124,6 @@ export function ownSummarySql(input: ListInput, opaque: boolean): SQL {
 }
 
 /**
- * A staff page without a search whose walk starts this many rows in or further is placed by the
- * kept sort counts (`placed`); a shallower walk of the index costs less than reading the counts.
- */
-export const PLACED_PAGE_OFFSET = 2_000
-
-/**
  * Where a staff page of the unsearched list stops being "near the start": up to here it is
  * walked from the start whatever the total, so its summary and its page are read in one
  * statement (walking a thousand index entries costs less than a second statement). A page that
@@ -138,13 +133,6 @@ export const SHALLOW_PAGE_END = 1_000
 
 /** The bound of a staff walk that is not placed: a walk that starts before PLACED_PAGE_OFFSET ends by here. */
 const WALK_BOUND = PLACED_PAGE_OFFSET + Math.max(...DISPATCH_PAGE_SIZES)
-
-/** The kept counts (dispatch_sort_count.sort) that place a page of each sort; none for registrations. */
-const PLACED_BY: Partial<Record<DispatchListQuery['sort'], 'client' | 'course'>> = {
-  client: 'client',
-  status: 'client',
-  course: 'course',
-}
 
 /** Sorts whose key is carried, after the course and after the company, by an index each (migration 0024). */
 const GROUP_SORTS: ReadonlySet<DispatchListQuery['sort']> = new Set(['client', 'course'])
@@ -186,63 +174,6 @@ export function pageWay(
 export type PageWay = 'walk' | 'collected' | 'grouped' | 'placed'
 
 /**
- * The ids of a placed page (pageWay): the kept counts of the keys in the walk's order, summed
- * until the key that holds the walk's `offset`-th row, then the sort index from that key with
- * the offset left over. The counts and the walk are read in one statement, so they agree. Only
- * the filter's flag is counted; the status sort's keys are the flag, then the company name.
- */
-function placedIdsSql(
-  /** The page's limit and offset behind sub-selects (DispatchesRepositoryOptions.reusePlans). */
-  opaque: boolean,
-  input: ListInput,
-  sort: DispatchListQuery['sort'],
-  direction: 'asc' | 'desc',
-  where: SQL,
-  keys: SQL[],
-): SQL {
-  const c = dispatchSortCount
-  const dir = sql.raw(direction)
-  const byFlag = sort === 'status'
-  const flag = enabledIs(input.status, c.enabled)
-  const kind = sql.raw(`'${PLACED_BY[sort]!}'`)
-  // The counts' rows in the walk's order, straight off an index (no grouping, no sort), with two
-  // running sums over groups of equal keys: through the row's key (`upto`) and before it
-  // (`before`). The client and course sorts without a status filter count a key's two flags as
-  // one group; the status sort's groups are a flag and a key. The first row whose key ends past
-  // the offset holds the page's first row, and the walk stops there.
-  const order = sql.join(
-    (byFlag ? [c.enabled, c.key] : [c.key]).map((column) => sql`${column} ${dir}`),
-    sql`, `,
-  )
-  const groups = (end: string) => sql`over (order by ${order} groups between unbounded preceding and ${sql.raw(end)})`
-  const at = byFlag ? sql`((select "flag" from "at"), (select "key" from "at"))` : sql`((select "key" from "at"))`
-  const cmp = sql.raw(direction === 'asc' ? '>=' : '<=')
-  // The walk's offset is known only once the counts are read, so no plan is made for it; a
-  // limit seen by the planner made each request's plan look cheaper than the generic one, and
-  // every request was planned again. Hidden too, every page plans alike and the plan is kept.
-  const offset = valueSql(P.offset, 'bigint', opaque)
-  const limit = valueSql(P.limit, 'bigint', opaque)
-  return sql`with "at" as (
-      select "flag", "key", "before" from (
-        select ${c.enabled} as "flag", ${c.key} as "key",
-          sum(${c.dispatches}) ${groups('current row')} as "upto",
-          coalesce(sum(${c.dispatches}) ${groups('1 preceding')}, 0) as "before"
-        from ${c} where ${c.sort} = ${kind} and ${flag}
-      ) as "summed"
-      where "upto" > ${offset}
-      order by ${sql.raw(byFlag ? `"flag" ${direction}, "key" ${direction}` : `"key" ${direction}`)}
-      limit 1
-    )
-    select ${dispatch.id} as "page_id" from ${dispatch}
-    where ${where} and (${sql.join(keys, sql`, `)}) ${cmp} ${at}
-    order by ${sql.join(
-      [...keys, sql`${dispatch.id}`].map((k) => sql`${k} ${dir}`),
-      sql`, `,
-    )}
-    limit ${limit} offset ${offset} - (select "before" from "at")::bigint`
-}
-
-/**
  * One page of the list as SQL, with the version it was read at (same statement, so the same
  * snapshot) and its sort keys (`sort_k0`...). Deferred join: the offset is walked over an index
  * alone (ids), and only the page's rows are read from the table, each by its key (a lateral
@@ -277,7 +208,11 @@ export function pageSql(
   // cannot walk the sort index through a rare term's every row instead.
   let ids: SQL
   if (way.by === 'placed') {
-    ids = placedIdsSql(opaque, input, sort, walkDirection, whereOf(input), keys)
+    // The walk's offset is known only once the counts are read, so no plan is made for it; a
+    // limit seen by the planner made each request's plan look cheaper than the generic one, and
+    // every request was planned again. Hidden too, every page plans alike and the plan is kept.
+    const page = { limit: valueSql(P.limit, 'bigint', opaque), offset: valueSql(P.offset, 'bigint', opaque) }
+    ids = placedIdsSql(page, input.status, sort, walkDirection, whereOf(input), keys)
   } else if (way.by !== 'walk' && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,

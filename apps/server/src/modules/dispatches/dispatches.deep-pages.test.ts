@@ -3,7 +3,7 @@ import type { DispatchListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { insertDispatches } from './dispatches.test-data'
 import { SHALLOW_PAGE_END } from './dispatches.repository'
-import { PLACED_PAGE_OFFSET } from './dispatches-page.sql'
+import { PLACED_PAGE_OFFSET } from './dispatches-placed.sql'
 import { sql } from 'drizzle-orm'
 
 let t: TestContext
