@@ -206,19 +206,20 @@ export function pageSql(
   // company name finds its matches in one stretch of the order: walking would read everything
   // before that stretch.) The union of the parts is read whole before the sort, so the planner
   // cannot walk the sort index through a rare term's every row instead.
+  // With `opaque`, values behind sub-selects (DispatchesRepositoryOptions.reusePlans). A placed
+  // page's offset is known only once the counts are read, so no plan is made for it; a limit
+  // seen by the planner made each request's plan look cheaper than the generic one, and every
+  // request was planned again. Hidden too, every page plans alike and the plan is kept.
+  const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
+  const page = { limit: hidden(P.limit, 'bigint'), offset: hidden(P.offset, 'bigint') }
   let ids: SQL
   if (way.by === 'placed') {
-    // The walk's offset is known only once the counts are read, so no plan is made for it; a
-    // limit seen by the planner made each request's plan look cheaper than the generic one, and
-    // every request was planned again. Hidden too, every page plans alike and the plan is kept.
-    const page = { limit: valueSql(P.limit, 'bigint', opaque), offset: valueSql(P.offset, 'bigint', opaque) }
     ids = placedIdsSql(page, input.status, sort, walkDirection, whereOf(input), keys)
   } else if (way.by !== 'walk' && input.search) {
     // With `opaque` every value here reaches PostgreSQL inside a sub-select, as in the staff
     // search summary (MatchOptions.opaque): the statement plans alike for every term and page,
     // so after five runs it reuses one generic plan. The SQL fixes its shape (the parts, the
     // sort, the limit, which still bounds the sort when it runs): the plan has little to choose.
-    const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
     const search = input.search
     const keyColumns = keys.map((key, i) => sql`, ${key} as ${sql.raw(`"match_k${i}"`)}`)
     const base = and(
@@ -254,7 +255,7 @@ export function pageSql(
     const matchedKeys = keys.map((_, i) => sql.raw(`"matched"."match_k${i}"`))
     ids = sql`select "matched"."match_id" as "page_id" from (${sql.join(parts, sql` union all `)}) as "matched"
       order by ${by(walkDirection, ...matchedKeys, sql.raw('"matched"."match_id"'))}
-      limit ${hidden(P.limit, 'bigint')} offset ${hidden(P.offset, 'bigint')}`
+      limit ${page.limit} offset ${page.offset}`
   } else if (way.within !== undefined) {
     // A page near the start of its walk: the walk is bounded by a number in the text, and the
     // page's limit and offset (behind sub-selects with `opaque`) are taken from it. Planned for
@@ -262,13 +263,12 @@ export function pageSql(
     // assumed a tenth of the list and sorted all of it, so every request planned it again
     // (about as long as it ran). Bounded, every page plans alike as the index walk, and
     // PostgreSQL keeps that generic plan after five runs.
-    const hidden = (value: unknown, type: string) => valueSql(value, type, opaque)
     ids = sql`select "walked"."page_id" from (
         select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(input)}
         order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
         limit ${sql.raw(String(Math.trunc(way.within)))}
       ) as "walked"
-      limit ${hidden(P.limit, 'bigint')} offset ${hidden(P.offset, 'bigint')}`
+      limit ${page.limit} offset ${page.offset}`
   } else {
     ids = sql`select ${dispatch.id} as "page_id" from ${dispatch} where ${whereOf(input)}
       order by ${by(walkDirection, ...keys, sql`${dispatch.id}`)}
