@@ -180,7 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onSessionIssued: notices.onSessionIssued,
   })
   const logsRepository = createLogsRepository(db)
-  const logs = createLogsService({ logs: logsRepository, activity, log: app.log })
+  const logs = createLogsService({ logs: logsRepository, activity, log: app.log }, { cache: config.readCache })
   const users = createUsersService({ db, users: usersRepository, activity, logs })
   const sso = createSsoService({
     db,

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { LOG_SEARCH_COUNT_CAP, type LogListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
-import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS, nextSpan } from './logs.service'
+import { createActivityRepository } from './activity.repository'
+import { createLogsRepository } from './logs.repository'
+import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS, createLogsService, nextSpan } from './logs.service'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -136,6 +138,80 @@ describe('GET /api/logs: a search over slices of time', () => {
       total: inWindow.length,
       capped: false,
     })
+  })
+})
+
+describe('a search whose total is kept while the log within its filters is unchanged', () => {
+  /** The logs service over the test's database, with the matches each slice asked for. */
+  function serviceAsking(options: { cache?: boolean } = {}) {
+    const repository = createLogsRepository(t.database.db)
+    const asked: number[] = []
+    const logs = createLogsService(
+      {
+        logs: {
+          ...repository,
+          matches: (filter, limit, way) => {
+            asked.push(limit)
+            return repository.matches(filter, limit, way)
+          },
+        },
+        activity: createActivityRepository(t.database.db),
+        log: { error() {} },
+      },
+      options,
+    )
+    const read = async (searchTerm: string, page: number) => {
+      const answer = await logs.list({ page, limit: 50, getAll: false, searchTerm } as never, {
+        actor: null,
+        ip: '127.0.0.1',
+      })
+      return JSON.parse(answer.text()) as LogListResponse
+    }
+    return { asked, read }
+  }
+
+  it('gathers a later page only up to its end, and reads nothing for a page past the total', async () => {
+    const { asked, read } = serviceAsking()
+    const wanted = await expected('10.0.3.1')
+    expect(wanted).toHaveLength(LOG_SEARCH_COUNT_CAP)
+    const first = await read('10.0.3.1', 1)
+    expect([first.totalLogs, first.totalLogsCapped]).toEqual([LOG_SEARCH_COUNT_CAP, true])
+    expect(first.logs.map((l) => l.id)).toEqual(wanted.slice(0, 50))
+    expect(asked[0]).toBe(LOG_SEARCH_COUNT_CAP + 1)
+
+    asked.length = 0
+    const second = await read('10.0.3.1', 2)
+    expect([second.totalLogs, second.totalLogsCapped, second.totalPages]).toEqual([LOG_SEARCH_COUNT_CAP, true, 20])
+    expect(second.logs.map((l) => l.id)).toEqual(wanted.slice(50, 100))
+    expect(asked[0]).toBe(100)
+    expect(Math.max(...asked)).toBeLessThanOrEqual(100)
+
+    asked.length = 0
+    const past = await read('10.0.3.1', 21)
+    expect([past.logs, past.totalLogs, past.totalLogsCapped]).toEqual([[], LOG_SEARCH_COUNT_CAP, true])
+    expect(asked).toEqual([])
+  })
+
+  it('counts a row written in the range at once', async () => {
+    const { read } = serviceAsking()
+    const before = await read('/rare', 1)
+    expect(before.totalLogs).toBe((await expected('/rare')).length)
+    await t.database.db.execute(sql`
+      insert into activity_log (created_at, action, details)
+      values (now(), 'PAGE_VIEWED', jsonb_build_object('pathname', '/written-since/rare'))`)
+    const after = await read('/rare', 1)
+    expect(after.totalLogs).toBe(before.totalLogs + 1)
+    expect(after.logs[0]!.details).toEqual({ pathname: '/written-since/rare' })
+    expect(after.logs.map((l) => l.id)).toEqual((await expected('/rare')).slice(0, 50))
+  })
+
+  it('gathers the whole count again for every page when reads are not cached', async () => {
+    const { asked, read } = serviceAsking({ cache: false })
+    await read('10.0.3.1', 1)
+    asked.length = 0
+    const second = await read('10.0.3.1', 2)
+    expect(second.totalLogs).toBe(LOG_SEARCH_COUNT_CAP)
+    expect(asked[0]).toBe(LOG_SEARCH_COUNT_CAP + 1)
   })
 })
 

@@ -11,7 +11,9 @@ import {
   type LogListQuery,
   type LogListResponse,
 } from '@portal/shared'
+import { createHash } from 'node:crypto'
 import { AppError } from '../../lib/app-error'
+import { createVersionedCache, type ReadCacheOptions } from '../../lib/versioned-cache'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import type { ActivityEntry, ActivityRepository, Actor } from './activity.repository'
@@ -63,8 +65,9 @@ const SEARCH_SLICE_MARGIN = 1.25
 /**
  * The span (days back from the search's end) of the next slice of a search, from the kept day
  * counts (newest first) and the term's rate so far: the days before `before` that hold the rows
- * where the matches still wanted should be, SEARCH_SLICE_MARGIN over; at least twice the last
- * span, so a term rarer in older rows still ends in a few slices. Null: the rest at once.
+ * where the matches still wanted (up to `goal` in all) should be, SEARCH_SLICE_MARGIN over; at
+ * least twice the last span, so a term rarer in older rows still ends in a few slices. Null: the
+ * rest at once.
  */
 export function nextSpan(
   days: DayCount[],
@@ -73,9 +76,10 @@ export function nextSpan(
   searched: number,
   before: Date | undefined,
   end: number,
+  goal: number = LOG_SEARCH_COUNT_CAP + 1,
 ): number | null {
   const rate = (found + 1) / Math.max(searched, 1)
-  const wanted = ((LOG_SEARCH_COUNT_CAP + 1 - found) / rate) * SEARCH_SLICE_MARGIN
+  const wanted = ((goal - found) / rate) * SEARCH_SLICE_MARGIN
   const lastDay = before ? new Date(before.getTime() - 1).toISOString().slice(0, 10) : '9999-12-31'
   let rows = 0
   for (const day of days) {
@@ -137,9 +141,38 @@ export function toSqlFilter(query: LogFilter): LogSqlFilter {
   return filter
 }
 
+/** Totals of searches kept (a number each); the least recently used goes first. */
+const SEARCH_TOTALS_KEPT = 500
+
+/**
+ * What a search's total is kept under: its filters, its term and a digest of the kept day counts
+ * of its filters without the term. Log rows are written once and never edited or deleted (a
+ * truncate empties the counts too), so while those counts are the same, so are the rows the
+ * search can match and its total; a row written in the filters' range changes a day's count and
+ * so the key.
+ */
+function searchTotalKey(filter: LogSqlFilter, days: DayCount[]): string {
+  const digest = createHash('sha256')
+  for (const d of days) digest.update(`${d.day}:${d.rows},`)
+  const { from, before, userId, action, searchTerm } = filter
+  return JSON.stringify([
+    from?.toISOString(),
+    before?.toISOString(),
+    userId,
+    action,
+    searchTerm,
+    digest.digest('base64url'),
+  ])
+}
+
 /** The Activity Logs screen's reads (docs/product-rules.md §2, §7) and the streamed CSV export (docs/product-decisions.md D22). */
-export function createLogsService(deps: { logs: LogsRepository; activity: ActivityRepository; log: Log }) {
+export function createLogsService(
+  deps: { logs: LogsRepository; activity: ActivityRepository; log: Log },
+  options: Pick<ReadCacheOptions, 'cache'> = {},
+) {
   const { logs, activity, log } = deps
+  // Matches gathered for a search's total, kept by searchTotalKey (none with READ_CACHE=false).
+  const searchTotals = createVersionedCache<number>(options.cache === false ? 0 : SEARCH_TOTALS_KEPT)
 
   async function audit(ctx: ReaderContext, details: Record<string, unknown>) {
     await activity.record({ action: 'LOGS_EXPORTED', actor: ctx.actor, ipAddress: ctx.ip, details })
@@ -191,12 +224,24 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
    * The first slice is a day. Each next one is sized from the rate the term has matched so far
    * (nextSpan): to hold the matches still wanted with a quarter to spare, or the whole rest. A
    * name that is in one log row of a hundred then takes two or three slices rather than five,
-   * the last of which fetched and sorted twice the matches it kept. Without the day counts (a user and an action together) the slices are
-   * SEARCH_SLICES_DAYS.
+   * the last of which fetched and sorted twice the matches it kept. Without the day counts (a
+   * user and an action together) the slices are SEARCH_SLICES_DAYS.
+   *
+   * The number of matches gathered is kept (searchTotalKey) while the log within the filters is
+   * unchanged: the next page of the same search, or the same search again, gathers only the
+   * matches up to its page's end, not the cap's worth (for a term in many rows, such as an IP
+   * address, a row a table page each), and a page past the total reads nothing.
    */
   async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
     const { searchTerm: _term, ...others } = filter
     const days = others.userId && others.action ? null : await logs.dayCounts(others)
+    const key = days ? searchTotalKey(filter, days) : null
+    const known = key ? searchTotals.get(key, 0) : undefined
+    const cap = LOG_SEARCH_COUNT_CAP
+    if (known !== undefined && offset >= Math.min(known, cap)) {
+      return { entries: NONE, total: Math.min(known, cap), capped: known > cap }
+    }
+    const goal = known === undefined ? cap + 1 : Math.min(offset + limit, known)
     const rowsIn = (from: Date | undefined, before: Date | undefined) =>
       days ? rowsBetween(days, from, before) : Number.POSITIVE_INFINITY
     const scanLimit = others.userId || others.action ? SEARCH_SCAN_ROWS_SCATTERED : SEARCH_SCAN_ROWS
@@ -207,22 +252,29 @@ export function createLogsService(deps: { logs: LogsRepository; activity: Activi
     let before = filter.before
     let searched = 0
     let span: number | null = SEARCH_SLICES_DAYS[0]
+    let whole = false
     for (;;) {
       const startMs: number = span === null ? first : Math.max(end - span * DAY_MS, first)
       const from: Date | undefined = Number.isFinite(startMs) ? new Date(startMs) : undefined
       const rows = rowsIn(from, before)
       if (rows > 0) {
-        found.push(
-          ...(await logs.matches({ ...filter, from, before }, LOG_SEARCH_COUNT_CAP + 1 - found.length, way(rows))),
-        )
+        found.push(...(await logs.matches({ ...filter, from, before }, goal - found.length, way(rows))))
       }
-      if (found.length > LOG_SEARCH_COUNT_CAP || span === null || startMs <= first) break
+      if (found.length >= goal) break
+      if (span === null || startMs <= first) {
+        whole = true
+        break
+      }
       before = from
       searched += rows
-      span = days ? nextSpan(days, span, found.length, searched, before, end) : nextFixedSpan(span)
+      span = days ? nextSpan(days, span, found.length, searched, before, end, goal) : nextFixedSpan(span)
     }
-    const total = Math.min(found.length, LOG_SEARCH_COUNT_CAP)
-    const capped = found.length > LOG_SEARCH_COUNT_CAP
+    // Fewer than a kept number found in the whole range: the log changed between reading its
+    // counts and searching it, and what was found is the total now.
+    const matched = known === undefined || whole ? found.length : known
+    if (key && (known === undefined || whole)) searchTotals.set(key, 0, matched)
+    const total = Math.min(matched, cap)
+    const capped = matched > cap
     if (offset >= total) return { entries: NONE, total, capped }
     return { entries: await logs.byKeys(found.slice(offset, Math.min(offset + limit, total))), total, capped }
   }
