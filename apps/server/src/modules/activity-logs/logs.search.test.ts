@@ -4,7 +4,8 @@ import { LOG_SEARCH_COUNT_CAP, type LogListResponse } from '@portal/shared'
 import { buildTestApp, type TestContext } from '../../test/helpers'
 import { createActivityRepository } from './activity.repository'
 import { createLogsRepository } from './logs.repository'
-import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS, createLogsService, nextSpan } from './logs.service'
+import { createLogsService } from './logs.service'
+import { SEARCH_SCAN_ROWS_SCATTERED, SEARCH_SLICES_DAYS, firstSpanAtRate, nextSpan } from './logs.slices'
 
 let t: TestContext
 let admin: { 'x-auth-token': string }
@@ -231,6 +232,16 @@ describe('the next slice of a search (nextSpan)', () => {
     // Nearly there: one more day would do, and the span at least doubles.
     expect(nextSpan(days, 1, 900, 1_000, before, end)).toBe(2)
     expect(nextSpan(days, 8, 990, 8_000, new Date('2026-11-19T00:00:00.000Z'), end)).toBe(16)
+  })
+
+  it('sizes the first slice of a search with a known number of matches from its rate', () => {
+    // 300 matches in 30,000 rows: a page's 50 are in about 5,000 rows, 6,250 with the margin:
+    // the seven newest days.
+    expect(firstSpanAtRate(days, 300, 50, undefined, end)).toBe(7)
+    // A page of the 101st to 150th: the newest nineteen days.
+    expect(firstSpanAtRate(days, 300, 150, undefined, end)).toBe(19)
+    // Three matches in all: the whole range at once.
+    expect(firstSpanAtRate(days, 3, 3, undefined, end)).toBeNull()
   })
 
   it('takes the rest at once when the term is too rare to reach the cap in it', () => {

@@ -11,14 +11,13 @@ import {
   type LogListQuery,
   type LogListResponse,
 } from '@portal/shared'
-import { createHash } from 'node:crypto'
 import { AppError } from '../../lib/app-error'
 import { createVersionedCache, type ReadCacheOptions } from '../../lib/versioned-cache'
 import { JsonAnswer, JsonText } from '../../lib/json-answer'
 import { EXPORT_CHUNK_ROWS } from '../../lib/table-export'
 import type { ActivityEntry, ActivityRepository, Actor } from './activity.repository'
 import { logEntryFields } from './logs.fields'
-import { dayStartOfRow, seekDay, type DayCount } from '../../lib/day-seek'
+import { dayStartOfRow, seekDay } from '../../lib/day-seek'
 import {
   type EntriesJson,
   type ExportRow,
@@ -29,69 +28,21 @@ import {
   type LogSqlFilter,
   type SearchWay,
 } from './logs.repository'
+import {
+  DAY_MS,
+  SEARCH_SCAN_ROWS,
+  SEARCH_SCAN_ROWS_SCATTERED,
+  SEARCH_SLICES_DAYS,
+  SEARCH_TOTALS_KEPT,
+  firstSpanAtRate,
+  nextFixedSpan,
+  nextSpan,
+  rowsBetween,
+  searchTotalKey,
+} from './logs.slices'
 
-const DAY_MS = 86_400_000
 /** Rows per keyset query of the CSV export: about 280 kB of text; 5,000 grew the heap by 80 MB. */
 export { EXPORT_CHUNK_ROWS }
-/**
- * A search's page is looked for in growing slices of time back from the newest:
- * the trigram index finds the matches of a slice together with the time index, so a page costs
- * about as many row visits as it is deep, not as many as the term has matches in all.
- */
-export const SEARCH_SLICES_DAYS = [1, 4, 16, 64, 256] as const
-/** A slice of at most this many rows is scanned (cheaper per row than the index); larger ones use the index. */
-export const SEARCH_SCAN_ROWS = 30_000
-/**
- * The same for a slice filtered by action or user: its rows lie scattered over the partition's
- * pages, so a scan reads about a page per row, where the trigram index reads a few.
- */
-export const SEARCH_SCAN_ROWS_SCATTERED = 3_000
-
-/** Rows of the kept day counts within [from, before) (whole days that overlap it: an upper bound). */
-function rowsBetween(days: DayCount[], from: Date | undefined, before: Date | undefined): number {
-  const first = from ? from.toISOString().slice(0, 10) : ''
-  const last = before ? new Date(before.getTime() - 1).toISOString().slice(0, 10) : '9999-12-31'
-  return days.reduce((sum, d) => (d.day >= first && d.day <= last ? sum + d.rows : sum), 0)
-}
-
-/** The next of SEARCH_SLICES_DAYS after `span`, or null: the rest. */
-function nextFixedSpan(span: number): number | null {
-  return SEARCH_SLICES_DAYS.find((days) => days > span) ?? null
-}
-
-/** A slice is sized for the matches still wanted, this much over (the term's rate varies). */
-const SEARCH_SLICE_MARGIN = 1.25
-
-/**
- * The span (days back from the search's end) of the next slice of a search, from the kept day
- * counts (newest first) and the term's rate so far: the days before `before` that hold the rows
- * where the matches still wanted (up to `goal` in all) should be, SEARCH_SLICE_MARGIN over; at
- * least twice the last span, so a term rarer in older rows still ends in a few slices. Null: the
- * rest at once.
- */
-export function nextSpan(
-  days: DayCount[],
-  span: number,
-  found: number,
-  searched: number,
-  before: Date | undefined,
-  end: number,
-  goal: number = LOG_SEARCH_COUNT_CAP + 1,
-): number | null {
-  const rate = (found + 1) / Math.max(searched, 1)
-  const wanted = ((goal - found) / rate) * SEARCH_SLICE_MARGIN
-  const lastDay = before ? new Date(before.getTime() - 1).toISOString().slice(0, 10) : '9999-12-31'
-  let rows = 0
-  for (const day of days) {
-    if (day.day > lastDay) continue
-    rows += day.rows
-    if (rows >= wanted) {
-      return Math.max(2 * span, Math.ceil((end - Date.parse(`${day.day}T00:00:00.000Z`)) / DAY_MS))
-    }
-  }
-  return null
-}
-
 export const TOO_MANY_FOR_GET_ALL = `More than ${LOG_COUNT_CAP.toLocaleString('en-US')} logs match these filters. Narrow the filters or use the CSV export.`
 
 export interface ReaderContext {
@@ -139,30 +90,6 @@ export function toSqlFilter(query: LogFilter): LogSqlFilter {
   if (query.action) filter.action = query.action
   if (query.searchTerm?.trim()) filter.searchTerm = query.searchTerm.trim()
   return filter
-}
-
-/** Totals of searches kept (a number each); the least recently used goes first. */
-const SEARCH_TOTALS_KEPT = 500
-
-/**
- * What a search's total is kept under: its filters, its term and a digest of the kept day counts
- * of its filters without the term. Log rows are written once and never edited or deleted (a
- * truncate empties the counts too), so while those counts are the same, so are the rows the
- * search can match and its total; a row written in the filters' range changes a day's count and
- * so the key.
- */
-function searchTotalKey(filter: LogSqlFilter, days: DayCount[]): string {
-  const digest = createHash('sha256')
-  for (const d of days) digest.update(`${d.day}:${d.rows},`)
-  const { from, before, userId, action, searchTerm } = filter
-  return JSON.stringify([
-    from?.toISOString(),
-    before?.toISOString(),
-    userId,
-    action,
-    searchTerm,
-    digest.digest('base64url'),
-  ])
 }
 
 /** The Activity Logs screen's reads (docs/product-rules.md §2, §7) and the streamed CSV export (docs/product-decisions.md D22). */
@@ -230,7 +157,8 @@ export function createLogsService(
    * The number of matches gathered is kept (searchTotalKey) while the log within the filters is
    * unchanged: the next page of the same search, or the same search again, gathers only the
    * matches up to its page's end, not the cap's worth (for a term in many rows, such as an IP
-   * address, a row a table page each), and a page past the total reads nothing.
+   * address, a row a table page each), for an exact number in a first slice sized from its rate
+   * (firstSpanAtRate); a page past the total reads nothing.
    */
   async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
     const { searchTerm: _term, ...others } = filter
@@ -251,7 +179,12 @@ export function createLogsService(
     const found: LogKey[] = []
     let before = filter.before
     let searched = 0
-    let span: number | null = SEARCH_SLICES_DAYS[0]
+    // A kept number past the cap says only that the term is common: its rate could be far higher,
+    // and a slice sized from it far too large (a slice's matches are all fetched and sorted).
+    let span: number | null =
+      known !== undefined && known <= cap && days
+        ? firstSpanAtRate(days, known, goal, before, end)
+        : SEARCH_SLICES_DAYS[0]
     let whole = false
     for (;;) {
       const startMs: number = span === null ? first : Math.max(end - span * DAY_MS, first)
