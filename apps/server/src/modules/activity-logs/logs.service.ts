@@ -32,10 +32,9 @@ import {
   DAY_MS,
   SEARCH_SCAN_ROWS,
   SEARCH_SCAN_ROWS_SCATTERED,
-  SEARCH_SLICES_DAYS,
+  FIRST_SLICE_DAYS,
   SEARCH_TOTALS_KEPT,
   firstSpanAtRate,
-  nextFixedSpan,
   nextSpan,
   rowsBetween,
   searchTotalKey,
@@ -151,8 +150,8 @@ export function createLogsService(
    * The first slice is a day. Each next one is sized from the rate the term has matched so far
    * (nextSpan): to hold the matches still wanted with a quarter to spare, or the whole rest. A
    * name that is in one log row of a hundred then takes two or three slices rather than five,
-   * the last of which fetched and sorted twice the matches it kept. Without the day counts (a
-   * user and an action together) the slices are SEARCH_SLICES_DAYS.
+   * the last of which fetched and sorted twice the matches it kept. A user and an action
+   * together are sized by the user's day counts (the rows of that action are among them).
    *
    * The number of matches gathered is kept (searchTotalKey) while the log within the filters is
    * unchanged: the next page of the same search, or the same search again, gathers only the
@@ -162,16 +161,16 @@ export function createLogsService(
    */
   async function searchPage(filter: LogSqlFilter, limit: number, offset: number): Promise<Page> {
     const { searchTerm: _term, ...others } = filter
-    const days = others.userId && others.action ? null : await logs.dayCounts(others)
-    const key = days ? searchTotalKey(filter, days) : null
-    const known = key ? searchTotals.get(key, 0) : undefined
+    // A user's day counts also stand for the user's rows of one action: an upper bound of the
+    // rows a slice holds, and a number that changes whenever one of them is written.
+    const days = await logs.dayCounts(others)
+    const key = searchTotalKey(filter, days)
+    const known = searchTotals.get(key, 0)
     const cap = LOG_SEARCH_COUNT_CAP
     if (known !== undefined && offset >= Math.min(known, cap)) {
       return { entries: NONE, total: Math.min(known, cap), capped: known > cap }
     }
     const goal = known === undefined ? cap + 1 : Math.min(offset + limit, known)
-    const rowsIn = (from: Date | undefined, before: Date | undefined) =>
-      days ? rowsBetween(days, from, before) : Number.POSITIVE_INFINITY
     const scanLimit = others.userId || others.action ? SEARCH_SCAN_ROWS_SCATTERED : SEARCH_SCAN_ROWS
     const way = (rows: number): SearchWay => (rows <= scanLimit ? 'scan' : 'indexed')
     const first = filter.from?.getTime() ?? Number.NEGATIVE_INFINITY
@@ -182,14 +181,12 @@ export function createLogsService(
     // A kept number past the cap says only that the term is common: its rate could be far higher,
     // and a slice sized from it far too large (a slice's matches are all fetched and sorted).
     let span: number | null =
-      known !== undefined && known <= cap && days
-        ? firstSpanAtRate(days, known, goal, before, end)
-        : SEARCH_SLICES_DAYS[0]
+      known !== undefined && known <= cap ? firstSpanAtRate(days, known, goal, before, end) : FIRST_SLICE_DAYS
     let whole = false
     for (;;) {
       const startMs: number = span === null ? first : Math.max(end - span * DAY_MS, first)
       const from: Date | undefined = Number.isFinite(startMs) ? new Date(startMs) : undefined
-      const rows = rowsIn(from, before)
+      const rows = rowsBetween(days, from, before)
       if (rows > 0) {
         found.push(...(await logs.matches({ ...filter, from, before }, goal - found.length, way(rows))))
       }
@@ -200,12 +197,12 @@ export function createLogsService(
       }
       before = from
       searched += rows
-      span = days ? nextSpan(days, span, found.length, searched, before, end, goal) : nextFixedSpan(span)
+      span = nextSpan(days, span, found.length, searched, before, end, goal)
     }
     // Fewer than a kept number found in the whole range: the log changed between reading its
     // counts and searching it, and what was found is the total now.
     const matched = known === undefined || whole ? found.length : known
-    if (key && (known === undefined || whole)) searchTotals.set(key, 0, matched)
+    if (known === undefined || whole) searchTotals.set(key, 0, matched)
     const total = Math.min(matched, cap)
     const capped = matched > cap
     if (offset >= total) return { entries: NONE, total, capped }

@@ -10,11 +10,11 @@ import type { LogSqlFilter } from './logs.repository'
 export const DAY_MS = 86_400_000
 
 /**
- * A search's page is looked for in growing slices of time back from the newest:
- * the trigram index finds the matches of a slice together with the time index, so a page costs
- * about as many row visits as it is deep, not as many as the term has matches in all.
+ * A search's page is looked for in growing slices of time back from the newest, the first a
+ * day: the trigram index finds the matches of a slice together with the time index, so a page
+ * costs about as many row visits as it is deep, not as many as the term has matches in all.
  */
-export const SEARCH_SLICES_DAYS = [1, 4, 16, 64, 256] as const
+export const FIRST_SLICE_DAYS = 1
 /** A slice of at most this many rows is scanned (cheaper per row than the index); larger ones use the index. */
 export const SEARCH_SCAN_ROWS = 30_000
 /**
@@ -28,11 +28,6 @@ export function rowsBetween(days: DayCount[], from: Date | undefined, before: Da
   const first = from ? from.toISOString().slice(0, 10) : ''
   const last = before ? new Date(before.getTime() - 1).toISOString().slice(0, 10) : '9999-12-31'
   return days.reduce((sum, d) => (d.day >= first && d.day <= last ? sum + d.rows : sum), 0)
-}
-
-/** The next of SEARCH_SLICES_DAYS after `span`, or null: the rest. */
-export function nextFixedSpan(span: number): number | null {
-  return SEARCH_SLICES_DAYS.find((days) => days > span) ?? null
 }
 
 /** A slice is sized for the matches still wanted, this much over (the term's rate varies). */
@@ -73,7 +68,7 @@ export function firstSpanAtRate(
 ): number | null {
   const rows = days.reduce((sum, d) => sum + d.rows, 0)
   const rate = Math.max(matches, 1) / Math.max(rows, 1)
-  return spanHolding(days, (goal / rate) * SEARCH_SLICE_MARGIN, before, end, SEARCH_SLICES_DAYS[0])
+  return spanHolding(days, (goal / rate) * SEARCH_SLICE_MARGIN, before, end, FIRST_SLICE_DAYS)
 }
 
 /**
