@@ -283,8 +283,9 @@ export function createLogsRepository(db: DbOrTx) {
     },
 
     /**
-     * Matching rows per UTC day, newest first, from the counts kept by migration 0008's triggers
-     * (no search; a user and an action together are counted by countUpTo instead).
+     * Matching rows per UTC day, newest first, from the counts kept by migration 0008's triggers.
+     * With a user, the user's rows of every action: an unsearched page with a user and an action
+     * is counted by countUpTo instead; a search uses them as an upper bound.
      */
     async dayCounts(filter: LogSqlFilter): Promise<DayCount[]> {
       const byUser = Boolean(filter.userId)
