@@ -4,6 +4,7 @@ import type { Learner } from '@portal/shared'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { createLearnersRepository } from './learners.repository'
+import { createLearnersService } from './learners.service'
 import { LEARNER_SEARCH_GATHER_ROWS, learnerTotalsQuery } from './learners-search.sql'
 import { emails, person, useLearnersApp } from './learners.test-support'
 
@@ -103,6 +104,61 @@ describe('GET /api/learners: a company past the search cap', () => {
     expect(every).toMatchObject({ totals: { total: 1_000, capped: true }, rowsJson: null })
     // ...and the list's pages of it, read the other way, are still the list's order.
     expect(await collect('search=example&sort=name', 1_000)).toEqual(byName.slice(0, 1_000))
+  })
+
+  it('reads a kept search that one gathering does not answer as a filter, without gathering or probing again', async () => {
+    // The learners service with its caches on, counting what it asks of the repository.
+    const repository = createLearnersRepository(app.t.database.db)
+    const asked = { gather: 0, sparse: 0 }
+    const service = createLearnersService(
+      {
+        db: app.t.database.db,
+        learners: {
+          ...repository,
+          gather: (...args: Parameters<typeof repository.gather>) => {
+            asked.gather += 1
+            return repository.gather(...args)
+          },
+          sparse: (...args: Parameters<typeof repository.sparse>) => {
+            asked.sparse += 1
+            return repository.sparse(...args)
+          },
+        },
+        activity: { record: async () => {} },
+        log: { error() {} },
+      },
+      { cache: true },
+    )
+    const page = async (query: string) => {
+      const q = { companyId: 'ln-big', pageSize: 50, order: 'asc', ...Object.fromEntries(new URLSearchParams(query)) }
+      const answer = await service.list({ role: 'admin', companyId: null }, { ...q, page: Number(q.page) } as never)
+      return JSON.parse(answer.text()) as { learners: Learner[]; pagination: { totalItems: number } }
+    }
+    const byName = await collect('sort=name', BULK + OTHERS)
+    const byTime = await collect('sort=totalTime', BULK + OTHERS)
+    // The service's kept figures are the database's (as the app's own service keeps them): terms
+    // and page sizes the tests above did not ask for. "test", every learner: the first page finds
+    // them more than one gathering reads...
+    const first = await page('search=test&sort=name&page=1')
+    expect(first.learners.map((l) => l.email)).toEqual(byName.slice(0, 50))
+    expect(first.pagination.totalItems).toBe(1_000)
+    expect(asked.gather).toBe(1)
+    // ...so its other pages and orders are read without gathering its matches again.
+    expect((await page('search=test&sort=name&page=3')).learners.map((l) => l.email)).toEqual(byName.slice(100, 150))
+    expect((await page('search=test&sort=totalTime&page=2')).learners.map((l) => l.email)).toEqual(
+      byTime.slice(50, 100),
+    )
+    expect(asked.gather).toBe(1)
+    // "bulk", 1,100 matches, is answered by its gathering: another page gathers again.
+    await page('search=bulk&sort=name&page=1')
+    const bulk = await page('search=bulk&sort=name&page=2')
+    expect(bulk.learners.map((l) => l.email)).toEqual(byName.filter(isBulk).slice(50, 100))
+    expect(asked.gather).toBe(3)
+    // A common short term is probed once, then paged as a filter.
+    const ex = await page('search=ex&sort=name&page=1')
+    expect([ex.pagination.totalItems, asked.sparse]).toEqual([1_000, 1])
+    expect((await page('search=ex&sort=name&page=2')).learners.map((l) => l.email)).toEqual(byName.slice(50, 100))
+    expect([asked.sparse, asked.gather]).toEqual([1, 3])
   })
 
   it('lists a status sorted by its own count, both ways, as the unfiltered list has them', async () => {

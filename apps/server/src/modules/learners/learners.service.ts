@@ -23,7 +23,15 @@ import type { LearnerFilter, LearnerOrder, LearnerOverview, LearnerRow, LearnerT
 
 type Log = { error(obj: unknown, msg: string): void }
 
-const totalsCache = cachePerDatabase<LearnerTotals>(500)
+/**
+ * A search's kept totals, and whether one gathering of its matches does not answer it
+ * (`listed`): more matches than LearnersRepository.gather reads, or a short term the probe found
+ * common. Such a search's other pages and orders are read as a filter's, since gathering again
+ * would only find that out again.
+ */
+type KeptTotals = LearnerTotals & { listed?: true }
+
+const totalsCache = cachePerDatabase<KeptTotals>(500)
 const pageCache = cachePerDatabase<string>(200)
 
 /** The learners' table; the file is named `<company> - learners`. */
@@ -85,7 +93,7 @@ export function createLearnersService(
   options: ReadCacheOptions = {},
 ) {
   const { db, learners, activity, log } = deps
-  const totalsCached = options.cache === false ? createVersionedCache<LearnerTotals>(0) : totalsCache(db)
+  const totalsCached = options.cache === false ? createVersionedCache<KeptTotals>(0) : totalsCache(db)
   const pagesCached = options.cache === false ? createVersionedCache<string>(0) : pageCache(db)
 
   const filterOf = (companyId: string, q: LearnerExportQuery | LearnerListQuery): LearnerFilter => ({
@@ -103,7 +111,8 @@ export function createLearnersService(
    */
   async function totalsOf(filter: LearnerFilter, overview: LearnerOverview, dense = false): Promise<LearnerTotals> {
     if (!filter.search) return { total: overview.facetTotal ?? overview.total, capped: false }
-    const read = await totalsCached.read(keyOf(filter), overview.version, () => counted(learners.totals(filter, dense)))
+    const count = async () => ({ ...(await learners.totals(filter, dense)), ...(dense && { listed: true as const }) })
+    const read = await totalsCached.read(keyOf(filter), overview.version, () => counted(count()))
     return read.value
   }
 
@@ -145,7 +154,8 @@ export function createLearnersService(
    * A search: its total and page from one gathering of its matches (LearnersRepository.gather),
    * unless both are cached; past what it gathers, the page is read as a search past the cap. A
    * term of one or two letters is gathered whole when the probe finds it rare; a common one is
-   * counted to the cap and paged as any other filter.
+   * counted to the cap and paged as any other filter. A search kept as one that a gathering
+   * does not answer (KeptTotals.listed) goes to its page at once.
    */
   async function searchedOf(
     filter: LearnerFilter,
@@ -160,12 +170,15 @@ export function createLearnersService(
     const totals = totalsCached.get(key, version)
     const rows = pagesCached.get(pageKey, version)
     if (totals && rows) return { totals, rows }
+    if (totals?.listed) return { totals, rows: await pageOf(filter, order, limit, offset, version, totals) }
     const short = !gathersLearners(filter)
     if (short && !(await learners.sparse(filter))) return listedOf(filter, order, limit, offset, overview, true)
     const read = await learners.gather(filter, order, limit, offset, short)
-    totalsCached.set(key, read.version, read.totals)
-    if (read.rowsJson === null)
+    if (read.rowsJson === null) {
+      totalsCached.set(key, read.version, { ...read.totals, listed: true })
       return { totals: read.totals, rows: await pageOf(filter, order, limit, offset, version, read.totals) }
+    }
+    totalsCached.set(key, read.version, read.totals)
     pagesCached.set(pageKey, read.version, read.rowsJson)
     return { totals: read.totals, rows: read.rowsJson }
   }
