@@ -130,7 +130,12 @@ describe('GET /api/learners: a company past the search cap', () => {
       { cache: true },
     )
     const page = async (query: string) => {
-      const q = { companyId: 'ln-big', pageSize: 50, order: 'asc', ...Object.fromEntries(new URLSearchParams(query)) }
+      const q: Record<string, string | number> = {
+        companyId: 'ln-big',
+        pageSize: 50,
+        order: 'asc',
+        ...Object.fromEntries(new URLSearchParams(query)),
+      }
       const answer = await service.list({ role: 'admin', companyId: null }, { ...q, page: Number(q.page) } as never)
       return JSON.parse(answer.text()) as { learners: Learner[]; pagination: { totalItems: number } }
     }
