@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
-import type { Learner } from '@portal/shared'
+import type { Learner, LearnerListResponse } from '@portal/shared'
 import { searchWalkRows } from '../../db/search'
 import { insertDispatches, insertRegistrations } from '../dispatches/dispatches.test-data'
 import { createLearnersRepository } from './learners.repository'
@@ -109,21 +109,20 @@ describe('GET /api/learners: a company past the search cap', () => {
   it('reads a kept search that one gathering does not answer as a filter, without gathering or probing again', async () => {
     // The learners service with its caches on, counting what it asks of the repository.
     const repository = createLearnersRepository(app.t.database.db)
-    const asked = { gather: 0, sparse: 0 }
+    const gather = vi.spyOn(repository, 'gather')
+    const sparse = vi.spyOn(repository, 'sparse')
+    const asked = {
+      get gather() {
+        return gather.mock.calls.length
+      },
+      get sparse() {
+        return sparse.mock.calls.length
+      },
+    }
     const service = createLearnersService(
       {
         db: app.t.database.db,
-        learners: {
-          ...repository,
-          gather: (...args: Parameters<typeof repository.gather>) => {
-            asked.gather += 1
-            return repository.gather(...args)
-          },
-          sparse: (...args: Parameters<typeof repository.sparse>) => {
-            asked.sparse += 1
-            return repository.sparse(...args)
-          },
-        },
+        learners: repository,
         activity: { record: async () => {} },
         log: { error() {} },
       },
@@ -137,7 +136,7 @@ describe('GET /api/learners: a company past the search cap', () => {
         ...Object.fromEntries(new URLSearchParams(query)),
       }
       const answer = await service.list({ role: 'admin', companyId: null }, { ...q, page: Number(q.page) } as never)
-      return JSON.parse(answer.text()) as { learners: Learner[]; pagination: { totalItems: number } }
+      return JSON.parse(answer.text()) as LearnerListResponse
     }
     const byName = await collect('sort=name', BULK + OTHERS)
     const byTime = await collect('sort=totalTime', BULK + OTHERS)

@@ -111,7 +111,11 @@ export function createLearnersService(
    */
   async function totalsOf(filter: LearnerFilter, overview: LearnerOverview, dense = false): Promise<LearnerTotals> {
     if (!filter.search) return { total: overview.facetTotal ?? overview.total, capped: false }
-    const count = async () => ({ ...(await learners.totals(filter, dense)), ...(dense && { listed: true as const }) })
+    // A short term the probe found common is paged as a filter on every later page too.
+    const count = async () => {
+      const totals = await learners.totals(filter, dense)
+      return dense ? { ...totals, listed: true as const } : totals
+    }
     const read = await totalsCached.read(keyOf(filter), overview.version, () => counted(count()))
     return read.value
   }
