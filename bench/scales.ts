@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { DEFAULT_APP_ID } from '@portal/scorm-cloud-sim'
 import { killChildren, runMain } from './child-process'
 import { ADMIN_URL, RESULTS_DIR, settings } from './config'
 import { databaseUrlOf } from './pg-admin'
@@ -26,8 +27,12 @@ import { benchSessions, loadVariedData, runVaried, type VariedData, type VariedR
 const CONNECTIONS = 20
 /** What a row may grow by at the larger size and still count as flat. */
 const GROWTH_LIMIT = 1.3
-/** Nothing listens on the discard port: every call to SCORM Cloud is refused at once. */
-const NO_PROVIDER = { url: 'http://127.0.0.1:9', appId: 'bench-no-provider', secretKey: 'bench-no-provider-secret' }
+/**
+ * Nothing listens on the discard port: every call to SCORM Cloud is refused at once. The
+ * application is the bench simulator's, the one `portal_bench` was synced from: a server refuses
+ * to start on a database made with another application.
+ */
+const NO_PROVIDER = { url: 'http://127.0.0.1:9', appId: DEFAULT_APP_ID, secretKey: 'bench-no-provider-secret' }
 
 process.on('exit', killChildren)
 

@@ -19,6 +19,7 @@ mkdirSync(reports, { recursive: true })
 const files = [
   'src/test/reliability/processes/sigterm.test.ts',
   'src/test/reliability/processes/startup-data-dir.test.ts',
+  'src/test/reliability/processes/mirrored-application.test.ts',
   'src/test/reliability/processes/outbox-crash.test.ts',
   // Its web and worker nodes need PostgreSQL (skipped without it); PGlite's refusal runs always.
   'src/test/reliability/processes/roles.test.ts',

@@ -41,7 +41,8 @@ const database = await createDatabase({
   dataDir: pgliteDir,
   poolSize: config.databasePoolSize,
 })
-// A node whose JWT_SECRET (or postback password, SSO key) differs from its peers' stops here.
+// A node whose JWT_SECRET (or postback password, SSO key) differs from its peers' stops here, as
+// does one started with another SCORM Cloud application (or demo mode) than the database mirrors.
 try {
   await checkSharedSecrets(createClusterRepository(database.db), config)
 } catch (error) {

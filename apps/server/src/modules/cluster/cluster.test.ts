@@ -94,6 +94,39 @@ describe('two nodes on one database', () => {
     ).rejects.toThrow(/^JWT_SECRET, SSO_SECRET_KEY differ/)
   })
 
+  it('refuse a node started with another SCORM Cloud application, or in demo mode, than the database mirrors', async () => {
+    const repository = createClusterRepository(database.db)
+    const application = (appId: string, demoMode = false) =>
+      testConfig({ demoMode, scormCloud: { appId, secretKey: 'key', baseUrl: 'http://127.0.0.1:9/api/v2' } })
+    // The first start with an application records it; the same application again is accepted.
+    await expect(checkSharedSecrets(repository, application('vendor-app'))).resolves.toBeUndefined()
+    await expect(checkSharedSecrets(repository, application('vendor-app'))).resolves.toBeUndefined()
+    await expect(checkSharedSecrets(repository, application('another-app'))).rejects.toThrow(
+      /^SCORM_CLOUD_APP_ID differs from the SCORM Cloud application this database mirrors/,
+    )
+    // Demo mode runs its simulator under an application id of its own; even the same id is refused.
+    await expect(checkSharedSecrets(repository, application('vendor-app', true))).rejects.toThrow(
+      /^This server has no SCORM Cloud credentials \(demo mode\), but its database mirrors a SCORM Cloud application/,
+    )
+    // A configuration with no application at all (no sync) has nothing to compare.
+    await expect(checkSharedSecrets(repository, testConfig())).resolves.toBeUndefined()
+  })
+
+  it('refuse credentials on a database that demo mode made', async () => {
+    const demoDatabase = await createTestDatabase()
+    try {
+      const repository = createClusterRepository(demoDatabase.db)
+      const demo = testConfig({ scormCloud: { appId: 'sim-app', secretKey: 'key', baseUrl: 'http://127.0.0.1:9' } })
+      await expect(checkSharedSecrets(repository, demo)).resolves.toBeUndefined()
+      await expect(checkSharedSecrets(repository, demo)).resolves.toBeUndefined()
+      await expect(checkSharedSecrets(repository, { ...demo, demoMode: false })).rejects.toThrow(
+        /^SCORM_CLOUD_APP_ID differs .* \(a database made in demo mode mirrors the built-in simulator's\)/,
+      )
+    } finally {
+      await demoDatabase.close()
+    }
+  })
+
   it('keeps a keyed fingerprint, never the secret', async () => {
     const fingerprint = secretFingerprint(testConfig().jwtSecret)
     expect(fingerprint).not.toContain(testConfig().jwtSecret)

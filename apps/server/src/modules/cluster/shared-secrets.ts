@@ -31,11 +31,43 @@ export function secretFingerprint(secret: string): string {
 
 export class SecretMismatchError extends Error {}
 
+/** The name the mirror's SCORM Cloud application is recorded under, beside the secrets. */
+const MIRRORED_APPLICATION = 'SCORM_CLOUD_APP_ID'
+
+/**
+ * The database mirrors one SCORM Cloud application: its courses, dispatches and registrations,
+ * and (in demo mode, where the built-in simulator's application stands in) the demo accounts,
+ * whose password is published. A server started with another application on it would sync that
+ * application into the same mirror, and a full listing marks everything it does not hold as
+ * removed; a server started without credentials on a real mirror would also add the demo
+ * accounts. So the first start records the application, and a start with another one is refused.
+ */
+async function checkMirroredApplication(repository: ClusterRepository, config: AppConfig): Promise<void> {
+  // Demo mode has its simulator's application by now (server.ts starts the simulator first);
+  // it is told apart from a simulator started on its own with the same application id.
+  const appId = config.scormCloud?.appId
+  if (!appId) return
+  const mine = secretFingerprint(config.demoMode ? `demo mode ${appId}` : appId)
+  if ((await repository.recordFingerprint(MIRRORED_APPLICATION, mine)) === mine) return
+  throw new SecretMismatchError(
+    (config.demoMode
+      ? 'This server has no SCORM Cloud credentials (demo mode), but its database mirrors a SCORM Cloud ' +
+        "application, and demo mode would add the demo accounts to it. Start with that application's " +
+        'SCORM_CLOUD_APP_ID and SCORM_CLOUD_SECRET_KEY; the demo needs a database of its own.'
+      : 'SCORM_CLOUD_APP_ID differs from the SCORM Cloud application this database mirrors (a database ' +
+        "made in demo mode mirrors the built-in simulator's): a sync would mark every course and dispatch " +
+        'the other application does not list as removed.') +
+      ' To move this database to another application on purpose, follow "Moving to another SCORM Cloud ' +
+      'application" in docs/scaling.md.',
+  )
+}
+
 /**
  * A node started with another JWT_SECRET (or postback password, or SSO key) than the nodes before
  * it would answer differently (tokens refused, postbacks refused, secrets unreadable): it
  * refuses to start. The first node to start records each secret's fingerprint; the others
- * compare theirs. docs/scaling.md says how to rotate a secret.
+ * compare theirs. The same holds for the SCORM Cloud application the database mirrors.
+ * docs/scaling.md says how to rotate a secret or move to another application.
  */
 export async function checkSharedSecrets(repository: ClusterRepository, config: AppConfig): Promise<void> {
   const different: string[] = []
@@ -51,4 +83,5 @@ export async function checkSharedSecrets(repository: ClusterRepository, config: 
         'shared secret" in docs/scaling.md.',
     )
   }
+  await checkMirroredApplication(repository, config)
 }
