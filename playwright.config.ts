@@ -13,6 +13,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  reporter: [['list'], ['./e2e/failure-context-reporter.ts']],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
@@ -39,7 +40,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/ready`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore',
+    // At LOG_LEVEL warn the server writes only its start-up lines, warnings and errors: beside a
+    // failed test they say whether the server refused or failed a request.
+    stdout: 'pipe',
     stderr: 'pipe',
     env: {
       PORT: String(PORT),

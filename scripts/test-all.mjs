@@ -101,7 +101,8 @@ step(
 
 if (!existsSync('/usr/bin/chromium')) step('install chromium', 'bash', ['scripts/install-chromium.sh'])
 const playwrightJson = path.join(reports, 'playwright.json')
-step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json']), {
+// The third reporter prints a failed test's page snapshot into this output (e2e/failure-context-reporter.ts).
+step('browser tests', ...npx(['playwright', 'test', '--reporter=list,json,./e2e/failure-context-reporter.ts']), {
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
 })
 
