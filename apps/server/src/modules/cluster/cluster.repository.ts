@@ -1,6 +1,6 @@
-import { eq, lt, sql } from 'drizzle-orm'
+import { eq, inArray, lt, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { rateLimitCounter, secretFingerprint } from '../../db/schema'
+import { appUser, course, rateLimitCounter, secretFingerprint } from '../../db/schema'
 import { rowsOf } from '../../db/statement'
 
 /** State that every server node on one database shares: rate-limit counters, secret fingerprints. */
@@ -43,6 +43,27 @@ export function createClusterRepository(db: DbOrTx) {
         .from(secretFingerprint)
         .where(eq(secretFingerprint.name, name))
       return row!.fingerprint
+    },
+    /** The fingerprint recorded for a secret's name, or null while none is. */
+    async fingerprintOf(name: string): Promise<string | null> {
+      const [row] = await db
+        .select({ fingerprint: secretFingerprint.fingerprint })
+        .from(secretFingerprint)
+        .where(eq(secretFingerprint.name, name))
+      return row?.fingerprint ?? null
+    },
+    /**
+     * What a database shows of its use before it recorded an application: whether it holds any
+     * account or catalogue, and whether one of `demoEmails` is among the accounts.
+     */
+    async pastUse(demoEmails: string[]): Promise<{ used: boolean; demo: boolean }> {
+      const [row] = await db
+        .select({
+          used: sql<boolean>`exists (select 1 from ${appUser}) or exists (select 1 from ${course})`,
+          demo: sql<boolean>`exists (select 1 from ${appUser} where ${inArray(sql`lower(${appUser.email})`, demoEmails)})`,
+        })
+        .from(sql`(select 1) as "one"`)
+      return { used: Boolean(row!.used), demo: Boolean(row!.demo) }
     },
   }
 }

@@ -127,6 +127,44 @@ describe('two nodes on one database', () => {
     }
   })
 
+  it('refuse demo mode on a database used before it recorded an application, unless the demo made it', async () => {
+    const demo = testConfig({ scormCloud: { appId: 'sim-app', secretKey: 'key', baseUrl: 'http://127.0.0.1:9' } })
+    const account = async (db: Database, address: string) =>
+      createUsersRepository(db.db).insert({
+        email: address,
+        username: address.split('@')[0]!,
+        name: null,
+        passwordHash: 'not-a-real-hash',
+        role: 'admin',
+        companyId: null,
+      })
+    const fresh = await createTestDatabase()
+    const used = await createTestDatabase()
+    const demoMade = await createTestDatabase()
+    try {
+      // A fresh database: the demo's first start records its simulator's application.
+      await expect(checkSharedSecrets(createClusterRepository(fresh.db), demo)).resolves.toBeUndefined()
+
+      // An account of its own and no application recorded: a real mirror from before applications
+      // were recorded. Demo mode is refused and records nothing; the real application is accepted.
+      await account(used, 'Vendor-Admin@example.test')
+      const repository = createClusterRepository(used.db)
+      await expect(checkSharedSecrets(repository, demo)).rejects.toThrow(
+        /^This server has no SCORM Cloud credentials \(demo mode\), but its database mirrors a SCORM Cloud application/,
+      )
+      expect(await repository.fingerprintOf('SCORM_CLOUD_APP_ID')).toBeNull()
+      const real = { ...demo, demoMode: false, scormCloud: { ...demo.scormCloud!, appId: 'vendor-app' } }
+      await expect(checkSharedSecrets(repository, real)).resolves.toBeUndefined()
+      expect(await repository.fingerprintOf('SCORM_CLOUD_APP_ID')).toBe(secretFingerprint('vendor-app'))
+
+      // A database the demo made before applications were recorded holds the demo admin (in any case).
+      await account(demoMade, 'Admin@Demo.local')
+      await expect(checkSharedSecrets(createClusterRepository(demoMade.db), demo)).resolves.toBeUndefined()
+    } finally {
+      await Promise.all([fresh.close(), used.close(), demoMade.close()])
+    }
+  })
+
   it('keeps a keyed fingerprint, never the secret', async () => {
     const fingerprint = secretFingerprint(testConfig().jwtSecret)
     expect(fingerprint).not.toContain(testConfig().jwtSecret)

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto'
 import type { AppConfig } from '../../config'
+import { DEMO_ACCOUNTS } from '../demo/demo-accounts'
 import type { ClusterRepository } from './cluster.repository'
 
 /** Fixed label the fingerprints are keyed hashes of; changing it would refuse every running deployment. */
@@ -48,8 +49,19 @@ async function checkMirroredApplication(repository: ClusterRepository, config: A
   const appId = config.scormCloud?.appId
   if (!appId) return
   const mine = secretFingerprint(config.demoMode ? `demo mode ${appId}` : appId)
+  // A database used before applications were recorded has none: demo mode may record itself
+  // there only on a fresh database or one the demo made (it holds the demo accounts), never on
+  // one that already holds other accounts or a catalogue.
+  if (config.demoMode && (await repository.fingerprintOf(MIRRORED_APPLICATION)) === null) {
+    const past = await repository.pastUse(DEMO_ACCOUNTS.map((account) => account.email))
+    if (past.used && !past.demo) throw mismatch(config)
+  }
   if ((await repository.recordFingerprint(MIRRORED_APPLICATION, mine)) === mine) return
-  throw new SecretMismatchError(
+  throw mismatch(config)
+}
+
+function mismatch(config: AppConfig): SecretMismatchError {
+  return new SecretMismatchError(
     (config.demoMode
       ? 'This server has no SCORM Cloud credentials (demo mode), but its database mirrors a SCORM Cloud ' +
         "application, and demo mode would add the demo accounts to it. Start with that application's " +

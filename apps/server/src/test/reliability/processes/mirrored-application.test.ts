@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CourseListResponse } from '@portal/shared'
 import type { Simulator } from '@portal/scorm-cloud-sim'
+import { newPglite } from '../../../db/client'
 import { startTestSimulator } from '../../../modules/sync/sync.test-support'
 import { call, eventually, signIn, simulatorEnv, startServer } from './server-process'
 
@@ -56,16 +57,29 @@ describe('a database that mirrors one SCORM Cloud application', () => {
 
     // The right application starts again on the same data: the catalogue is whole, and the demo
     // admin was never added.
-    const again = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) })
-    try {
-      const token = (await signIn(again.url)).accessToken
-      expect((await catalogue(again.url, token)).courses).toHaveLength(courses)
-      const demoAdmin = await call(again.url, 'POST', '/api/auth/login', {
-        body: { email: 'admin@demo.local', password: 'demo-portal-pass' },
-      })
-      expect(demoAdmin.status).toBe(401)
-    } finally {
-      expect(await again.stop(10_000)).toBe(0)
+    const wholeWithoutDemoAdmin = async () => {
+      const again = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) })
+      try {
+        const token = (await signIn(again.url)).accessToken
+        expect((await catalogue(again.url, token)).courses).toHaveLength(courses)
+        const demoAdmin = await call(again.url, 'POST', '/api/auth/login', {
+          body: { email: 'admin@demo.local', password: 'demo-portal-pass' },
+        })
+        expect(demoAdmin.status).toBe(401)
+      } finally {
+        expect(await again.stop(10_000)).toBe(0)
+      }
     }
+    await wholeWithoutDemoAdmin()
+
+    // A database used before the application was recorded has no record (removed here, with no
+    // server running, to make one): it holds accounts of its own, so demo mode is still refused.
+    const pglite = newPglite(path.join(dataDir, 'pglite'))
+    await pglite.query(`delete from secret_fingerprint where name = 'SCORM_CLOUD_APP_ID'`)
+    await pglite.close()
+    const older = await refusal({})
+    expect(older).toMatch(/^server exited \(1\) before listening/)
+    expect(older).toContain('This server has no SCORM Cloud credentials (demo mode), but its database mirrors')
+    await wholeWithoutDemoAdmin()
   })
 })
