@@ -49,9 +49,16 @@ export function keptScope(filter: { companyId?: unknown; status: 'all' | 'enable
   return { s, where: sql`${company} and ${enabledIs(filter.status, s.enabled)}` }
 }
 
+/**
+ * The look-ups compare the term with every course and company (a few hundred rows, no index
+ * to choose), so the term is hidden from the planner there whatever `options` say: it is then
+ * lowered once per statement (db/search.ts loweredSql), not once per row.
+ */
+const LOOK_UP: MatchOptions = { lowered: true, opaque: true }
+
 /** The ids of the courses whose title (the provider's or the portal's) matches, lowered (migration 0022). */
 function coursesMatching(search: TermMatch, options: MatchOptions = {}): SQL {
-  const lowered = { ...options, lowered: true }
+  const lowered = { ...options, ...LOOK_UP }
   return sql`array(select ${course.id} from ${course}
     where ${matchesTermMatch(sql`${course.titleKey}`, search, lowered)}
        or ${matchesTermMatch(sql`${course.titleOverrideKey}`, search, lowered)})`
@@ -59,7 +66,7 @@ function coursesMatching(search: TermMatch, options: MatchOptions = {}): SQL {
 
 /** The ids of the companies (a client's: its own only) whose name or portal name matches. */
 function companiesMatching(search: TermMatch, companyId?: unknown, options: MatchOptions = {}): SQL {
-  const lowered = { ...options, lowered: true }
+  const lowered = { ...options, ...LOOK_UP }
   const own = companyId === undefined ? sql`true` : sql`${company.id} = ${companyId}`
   return sql`array(select ${company.id} from ${company}
     where ${own} and (${matchesTermMatch(sql`${company.nameKey}`, search, lowered)}

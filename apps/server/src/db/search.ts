@@ -64,6 +64,17 @@ export function valueSql(value: unknown, type: string, opaque = false): SQL {
 }
 
 /**
+ * A pattern lowercased by PostgreSQL's lower(), as the stored text it is compared with was.
+ * Behind a sub-select (opaque) it is lowered inside it, once per statement: lower() of the
+ * sub-select's value is not a constant to the planner and was computed again for every row
+ * compared. A plain parameter is a constant in the plans made for its value, lowered once there.
+ */
+function loweredSql(value: unknown, opaque = false): SQL {
+  const typed = sql`${sql.param(value)}::text`
+  return opaque ? sql`(select lower(${typed}))` : sql`lower(${typed})`
+}
+
+/**
  * How a term matches, apart from its value: the text of a statement kept for reuse
  * depends on this alone, the pattern being a placeholder (db/statement.ts).
  * - `none`: no letter or digit, nothing can match;
@@ -103,8 +114,8 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
   const substring = match.kind === 'substring'
   const condition = options.lowered
     ? substring
-      ? sql`${subject} like lower(${pattern})`
-      : sql`${subject} ~ lower(${pattern})`
+      ? sql`${subject} like ${loweredSql(match.pattern, options.opaque)}`
+      : sql`${subject} ~ ${loweredSql(match.pattern, options.opaque)}`
     : substring
       ? sql`${subject} ilike ${pattern}`
       : sql`${subject} ~* ${pattern}`
@@ -113,8 +124,9 @@ export function matchesTermMatch(text: SQL, match: TermMatch, options: MatchOpti
   // a match). Only unindexed: with an index, a LIKE of two characters has no trigram, and pg_trgm
   // would read the whole index for it.
   if (options.indexed !== false || match.kind !== 'start' || match.contains === undefined) return condition
-  const contains = valueSql(match.contains, 'text', options.opaque)
-  const anywhere = options.lowered ? sql`${subject} like lower(${contains})` : sql`${subject} ilike ${contains}`
+  const anywhere = options.lowered
+    ? sql`${subject} like ${loweredSql(match.contains, options.opaque)}`
+    : sql`${subject} ilike ${valueSql(match.contains, 'text', options.opaque)}`
   return sql`(${anywhere} and ${condition})`
 }
 

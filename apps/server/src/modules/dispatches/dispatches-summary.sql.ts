@@ -63,13 +63,24 @@ function perDispatch(sign: 1 | -1, where: SQL): SQL {
     where ${where}`
 }
 
-function keptRows(table: typeof dispatchSummary | typeof dispatchCourseSummary, where: SQL): SQL {
+/**
+ * The kept rows of the matched keys, joined to them: `key = any(array)` compared every row of
+ * the table with every matched key in turn (a common term matches dozens); joined, the plan
+ * hashes the keys (or looks each up by the primary key), one probe a row.
+ */
+function keptRows(
+  table: typeof dispatchSummary | typeof dispatchCourseSummary,
+  key: typeof dispatchSummary.companyId | typeof dispatchCourseSummary.courseId,
+  ids: SQL,
+  status: ListInput['status'],
+): SQL {
   return sql`
     select 1 as sign, ${table.enabled} as enabled, ${table.dispatches} as dispatches,
       ${table.registrations} as registrations, ${table.cappedRegistrations} as capped_registrations,
       ${table.cappedCapacity} as capped_capacity, ${table.unlimited} as unlimited,
       ${table.activeRegistrations} as active_registrations
-    from ${table} where ${where}`
+    from unnest(${ids}) as "key"("id") join ${table} on ${key} = "key"."id"
+    where cardinality(${ids}) > 0 and ${enabledIs(status, table.enabled)}`
 }
 
 /**
@@ -98,14 +109,8 @@ export function staffSearchSummarySql(filter: ListInput, search: TermMatch, opti
   // Each part says first, on the look-up's arrays alone, when it has nothing to read: the plan
   // checks that once and skips the part's scan (most terms match courses or companies, not both).
   const parts = [
-    keptRows(
-      c,
-      sql`cardinality(${courses}) > 0 and ${c.courseId} = any(${courses}) and ${enabledIs(filter.status, c.enabled)}`,
-    ),
-    keptRows(
-      s,
-      sql`cardinality(${companies}) > 0 and ${s.companyId} = any(${companies}) and ${enabledIs(filter.status, s.enabled)}`,
-    ),
+    keptRows(c, c.courseId, courses, filter.status),
+    keptRows(s, s.companyId, companies, filter.status),
     // Only a term that matched both a course and a company counts a dispatch twice (a company's
     // term would otherwise walk all of that company's dispatches to find no matching course).
     perDispatch(

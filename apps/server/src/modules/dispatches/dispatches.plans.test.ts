@@ -107,6 +107,28 @@ describe('a staff search summary', () => {
       nodes.filter((node) => node['Relation Name'] === table).reduce((n, node) => n + node['Actual Loops'], 0)
   }
 
+  it.each([true, false])(
+    'lowers the term once for its look-ups, not for every course and company compared (opaque: %s)',
+    async (opaque) => {
+      for (const term of ['Plan Course', 'PL']) {
+        const search = termMatch(term)
+        const summary = staffSearchSummarySql({ status: 'all', search }, search, { opaque })
+        const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+          await t.database.db.execute(sql`explain (verbose, costs off, format json) ${summary}`),
+        )
+        const lookUps = planNodes(row!['QUERY PLAN']).filter((node) =>
+          ['course', 'company'].includes(node['Relation Name'] ?? ''),
+        )
+        expect(lookUps.map((node) => node['Relation Name']).sort()).toEqual(['company', 'course'])
+        for (const node of lookUps) {
+          // The sub-select's value as it is: `$0` on PostgreSQL 15, `(InitPlan 1).col1` on later ones.
+          expect(node.Filter).toMatch(/_key (~~|~) (\$\d+|\(InitPlan \d+\)\.col\d+)\)/)
+          expect(node.Filter).not.toMatch(/lower\(/)
+        }
+      }
+    },
+  )
+
   it("reads no course's kept sums for a term that names companies only, nor a company's for one naming courses only", async () => {
     const companiesOnly = await ranOf('plan company')
     expect(companiesOnly('dispatch_summary')).toBeGreaterThan(0)
