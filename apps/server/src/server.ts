@@ -3,6 +3,7 @@ import { ownCompanyOnly } from '@portal/shared'
 import { appParts, buildApp } from './app'
 import { ConfigError, dataFolder, loadConfig } from './config'
 import { createDatabase } from './db/client'
+import { holdPgliteFolder } from './db/pglite-lock'
 import { ensureDemoAccounts, ensureFirstAdmin } from './modules/demo/bootstrap'
 import { createDemoRepository } from './modules/demo/demo.repository'
 import { createUsersRepository } from './modules/users/users.repository'
@@ -29,8 +30,11 @@ function orExit<T>(read: () => T): T {
 }
 
 let config = orExit(() => loadConfig())
-// Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it.
+// Embedded PGlite: its folder (and DATA_DIR) is created before PGlite opens it, and held by this
+// process alone until it ends (a second server on the same folder stops here).
 const pgliteDir = config.databaseUrl ? null : orExit(() => dataFolder(config.dataDir, 'pglite'))
+const folderHold = pgliteDir ? orExit(() => holdPgliteFolder(pgliteDir)) : null
+process.once('exit', () => folderHold?.release())
 
 // Demo mode: the simulator stands in for SCORM Cloud (modules/demo/demo-simulator.ts).
 let simulator: DemoSimulator | null = null

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -54,5 +54,47 @@ describe('start-up with embedded PGlite and both secrets set', () => {
     )
     // A message, not a crash: no stack trace.
     expect(failure).not.toMatch(/\n\s+at /)
+  })
+
+  it('lets one server at a time open the embedded database, and takes over the lock of one that was killed', async () => {
+    const dataDir = path.join(root, 'shared')
+    const lock = path.join(dataDir, 'pglite.lock')
+    const first = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) })
+    let stopped = false
+    try {
+      expect(readFileSync(lock, 'utf8')).toBe(String(first.child.pid))
+      // A second server on the same folder (another port) would write over the first one's pages.
+      const second = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) }).then(
+        (server) => server.stop().then(() => 'started'),
+        (error: Error) => error.message,
+      )
+      expect(second).toMatch(/^server exited \(1\) before listening/)
+      expect(second).toContain(
+        `Invalid configuration: DATA_DIR is in use by another server process on this machine (process ${first.child.pid})`,
+      )
+      expect(second).not.toMatch(/\n\s+at /)
+      // The first server goes on, its lock untouched.
+      expect(await call(first.url, 'GET', '/api/ready')).toMatchObject({ status: 200 })
+      expect(readFileSync(lock, 'utf8')).toBe(String(first.child.pid))
+      expect(await first.stop(10_000)).toBe(0)
+      stopped = true
+      // Stopped, it leaves no lock behind.
+      expect(existsSync(lock)).toBe(false)
+    } finally {
+      if (!stopped) await first.stop(10_000)
+    }
+
+    // A server killed outright leaves its lock; the next start finds its process gone and starts.
+    const killed = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) })
+    killed.child.kill('SIGKILL')
+    expect(await killed.exited).toBe('SIGKILL')
+    expect(readFileSync(lock, 'utf8')).toBe(String(killed.child.pid))
+    const next = await startServer({ DATA_DIR: dataDir, ...simulatorEnv(sim) })
+    try {
+      expect(readFileSync(lock, 'utf8')).toBe(String(next.child.pid))
+      await signIn(next.url)
+    } finally {
+      expect(await next.stop(10_000)).toBe(0)
+    }
   })
 })
