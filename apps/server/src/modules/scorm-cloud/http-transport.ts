@@ -128,6 +128,9 @@ export function createTransport(options: TransportOptions) {
     const target = url(path, opts.query)
     const tries = IDEMPOTENT.has(method) ? maxAttempts : 1
     let lastError: ScormCloudError | null = null
+    // A try that timed out says more than a later one that failed on its connection (a stalled
+    // provider's socket closed in between): the answer names the timeout.
+    let timedOutOnce = false
     for (let i = 0; i < tries; i++) {
       if (stream?.signal?.aborted) throw cancelled()
       if (!breaker.tryAcquire()) {
@@ -167,8 +170,9 @@ export function createTransport(options: TransportOptions) {
         } else {
           breaker.failure()
           const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+          timedOutOnce ||= timedOut
           lastError = new ScormCloudError(
-            timedOut ? 'SCORM Cloud did not answer in time.' : 'SCORM Cloud could not be reached.',
+            timedOutOnce ? 'SCORM Cloud did not answer in time.' : 'SCORM Cloud could not be reached.',
             0,
             true,
           )
