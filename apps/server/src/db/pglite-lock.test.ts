@@ -18,7 +18,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 /** Another process that runs until killed, standing for a second server. */
 function otherProcess() {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+  // Kept alive by its open standard input until it is killed.
+  const child = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] })
   const ended = new Promise((resolve) => child.once('exit', resolve))
   return { pid: child.pid!, stop: () => (child.kill('SIGKILL'), ended) }
 }

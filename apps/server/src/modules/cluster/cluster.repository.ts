@@ -5,6 +5,15 @@ import { rowsOf } from '../../db/statement'
 
 /** State that every server node on one database shares: rate-limit counters, secret fingerprints. */
 export function createClusterRepository(db: DbOrTx) {
+  /** The fingerprint recorded for a secret's name, or null while none is. */
+  async function fingerprintOf(name: string): Promise<string | null> {
+    const [row] = await db
+      .select({ fingerprint: secretFingerprint.fingerprint })
+      .from(secretFingerprint)
+      .where(eq(secretFingerprint.name, name))
+    return row?.fingerprint ?? null
+  }
+
   return {
     /**
      * Counts one hit of `key` in its window (a new window when the last one has ended): the
@@ -38,20 +47,9 @@ export function createClusterRepository(db: DbOrTx) {
      */
     async recordFingerprint(name: string, fingerprint: string): Promise<string> {
       await db.insert(secretFingerprint).values({ name, fingerprint }).onConflictDoNothing()
-      const [row] = await db
-        .select({ fingerprint: secretFingerprint.fingerprint })
-        .from(secretFingerprint)
-        .where(eq(secretFingerprint.name, name))
-      return row!.fingerprint
+      return (await fingerprintOf(name))!
     },
-    /** The fingerprint recorded for a secret's name, or null while none is. */
-    async fingerprintOf(name: string): Promise<string | null> {
-      const [row] = await db
-        .select({ fingerprint: secretFingerprint.fingerprint })
-        .from(secretFingerprint)
-        .where(eq(secretFingerprint.name, name))
-      return row?.fingerprint ?? null
-    },
+    fingerprintOf,
     /**
      * What a database shows of its use before it recorded an application: whether it holds any
      * account or catalogue, and whether one of `demoEmails` is among the accounts.
