@@ -1,8 +1,30 @@
 import fp from 'fastify-plugin'
-import helmet from '@fastify/helmet'
 import cors from '@fastify/cors'
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import helmet, { type HelmetOptions } from 'helmet'
 import type { AppConfig } from '../../config'
+
+/** The security headers of every answer, as helmet writes them. */
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  crossOriginEmbedderPolicy: false,
+}
 
 /**
  * docs/product-decisions.md D24: a strict CSP (no inline script, object-src 'none', base-uri 'none',
@@ -11,25 +33,12 @@ import type { AppConfig } from '../../config'
  */
 export const securityPlugin = fp<{ config: AppConfig; rateLimitStore: FastifyRateLimitStoreCtor }>(
   async (app, { config, rateLimitStore }) => {
-    await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'https:', 'http:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'none'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-        },
-      },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
-      crossOriginEmbedderPolicy: false,
+    // Helmet's middleware is built once here and run on every request; @fastify/helmet built it
+    // again per request (every CSP directive parsed and checked each time) to allow per-route
+    // options, which no route uses.
+    const securityHeaders = helmet(HELMET_OPTIONS)
+    app.addHook('onRequest', (request, reply, done) => {
+      securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
     })
     if (config.corsOrigins.length > 0) {
       await app.register(cors, { origin: config.corsOrigins, credentials: false })
