@@ -1,13 +1,50 @@
 /**
- * Replays one varied mix serially (one request at a time) against a running server and groups
- * the latencies by what the request asks for: where a mix's time goes.
- * `npx tsx bench/serial.ts MIX URL`
+ * Replays one varied mix serially (one request at a time) against a server and groups the
+ * latencies by what the request asks for: where a mix's time goes.
+ * `npx tsx bench/serial.ts MIX URL`: a running server on `portal_bench`.
+ * `npx tsx bench/serial.ts MIX --pglite`: PGlite with the demo data and its activity log, as the
+ * bench's PGlite part builds it, in a fresh folder (or the folder BENCH_PGLITE_DIR names, kept).
  */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { newPglite } from '../apps/server/src/db/client'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
 import { requestsOf } from './ab'
+import { signIn } from './api-session'
+import { settings } from './config'
+import { startServer } from './run-server'
+import { BENCH_LOG_ACTIONS, seedActivityLogs } from './seed-logs'
+import { pgliteRunner } from './sql-runner'
+import {
+  dispatchListRequests,
+  learnerRequests,
+  logsRequests,
+  reportRequests,
+  seededRandom,
+  totalsProbe,
+  type VariedRequest,
+} from './varied'
+import { loadVariedData } from './varied-phase'
 
-async function main() {
-  const [mix, url] = process.argv.slice(2)
-  const requests = await requestsOf(mix as never, url!)
+const classOf = (path: string) => {
+  const u = new URL(path, 'http://x')
+  const s = u.searchParams
+  // The log's search is `searchTerm`, the other lists' `search`.
+  const term = s.get('search') ?? s.get('searchTerm')
+  const search = term ? (term.length <= 2 ? 'search2' : term.includes('.') ? 'search.dotted' : 'search') : 'nosearch'
+  const page = Number(s.get('page') ?? 1)
+  // The filters that change a plan: a user, an action, a date window.
+  const filters = [
+    s.get('userId') && 'user',
+    s.get('action') && 'action',
+    (s.get('startDate') ?? s.get('endDate')) && 'dates',
+  ].filter(Boolean)
+  const size = s.get('pageSize') ?? s.get('limit')
+  return `${search} ${page === 1 ? 'p1' : page <= 5 ? 'p2-5' : 'deep'} size${size}${filters.length ? ` ${filters.join('+')}` : ''}`
+}
+
+export async function replaySerially(requests: VariedRequest[], url: string) {
   const times: { path: string; ms: number }[] = []
   for (const pass of [0, 1]) {
     for (const q of requests.slice(0, 800)) {
@@ -16,22 +53,6 @@ async function main() {
       await res.arrayBuffer()
       if (pass === 1) times.push({ path: q.path, ms: performance.now() - t })
     }
-  }
-  const classOf = (path: string) => {
-    const u = new URL(path, 'http://x')
-    const s = u.searchParams
-    // The log's search is `searchTerm`, the other lists' `search`.
-    const term = s.get('search') ?? s.get('searchTerm')
-    const search = term ? (term.length <= 2 ? 'search2' : term.includes('.') ? 'search.dotted' : 'search') : 'nosearch'
-    const page = Number(s.get('page') ?? 1)
-    // The filters that change a plan: a user, an action, a date window.
-    const filters = [
-      s.get('userId') && 'user',
-      s.get('action') && 'action',
-      (s.get('startDate') ?? s.get('endDate')) && 'dates',
-    ].filter(Boolean)
-    const size = s.get('pageSize') ?? s.get('limit')
-    return `${search} ${page === 1 ? 'p1' : page <= 5 ? 'p2-5' : 'deep'} size${size}${filters.length ? ` ${filters.join('+')}` : ''}`
   }
   const groups = new Map<string, number[]>()
   for (const t of times) {
@@ -48,6 +69,61 @@ async function main() {
   }
   const slow = [...times].sort((a, b) => b.ms - a.ms).slice(0, 15)
   for (const t of slow) console.log(`${t.ms.toFixed(1)} ms ${t.path}`)
+}
+
+/** The bench's PGlite data (bench/run.ts pglitePart), a server on it, and the mix's requests. */
+async function onPglite(mix: string) {
+  const kept = process.env.BENCH_PGLITE_DIR
+  const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'portal-serial-pglite-'))
+  const fresh = !existsSync(path.join(dataDir, 'pglite'))
+  mkdirSync(dataDir, { recursive: true })
+  if (fresh) {
+    await (await startServer({ dataDir }, null, { READ_CACHE: 'false' })).stop()
+    const db = newPglite(path.join(dataDir, 'pglite'))
+    await seedActivityLogs(pgliteRunner(db), settings.pgliteLogRows, console.log)
+    await db.close()
+  }
+  const db = newPglite(path.join(dataDir, 'pglite'))
+  const runner = pgliteRunner(db)
+  const big = (
+    await runner.query<{ id: string }>(
+      `select dispatch_id as id from dispatch_stat order by registrations desc, dispatch_id limit 1`,
+    )
+  ).rows[0]!
+  const data = await loadVariedData(runner, big.id, false)
+  await db.close()
+  const server = await startServer({ dataDir }, null, { READ_CACHE: 'false', SYNC_INTERVAL_MINUTES: '0' })
+  try {
+    const as = (role: string) => DEMO_ACCOUNTS.find((a) => a.role === role)!.email
+    const staff = []
+    for (const role of ['admin', 'internal', 'sales']) staff.push(await signIn(server.baseUrl, as(role), DEMO_PASSWORD))
+    const client = await signIn(server.baseUrl, as('client'), DEMO_PASSWORD)
+    const r = seededRandom(2026)
+    const probe = totalsProbe(server.baseUrl, (body) => {
+      const b = body as { pagination?: { totalItems: number }; totalLogs?: number }
+      return mix === 'logs' ? (b.totalLogs ?? 0) : (b.pagination?.totalItems ?? 0)
+    })
+    const requests =
+      mix === 'list-admin'
+        ? await dispatchListRequests(r, data.vocab, staff, 2_000, probe)
+        : mix === 'list-client'
+          ? await dispatchListRequests(r, data.vocab, [client], 2_000, probe)
+          : mix === 'report'
+            ? await reportRequests(r, data.vocab, big.id, staff, 2_000, probe)
+            : mix === 'logs'
+              ? await logsRequests(r, data.vocab, BENCH_LOG_ACTIONS, [staff[0]!], 2_000, probe)
+              : await learnerRequests(r, data.vocab, data.companyId, staff, 2_000, probe)
+    await replaySerially(requests, server.baseUrl)
+  } finally {
+    await server.stop()
+    if (!kept) rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+async function main() {
+  const [mix, url] = process.argv.slice(2)
+  if (url === '--pglite') return onPglite(mix!)
+  await replaySerially(await requestsOf(mix as never, url!), url!)
 }
 main().then(
   () => process.exit(0),
