@@ -7,7 +7,7 @@
  * the median of the rounds per URL. BENCH_AB_ROUNDS (3) and BENCH_DURATION_SECONDS set the length.
  */
 import pg from 'pg'
-import { signIn } from './api-session'
+import { signIn, type ApiSession } from './api-session'
 import { BENCH_PASSWORD, benchDatabaseUrl } from './config'
 import { measureLoad, type LoadResult } from './measure'
 import { BENCH_STAFF, benchClientEmail, findFixtures } from './seed-users'
@@ -22,10 +22,10 @@ import {
   totalsProbe,
   type VariedRequest,
 } from './varied'
-import { loadVariedData } from './varied-phase'
+import { loadVariedData, type VariedData } from './varied-phase'
 
-const MIXES = ['list-admin', 'list-client', 'report', 'logs', 'learners'] as const
-type Mix = (typeof MIXES)[number]
+export const MIXES = ['list-admin', 'list-client', 'report', 'logs', 'learners'] as const
+export type Mix = (typeof MIXES)[number]
 const CONNECTIONS: Record<Mix, number> = { 'list-admin': 50, 'list-client': 50, report: 20, logs: 20, learners: 20 }
 const MIX_SIZE = 2_000
 
@@ -43,39 +43,51 @@ export async function requestsOf(mix: Mix, baseUrl: string): Promise<VariedReque
       ),
     )
     const readers = [...staff, clients[0]!]
-    const r = seededRandom(2026)
-    const probe = totalsProbe(baseUrl, (body) => {
-      const b = body as { pagination?: { totalItems: number }; totalLogs?: number }
-      return mix === 'logs' ? (b.totalLogs ?? 0) : (b.pagination?.totalItems ?? 0)
+    return await mixRequests(mix, baseUrl, data, fixtures.bigDispatchId, {
+      staff,
+      clients,
+      reportReaders: readers,
+      learnerReaders: [...readers, ...clients.filter((c) => c.user.companyId === data.companyId)],
+      admins: staff.filter((s) => s.user.role === 'admin'),
     })
-    switch (mix) {
-      case 'list-admin':
-        return dispatchListRequests(r, data.vocab, staff, MIX_SIZE, probe)
-      case 'list-client':
-        return dispatchListRequests(r, data.vocab, clients, MIX_SIZE, probe)
-      case 'report':
-        return reportRequests(r, data.vocab, fixtures.bigDispatchId, readers, MIX_SIZE, probe)
-      case 'logs':
-        return logsRequests(
-          r,
-          data.vocab,
-          BENCH_LOG_ACTIONS,
-          staff.filter((s) => s.user.role === 'admin'),
-          MIX_SIZE,
-          probe,
-        )
-      case 'learners':
-        return learnerRequests(
-          r,
-          data.vocab,
-          data.companyId,
-          [...readers, ...clients.filter((c) => c.user.companyId === data.companyId)],
-          MIX_SIZE,
-          probe,
-        )
-    }
   } finally {
     await client.end()
+  }
+}
+
+/** Who sends each mix's requests. */
+export interface MixReaders {
+  staff: ApiSession[]
+  clients: ApiSession[]
+  reportReaders: ApiSession[]
+  learnerReaders: ApiSession[]
+  admins: ApiSession[]
+}
+
+/** A mix's seeded requests, with page numbers drawn from the totals the server at baseUrl answers. */
+export async function mixRequests(
+  mix: Mix,
+  baseUrl: string,
+  data: VariedData,
+  bigDispatchId: string,
+  readers: MixReaders,
+): Promise<VariedRequest[]> {
+  const r = seededRandom(2026)
+  const probe = totalsProbe(baseUrl, (body) => {
+    const b = body as { pagination?: { totalItems: number }; totalLogs?: number }
+    return mix === 'logs' ? (b.totalLogs ?? 0) : (b.pagination?.totalItems ?? 0)
+  })
+  switch (mix) {
+    case 'list-admin':
+      return dispatchListRequests(r, data.vocab, readers.staff, MIX_SIZE, probe)
+    case 'list-client':
+      return dispatchListRequests(r, data.vocab, readers.clients, MIX_SIZE, probe)
+    case 'report':
+      return reportRequests(r, data.vocab, bigDispatchId, readers.reportReaders, MIX_SIZE, probe)
+    case 'logs':
+      return logsRequests(r, data.vocab, BENCH_LOG_ACTIONS, readers.admins, MIX_SIZE, probe)
+    case 'learners':
+      return learnerRequests(r, data.vocab, data.companyId, readers.learnerReaders, MIX_SIZE, probe)
   }
 }
 

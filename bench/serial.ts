@@ -10,21 +10,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { newPglite } from '../apps/server/src/db/client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
-import { requestsOf } from './ab'
+import { mixRequests, requestsOf, type Mix } from './ab'
 import { signIn } from './api-session'
 import { settings } from './config'
 import { startServer } from './run-server'
-import { BENCH_LOG_ACTIONS, seedActivityLogs } from './seed-logs'
+import { seedActivityLogs } from './seed-logs'
 import { pgliteRunner } from './sql-runner'
-import {
-  dispatchListRequests,
-  learnerRequests,
-  logsRequests,
-  reportRequests,
-  seededRandom,
-  totalsProbe,
-  type VariedRequest,
-} from './varied'
+import type { VariedRequest } from './varied'
 import { loadVariedData } from './varied-phase'
 
 const classOf = (path: string) => {
@@ -72,7 +64,7 @@ export async function replaySerially(requests: VariedRequest[], url: string) {
 }
 
 /** The bench's PGlite data (bench/run.ts pglitePart), a server on it, and the mix's requests. */
-async function onPglite(mix: string) {
+async function onPglite(mix: Mix) {
   const kept = process.env.BENCH_PGLITE_DIR
   const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'portal-serial-pglite-'))
   const fresh = !existsSync(path.join(dataDir, 'pglite'))
@@ -97,23 +89,10 @@ async function onPglite(mix: string) {
     const as = (role: string) => DEMO_ACCOUNTS.find((a) => a.role === role)!.email
     const staff = []
     for (const role of ['admin', 'internal', 'sales']) staff.push(await signIn(server.baseUrl, as(role), DEMO_PASSWORD))
-    const client = await signIn(server.baseUrl, as('client'), DEMO_PASSWORD)
-    const r = seededRandom(2026)
-    const probe = totalsProbe(server.baseUrl, (body) => {
-      const b = body as { pagination?: { totalItems: number }; totalLogs?: number }
-      return mix === 'logs' ? (b.totalLogs ?? 0) : (b.pagination?.totalItems ?? 0)
-    })
-    const requests =
-      mix === 'list-admin'
-        ? await dispatchListRequests(r, data.vocab, staff, 2_000, probe)
-        : mix === 'list-client'
-          ? await dispatchListRequests(r, data.vocab, [client], 2_000, probe)
-          : mix === 'report'
-            ? await reportRequests(r, data.vocab, big.id, staff, 2_000, probe)
-            : mix === 'logs'
-              ? await logsRequests(r, data.vocab, BENCH_LOG_ACTIONS, [staff[0]!], 2_000, probe)
-              : await learnerRequests(r, data.vocab, data.companyId, staff, 2_000, probe)
-    await replaySerially(requests, server.baseUrl)
+    const clients = [await signIn(server.baseUrl, as('client'), DEMO_PASSWORD)]
+    // As the bench's PGlite part sends them (bench/run.ts pglitePart).
+    const readers = { staff, clients, reportReaders: staff, learnerReaders: staff, admins: [staff[0]!] }
+    await replaySerially(await mixRequests(mix, server.baseUrl, data, big.id, readers), server.baseUrl)
   } finally {
     await server.stop()
     if (!kept) rmSync(dataDir, { recursive: true, force: true })
@@ -122,7 +101,7 @@ async function onPglite(mix: string) {
 
 async function main() {
   const [mix, url] = process.argv.slice(2)
-  if (url === '--pglite') return onPglite(mix!)
+  if (url === '--pglite') return onPglite(mix as Mix)
   await replaySerially(await requestsOf(mix as never, url!), url!)
 }
 main().then(
