@@ -51,4 +51,16 @@ describe('source maps and missing assets', () => {
     expect(page.statusCode).toBe(200)
     expect(page.body).toContain('<div id="root">')
   })
+
+  it('answers HEAD of a browser route as GET, without the page, and HEAD of an unknown API path with 404', async () => {
+    const get = await t.app.inject({ method: 'GET', url: '/login' })
+    const head = await t.app.inject({ method: 'HEAD', url: '/login' })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-type']).toBe(get.headers['content-type'])
+    expect(head.headers['content-type']).toContain('text/html')
+    expect(head.headers['cache-control']).toBe('no-cache')
+    expect(head.body).toBe('')
+    const api = await t.app.inject({ method: 'HEAD', url: '/api/no-such-thing' })
+    expect(api.statusCode).toBe(404)
+  })
 })

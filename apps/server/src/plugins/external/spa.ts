@@ -41,9 +41,12 @@ export const spaPlugin = fp<{ distDir: string | null }>(
       { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) },
       async (request, reply) => {
         // A missing asset (an old chunk, a source map) is a 404, not the page: a browser
-        // asking for a script must not be handed HTML.
+        // asking for a script must not be handed HTML. HEAD answers as GET does, without the
+        // body (uptime monitors and link checkers ask a page with HEAD).
         const wantsPage =
-          request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/assets/')
+          (request.method === 'GET' || request.method === 'HEAD') &&
+          !request.url.startsWith('/api') &&
+          !request.url.startsWith('/assets/')
         if (wantsPage && indexHtml) {
           return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
         }
