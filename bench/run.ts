@@ -25,8 +25,9 @@ import { measureSync } from './seed-sync'
 import { findFixtures, seedUsers } from './seed-users'
 import { startBenchSimulator, type RunningSimulator } from './simulator'
 import { pgliteTarget, postgresTarget } from './sql-baselines'
-import { pgRunner, pgliteRunner } from './sql-runner'
+import { pgRunner } from './sql-runner'
 import { checkTargets } from './targets'
+import { pgliteBenchData } from './pglite-data'
 import { benchSessions, explainSlowest, loadVariedData, runVaried, type VariedSessions } from './varied-phase'
 
 const began = Date.now()
@@ -193,29 +194,7 @@ async function postgresPart(sim: RunningSimulator, startedAt: string, info: Reco
 async function pglitePart(startedAt: string, info: Record<string, string | number>): Promise<BenchReport> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-pglite-'))
   try {
-    progress('PGlite: demo mode in a fresh DATA_DIR (start-up sync of the demo data)...')
-    const first = await startServer({ dataDir }, null, { READ_CACHE: 'false' })
-    await first.stop()
-    // Only one process may open the folder: the vocabulary is read while no server runs.
-    const db = newPglite(path.join(dataDir, 'pglite'))
-    const runner = pgliteRunner(db)
-    if (settings.pgliteLogRows > 0) {
-      progress(`PGlite: activity_log, ${settings.pgliteLogRows.toLocaleString('en-US')} rows with generate_series...`)
-      await seedActivityLogs(runner, settings.pgliteLogRows, progress)
-    }
-    const big = (
-      await runner.query<{ id: string; n: number }>(
-        `select dispatch_id as id, registrations as n from dispatch_stat order by registrations desc, dispatch_id limit 1`,
-      )
-    ).rows[0]!
-    const sizes = (
-      await runner.query<{ dispatches: number; registrations: number; logs: number }>(
-        `select (select count(*)::int from dispatch) as dispatches, (select count(*)::int from registration) as registrations,
-                (select count(*)::int from activity_log) as logs`,
-      )
-    ).rows[0]!
-    const data = await loadVariedData(runner, big.id, false)
-    await db.close()
+    const { big, sizes, data } = await pgliteBenchData(dataDir, progress)
     const server = await startServer({ dataDir }, null, { READ_CACHE: 'false', SYNC_INTERVAL_MINUTES: '0' })
     let varied: Awaited<ReturnType<typeof runVaried>>
     let sessions: VariedSessions

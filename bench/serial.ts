@@ -8,16 +8,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { newPglite } from '../apps/server/src/db/client'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/modules/demo/demo-accounts'
 import { mixRequests, requestsOf, type Mix } from './ab'
 import { signIn } from './api-session'
-import { settings } from './config'
+import { pgliteBenchData } from './pglite-data'
 import { startServer } from './run-server'
-import { seedActivityLogs } from './seed-logs'
-import { pgliteRunner } from './sql-runner'
 import type { VariedRequest } from './varied'
-import { loadVariedData } from './varied-phase'
 
 const classOf = (path: string) => {
   const u = new URL(path, 'http://x')
@@ -63,27 +59,13 @@ export async function replaySerially(requests: VariedRequest[], url: string) {
   for (const t of slow) console.log(`${t.ms.toFixed(1)} ms ${t.path}`)
 }
 
-/** The bench's PGlite data (bench/run.ts pglitePart), a server on it, and the mix's requests. */
+/** The bench's PGlite data (bench/pglite-data.ts), a server on it, and the mix's requests. */
 async function onPglite(mix: Mix) {
   const kept = process.env.BENCH_PGLITE_DIR
   const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'portal-serial-pglite-'))
-  const fresh = !existsSync(path.join(dataDir, 'pglite'))
+  const build = !existsSync(path.join(dataDir, 'pglite'))
   mkdirSync(dataDir, { recursive: true })
-  if (fresh) {
-    await (await startServer({ dataDir }, null, { READ_CACHE: 'false' })).stop()
-    const db = newPglite(path.join(dataDir, 'pglite'))
-    await seedActivityLogs(pgliteRunner(db), settings.pgliteLogRows, console.log)
-    await db.close()
-  }
-  const db = newPglite(path.join(dataDir, 'pglite'))
-  const runner = pgliteRunner(db)
-  const big = (
-    await runner.query<{ id: string }>(
-      `select dispatch_id as id from dispatch_stat order by registrations desc, dispatch_id limit 1`,
-    )
-  ).rows[0]!
-  const data = await loadVariedData(runner, big.id, false)
-  await db.close()
+  const { big, data } = await pgliteBenchData(dataDir, console.log, build)
   const server = await startServer({ dataDir }, null, { READ_CACHE: 'false', SYNC_INTERVAL_MINUTES: '0' })
   try {
     const as = (role: string) => DEMO_ACCOUNTS.find((a) => a.role === role)!.email

@@ -33,9 +33,8 @@ const HELMET_OPTIONS: HelmetOptions = {
  */
 export const securityPlugin = fp<{ config: AppConfig; rateLimitStore: FastifyRateLimitStoreCtor }>(
   async (app, { config, rateLimitStore }) => {
-    // Helmet's middleware is built once here and run on every request; @fastify/helmet built it
-    // again per request (every CSP directive parsed and checked each time) to allow per-route
-    // options, which no route uses.
+    // Built once and run on every request: building helmet's middleware parses and checks every
+    // CSP directive, work that would otherwise be repeated for each request.
     const securityHeaders = helmet(HELMET_OPTIONS)
     app.addHook('onRequest', (request, reply, done) => {
       securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
